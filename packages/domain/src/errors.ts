@@ -1,0 +1,75 @@
+import type { Language } from './i18n.ts';
+
+/**
+ * The error catalogue (SPEC §8 and §5): a stable code, its HTTP status and its text in both
+ * languages. English texts of the spec are kept word for word. Validation messages in the
+ * shared zod schemas are these codes, so the API and the web translate them the same way.
+ */
+export const ERRORS = {
+  GENERIC: { status: 500, en: 'An error has occurred, please try again', fr: 'Une erreur est survenue, veuillez réessayer' },
+  VALIDATION: { status: 400, en: 'Some fields are invalid, please check them', fr: 'Certains champs sont invalides, veuillez les vérifier' },
+  UNAUTHORIZED: { status: 401, en: 'Your session has expired, please sign in again', fr: 'Votre session a expiré, veuillez vous reconnecter' },
+  FORBIDDEN: { status: 403, en: 'You are not allowed to do this', fr: "Vous n'êtes pas autorisé à effectuer cette action" },
+  NOT_FOUND: { status: 404, en: 'This page or item does not exist', fr: "Cette page ou cet élément n'existe pas" },
+  RATE_LIMITED: { status: 429, en: 'Too many attempts, please wait a few minutes and try again', fr: 'Trop de tentatives, veuillez patienter quelques minutes avant de réessayer' },
+  PAYLOAD_TOO_LARGE: { status: 413, en: 'The file is too big', fr: 'Le fichier est trop volumineux' },
+  UNSUPPORTED_MEDIA: { status: 415, en: 'This file is not a supported image', fr: "Ce fichier n'est pas une image prise en charge" },
+  QUERY_UNKNOWN_FIELD: { status: 400, en: 'Unknown field in the query: {field}', fr: 'Champ inconnu dans la requête : {field}' },
+
+  INVALID_CREDENTIALS: { status: 401, en: 'Your email or password is incorrect, please try again', fr: 'Votre e-mail ou votre mot de passe est incorrect, veuillez réessayer' },
+  EMAIL_NOT_VALIDATED: { status: 403, en: 'Your email address has not been validated yet: enter the code we sent you', fr: "Votre adresse e-mail n'a pas encore été validée : saisissez le code que nous vous avons envoyé" },
+  EMAIL_TAKEN: { status: 409, en: 'An account already exists with the email address entered', fr: "Un compte existe déjà avec l'adresse e-mail saisie" },
+  EMAIL_NOT_FOUND: { status: 404, en: 'No account was found with this email address', fr: "Aucun compte n'a été trouvé avec cette adresse e-mail" },
+  CODE_INVALID: { status: 400, en: 'The validation code is incorrect', fr: 'Le code de validation est incorrect' },
+  CODE_FORMAT: { status: 400, en: 'The validation code must be a number of 5 digits', fr: 'Le code de validation doit être un nombre de 5 chiffres' },
+  CODE_EXPIRED: { status: 400, en: 'The validation code has expired, please ask for a new one', fr: 'Le code de validation a expiré, veuillez en demander un nouveau' },
+  CODE_LOCKED: { status: 429, en: 'Too many wrong codes: please ask for a new code', fr: 'Trop de codes erronés : veuillez demander un nouveau code' },
+  CURRENT_PASSWORD_INCORRECT: { status: 400, en: 'Your current password is incorrect', fr: 'Votre mot de passe actuel est incorrect' },
+  EMAIL_VALIDATION_FAILED: { status: 400, en: 'Your email could not be validated', fr: "Votre e-mail n'a pas pu être validé" },
+  RPPS_NAME_MISMATCH: { status: 400, en: 'The RPPS number does not match the name entered', fr: 'Le numéro RPPS ne correspond pas au nom saisi' },
+  RPPS_FORMAT: { status: 400, en: 'The RPPS number must contain 11 digits', fr: 'Le numéro RPPS doit contenir 11 chiffres' },
+  RPPS_NOT_FOUND: { status: 404, en: 'This RPPS number does not exist', fr: "Ce numéro RPPS n'existe pas" },
+  RPPS_TAKEN: { status: 409, en: 'An account already exists with this RPPS number', fr: 'Un compte existe déjà avec ce numéro RPPS' },
+  DELETE_CONFIRMATION: { status: 400, en: 'Type the confirmation word to delete your account', fr: 'Saisissez le mot de confirmation pour supprimer votre compte' },
+
+  // Field rules of SPEC §5, used as zod messages.
+  FIELD_REQUIRED: { status: 400, en: 'This field is required', fr: 'Ce champ est obligatoire' },
+  EMAIL_FORMAT: { status: 400, en: 'Your email must be a valid email address', fr: 'Votre e-mail doit être une adresse e-mail valide' },
+  PASSWORD_RULE: { status: 400, en: 'Your password must contain at least 8 characters including 1 digit', fr: 'Votre mot de passe doit contenir au moins 8 caractères dont 1 chiffre' },
+  PASSWORD_MISMATCH: { status: 400, en: 'Passwords do not match', fr: 'Les mots de passe ne correspondent pas' },
+  PHONE_FORMAT: { status: 400, en: 'The phone number is not in the correct format. Required format: +XX XXXXXXXXX', fr: "Le numéro de téléphone n'est pas au bon format. Format requis : +XX XXXXXXXXX" },
+  YEARS_FORMAT: { status: 400, en: 'This field must contain a number of years', fr: "Ce champ doit contenir un nombre d'années" },
+  TERMS_REQUIRED: { status: 400, en: 'You must accept the general conditions and the privacy policy', fr: 'Vous devez accepter les conditions générales et la politique de confidentialité' },
+  TEXT_TOO_LONG: { status: 400, en: 'This text is too long', fr: 'Ce texte est trop long' },
+  INVALID_VALUE: { status: 400, en: 'This value is not allowed', fr: "Cette valeur n'est pas autorisée" },
+} as const satisfies Record<string, { status: number; en: string; fr: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERRORS, value);
+}
+
+export function errorMessage(code: ErrorCode, lang: Language, params: Record<string, string | number> = {}): string {
+  return ERRORS[code][lang].replace(/\{(\w+)\}/g, (_, k: string) => String(params[k] ?? `{${k}}`));
+}
+
+/** Human size for '{file} is too big, the maximum size is ...' (bytes, KB, MB, GB, TB). */
+export function formatBytes(bytes: number, lang: Language): string {
+  const units = lang === 'fr' ? ['octets', 'Ko', 'Mo', 'Go', 'To'] : ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const rounded = unit === 0 ? String(value) : String(Math.round(value * 10) / 10);
+  return `${lang === 'fr' ? rounded.replace('.', ',') : rounded} ${units[unit]}`;
+}
+
+export function fileTooBigMessage(fileName: string, maxBytes: number, lang: Language): string {
+  const size = formatBytes(maxBytes, lang);
+  return lang === 'fr'
+    ? `${fileName} est trop volumineux, la taille maximale est de ${size}`
+    : `${fileName} is too big, the maximum size is ${size}`;
+}

@@ -1,0 +1,61 @@
+/** Business constants of SPEC §9 and the limits the product chose where the spec is silent. */
+export const PASSWORD_MIN_LENGTH = 8;
+export const RPPS_LENGTH = 11;
+export const CODE_LENGTH = 5;
+export const CODE_TTL_MINUTES = 15;
+export const CODE_MAX_ATTEMPTS = 5;
+export const LEASE_HOURS = 12;
+export const CURRENT_STEP_OFFSET_MS = 50;
+export const UPLOAD_RESET_DELAY_MS = 1500;
+export const LANGUAGE_RELOAD_DELAY_MS = 100;
+export const TOAST_DURATION_MS = 5000;
+export const PAGE_LIMIT_DEFAULT = 20;
+export const PAGE_LIMIT_MAX = 100;
+export const AVATAR_MAX_BYTES = 10 * 1024 * 1024;
+export const AVATAR_SIZE_PX = 512;
+export const CONTACT_MESSAGE_MAX = 5000;
+export const APP_VERSION = '0.0.5';
+
+export const LAYOUT = {
+  leftSidebarWidth: 267,
+  rightSidebarWidth: 350,
+  headerHeight: 80,
+  tabBarHeight: 80,
+  tabBarMaxWindowWidth: 992,
+  unauthenticatedMaxWidth: 600,
+  formMaxWidth: 400,
+  formPadding: 20,
+} as const;
+
+/** Product width classes: sm < 900 <= md < 1190 <= lg < 1600 <= xl. */
+export const BREAKPOINTS = { xs: 0, sm: 500, md: 900, lg: 1190, xl: 1600 } as const;
+export const CONTAINER_PADDING = [20, 30, 40, 50] as const;
+
+export const COLORS = {
+  primary: '#17C7A4',
+  secondary: '#1D69EE',
+  tertiary: '#FF5D73',
+  quaternary: '#FC9112',
+  error: '#FF4848',
+  textLight: '#04251E',
+  textDark: '#FFFFFF',
+  backgroundLight: '#FFFFFF',
+  backgroundDark: '#151918',
+  /** Rating levels 1 to 5, red to dark green. */
+  ratings: ['#FF4848', '#FC9112', '#F2C94C', '#6FCF97', '#1E7F4F'],
+} as const;
+
+export const SOCKET = {
+  reconnectionAttempts: 15,
+  reconnectionDelay: 1000,
+  reconnectionDelayMax: 5000,
+  timeout: 20000,
+  randomizationFactor: 0.5,
+} as const;
+
+export const STORAGE_KEYS = {
+  token: 'userToken',
+  theme: 'theme',
+  language: 'language',
+  colorMode: 'colorMode',
+} as const;

@@ -1,0 +1,102 @@
+import type { Role } from './roles.ts';
+
+const ALL: Role[] = ['learner', 'editor', 'expert', 'administrator', 'copil'];
+const PRACTICE: Role[] = ['learner', 'editor', 'expert'];
+const ADMIN: Role[] = ['administrator', 'copil'];
+
+export type MenuIcon =
+  | 'dashboard'
+  | 'admin'
+  | 'vocabularies'
+  | 'surgeryVideos'
+  | 'bestCases'
+  | 'users'
+  | 'stats'
+  | 'videos'
+  | 'editor'
+  | 'expert'
+  | 'account'
+  | 'settings'
+  | 'theme'
+  | 'language'
+  | 'preferences'
+  | 'contact'
+  | 'notifications'
+  | 'conditions'
+  | 'privacy'
+  | 'legal'
+  | 'cookies';
+
+export interface MenuEntry {
+  name: string;
+  path: string;
+  icon: MenuIcon;
+  /** i18n key in the `menu` namespace. */
+  titleKey: string;
+  roles: readonly Role[];
+  showIn: readonly ('drawer' | 'tabs' | 'settings')[];
+  /** Admin pages are drawn in the admin theme. */
+  admin?: boolean;
+}
+
+/** The shared menu list of SPEC §2. */
+export const MENU: readonly MenuEntry[] = [
+  { name: 'dashboard', path: '/dashboard', icon: 'dashboard', titleKey: 'dashboard', roles: PRACTICE, showIn: ['drawer', 'tabs'] },
+  { name: 'adminDashboard', path: '/admin', icon: 'admin', titleKey: 'adminDashboard', roles: ADMIN, showIn: ['drawer', 'tabs'], admin: true },
+  { name: 'vocabularies', path: '/admin/vocabularies', icon: 'vocabularies', titleKey: 'vocabularies', roles: ADMIN, showIn: ['drawer'], admin: true },
+  { name: 'surgeryVideos', path: '/admin/surgery-videos', icon: 'surgeryVideos', titleKey: 'surgeryVideos', roles: ADMIN, showIn: ['drawer'], admin: true },
+  { name: 'adminBestCases', path: '/admin/best-cases', icon: 'bestCases', titleKey: 'adminBestCases', roles: ADMIN, showIn: ['drawer'], admin: true },
+  { name: 'users', path: '/admin/users', icon: 'users', titleKey: 'users', roles: ADMIN, showIn: ['drawer'], admin: true },
+  { name: 'myStats', path: '/my-stats', icon: 'stats', titleKey: 'myStats', roles: [], showIn: ['drawer'] },
+  { name: 'videos', path: '/videos', icon: 'videos', titleKey: 'videos', roles: PRACTICE, showIn: ['drawer', 'tabs'] },
+  { name: 'editor', path: '/editor', icon: 'editor', titleKey: 'editor', roles: ['editor'], showIn: ['drawer', 'tabs'] },
+  { name: 'expert', path: '/expert', icon: 'expert', titleKey: 'expert', roles: ['expert'], showIn: ['drawer', 'tabs'] },
+  { name: 'bestCases', path: '/best-cases', icon: 'bestCases', titleKey: 'bestCases', roles: PRACTICE, showIn: ['drawer'] },
+  { name: 'myAccount', path: '/my-account', icon: 'account', titleKey: 'myAccount', roles: ALL, showIn: ['tabs'] },
+  { name: 'settings', path: '/settings', icon: 'settings', titleKey: 'settings', roles: ALL, showIn: ['drawer'] },
+  { name: 'theme', path: '/settings/theme', icon: 'theme', titleKey: 'theme', roles: ALL, showIn: ['settings'] },
+  { name: 'language', path: '/settings/lang', icon: 'language', titleKey: 'language', roles: PRACTICE, showIn: ['settings'] },
+  { name: 'preferences', path: '/settings/preferences', icon: 'preferences', titleKey: 'preferences', roles: ['learner'], showIn: ['settings'] },
+  { name: 'notifications', path: '/settings/notifications', icon: 'notifications', titleKey: 'notificationSettings', roles: PRACTICE, showIn: ['settings'] },
+  { name: 'contact', path: '/settings/contact', icon: 'contact', titleKey: 'contact', roles: PRACTICE, showIn: ['settings'] },
+  { name: 'conditions', path: '/settings/condition', icon: 'conditions', titleKey: 'conditions', roles: ALL, showIn: ['settings'] },
+  { name: 'privacy', path: '/settings/privacy', icon: 'privacy', titleKey: 'privacy', roles: ALL, showIn: ['settings'] },
+  { name: 'legalNotice', path: '/settings/legal-notice', icon: 'legal', titleKey: 'legalNotice', roles: ALL, showIn: ['settings'] },
+  { name: 'cookies', path: '/settings/manage-cookies', icon: 'cookies', titleKey: 'cookies', roles: ALL, showIn: ['settings'] },
+];
+
+/** Page titles and back buttons of SPEC §2 for routes outside the menu list. */
+export const ROUTE_TITLES: readonly { pattern: string; titleKey: string; back: boolean }[] = [
+  { pattern: '/', titleKey: 'dashboard', back: false },
+  { pattern: '/dashboard', titleKey: 'dashboard', back: false },
+  { pattern: '/videos/add', titleKey: 'addVideo', back: true },
+  { pattern: '/videos/:id/shared', titleKey: 'sharedVideo', back: true },
+  { pattern: '/videos/:id', titleKey: 'videos', back: true },
+  { pattern: '/best-cases/:id', titleKey: 'bestCases', back: true },
+  { pattern: '/expert/:id/complete', titleKey: 'expertVideo', back: false },
+  { pattern: '/expert/:id', titleKey: 'expertVideo', back: true },
+  { pattern: '/editor/:id/complete', titleKey: 'editorVideos', back: false },
+  { pattern: '/editor/:id', titleKey: 'editorVideos', back: true },
+  { pattern: '/admin/best-cases/add', titleKey: 'addBestCase', back: true },
+  { pattern: '/my-account/edit-password', titleKey: 'editPassword', back: true },
+];
+
+function matches(pattern: string, path: string): boolean {
+  const p = pattern.split('/');
+  const s = path.replace(/\/+$/, '').split('/');
+  if (pattern === '/') return path === '/' || path === '';
+  return p.length === s.length && p.every((seg, i) => seg.startsWith(':') || seg === s[i]);
+}
+
+/** The header title key and back button for a path: route table, then menu, then 'home'. */
+export function routeHeader(path: string): { titleKey: string; back: boolean } {
+  const route = ROUTE_TITLES.find((r) => matches(r.pattern, path));
+  if (route) return { titleKey: route.titleKey, back: route.back };
+  const entry = MENU.find((m) => m.path === path.replace(/\/+$/, ''));
+  if (entry) return { titleKey: entry.titleKey, back: entry.path.startsWith('/settings/') };
+  return { titleKey: 'home', back: false };
+}
+
+export function menuFor(roles: readonly string[], where: 'drawer' | 'tabs' | 'settings'): MenuEntry[] {
+  return MENU.filter((m) => m.showIn.includes(where) && m.roles.some((r) => roles.includes(r)));
+}

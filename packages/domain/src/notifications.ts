@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import type { EmailEvent } from './preferences.ts';
+
+export const NOTIFICATION_TYPES = ['success', 'error', 'other'] as const;
+export const NOTIFICATION_STATUSES = ['unread', 'read'] as const;
+
+/**
+ * Every notification the product sends: its type, the e-mail group that decides whether it is
+ * mailed too, and its text in both languages ({param} placeholders).
+ */
+export const NOTIFICATION_KINDS = {
+  welcome: {
+    type: 'success',
+    group: 'security',
+    en: 'Welcome to Sutura, {firstName}! Your email address is validated.',
+    fr: 'Bienvenue sur Sutura, {firstName} ! Votre adresse e-mail est validée.',
+  },
+  newSignIn: {
+    type: 'other',
+    group: 'security',
+    en: 'New sign-in to your account from a new device ({device}). If it was not you, change your password.',
+    fr: "Nouvelle connexion à votre compte depuis un nouvel appareil ({device}). Si ce n'était pas vous, changez votre mot de passe.",
+  },
+  passwordChanged: {
+    type: 'success',
+    group: 'security',
+    en: 'Your password was changed. Your other sessions were signed out.',
+    fr: 'Votre mot de passe a été modifié. Vos autres sessions ont été déconnectées.',
+  },
+  contactSent: {
+    type: 'success',
+    group: 'security',
+    en: 'Your message "{subject}" was sent to the support team, who will answer by email.',
+    fr: "Votre message « {subject} » a été envoyé à l'équipe support, qui vous répondra par e-mail.",
+  },
+} as const satisfies Record<string, { type: (typeof NOTIFICATION_TYPES)[number]; group: EmailEvent; en: string; fr: string }>;
+export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
+
+export const notificationSchema = z.object({
+  id: z.string(),
+  key: z.string(),
+  content: z.string(),
+  type: z.enum(NOTIFICATION_TYPES),
+  status: z.enum(NOTIFICATION_STATUSES),
+  link: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Notification = z.infer<typeof notificationSchema>;
+
+export const notificationListResponse = z.object({
+  data: z.array(notificationSchema),
+  total: z.number(),
+  unread: z.number(),
+  page: z.number(),
+  limit: z.number(),
+});
+
+export const updateNotificationBody = z.object({
+  id: z.string().optional(),
+  status: z.enum(NOTIFICATION_STATUSES, { error: 'INVALID_VALUE' }),
+});
+
+export const SOCKET_EVENTS = {
+  initialize: 'INITIALIZE',
+  restartConnection: 'RESTART_CONNECTION',
+  notificationReceived: 'NOTIFICATION_RECEIVED',
+} as const;

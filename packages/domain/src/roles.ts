@@ -1,0 +1,11 @@
+export const ROLES = ['learner', 'editor', 'expert', 'administrator', 'copil'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Roles that practise surgery-related work in the app (as opposed to running it). */
+export const PRACTICE_ROLES: readonly Role[] = ['learner', 'editor', 'expert'];
+/** Roles that see the admin area; copil only reads it. */
+export const ADMIN_ROLES: readonly Role[] = ['administrator', 'copil'];
+
+export function hasAnyRole(userRoles: readonly string[], allowed: readonly Role[]): boolean {
+  return allowed.length === 0 || allowed.some((r) => userRoles.includes(r));
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { CODE_LENGTH, PASSWORD_MIN_LENGTH, RPPS_LENGTH } from './limits.ts';
+
+/** Field rules of SPEC §5. Messages are error codes of `errors.ts`. */
+export const required = () => z.string({ error: 'FIELD_REQUIRED' }).trim().min(1, { error: 'FIELD_REQUIRED' });
+
+export const emailField = () =>
+  z
+    .string({ error: 'FIELD_REQUIRED' })
+    .trim()
+    .min(1, { error: 'FIELD_REQUIRED' })
+    .max(254, { error: 'EMAIL_FORMAT' })
+    .pipe(z.email({ error: 'EMAIL_FORMAT' }))
+    .transform((v) => v.toLowerCase());
+
+export const PASSWORD_PATTERN = new RegExp(`^(?=.*\\d).{${PASSWORD_MIN_LENGTH},128}$`);
+export const passwordField = () =>
+  z.string({ error: 'FIELD_REQUIRED' }).min(1, { error: 'FIELD_REQUIRED' }).regex(PASSWORD_PATTERN, { error: 'PASSWORD_RULE' });
+
+export const PHONE_PATTERN = /^\+\d{2} \d{9}$/;
+export const phoneField = () => required().regex(PHONE_PATTERN, { error: 'PHONE_FORMAT' });
+
+export const RPPS_PATTERN = new RegExp(`^\\d{${RPPS_LENGTH}}$`);
+export const rppsField = () => required().regex(RPPS_PATTERN, { error: 'RPPS_FORMAT' });
+
+export const CODE_PATTERN = new RegExp(`^\\d{${CODE_LENGTH}}$`);
+export const codeField = () => required().regex(CODE_PATTERN, { error: 'CODE_FORMAT' });
+
+/** A whole number of years, 0 to 70, accepted as a number or a numeric string from a form. */
+export const yearsField = () =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+    z.number({ error: 'YEARS_FORMAT' }).int({ error: 'YEARS_FORMAT' }).min(0, { error: 'YEARS_FORMAT' }).max(70, { error: 'YEARS_FORMAT' }),
+  );
+
+export const textField = (max: number) => required().max(max, { error: 'TEXT_TOO_LONG' });
+export const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: 'TEXT_TOO_LONG' })
+    .optional()
+    .transform((v) => (v ? v : undefined));
+
+/** Adds 'Passwords do not match' on confirmPassword. */
+export function passwordsMatch(data: { password: string; confirmPassword: string }, ctx: z.RefinementCtx): void {
+  if (data.password !== data.confirmPassword) {
+    ctx.addIssue({ code: 'custom', message: 'PASSWORD_MISMATCH', path: ['confirmPassword'] });
+  }
+}
