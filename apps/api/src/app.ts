@@ -1,0 +1,129 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import { APP_VERSION } from '@sutura/domain/limits';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { registerAccessControl } from './http/access.ts';
+import { ok, registerEnvelope, registerNotFound } from './http/envelope.ts';
+import type { Queue } from './jobs/queue.ts';
+import { createRealtime } from './realtime/socket.ts';
+import type { Storage } from './storage/storage.ts';
+import { createAudit } from './modules/audit/audit.service.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { createAuthService } from './modules/auth/auth.service.ts';
+import { createCodes } from './modules/auth/codes.ts';
+import { createTokens } from './modules/auth/tokens.ts';
+import { contactRoutes } from './modules/contact/contact.routes.ts';
+import { mediaRoutes } from './modules/media/media.routes.ts';
+import { createMediaService } from './modules/media/media.service.ts';
+import { createSignedUrls } from './modules/media/signed-urls.ts';
+import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
+import { createNotificationService, type RealtimeHub } from './modules/notifications/notifications.service.ts';
+import { rppsRoutes } from './modules/rpps/rpps.routes.ts';
+import { createRppsService } from './modules/rpps/rpps.service.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+import { createUserService } from './modules/users/users.service.ts';
+import { vocabularyRoutes } from './modules/vocabularies/vocabularies.routes.ts';
+import { createVocabularyService } from './modules/vocabularies/vocabularies.service.ts';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  storage: Storage;
+  queue: Queue;
+  log: Logger;
+  clock?: () => Date;
+  /** Serve the built web app (off in API tests). */
+  serveWeb?: boolean;
+}
+
+/** Builds the services of the product from its adapters; the app and the workers share them. */
+export function createServices(deps: AppDeps, hub: RealtimeHub) {
+  const { config, database, storage, queue } = deps;
+  const db = database.db;
+  const clock = deps.clock ?? (() => new Date());
+  const audit = createAudit(db);
+  const tokens = createTokens(config.jwtSecret);
+  const urls = createSignedUrls(config.jwtSecret, config.signedUrlTtlSeconds, clock);
+  const mediaService = createMediaService({ db, storage, urls });
+  const notifications = createNotificationService({ db, hub, queue, publicUrl: config.publicUrl });
+  const auth = createAuthService({ db, tokens, audit, mediaService, notifications, tokenTtlHours: config.tokenTtlHours, clock });
+  const rpps = createRppsService(db);
+  const codes = createCodes(db, config.jwtSecret, clock);
+  const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, clock });
+  const vocabularies = createVocabularyService(db);
+  return { audit, tokens, urls, mediaService, notifications, auth, rpps, codes, users, vocabularies };
+}
+export type Services = ReturnType<typeof createServices>;
+
+export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; services: Services }> {
+  const { config } = deps;
+  const app = Fastify({
+    loggerInstance: deps.log as FastifyBaseLogger,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => crypto.randomUUID(),
+    bodyLimit: 1024 * 1024,
+    requestTimeout: 120_000,
+    trustProxy: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // The hub exists before the socket server so that services can be built first.
+  let realtime: Awaited<ReturnType<typeof createRealtime>> | undefined;
+  const hub: RealtimeHub = { emitToUser: (userId, event, payload) => realtime?.hub.emitToUser(userId, event, payload) };
+  const services = createServices(deps, hub);
+
+  registerEnvelope(app);
+  registerAccessControl(app, services.auth);
+  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifyMultipart, { limits: { fileSize: config.avatarMaxBytes, files: 1, fields: 5 }, throwFileSizeLimit: true });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Sutura API', version: APP_VERSION, description: 'Surgical video analysis platform' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/v1/docs' });
+
+  await app.register(
+    async (v1) => {
+      v1.get('/health', { config: { access: 'public' }, schema: { tags: ['health'] } }, async () => ok({ status: 'ok', version: APP_VERSION }));
+      await v1.register(authRoutes({ auth: services.auth, rateLimit: config.rateLimitAuthPerMinute }));
+      await v1.register(usersRoutes({ users: services.users, rateLimit: config.rateLimitAuthPerMinute }));
+      await v1.register(rppsRoutes({ rpps: services.rpps, rateLimit: config.rateLimitAuthPerMinute }));
+      await v1.register(notificationRoutes({ notifications: services.notifications }));
+      await v1.register(mediaRoutes({ mediaService: services.mediaService, urls: services.urls, storage: deps.storage }));
+      await v1.register(vocabularyRoutes({ vocabularies: services.vocabularies }));
+      await v1.register(contactRoutes({ users: services.users, queue: deps.queue, notifications: services.notifications, supportEmail: config.supportEmail }));
+    },
+    { prefix: '/v1' },
+  );
+
+  const webIndex = path.join(config.webDist, 'index.html');
+  const serveWeb = deps.serveWeb !== false && existsSync(webIndex);
+  if (serveWeb) {
+    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false, maxAge: '1h' });
+  }
+  registerNotFound(
+    app,
+    serveWeb
+      ? (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html', config.webDist, { maxAge: 0 })
+      : undefined,
+  );
+
+  realtime = await createRealtime({ server: app.server, auth: services.auth, pool: deps.database.pool, log: deps.log });
+  app.addHook('onClose', async () => {
+    await realtime?.close();
+  });
+  return { app, services };
+}

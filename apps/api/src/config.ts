@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const onOff = z.enum(['on', 'off']);
+
+/** Every setting of the product, parsed once from the environment. */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  PUBLIC_URL: z.url().optional(),
+  JWT_SECRET: z.string().min(32).optional(),
+  TOKEN_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
+  DATABASE_URL: z.string().optional(),
+  WORKERS: z.enum(['on', 'off', 'only']).default('on'),
+  DEMO_DATA: onOff.optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Sutura <no-reply@sutura.local>'),
+  SUPPORT_EMAIL: z.email().default('support@sutura.local'),
+  RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(86400).default(900),
+  AVATAR_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().optional(),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  publicUrl: string;
+  jwtSecret: string;
+  tokenTtlHours: number;
+  databaseUrl: string | undefined;
+  workers: 'on' | 'off' | 'only';
+  demoData: boolean;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  supportEmail: string;
+  rateLimitAuthPerMinute: number;
+  signedUrlTtlSeconds: number;
+  avatarMaxBytes: number;
+  logLevel: string;
+  webDist: string;
+};
+
+export class ConfigError extends Error {}
+
+/** Reads the environment; fails fast with every bad key listed. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  if (!parsed.success) {
+    const bad = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ');
+    throw new ConfigError(`Invalid configuration:\n  ${bad}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    jwtSecret: e.JWT_SECRET ?? persistedSecret(dataDir),
+    tokenTtlHours: e.TOKEN_TTL_HOURS,
+    databaseUrl: e.DATABASE_URL,
+    workers: e.WORKERS,
+    // Demo accounts and videos only ever go into the embedded database unless asked for.
+    demoData: e.DEMO_DATA ? e.DEMO_DATA === 'on' : !e.DATABASE_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    supportEmail: e.SUPPORT_EMAIL,
+    rateLimitAuthPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE,
+    signedUrlTtlSeconds: e.SIGNED_URL_TTL_SECONDS,
+    avatarMaxBytes: e.AVATAR_MAX_BYTES,
+    logLevel: e.LOG_LEVEL,
+    webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
+  };
+}
+
+/** A JWT secret generated once and kept in DATA_DIR, so tokens survive a restart. */
+function persistedSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

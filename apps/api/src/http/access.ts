@@ -1,0 +1,63 @@
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { Role } from '@sutura/domain/roles';
+import type { Preferences } from '@sutura/domain/preferences';
+import { AppError } from './errors.ts';
+
+/**
+ * Who may call a route: 'public' (anyone), 'authenticated' (any signed-in person), or the
+ * roles allowed. Every /v1 route must say it; a route without a rule refuses to register.
+ */
+export type Access = 'public' | 'authenticated' | readonly Role[];
+
+export interface RequestUser {
+  id: string;
+  sessionId: string;
+  roles: Role[];
+  preferences: Preferences;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    user: RequestUser | null;
+  }
+}
+
+export interface Authenticator {
+  /** Resolves a bearer token to its live session, or null when invalid, expired or revoked. */
+  authenticate(token: string): Promise<RequestUser | null>;
+}
+
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header?.startsWith('Bearer ')) return undefined;
+  return header.slice(7).trim() || undefined;
+}
+
+export function registerAccessControl(app: FastifyInstance, auth: Authenticator): void {
+  app.decorateRequest('user', null);
+
+  app.addHook('onRoute', (route: RouteOptions) => {
+    if (!route.url.startsWith('/v1/') || route.url.startsWith('/v1/docs')) return;
+    const access = (route.config as { access?: Access } | undefined)?.access;
+    if (access === undefined) throw new Error(`Route ${route.method} ${route.url} declares no access rule`);
+  });
+
+  // Runs before validation so that an anonymous caller gets 401, not a 400 about their input.
+  app.addHook('preValidation', async (request) => {
+    const access = request.routeOptions.config.access;
+    const token = bearerToken(request);
+    if (token) request.user = await auth.authenticate(token);
+    if (access === undefined || access === 'public') return;
+    if (!request.user) throw new AppError('UNAUTHORIZED');
+    if (access === 'authenticated') return;
+    if (!access.some((role) => request.user!.roles.includes(role))) throw new AppError('FORBIDDEN');
+  });
+}
+
+export function requireUser(request: FastifyRequest): RequestUser {
+  if (!request.user) throw new AppError('UNAUTHORIZED');
+  return request.user;
+}

@@ -1,0 +1,84 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { errorMessage, isErrorCode, type ErrorCode } from '@sutura/domain/errors';
+import { QueryError } from '@sutura/domain/query';
+import { AppError } from './errors.ts';
+import { requestLanguage } from './language.ts';
+
+/** Sends `{ success: true, data }`; every handler returns through it. */
+export function ok<T>(data: T): { success: true; data: T } {
+  return { success: true, data };
+}
+
+function fail(request: FastifyRequest, reply: FastifyReply, status: number, code: ErrorCode, params = {}, details?: { path: string; code: ErrorCode }[]) {
+  const lang = requestLanguage(request);
+  return reply.status(status).send({
+    success: false,
+    error: {
+      code,
+      message: errorMessage(code, lang, params),
+      ...(details?.length ? { details: details.map((d) => ({ ...d, message: errorMessage(d.code, lang) })) } : {}),
+    },
+  });
+}
+
+/** Maps what a fastify-level failure means to the catalogue. */
+function fastifyErrorCode(error: FastifyError): ErrorCode | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FILES_LIMIT':
+      return 'PAYLOAD_TOO_LARGE';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return 'UNSUPPORTED_MEDIA';
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_ERR_VALIDATION':
+      return 'VALIDATION';
+    default:
+      return undefined;
+  }
+}
+
+export function registerEnvelope(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) return fail(request, reply, error.status, error.code, error.params, error.details);
+    if (error instanceof QueryError) return fail(request, reply, 400, 'QUERY_UNKNOWN_FIELD', { field: error.field });
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      // A malformed id in the path names nothing that exists.
+      if ((error as { validationContext?: string }).validationContext === 'params') return fail(request, reply, 404, 'NOT_FOUND');
+      const details = error.validation.map((v) => ({
+        path: v.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+        code: isErrorCode(v.message) ? v.message : ('INVALID_VALUE' as const),
+      }));
+      return fail(request, reply, 400, details[0]?.code ?? 'VALIDATION', {}, details);
+    }
+    if (error.statusCode === 429) return fail(request, reply, 429, 'RATE_LIMITED');
+    const mapped = fastifyErrorCode(error);
+    if (mapped) return fail(request, reply, error.statusCode && error.statusCode < 500 ? error.statusCode : 400, mapped);
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      request.log.info({ err: error }, 'client error');
+      return fail(request, reply, error.statusCode, error.statusCode === 404 ? 'NOT_FOUND' : 'VALIDATION');
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return fail(request, reply, 500, 'GENERIC');
+  });
+
+  // Routes that read no query string accept only `langCode`, so a typo is refused, not ignored.
+  app.addHook('preValidation', async (request) => {
+    if (!request.url.startsWith('/v1/') || request.routeOptions.schema?.querystring) return;
+    for (const key of Object.keys((request.query as object | undefined) ?? {}))
+      if (key !== 'langCode') throw new QueryError(key);
+  });
+}
+
+export function registerNotFound(app: FastifyInstance, serveWeb: ((request: FastifyRequest, reply: FastifyReply) => unknown) | undefined): void {
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/v1/') || request.url === '/v1' || !serveWeb || request.method !== 'GET')
+      return fail(request, reply, 404, 'NOT_FOUND');
+    return serveWeb(request, reply);
+  });
+}

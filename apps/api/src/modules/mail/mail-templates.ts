@@ -1,0 +1,88 @@
+import type { Language } from '@sutura/domain/i18n';
+import { CODE_TTL_MINUTES } from '@sutura/domain/limits';
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export type MailTemplate =
+  | { name: 'verificationCode'; params: { firstName: string; code: string } }
+  | { name: 'resetCode'; params: { firstName: string; code: string } }
+  | { name: 'contact'; params: { fromName: string; fromEmail: string; subject: string; message: string; userId: string } }
+  | { name: 'notification'; params: { content: string; link: string | null } };
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function layout(paragraphs: string[], lang: Language): string {
+  const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${p}</p>`).join('');
+  const footer =
+    lang === 'fr'
+      ? 'Sutura — plateforme d’analyse de vidéos chirurgicales. Ce message est envoyé automatiquement.'
+      : 'Sutura — surgical video analysis platform. This message was sent automatically.';
+  return `<!doctype html><html lang="${lang}"><body style="font-family:'Open Sans',Arial,sans-serif;color:#04251E;font-size:16px;line-height:28px">${body}<hr style="border:none;border-top:1px solid #17C7A4"><p style="font-size:13px;color:#555">${footer}</p></body></html>`;
+}
+
+function codeMail(kind: 'verify' | 'reset', firstName: string, code: string, lang: Language): RenderedMail {
+  const fr = lang === 'fr';
+  const subject =
+    kind === 'verify'
+      ? fr
+        ? `Votre code de validation Sutura : ${code}`
+        : `Your Sutura validation code: ${code}`
+      : fr
+        ? `Votre code de réinitialisation Sutura : ${code}`
+        : `Your Sutura password reset code: ${code}`;
+  const intro =
+    kind === 'verify'
+      ? fr
+        ? 'Pour valider votre adresse e-mail et activer votre compte, saisissez ce code :'
+        : 'To validate your email address and activate your account, enter this code:'
+      : fr
+        ? 'Pour choisir un nouveau mot de passe, saisissez ce code :'
+        : 'To choose a new password, enter this code:';
+  const validity = fr
+    ? `Ce code est valable ${CODE_TTL_MINUTES} minutes. Si vous n’êtes pas à l’origine de cette demande, ignorez ce message.`
+    : `This code is valid for ${CODE_TTL_MINUTES} minutes. If you did not ask for it, ignore this message.`;
+  const hello = fr ? `Bonjour ${firstName},` : `Hello ${firstName},`;
+  return {
+    subject,
+    text: `${hello}\n\n${intro}\n\n    ${code}\n\n${validity}\n`,
+    html: layout(
+      [
+        escapeHtml(hello),
+        escapeHtml(intro),
+        `<strong style="font-size:28px;letter-spacing:6px">${escapeHtml(code)}</strong>`,
+        escapeHtml(validity),
+      ],
+      lang,
+    ),
+  };
+}
+
+export function renderMail(template: MailTemplate, lang: Language): RenderedMail {
+  switch (template.name) {
+    case 'verificationCode':
+      return codeMail('verify', template.params.firstName, template.params.code, lang);
+    case 'resetCode':
+      return codeMail('reset', template.params.firstName, template.params.code, lang);
+    case 'contact': {
+      const p = template.params;
+      const subject = `[Sutura contact] ${p.subject} — ${p.fromName}`;
+      const text = `${p.fromName} <${p.fromEmail}> (user ${p.userId})\n\n${p.message}\n`;
+      return { subject, text, html: layout([escapeHtml(`${p.fromName} <${p.fromEmail}> (user ${p.userId})`), escapeHtml(p.message).replaceAll('\n', '<br>')], lang) };
+    }
+    case 'notification': {
+      const p = template.params;
+      const subject = lang === 'fr' ? 'Sutura : nouvelle notification' : 'Sutura: new notification';
+      const open = lang === 'fr' ? 'Ouvrir Sutura' : 'Open Sutura';
+      return {
+        subject,
+        text: `${p.content}\n${p.link ? `\n${open}: ${p.link}\n` : ''}`,
+        html: layout([escapeHtml(p.content), ...(p.link ? [`<a href="${escapeHtml(p.link)}">${open}</a>`] : [])], lang),
+      };
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import sharp, { type OutputInfo } from 'sharp';
+import { AVATAR_SIZE_PX } from '@sutura/domain/limits';
+import type { Db } from '../../db/client.ts';
+import { media } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import type { Storage } from '../../storage/storage.ts';
+import type { SignedUrls } from './signed-urls.ts';
+
+export type MediaRow = typeof media.$inferSelect;
+
+export function createMediaService(deps: { db: Db; storage: Storage; urls: SignedUrls }) {
+  const { db, storage, urls } = deps;
+  return {
+    urlFor(mediaId: string | null, viewerId: string): string | null {
+      return mediaId ? urls.url(mediaId, viewerId) : null;
+    },
+
+    /**
+     * Decodes the upload as an image (whatever its name says), crops it square, and re-encodes
+     * it as WebP, which drops EXIF, GPS and every other metadata block.
+     */
+    async storeAvatar(ownerId: string, bytes: Buffer): Promise<MediaRow> {
+      let output: { data: Buffer; info: OutputInfo };
+      try {
+        output = await sharp(bytes, { failOn: 'error', limitInputPixels: 100_000_000 })
+          .rotate()
+          .resize(AVATAR_SIZE_PX, AVATAR_SIZE_PX, { fit: 'cover', position: 'attention' })
+          .webp({ quality: 85 })
+          .toBuffer({ resolveWithObject: true });
+      } catch {
+        throw new AppError('UNSUPPORTED_MEDIA');
+      }
+      const id = randomUUID();
+      const storageKey = `users/${ownerId}/avatar-${id}.webp`;
+      await storage.put(storageKey, output.data);
+      const [row] = await db
+        .insert(media)
+        .values({
+          id,
+          ownerId,
+          kind: 'avatar',
+          storageKey,
+          contentType: 'image/webp',
+          size: output.data.length,
+          width: output.info.width,
+          height: output.info.height,
+        })
+        .returning();
+      return row!;
+    },
+
+    async get(mediaId: string): Promise<MediaRow | undefined> {
+      const [row] = await db.select().from(media).where(eq(media.id, mediaId));
+      return row;
+    },
+
+    async remove(mediaId: string): Promise<void> {
+      const [row] = await db.delete(media).where(eq(media.id, mediaId)).returning();
+      if (row) await storage.delete(row.storageKey);
+    },
+
+    /** Every file a person owns, for account deletion. */
+    async removeAllOf(ownerId: string): Promise<void> {
+      await db.delete(media).where(eq(media.ownerId, ownerId));
+      await storage.deletePrefix(`users/${ownerId}`);
+    },
+  };
+}
+export type MediaService = ReturnType<typeof createMediaService>;

@@ -1,0 +1,88 @@
+import { and, count, desc, eq } from 'drizzle-orm';
+import { isLanguage, type Language } from '@sutura/domain/i18n';
+import { NOTIFICATION_KINDS, SOCKET_EVENTS, type Notification, type NotificationKind } from '@sutura/domain/notifications';
+import type { Db } from '../../db/client.ts';
+import { notifications, users } from '../../db/schema.ts';
+import { notFound } from '../../http/errors.ts';
+import type { Queue } from '../../jobs/queue.ts';
+
+export interface RealtimeHub {
+  emitToUser(userId: string, event: string, payload: unknown): void;
+}
+
+type Row = typeof notifications.$inferSelect;
+
+function render(row: Row, lang: Language): Notification {
+  const kind = NOTIFICATION_KINDS[row.key as NotificationKind];
+  const template: string = kind ? kind[lang] : row.key;
+  return {
+    id: row.id,
+    key: row.key,
+    content: template.replace(/\{(\w+)\}/g, (_, k: string) => String(row.params[k] ?? '')),
+    type: kind?.type ?? 'other',
+    status: row.status === 'read' ? 'read' : 'unread',
+    link: row.link,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function createNotificationService(deps: { db: Db; hub: RealtimeHub; queue: Queue; publicUrl: string }) {
+  const { db, hub, queue, publicUrl } = deps;
+  return {
+    /** Stores a notification, pushes it live, and mails it where the person asked for it. */
+    async notify(userId: string, key: NotificationKind, params: Record<string, string | number> = {}, link: string | null = null) {
+      const [user] = await db
+        .select({ email: users.email, preferences: users.preferences, settings: users.notificationSettings })
+        .from(users)
+        .where(eq(users.id, userId));
+      if (!user) return;
+      const [row] = await db.insert(notifications).values({ userId, key, params, link }).returning();
+      const lang: Language = isLanguage(user.preferences.langCode) ? user.preferences.langCode : 'fr';
+      const notification = render(row!, lang);
+      hub.emitToUser(userId, SOCKET_EVENTS.notificationReceived, notification);
+      if (user.settings[NOTIFICATION_KINDS[key].group]) {
+        await queue.send('mail.send', {
+          to: user.email,
+          lang,
+          template: { name: 'notification', params: { content: notification.content, link: link ? new URL(link, publicUrl).href : null } },
+        });
+      }
+      return notification;
+    },
+
+    async list(userId: string, lang: Language, page: number, limit: number) {
+      const rows = await db
+        .select()
+        .from(notifications)
+        .where(eq(notifications.userId, userId))
+        .orderBy(desc(notifications.createdAt), desc(notifications.id))
+        .limit(limit)
+        .offset((page - 1) * limit);
+      const [totals] = await db.select({ total: count() }).from(notifications).where(eq(notifications.userId, userId));
+      const [unread] = await db
+        .select({ unread: count() })
+        .from(notifications)
+        .where(and(eq(notifications.userId, userId), eq(notifications.status, 'unread')));
+      return { data: rows.map((r) => render(r, lang)), total: totals?.total ?? 0, unread: unread?.unread ?? 0, page, limit };
+    },
+
+    async setStatus(userId: string, id: string, status: 'read' | 'unread', lang: Language) {
+      const [row] = await db
+        .update(notifications)
+        .set({ status })
+        .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+        .returning();
+      if (!row) throw notFound();
+      return render(row, lang);
+    },
+
+    async remove(userId: string, id: string) {
+      const [row] = await db
+        .delete(notifications)
+        .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+        .returning({ id: notifications.id });
+      if (!row) throw notFound();
+    },
+  };
+}
+export type NotificationService = ReturnType<typeof createNotificationService>;

@@ -1,0 +1,274 @@
+import { eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import { isLanguage, type Language } from '@sutura/domain/i18n';
+import type { Role } from '@sutura/domain/roles';
+import type { Session, SignUpBody } from '@sutura/domain/auth';
+import { DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_PREFERENCES, type Preferences } from '@sutura/domain/preferences';
+import { DELETE_CONFIRMATION_WORDS, type Profile, type updateProfileBody } from '@sutura/domain/users';
+import type { Db } from '../../db/client.ts';
+import { specialties, users } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import type { RequestUser } from '../../http/access.ts';
+import type { Queue } from '../../jobs/queue.ts';
+import type { Audit } from '../audit/audit.service.ts';
+import { hashPassword, verifyPassword, type AuthService, type UserRow } from '../auth/auth.service.ts';
+import type { Codes } from '../auth/codes.ts';
+import type { MediaService } from '../media/media.service.ts';
+import type { NotificationService } from '../notifications/notifications.service.ts';
+import type { RppsService } from '../rpps/rpps.service.ts';
+
+type SignUp = Omit<z.output<typeof import('@sutura/domain/auth').signUpFieldsSchema>, never>;
+type ProfileUpdate = z.output<typeof updateProfileBody>;
+
+export function mailLanguage(user: Pick<UserRow, 'preferences'>, fallback: Language): Language {
+  return isLanguage(user.preferences.langCode) ? user.preferences.langCode : fallback;
+}
+
+export function createUserService(deps: {
+  db: Db;
+  audit: Audit;
+  codes: Codes;
+  queue: Queue;
+  auth: AuthService;
+  rpps: RppsService;
+  mediaService: MediaService;
+  notifications: NotificationService;
+  clock: () => Date;
+}) {
+  const { db, audit, codes, queue, auth, rpps, mediaService, notifications, clock } = deps;
+
+  async function byEmail(email: string): Promise<UserRow | undefined> {
+    const [user] = await db.select().from(users).where(eq(users.email, email));
+    return user;
+  }
+
+  async function byId(id: string): Promise<UserRow> {
+    const [user] = await db.select().from(users).where(eq(users.id, id));
+    if (!user) throw new AppError('NOT_FOUND');
+    return user;
+  }
+
+  async function assertSpecialty(specialtyId: string): Promise<void> {
+    const [row] = await db.select({ id: specialties.id }).from(specialties).where(eq(specialties.id, specialtyId));
+    if (!row) throw new AppError('VALIDATION', {}, [{ path: 'specialtyId', code: 'INVALID_VALUE' }]);
+  }
+
+  async function sendCode(user: UserRow, purpose: 'verify' | 'reset', lang: Language): Promise<void> {
+    const code = await codes.issue(user.id, purpose);
+    await queue.send('mail.send', {
+      to: user.email,
+      lang: mailLanguage(user, lang),
+      template: { name: purpose === 'verify' ? 'verificationCode' : 'resetCode', params: { firstName: user.firstName, code } },
+    });
+  }
+
+  async function toProfile(user: UserRow, lang: Language): Promise<Profile> {
+    const [specialty] = user.specialtyId
+      ? await db.select().from(specialties).where(eq(specialties.id, user.specialtyId))
+      : [];
+    return {
+      id: user.id,
+      email: user.email,
+      roles: user.roles as Role[],
+      information: {
+        firstName: user.firstName,
+        lastName: user.lastName,
+        phone: user.phone,
+        country: user.country,
+        city: user.city,
+        careCentreType: (user.careCentreType as 'public' | 'private' | null) ?? null,
+      },
+      career: {
+        rpps: user.rpps,
+        specialtyId: user.specialtyId,
+        specialty: specialty ? { id: specialty.id, name: lang === 'fr' ? specialty.nameFr : specialty.nameEn } : null,
+        yearsOfExperience: user.yearsOfExperience,
+        yearsOfRoboticExperience: user.yearsOfRoboticExperience,
+        robot: user.robot,
+        recorderBrand: user.recorderBrand,
+      },
+      preferences: user.preferences,
+      notificationSettings: { ...DEFAULT_NOTIFICATION_SETTINGS, ...user.notificationSettings },
+      mediaId: user.avatarMediaId,
+      avatarUrl: mediaService.urlFor(user.avatarMediaId, user.id),
+      pushToken: user.pushToken,
+      createdAt: user.createdAt.toISOString(),
+    };
+  }
+
+  return {
+    byId,
+    toProfile,
+
+    async signUp(body: SignUp, ip: string, lang: Language): Promise<{ email: string; userId: string }> {
+      if (await byEmail(body.email)) throw new AppError('EMAIL_TAKEN');
+      await rpps.check(body.rpps, body.lastName, body.firstName);
+      await assertSpecialty(body.specialtyId);
+      const [user] = await db
+        .insert(users)
+        .values({
+          email: body.email,
+          passwordHash: await hashPassword(body.password),
+          roles: ['learner'],
+          firstName: body.firstName,
+          lastName: body.lastName,
+          phone: body.phone,
+          country: body.country,
+          city: body.city,
+          careCentreType: body.careCentreType,
+          rpps: body.rpps,
+          specialtyId: body.specialtyId,
+          yearsOfExperience: body.yearsOfExperience,
+          yearsOfRoboticExperience: body.yearsOfRoboticExperience,
+          robot: body.robot,
+          recorderBrand: body.recorderBrand ?? null,
+          preferences: { ...DEFAULT_PREFERENCES, ...body.preferences },
+          notificationSettings: DEFAULT_NOTIFICATION_SETTINGS,
+          termsAcceptedAt: clock(),
+        })
+        .returning();
+      await audit(user!.id, 'user.sign_up', 'user', user!.id, ip);
+      await sendCode(user!, 'verify', lang);
+      return { email: user!.email, userId: user!.id };
+    },
+
+    async resendVerification(email: string, lang: Language): Promise<void> {
+      const user = await byEmail(email);
+      if (!user) throw new AppError('EMAIL_NOT_FOUND');
+      if (user.emailVerifiedAt) return;
+      await sendCode(user, 'verify', lang);
+    },
+
+    /** Validating the email signs the person in (SPEC §4: sign-up completion sets the session). */
+    async verifyEmail(email: string, code: string, ip: string, userAgent: string | undefined): Promise<Session> {
+      const user = await byEmail(email);
+      if (!user) throw new AppError('EMAIL_VALIDATION_FAILED');
+      if (user.emailVerifiedAt) throw new AppError('EMAIL_VALIDATION_FAILED');
+      await codes.check(user.id, 'verify', code, true);
+      const [verified] = await db.update(users).set({ emailVerifiedAt: clock() }).where(eq(users.id, user.id)).returning();
+      await audit(user.id, 'user.email_validated', 'user', user.id, ip);
+      const session = await auth.openSession(verified!, ip, userAgent);
+      await auth.rememberDevice(verified!, userAgent);
+      await notifications.notify(user.id, 'welcome', { firstName: user.firstName }, '/dashboard');
+      return session;
+    },
+
+    async sendResetCode(email: string, ip: string, lang: Language): Promise<void> {
+      const user = await byEmail(email);
+      if (!user) throw new AppError('EMAIL_NOT_FOUND');
+      await sendCode(user, 'reset', lang);
+      await audit(user.id, 'user.password_reset_requested', 'user', user.id, ip);
+    },
+
+    async checkResetCode(email: string, code: string): Promise<void> {
+      const user = await byEmail(email);
+      if (!user) throw new AppError('CODE_INVALID');
+      await codes.check(user.id, 'reset', code, false);
+    },
+
+    async resetPassword(email: string, code: string, password: string, ip: string): Promise<void> {
+      const user = await byEmail(email);
+      if (!user) throw new AppError('CODE_INVALID');
+      await codes.check(user.id, 'reset', code, true);
+      // Receiving the code proves the address, so a reset also validates an unvalidated email.
+      await db
+        .update(users)
+        .set({ passwordHash: await hashPassword(password), emailVerifiedAt: user.emailVerifiedAt ?? clock(), updatedAt: clock() })
+        .where(eq(users.id, user.id));
+      await auth.revokeAll(user.id);
+      await audit(user.id, 'user.password_reset', 'user', user.id, ip);
+    },
+
+    async changePassword(requestUser: RequestUser, currentPassword: string, password: string, ip: string, userAgent: string | undefined): Promise<Session> {
+      const user = await byId(requestUser.id);
+      if (!(await verifyPassword(user.passwordHash, currentPassword))) throw new AppError('CURRENT_PASSWORD_INCORRECT');
+      await db.update(users).set({ passwordHash: await hashPassword(password), updatedAt: clock() }).where(eq(users.id, user.id));
+      await auth.revokeAll(user.id);
+      await audit(user.id, 'user.password_changed', 'user', user.id, ip);
+      const session = await auth.openSession(user, ip, userAgent);
+      await notifications.notify(user.id, 'passwordChanged');
+      return session;
+    },
+
+    async updateProfile(requestUser: RequestUser, body: ProfileUpdate, ip: string, lang: Language): Promise<Profile> {
+      const user = await byId(requestUser.id);
+      if (body.career?.specialtyId) await assertSpecialty(body.career.specialtyId);
+      const set: Partial<typeof users.$inferInsert> = { updatedAt: clock(), ...body.information };
+      if (body.career) {
+        const { recorderBrand, ...career } = body.career;
+        Object.assign(set, career);
+        if ('recorderBrand' in body.career) set.recorderBrand = recorderBrand ?? null;
+      }
+      if (body.preferences) set.preferences = { ...user.preferences, ...body.preferences };
+      if (body.notificationSettings) set.notificationSettings = { ...DEFAULT_NOTIFICATION_SETTINGS, ...user.notificationSettings, ...body.notificationSettings };
+      const [updated] = await db.update(users).set(set).where(eq(users.id, user.id)).returning();
+      await audit(user.id, 'user.profile_updated', 'user', user.id, ip, { fields: Object.keys(body) });
+      return toProfile(updated!, lang);
+    },
+
+    async setPreferences(requestUser: RequestUser, preferences: Preferences): Promise<Preferences> {
+      const [updated] = await db
+        .update(users)
+        .set({ preferences, updatedAt: clock() })
+        .where(eq(users.id, requestUser.id))
+        .returning({ preferences: users.preferences });
+      return updated!.preferences;
+    },
+
+    async setAvatar(requestUser: RequestUser, bytes: Buffer, ip: string) {
+      const user = await byId(requestUser.id);
+      const row = await mediaService.storeAvatar(user.id, bytes);
+      await db.update(users).set({ avatarMediaId: row.id, updatedAt: clock() }).where(eq(users.id, user.id));
+      if (user.avatarMediaId) await mediaService.remove(user.avatarMediaId);
+      await audit(user.id, 'user.avatar_changed', 'user', user.id, ip);
+      return { id: row.id, url: mediaService.urlFor(row.id, user.id)!, kind: row.kind };
+    },
+
+    async removeAvatar(requestUser: RequestUser, ip: string, lang: Language): Promise<Profile> {
+      const user = await byId(requestUser.id);
+      const [updated] = await db.update(users).set({ avatarMediaId: null, updatedAt: clock() }).where(eq(users.id, user.id)).returning();
+      if (user.avatarMediaId) await mediaService.remove(user.avatarMediaId);
+      await audit(user.id, 'user.avatar_changed', 'user', user.id, ip, { removed: true });
+      return toProfile(updated!, lang);
+    },
+
+    async savePushToken(requestUser: RequestUser, pushToken: string): Promise<void> {
+      await db.update(users).set({ pushToken, updatedAt: clock() }).where(eq(users.id, requestUser.id));
+    },
+
+    /**
+     * Deletes the person, their files and everything that belongs to them (the database
+     * cascades). What they wrote about others keeps its content with the author set to null.
+     */
+    async deleteAccount(requestUser: RequestUser, password: string, confirmation: string, ip: string): Promise<void> {
+      const user = await byId(requestUser.id);
+      if (!(await verifyPassword(user.passwordHash, password))) throw new AppError('CURRENT_PASSWORD_INCORRECT');
+      const words: string[] = Object.values(DELETE_CONFIRMATION_WORDS);
+      if (!words.includes(confirmation.trim().toUpperCase())) throw new AppError('DELETE_CONFIRMATION');
+      await mediaService.removeAllOf(user.id);
+      await db.delete(users).where(eq(users.id, user.id));
+      await audit(user.id, 'user.deleted', 'user', user.id, ip);
+    },
+
+    async publicUser(id: string, select: string[], populate: string[], viewerId: string, lang: Language) {
+      const user = await byId(id);
+      const fields = select.length ? select : ['information', 'career', 'mediaId'];
+      const out: Record<string, unknown> = { id: user.id };
+      if (fields.includes('information')) out.information = { firstName: user.firstName, lastName: user.lastName };
+      if (fields.includes('career')) {
+        const career: Record<string, unknown> = { specialtyId: user.specialtyId };
+        if (populate.includes('career.specialty')) {
+          const [s] = user.specialtyId ? await db.select().from(specialties).where(eq(specialties.id, user.specialtyId)) : [];
+          career.specialty = s ? { id: s.id, name: lang === 'fr' ? s.nameFr : s.nameEn } : null;
+        }
+        out.career = career;
+      }
+      if (fields.includes('mediaId')) out.mediaId = user.avatarMediaId;
+      if (populate.includes('media'))
+        out.media = user.avatarMediaId ? { id: user.avatarMediaId, url: mediaService.urlFor(user.avatarMediaId, viewerId) } : null;
+      return out;
+    },
+  };
+}
+export type UserService = ReturnType<typeof createUserService>;
+export type { SignUpBody };

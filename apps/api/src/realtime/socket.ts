@@ -1,0 +1,62 @@
+import type { Server as HttpServer } from 'node:http';
+import { Server } from 'socket.io';
+import { createAdapter } from '@socket.io/postgres-adapter';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import { SOCKET_EVENTS } from '@sutura/domain/notifications';
+import type { Authenticator } from '../http/access.ts';
+import type { RealtimeHub } from '../modules/notifications/notifications.service.ts';
+
+const room = (userId: string) => `user:${userId}`;
+
+/**
+ * The socket of SPEC §4: a client authenticates with its token, then `INITIALIZE {id}` joins
+ * that person's room — only when the id is the token's own. With a PostgreSQL server the
+ * rooms span every process through the PostgreSQL adapter.
+ */
+export async function createRealtime(opts: { server: HttpServer; auth: Authenticator; pool: pg.Pool | undefined; log: Logger }) {
+  const io = new Server(opts.server, { serveClient: false, cors: { origin: false } });
+  if (opts.pool) {
+    await opts.pool.query(
+      'CREATE TABLE IF NOT EXISTS socket_io_attachments (id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)',
+    );
+    io.adapter(createAdapter(opts.pool));
+  }
+
+  io.use(async (socket, next) => {
+    const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+    const user = typeof token === 'string' ? await opts.auth.authenticate(token).catch(() => null) : null;
+    socket.data.userId = user?.id ?? null;
+    next();
+  });
+
+  io.on('connection', (socket) => {
+    // A client that asks to restart is told to initialise again.
+    socket.on(SOCKET_EVENTS.restartConnection, () => socket.emit(SOCKET_EVENTS.restartConnection));
+    socket.on(SOCKET_EVENTS.initialize, async (payload: unknown) => {
+      const id = (payload as { id?: unknown } | undefined)?.id;
+      if (typeof id !== 'string' || !socket.data.userId || socket.data.userId !== id) {
+        opts.log.info({ socket: socket.id }, 'realtime: INITIALIZE refused');
+        return;
+      }
+      for (const joined of socket.rooms) if (joined !== socket.id) await socket.leave(joined);
+      await socket.join(room(id));
+    });
+  });
+
+  const hub: RealtimeHub = {
+    emitToUser(userId, event, payload) {
+      io.to(room(userId)).emit(event, payload);
+    },
+  };
+
+  return {
+    io,
+    hub,
+    /** Asks every client to initialise again, e.g. after this process restarts its adapter. */
+    restartAll() {
+      io.emit(SOCKET_EVENTS.restartConnection);
+    },
+    close: () => new Promise<void>((resolve) => void io.close(() => resolve())),
+  };
+}

@@ -1,0 +1,55 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** Where media bytes live. Keys are relative paths chosen by the server, never by a client. */
+export interface Storage {
+  put(key: string, body: Readable | Buffer): Promise<{ size: number }>;
+  read(key: string, range?: { start: number; end: number }): Promise<Readable>;
+  size(key: string): Promise<number | undefined>;
+  delete(key: string): Promise<void>;
+  /** Removes every object under a prefix (all files of a video, of a person). */
+  deletePrefix(prefix: string): Promise<void>;
+}
+
+export function createLocalStorage(root: string): Storage {
+  const resolve = (key: string) => {
+    const full = path.resolve(root, key);
+    if (!full.startsWith(path.resolve(root) + path.sep)) throw new Error(`Storage key escapes the root: ${key}`);
+    return full;
+  };
+  return {
+    async put(key, body) {
+      const full = resolve(key);
+      await mkdir(path.dirname(full), { recursive: true });
+      // Written beside and renamed, so a reader never sees half a file.
+      const partial = `${full}.partial`;
+      if (Buffer.isBuffer(body)) {
+        const out = createWriteStream(partial);
+        await new Promise<void>((ok, ko) => out.end(body, () => ok()).on('error', ko));
+      } else {
+        await pipeline(body, createWriteStream(partial));
+      }
+      await rename(partial, full);
+      return { size: (await stat(full)).size };
+    },
+    async read(key, range) {
+      return createReadStream(resolve(key), range ? { start: range.start, end: range.end } : {});
+    },
+    async size(key) {
+      try {
+        return (await stat(resolve(key))).size;
+      } catch {
+        return undefined;
+      }
+    },
+    async delete(key) {
+      await rm(resolve(key), { force: true });
+    },
+    async deletePrefix(prefix) {
+      await rm(resolve(prefix), { recursive: true, force: true });
+    },
+  };
+}
