@@ -1,0 +1,191 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import pino from 'pino';
+import type { Role } from '@sutura/domain/roles';
+import type { Session } from '@sutura/domain/auth';
+import { DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_PREFERENCES } from '@sutura/domain/preferences';
+import { buildApp, type Services } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { openDatabase, type Database } from '../src/db/client.ts';
+import { specialties, users } from '../src/db/schema.ts';
+import { createQueue, type Queue } from '../src/jobs/queue.ts';
+import { createJobHandlers } from '../src/jobs/workers.ts';
+import { createMailer } from '../src/modules/mail/mailer.ts';
+import { hashPassword } from '../src/modules/auth/auth.service.ts';
+import { importRppsFile } from '../src/modules/rpps/rpps-extract.ts';
+import { createLocalStorage, type Storage } from '../src/storage/storage.ts';
+import { RPPS_SAMPLE_FILE } from '../src/seed.ts';
+
+/** Three people of the sample RPPS extract, used to sign up in tests. */
+export const SAMPLE_PEOPLE = [
+  { rpps: '10999901019', lastName: 'LEFÈVRE-DURAND', firstName: 'Hélène' },
+  { rpps: '10999901027', lastName: 'MARCHAND-ROUX', firstName: 'Jean-François' },
+  { rpps: '10999901035', lastName: 'DE LA VALLIÈRE', firstName: 'Éloïse' },
+] as const;
+
+export interface TestContext {
+  app: FastifyInstance;
+  services: Services;
+  database: Database;
+  storage: Storage;
+  queue: Queue;
+  config: Config;
+  dataDir: string;
+  clock: { now: Date; advance(ms: number): void };
+  inject(opts: {
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+    url: string;
+    token?: string | undefined;
+    body?: unknown;
+    headers?: Record<string, string>;
+  }): Promise<LightMyRequestResponse>;
+  /** A signed-in person with the given role, made straight in the database. */
+  createUser(role: Role, overrides?: Partial<typeof users.$inferInsert>): Promise<{ id: string; email: string; password: string; token: string; session: Session }>;
+  /** The newest mail to an address, read from the outbox (waits for the mail job). */
+  waitForMail(to: string, opts?: { after?: number; timeoutMs?: number }): Promise<{ file: string; text: string }>;
+  specialtyId(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real database per test file: PGlite in memory by default, or a fresh database on the
+ * PostgreSQL server of TEST_DATABASE_URL (created here, dropped on close).
+ */
+async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    const database = await openDatabase({});
+    return { database, drop: async () => {} };
+  }
+  const name = `sutura_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const database = await openDatabase({ url: target.href });
+  return {
+    database,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function createTestContext(opts: { env?: Record<string, string>; workers?: boolean; listen?: boolean } = {}): Promise<TestContext> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'sutura-test-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    RATE_LIMIT_AUTH_PER_MINUTE: '1000',
+    LOG_LEVEL: 'silent',
+    ...opts.env,
+  });
+  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const { database, drop } = await openTestDatabase();
+  const storage = createLocalStorage(path.join(dataDir, 'media'));
+  const queue = await createQueue(database, log);
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(dataDir, 'outbox'), log });
+  if (opts.workers !== false) await queue.startWorkers(createJobHandlers({ mailer }));
+
+  const clock = {
+    now: new Date(),
+    advance(ms: number) {
+      this.now = new Date(this.now.getTime() + ms);
+    },
+  };
+  // Real time moves on; tests may jump ahead with advance().
+  let offset = 0;
+  const realClock = () => new Date(Date.now() + offset);
+  clock.advance = (ms: number) => {
+    offset += ms;
+  };
+  Object.defineProperty(clock, 'now', { get: realClock });
+
+  const { app, services } = await buildApp({ config, database, storage, queue, log, clock: realClock, serveWeb: false });
+  await services.vocabularies.seed();
+  await importRppsFile(RPPS_SAMPLE_FILE, (rows) => services.rpps.upsertBatch(rows));
+  if (opts.listen) await app.listen({ port: 0, host: '127.0.0.1' });
+  else await app.ready();
+
+  const ctx: TestContext = {
+    app,
+    services,
+    database,
+    storage,
+    queue,
+    config,
+    dataDir,
+    clock,
+    inject({ method, url, token, body, headers }) {
+      return app.inject({
+        method,
+        url,
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+        ...(body !== undefined ? { payload: body as object } : {}),
+      });
+    },
+    async createUser(role, overrides = {}) {
+      const password = 'password123';
+      const email = overrides.email ?? `${role}-${randomUUID().slice(0, 8)}@example.org`;
+      const [row] = await database.db
+        .insert(users)
+        .values({
+          email,
+          passwordHash: await hashPassword(password),
+          roles: [role],
+          firstName: 'Test',
+          lastName: role,
+          emailVerifiedAt: new Date(),
+          preferences: DEFAULT_PREFERENCES,
+          notificationSettings: DEFAULT_NOTIFICATION_SETTINGS,
+          ...overrides,
+        })
+        .returning();
+      const res = await ctx.inject({ method: 'POST', url: '/v1/auth', body: { email, password } });
+      const session = res.json().data as Session;
+      return { id: row!.id, email, password, token: session.token, session };
+    },
+    async waitForMail(to, { after = 0, timeoutMs = 15_000 } = {}) {
+      const outbox = path.join(dataDir, 'outbox');
+      const deadline = Date.now() + timeoutMs;
+      const safeTo = to.replace(/[^a-zA-Z0-9@._-]/g, '_');
+      for (;;) {
+        const files = (await readdir(outbox).catch(() => [] as string[])).filter((f) => f.endsWith(`-${safeTo}.eml`)).sort();
+        if (files.length > after) {
+          const file = path.join(outbox, files[files.length - 1]!);
+          return { file, text: await readFile(file, 'utf8') };
+        }
+        if (Date.now() > deadline) throw new Error(`No mail to ${to} within ${timeoutMs} ms`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    async specialtyId() {
+      const [row] = await database.db.select().from(specialties).limit(1);
+      return row!.id;
+    },
+    async close() {
+      await app.close();
+      await queue.stop();
+      await database.close();
+      await drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return ctx;
+}
+
+/** The 5-digit code of a verification or reset mail. */
+export function codeFromMail(text: string): string {
+  const match = /^\s{4}(\d{5})\s*$/m.exec(text);
+  if (!match) throw new Error('No code in the mail');
+  return match[1]!;
+}
