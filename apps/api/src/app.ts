@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import { APP_VERSION } from '@sutura/domain/limits';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
-import { registerAccessControl } from './http/access.ts';
+import { registerAccessControl, type RouteRule } from './http/access.ts';
 import { ok, registerEnvelope, registerNotFound } from './http/envelope.ts';
 import type { Queue } from './jobs/queue.ts';
 import { createRealtime } from './realtime/socket.ts';
@@ -64,7 +64,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
 }
 export type Services = ReturnType<typeof createServices>;
 
-export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; services: Services }> {
+export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; services: Services; routes: RouteRule[] }> {
   const { config } = deps;
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
@@ -78,12 +78,12 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   app.setSerializerCompiler(serializerCompiler);
 
   // The hub exists before the socket server so that services can be built first.
-  let realtime: Awaited<ReturnType<typeof createRealtime>> | undefined;
-  const hub: RealtimeHub = { emitToUser: (userId, event, payload) => realtime?.hub.emitToUser(userId, event, payload) };
+  const live: { realtime?: Awaited<ReturnType<typeof createRealtime>> } = {};
+  const hub: RealtimeHub = { emitToUser: (userId, event, payload) => live.realtime?.hub.emitToUser(userId, event, payload) };
   const services = createServices(deps, hub);
 
   registerEnvelope(app);
-  registerAccessControl(app, services.auth);
+  const routes = registerAccessControl(app, services.auth);
   await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifyMultipart, { limits: { fileSize: config.avatarMaxBytes, files: 1, fields: 5 }, throwFileSizeLimit: true });
   await app.register(fastifySwagger, {
@@ -97,14 +97,23 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
 
   await app.register(
     async (v1) => {
-      v1.get('/health', { config: { access: 'public' }, schema: { tags: ['health'] } }, async () => ok({ status: 'ok', version: APP_VERSION }));
+      v1.get('/health', { config: { access: 'public' }, schema: { tags: ['health'] } }, async () =>
+        ok({ status: 'ok', version: APP_VERSION }),
+      );
       await v1.register(authRoutes({ auth: services.auth, rateLimit: config.rateLimitAuthPerMinute }));
       await v1.register(usersRoutes({ users: services.users, rateLimit: config.rateLimitAuthPerMinute }));
       await v1.register(rppsRoutes({ rpps: services.rpps, rateLimit: config.rateLimitAuthPerMinute }));
       await v1.register(notificationRoutes({ notifications: services.notifications }));
       await v1.register(mediaRoutes({ mediaService: services.mediaService, urls: services.urls, storage: deps.storage }));
       await v1.register(vocabularyRoutes({ vocabularies: services.vocabularies }));
-      await v1.register(contactRoutes({ users: services.users, queue: deps.queue, notifications: services.notifications, supportEmail: config.supportEmail }));
+      await v1.register(
+        contactRoutes({
+          users: services.users,
+          queue: deps.queue,
+          notifications: services.notifications,
+          supportEmail: config.supportEmail,
+        }),
+      );
     },
     { prefix: '/v1' },
   );
@@ -121,9 +130,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       : undefined,
   );
 
-  realtime = await createRealtime({ server: app.server, auth: services.auth, pool: deps.database.pool, log: deps.log });
-  app.addHook('onClose', async () => {
-    await realtime?.close();
-  });
-  return { app, services };
+  const realtime = await createRealtime({ server: app.server, auth: services.auth, pool: deps.database.pool, log: deps.log });
+  live.realtime = realtime;
+  app.addHook('onClose', () => realtime.close());
+  return { app, services, routes };
 }

@@ -90,9 +90,7 @@ export const contactBody = z.object({
 export const publicUserSchema = z.object({
   id: z.string(),
   information: z.object({ firstName: z.string(), lastName: z.string() }).optional(),
-  career: z
-    .object({ specialtyId: z.string().nullable(), specialty: specialtyRef.nullable().optional() })
-    .optional(),
+  career: z.object({ specialtyId: z.string().nullable(), specialty: specialtyRef.nullable().optional() }).optional(),
   mediaId: z.string().nullable().optional(),
   media: z.object({ id: z.string(), url: z.string() }).nullable().optional(),
 });

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { ERRORS, errorMessage, fileTooBigMessage, formatBytes } from './errors.ts';
+import { NOTIFICATION_KINDS } from './notifications.ts';
+import { languageFromAcceptHeader } from './i18n.ts';
+import { MENU, menuFor, routeHeader } from './menu.ts';
+
+describe('error catalogue', () => {
+  it('has a French and an English text for every code, with the same placeholders', () => {
+    for (const [code, entry] of Object.entries(ERRORS)) {
+      expect(entry.fr.trim(), code).not.toBe('');
+      expect(entry.en.trim(), code).not.toBe('');
+      expect(entry.fr, code).not.toBe(entry.en);
+      const holes = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
+      expect(holes(entry.fr), code).toEqual(holes(entry.en));
+      expect(entry.status).toBeGreaterThanOrEqual(400);
+    }
+    for (const [key, kind] of Object.entries(NOTIFICATION_KINDS)) {
+      const holes = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
+      expect(holes(kind.fr), key).toEqual(holes(kind.en));
+    }
+  });
+
+  it('keeps the English texts of SPEC §8 word for word', () => {
+    expect(ERRORS.INVALID_CREDENTIALS.en).toBe('Your email or password is incorrect, please try again');
+    expect(ERRORS.GENERIC.en).toBe('An error has occurred, please try again');
+    expect(ERRORS.EMAIL_TAKEN.en).toBe('An account already exists with the email address entered');
+    expect(ERRORS.EMAIL_NOT_FOUND.en).toBe('No account was found with this email address');
+    expect(ERRORS.CODE_INVALID.en).toBe('The validation code is incorrect');
+    expect(ERRORS.CODE_FORMAT.en).toBe('The validation code must be a number of 5 digits');
+    expect(ERRORS.CURRENT_PASSWORD_INCORRECT.en).toBe('Your current password is incorrect');
+    expect(ERRORS.EMAIL_VALIDATION_FAILED.en).toBe('Your email could not be validated');
+    expect(ERRORS.FIELD_REQUIRED.en).toBe('This field is required');
+    expect(ERRORS.PASSWORD_MISMATCH.en).toBe('Passwords do not match');
+    expect(ERRORS.EMAIL_FORMAT.en).toBe('Your email must be a valid email address');
+    expect(ERRORS.YEARS_FORMAT.en).toBe('This field must contain a number of years');
+    expect(errorMessage('QUERY_UNKNOWN_FIELD', 'fr', { field: 'foo' })).toBe('Champ inconnu dans la requête : foo');
+  });
+
+  it('says a file is too big in the right unit', () => {
+    expect(formatBytes(512, 'en')).toBe('512 bytes');
+    expect(formatBytes(10 * 1024 * 1024, 'en')).toBe('10 MB');
+    expect(formatBytes(20 * 1024 ** 3, 'fr')).toBe('20 Go');
+    expect(formatBytes(1.5 * 1024 ** 4, 'fr')).toBe('1,5 To');
+    expect(fileTooBigMessage('video.mp4', 20 * 1024 ** 3, 'en')).toBe('video.mp4 is too big, the maximum size is 20 GB');
+  });
+
+  it('reads Accept-Language by quality', () => {
+    expect(languageFromAcceptHeader('de-DE,en;q=0.8,fr;q=0.9')).toBe('fr');
+    expect(languageFromAcceptHeader('en-US,en;q=0.9')).toBe('en');
+    expect(languageFromAcceptHeader('de')).toBeUndefined();
+    expect(languageFromAcceptHeader(undefined)).toBeUndefined();
+  });
+});
+
+describe('menu and route table of SPEC §2', () => {
+  it('filters entries by role exactly as the spec lists them', () => {
+    const paths = (roles: string[], where: 'drawer' | 'tabs' | 'settings') => menuFor(roles, where).map((m) => m.path);
+    expect(paths(['editor'], 'drawer')).toEqual(['/dashboard', '/videos', '/editor', '/best-cases', '/settings']);
+    expect(paths(['expert'], 'drawer')).toContain('/expert');
+    expect(paths(['learner'], 'drawer')).not.toContain('/editor');
+    expect(paths(['copil'], 'drawer')).toEqual(['/admin', '/admin/vocabularies', '/admin/surgery-videos', '/admin/best-cases', '/admin/users', '/settings']);
+    expect(paths(['learner'], 'settings')).toContain('/settings/preferences');
+    expect(paths(['expert'], 'settings')).not.toContain('/settings/preferences');
+    expect(paths(['administrator'], 'settings')).toEqual([
+      '/settings/theme',
+      '/settings/condition',
+      '/settings/privacy',
+      '/settings/legal-notice',
+      '/settings/manage-cookies',
+    ]);
+    expect(MENU.find((m) => m.path === '/my-stats')!.roles).toEqual([]);
+  });
+
+  it('gives titles and back buttons', () => {
+    expect(routeHeader('/')).toEqual({ titleKey: 'dashboard', back: false });
+    expect(routeHeader('/videos/add')).toEqual({ titleKey: 'addVideo', back: true });
+    expect(routeHeader('/videos/42')).toEqual({ titleKey: 'videos', back: true });
+    expect(routeHeader('/expert/42/complete')).toEqual({ titleKey: 'expertVideo', back: false });
+    expect(routeHeader('/my-account/edit-password')).toEqual({ titleKey: 'editPassword', back: true });
+    expect(routeHeader('/settings')).toEqual({ titleKey: 'settings', back: false });
+    expect(routeHeader('/nowhere')).toEqual({ titleKey: 'home', back: false });
+  });
+});

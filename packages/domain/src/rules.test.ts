@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { resetCheckAndSetBody, signUpFieldsSchema, verifyBody } from './auth.ts';
+import { codeField, emailField, passwordField, phoneField, rppsField, yearsField } from './rules.ts';
+import { contactBody } from './users.ts';
+
+const messageOf = (schema: z.ZodType, value: unknown) => {
+  const r = schema.safeParse(value);
+  return r.success ? undefined : r.error.issues[0]!.message;
+};
+
+describe('field rules of SPEC §5', () => {
+  it('email must be valid', () => {
+    expect(messageOf(emailField(), 'a@b.fr')).toBeUndefined();
+    expect(emailField().parse('  Jean.Dupont@CHU-Lyon.FR ')).toBe('jean.dupont@chu-lyon.fr');
+    expect(messageOf(emailField(), 'jean.dupont')).toBe('EMAIL_FORMAT');
+    expect(messageOf(emailField(), '')).toBe('FIELD_REQUIRED');
+    expect(messageOf(emailField(), undefined)).toBe('FIELD_REQUIRED');
+  });
+
+  it('password: at least 8 characters with at least 1 digit', () => {
+    expect(messageOf(passwordField(), 'abcdefg1')).toBeUndefined();
+    expect(messageOf(passwordField(), 'abcdef1')).toBe('PASSWORD_RULE');
+    expect(messageOf(passwordField(), 'abcdefgh')).toBe('PASSWORD_RULE');
+    expect(messageOf(passwordField(), '')).toBe('FIELD_REQUIRED');
+  });
+
+  it('passwords must match', () => {
+    const r = resetCheckAndSetBody.safeParse({ email: 'a@b.fr', code: '12345', password: 'abcdefg1', confirmPassword: 'abcdefg2' });
+    expect(r.success).toBe(false);
+    expect(r.error!.issues[0]).toMatchObject({ message: 'PASSWORD_MISMATCH', path: ['confirmPassword'] });
+  });
+
+  it('phone format +XX XXXXXXXXX', () => {
+    expect(messageOf(phoneField(), '+33 612345678')).toBeUndefined();
+    for (const bad of ['0612345678', '+33612345678', '+33 6 12 34 56 78', '+333 61234567', '+33 61234567a'])
+      expect(messageOf(phoneField(), bad)).toBe('PHONE_FORMAT');
+  });
+
+  it('RPPS number: 11 digits; recovery code: 5 digits', () => {
+    expect(messageOf(rppsField(), '10999901019')).toBeUndefined();
+    expect(messageOf(rppsField(), '1099990101')).toBe('RPPS_FORMAT');
+    expect(messageOf(rppsField(), '1099990101a')).toBe('RPPS_FORMAT');
+    expect(messageOf(codeField(), '01234')).toBeUndefined();
+    expect(messageOf(codeField(), '1234')).toBe('CODE_FORMAT');
+    expect(messageOf(codeField(), '12a45')).toBe('CODE_FORMAT');
+    expect(messageOf(verifyBody, { email: 'a@b.fr', code: '123456' })).toBe('CODE_FORMAT');
+  });
+
+  it('year fields must contain a number of years', () => {
+    expect(yearsField().parse('12')).toBe(12);
+    expect(yearsField().parse(0)).toBe(0);
+    for (const bad of ['douze', '1.5', -1, 71, ''])
+      expect(messageOf(yearsField(), bad)).toBe('YEARS_FORMAT');
+  });
+
+  it('terms and privacy must be accepted; recorder brand is optional; contact subject is required', () => {
+    const shape = signUpFieldsSchema.pick({ acceptTerms: true, acceptPrivacy: true, recorderBrand: true });
+    expect(shape.safeParse({ acceptTerms: true, acceptPrivacy: true }).success).toBe(true);
+    expect(messageOf(shape, { acceptTerms: false, acceptPrivacy: true })).toBe('TERMS_REQUIRED');
+    expect(messageOf(contactBody, { message: 'Bonjour' })).toBe('FIELD_REQUIRED');
+    expect(messageOf(contactBody, { subject: 'question', message: '   ' })).toBe('FIELD_REQUIRED');
+  });
+});
