@@ -22,8 +22,7 @@ export function createRppsService(db: Db) {
       if (!isRppsFormatValid(rpps)) throw new AppError('RPPS_FORMAT');
       const [person] = await db.select().from(rppsDirectory).where(eq(rppsDirectory.rpps, rpps));
       if (!person) throw new AppError('RPPS_NOT_FOUND');
-      if (!namesMatch(person.lastName, lastName) || !namesMatch(person.firstName, firstName))
-        throw new AppError('RPPS_NAME_MISMATCH');
+      if (!namesMatch(person.lastName, lastName) || !namesMatch(person.firstName, firstName)) throw new AppError('RPPS_NAME_MISMATCH');
       const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.rpps, rpps));
       if (taken) throw new AppError('RPPS_TAKEN');
       return {

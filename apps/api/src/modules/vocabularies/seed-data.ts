@@ -89,16 +89,8 @@ export const SURGERIES: readonly SurgerySeed[] = [
     steps: [
       step('positioning_draping', 'Installation du patient et champage', 'Patient positioning and draping'),
       step('skin_incision', 'Incision cutanée médiane', 'Midline skin incision'),
-      step(
-        'peritoneal_opening',
-        'Ouverture de la ligne blanche et du péritoine',
-        'Opening of the linea alba and peritoneum',
-      ),
-      step(
-        'wound_protection',
-        "Protection des berges et mise en place de l'écarteur",
-        'Wound-edge protection and retractor placement',
-      ),
+      step('peritoneal_opening', 'Ouverture de la ligne blanche et du péritoine', 'Opening of the linea alba and peritoneum'),
+      step('wound_protection', "Protection des berges et mise en place de l'écarteur", 'Wound-edge protection and retractor placement'),
       step('exploration', 'Exploration de la cavité abdominale', 'Exploration of the abdominal cavity'),
       step('lavage_drainage', 'Toilette péritonéale et drainage', 'Peritoneal lavage and drainage'),
       step('fascial_closure', 'Fermeture aponévrotique', 'Fascial closure'),
@@ -141,11 +133,7 @@ export const SURGERIES: readonly SurgerySeed[] = [
         'Specimen extraction through a protected mini-laparotomy',
       ),
       step('anastomosis', 'Anastomose colique mécanique ou manuelle', 'Stapled or hand-sewn colonic anastomosis'),
-      step(
-        'anastomosis_check_closure',
-        "Contrôle de l'anastomose, hémostase et fermeture",
-        'Anastomotic check, haemostasis and closure',
-      ),
+      step('anastomosis_check_closure', "Contrôle de l'anastomose, hémostase et fermeture", 'Anastomotic check, haemostasis and closure'),
     ],
   },
   {
@@ -157,11 +145,7 @@ export const SURGERIES: readonly SurgerySeed[] = [
         'Installation, création du pneumopéritoine et mise en place des trocarts',
         'Positioning, pneumoperitoneum and trocar placement',
       ),
-      step(
-        'ima_ligation',
-        "Ligature de l'artère mésentérique inférieure à son origine",
-        'High ligation of the inferior mesenteric artery',
-      ),
+      step('ima_ligation', "Ligature de l'artère mésentérique inférieure à son origine", 'High ligation of the inferior mesenteric artery'),
       step(
         'left_mesocolon_mobilisation',
         'Décollement médio-latéral du mésocôlon gauche et section de la veine mésentérique inférieure',
@@ -197,31 +181,16 @@ export const SURGERIES: readonly SurgerySeed[] = [
     name: { fr: 'Cholécystectomie', en: 'Cholecystectomy' },
     organ: null,
     steps: [
-      trocarPlacement(
-        'Installation et création du pneumopéritoine',
-        'Trocar placement and pneumoperitoneum',
-      ),
+      trocarPlacement('Installation et création du pneumopéritoine', 'Trocar placement and pneumoperitoneum'),
       step('calot_exposure', 'Exposition du triangle de Calot', "Exposure of Calot's triangle"),
       step(
         'calot_dissection_cvs',
         'Dissection du triangle de Calot et vue critique de sécurité',
         "Dissection of Calot's triangle and critical view of safety",
       ),
-      step(
-        'cystic_duct_division',
-        'Clipage et section du canal cystique',
-        'Clipping and division of the cystic duct',
-      ),
-      step(
-        'cystic_artery_division',
-        "Clipage et section de l'artère cystique",
-        'Clipping and division of the cystic artery',
-      ),
-      step(
-        'gallbladder_bed_dissection',
-        'Cholécystectomie rétrograde du lit vésiculaire',
-        'Gallbladder dissection from the liver bed',
-      ),
+      step('cystic_duct_division', 'Clipage et section du canal cystique', 'Clipping and division of the cystic duct'),
+      step('cystic_artery_division', "Clipage et section de l'artère cystique", 'Clipping and division of the cystic artery'),
+      step('gallbladder_bed_dissection', 'Cholécystectomie rétrograde du lit vésiculaire', 'Gallbladder dissection from the liver bed'),
       step('haemostasis_extraction', 'Hémostase et extraction', 'Haemostasis and extraction'),
       step('closure', 'Fermeture', 'Closure'),
     ],
@@ -233,11 +202,7 @@ export const SURGERIES: readonly SurgerySeed[] = [
     steps: [
       step('positioning_draping', 'Installation du patient et champage', 'Patient positioning and draping'),
       step('arterial_exposure', "Abord et exposition de l'artère", 'Arterial exposure'),
-      step(
-        'vascular_control',
-        "Contrôle vasculaire d'amont et d'aval sur lacs",
-        'Proximal and distal vascular control with vessel loops',
-      ),
+      step('vascular_control', "Contrôle vasculaire d'amont et d'aval sur lacs", 'Proximal and distal vascular control with vessel loops'),
       step('heparin_clamping', 'Héparinisation et clampage', 'Systemic heparinisation and clamping'),
       step(
         'arteriotomy_repair',
@@ -245,16 +210,8 @@ export const SURGERIES: readonly SurgerySeed[] = [
         'Arteriotomy and arterial repair (endarterectomy or bypass)',
       ),
       step('anastomosis_patch', 'Anastomose ou fermeture par patch', 'Anastomosis or patch closure'),
-      step(
-        'flushing_declamping',
-        "Purge, déclampage et contrôle de l'hémostase",
-        'Flushing, declamping and haemostasis check',
-      ),
-      step(
-        'completion_control',
-        'Contrôle du résultat par doppler ou artériographie',
-        'Completion control by Doppler or angiography',
-      ),
+      step('flushing_declamping', "Purge, déclampage et contrôle de l'hémostase", 'Flushing, declamping and haemostasis check'),
+      step('completion_control', 'Contrôle du résultat par doppler ou artériographie', 'Completion control by Doppler or angiography'),
       step('layered_closure', 'Fermeture plan par plan', 'Layered closure'),
     ],
   },
@@ -269,11 +226,7 @@ export const SURGERIES: readonly SurgerySeed[] = [
         'Incision iliaque et abord extrapéritonéal de la fosse iliaque',
         'Iliac (Gibson) incision and extraperitoneal exposure of the iliac fossa',
       ),
-      step(
-        'iliac_vessel_dissection',
-        'Dissection des vaisseaux iliaques externes',
-        'Dissection of the external iliac vessels',
-      ),
+      step('iliac_vessel_dissection', 'Dissection des vaisseaux iliaques externes', 'Dissection of the external iliac vessels'),
       step(
         'venous_anastomosis',
         'Anastomose veineuse termino-latérale sur la veine iliaque externe',
@@ -285,11 +238,7 @@ export const SURGERIES: readonly SurgerySeed[] = [
         'End-to-side renal artery to external iliac artery anastomosis',
       ),
       step('reperfusion', 'Déclampage et reperfusion du greffon', 'Declamping and graft reperfusion'),
-      step(
-        'ureteroneocystostomy',
-        'Réimplantation urétéro-vésicale sur sonde double J',
-        'Ureteroneocystostomy over a double-J stent',
-      ),
+      step('ureteroneocystostomy', 'Réimplantation urétéro-vésicale sur sonde double J', 'Ureteroneocystostomy over a double-J stent'),
       step(
         'haemostasis_drainage_closure',
         'Hémostase, drainage et fermeture pariétale',
@@ -303,11 +252,7 @@ export const SURGERIES: readonly SurgerySeed[] = [
     organ: null,
     steps: [
       step('back_table', 'Préparation du greffon sur table (back-table)', 'Back-table graft preparation'),
-      step(
-        'incision_exposure',
-        'Incision bi-sous-costale et exposition',
-        'Bilateral subcostal incision and exposure',
-      ),
+      step('incision_exposure', 'Incision bi-sous-costale et exposition', 'Bilateral subcostal incision and exposure'),
       step(
         'hilar_dissection',
         'Dissection du pédicule hépatique (artère hépatique, voie biliaire principale, veine porte)',
@@ -322,11 +267,7 @@ export const SURGERIES: readonly SurgerySeed[] = [
       step('portal_anastomosis', 'Anastomose porte', 'Portal vein anastomosis'),
       step('reperfusion', 'Déclampage et reperfusion du greffon', 'Declamping and graft reperfusion'),
       step('arterial_anastomosis', 'Anastomose artérielle hépatique', 'Hepatic artery anastomosis'),
-      step(
-        'biliary_anastomosis',
-        'Anastomose biliaire cholédoco-cholédocienne',
-        'Duct-to-duct biliary anastomosis',
-      ),
+      step('biliary_anastomosis', 'Anastomose biliaire cholédoco-cholédocienne', 'Duct-to-duct biliary anastomosis'),
       step('haemostasis_drainage_closure', 'Hémostase, drainage et fermeture', 'Haemostasis, drainage and closure'),
     ],
   },
@@ -396,11 +337,7 @@ export const SURGERIES: readonly SurgerySeed[] = [
         "Incisions at 5 and 7 o'clock and median lobe enucleation",
       ),
       step('lateral_lobe_enucleation', 'Énucléation des lobes latéraux', 'Lateral lobe enucleation'),
-      step(
-        'anterior_commissure_release',
-        'Libération de la commissure antérieure',
-        'Release of the anterior commissure',
-      ),
+      step('anterior_commissure_release', 'Libération de la commissure antérieure', 'Release of the anterior commissure'),
       step('fossa_haemostasis', 'Hémostase de la loge prostatique', 'Haemostasis of the prostatic fossa'),
       step('morcellation', 'Morcellation intravésicale', 'Intravesical morcellation'),
       step(
@@ -425,11 +362,7 @@ export const SURGERIES: readonly SurgerySeed[] = [
         'Introduction du résecteur et repérage (méats, col vésical, veru montanum)',
         'Resectoscope insertion and landmarks (ureteric orifices, bladder neck, verumontanum)',
       ),
-      step(
-        'median_lobe_resection',
-        'Résection du lobe médian et du col vésical',
-        'Resection of the median lobe and bladder neck',
-      ),
+      step('median_lobe_resection', 'Résection du lobe médian et du col vésical', 'Resection of the median lobe and bladder neck'),
       step('lateral_lobe_resection', 'Résection des lobes latéraux', 'Resection of the lateral lobes'),
       step(
         'apical_resection',
@@ -463,11 +396,7 @@ export const SURGERIES: readonly SurgerySeed[] = [
         'Mise en place de la sonde endorectale et du ballonnet de refroidissement',
         'Insertion of the endorectal probe and cooling balloon',
       ),
-      step(
-        'imaging_fusion',
-        "Acquisition échographique et fusion avec l'IRM",
-        'Ultrasound acquisition and MRI fusion',
-      ),
+      step('imaging_fusion', "Acquisition échographique et fusion avec l'IRM", 'Ultrasound acquisition and MRI fusion'),
       step(
         'treatment_planning',
         'Contourage de la cible et planification des zones de traitement',
@@ -484,11 +413,7 @@ export const SURGERIES: readonly SurgerySeed[] = [
         'Contrôle de la zone traitée par échographie de contraste',
         'Control of the treated zone by contrast-enhanced ultrasound',
       ),
-      step(
-        'probe_removal_drainage',
-        'Retrait de la sonde et drainage vésical',
-        'Probe removal and bladder drainage',
-      ),
+      step('probe_removal_drainage', 'Retrait de la sonde et drainage vésical', 'Probe removal and bladder drainage'),
     ],
   },
   {
@@ -497,31 +422,15 @@ export const SURGERIES: readonly SurgerySeed[] = [
     organ: null,
     steps: [
       step('positioning_incision', 'Installation et incision inguinale', 'Positioning and inguinal incision'),
-      step(
-        'external_oblique_opening',
-        "Ouverture de l'aponévrose du grand oblique",
-        'Opening of the external oblique aponeurosis',
-      ),
+      step('external_oblique_opening', "Ouverture de l'aponévrose du grand oblique", 'Opening of the external oblique aponeurosis'),
       step(
         'cord_dissection',
         'Dissection du cordon spermatique avec préservation des nerfs ilio-inguinal et ilio-hypogastrique',
         'Dissection of the spermatic cord preserving the ilioinguinal and iliohypogastric nerves',
       ),
-      step(
-        'hernia_sac',
-        'Dissection du sac herniaire, réintégration ou résection',
-        'Dissection of the hernia sac, reduction or excision',
-      ),
-      step(
-        'mesh_fixation',
-        'Mise en place et fixation de la prothèse (Lichtenstein)',
-        'Mesh placement and fixation (Lichtenstein)',
-      ),
-      step(
-        'external_oblique_closure',
-        "Fermeture de l'aponévrose du grand oblique",
-        'Closure of the external oblique aponeurosis',
-      ),
+      step('hernia_sac', 'Dissection du sac herniaire, réintégration ou résection', 'Dissection of the hernia sac, reduction or excision'),
+      step('mesh_fixation', 'Mise en place et fixation de la prothèse (Lichtenstein)', 'Mesh placement and fixation (Lichtenstein)'),
+      step('external_oblique_closure', "Fermeture de l'aponévrose du grand oblique", 'Closure of the external oblique aponeurosis'),
       step('skin_closure', 'Fermeture sous-cutanée et cutanée', 'Subcutaneous and skin closure'),
     ],
   },
@@ -552,11 +461,7 @@ export const SURGERIES: readonly SurgerySeed[] = [
       ),
       step('mesh_fixation', 'Mise en place et fixation de la prothèse', 'Mesh placement and fixation'),
       step('peritoneal_closure', 'Fermeture du péritoine', 'Peritoneal closure'),
-      step(
-        'desufflation_closure',
-        'Exsufflation et fermeture des orifices de trocarts',
-        'Desufflation and closure of the trocar sites',
-      ),
+      step('desufflation_closure', 'Exsufflation et fermeture des orifices de trocarts', 'Desufflation and closure of the trocar sites'),
     ],
   },
   {
@@ -624,11 +529,7 @@ export const SURGERIES: readonly SurgerySeed[] = [
         'Division of the splenophrenic ligament and release of the spleen',
       ),
       step('spleen_extraction', 'Extraction de la rate en sac après morcellement', 'Retrieval of the spleen in a bag after morcellation'),
-      step(
-        'haemostasis_drainage_closure',
-        "Contrôle de l'hémostase, drainage et fermeture",
-        'Haemostasis check, drainage and closure',
-      ),
+      step('haemostasis_drainage_closure', "Contrôle de l'hémostase, drainage et fermeture", 'Haemostasis check, drainage and closure'),
     ],
   },
   {

@@ -63,7 +63,15 @@ export function createVocabularyService(db: Db) {
         if (!row) continue;
         await db
           .insert(surgerySteps)
-          .values(surgery.steps.map((step, i) => ({ surgeryId: row.id, code: step.code, nameFr: step.name.fr, nameEn: step.name.en, position: i })))
+          .values(
+            surgery.steps.map((step, i) => ({
+              surgeryId: row.id,
+              code: step.code,
+              nameFr: step.name.fr,
+              nameEn: step.name.en,
+              position: i,
+            })),
+          )
           .onConflictDoNothing({ target: [surgerySteps.surgeryId, surgerySteps.code] });
       }
     },
