@@ -12,7 +12,12 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   PUBLIC_URL: z.url().optional(),
   JWT_SECRET: z.string().min(32).optional(),
-  TOKEN_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
+  TOKEN_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(24 * 7),
   DATABASE_URL: z.string().optional(),
   WORKERS: z.enum(['on', 'off', 'only']).default('on'),
   DEMO_DATA: onOff.optional(),
@@ -21,7 +26,11 @@ const envSchema = z.object({
   SUPPORT_EMAIL: z.email().default('support@sutura.local'),
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(86400).default(900),
-  AVATAR_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  AVATAR_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(10 * 1024 * 1024),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
 });

@@ -24,7 +24,13 @@ closers.push(() => queue.stop());
 
 if (config.workers !== 'only') {
   const { app, services } = await buildApp({ config, database, storage, queue, log });
-  const { createdDemo } = await seed({ db: database.db, vocabularies: services.vocabularies, rpps: services.rpps, demoData: config.demoData, log });
+  const { createdDemo } = await seed({
+    db: database.db,
+    vocabularies: services.vocabularies,
+    rpps: services.rpps,
+    demoData: config.demoData,
+    log,
+  });
   await app.listen({ port: config.port, host: config.host });
   closers.unshift(() => app.close());
   const lines = [`Sutura is running at ${config.publicUrl}`];

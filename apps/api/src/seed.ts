@@ -25,7 +25,10 @@ async function once(db: Db, key: string, run: () => Promise<void>): Promise<bool
   const [done] = await db.select().from(appState).where(eq(appState.key, key));
   if (done) return false;
   await run();
-  await db.insert(appState).values({ key, value: { at: new Date().toISOString() } }).onConflictDoNothing();
+  await db
+    .insert(appState)
+    .values({ key, value: { at: new Date().toISOString() } })
+    .onConflictDoNothing();
   return true;
 }
 
@@ -76,4 +79,3 @@ async function createDemoAccounts(db: Db): Promise<void> {
       .onConflictDoNothing();
   }
 }
-

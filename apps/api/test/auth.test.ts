@@ -48,7 +48,11 @@ describe('sign-up, email validation and sign-in', () => {
     expect(mail.text).toContain('Your Sutura validation code');
     const code = codeFromMail(mail.text);
 
-    const wrong = await ctx.inject({ method: 'POST', url: '/v1/users/verify', body: { email, code: code === '00000' ? '11111' : '00000' } });
+    const wrong = await ctx.inject({
+      method: 'POST',
+      url: '/v1/users/verify',
+      body: { email, code: code === '00000' ? '11111' : '00000' },
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error.message).toBe(ERRORS.CODE_INVALID.fr);
 
@@ -62,7 +66,11 @@ describe('sign-up, email validation and sign-in', () => {
     const again = await ctx.inject({ method: 'POST', url: '/v1/users/verify?langCode=en', body: { email, code } });
     expect(again.json().error.message).toBe('Your email could not be validated');
 
-    const login = await ctx.inject({ method: 'POST', url: '/v1/auth', body: { email: 'Helene.Lefevre@example.org', password: 'robotic2026' } });
+    const login = await ctx.inject({
+      method: 'POST',
+      url: '/v1/auth',
+      body: { email: 'Helene.Lefevre@example.org', password: 'robotic2026' },
+    });
     expect(login.statusCode).toBe(200);
     const refreshed = await ctx.inject({ method: 'GET', url: '/v1/auth', token: login.json().data.token });
     expect(refreshed.statusCode).toBe(200);
@@ -128,15 +136,30 @@ describe('sign-in and sessions', () => {
       success: false,
       error: { code: 'INVALID_CREDENTIALS', message: 'Your email or password is incorrect, please try again' },
     });
-    const fr = await ctx.inject({ method: 'POST', url: '/v1/auth', body: { email: 'nobody@example.org', password: 'x1234567' }, headers: { 'accept-language': 'fr-FR' } });
+    const fr = await ctx.inject({
+      method: 'POST',
+      url: '/v1/auth',
+      body: { email: 'nobody@example.org', password: 'x1234567' },
+      headers: { 'accept-language': 'fr-FR' },
+    });
     expect(fr.json().error.message).toBe('Votre e-mail ou votre mot de passe est incorrect, veuillez réessayer');
   });
 
   it('follows the person’s language preference over Accept-Language', async () => {
     const user = await ctx.createUser('learner', { preferences: { langCode: 'en', theme: 'auto', showRatings: true } });
-    const res = await ctx.inject({ method: 'GET', url: '/v1/notification/00000000-0000-4000-8000-000000000000', token: user.token, headers: { 'accept-language': 'fr' } });
+    const res = await ctx.inject({
+      method: 'GET',
+      url: '/v1/notification/00000000-0000-4000-8000-000000000000',
+      token: user.token,
+      headers: { 'accept-language': 'fr' },
+    });
     expect(res.statusCode).toBe(404);
-    const del = await ctx.inject({ method: 'DELETE', url: '/v1/notification/00000000-0000-4000-8000-000000000000', token: user.token, headers: { 'accept-language': 'fr' } });
+    const del = await ctx.inject({
+      method: 'DELETE',
+      url: '/v1/notification/00000000-0000-4000-8000-000000000000',
+      token: user.token,
+      headers: { 'accept-language': 'fr' },
+    });
     expect(del.json().error.message).toBe(ERRORS.NOT_FOUND.en);
   });
 
@@ -177,9 +200,15 @@ describe('password reset and change', () => {
 
     expect((await ctx.inject({ method: 'POST', url: '/v1/users/reset/send', body: { email: user.email } })).statusCode).toBe(200);
     const code = codeFromMail((await ctx.waitForMail(user.email)).text);
-    const badFormat = await ctx.inject({ method: 'POST', url: '/v1/users/reset/check?langCode=en', body: { email: user.email, code: '12ab' } });
+    const badFormat = await ctx.inject({
+      method: 'POST',
+      url: '/v1/users/reset/check?langCode=en',
+      body: { email: user.email, code: '12ab' },
+    });
     expect(badFormat.json().error.message).toBe('The validation code must be a number of 5 digits');
-    expect((await ctx.inject({ method: 'POST', url: '/v1/users/reset/check', body: { email: user.email, code } })).json().data).toEqual({ valid: true });
+    expect((await ctx.inject({ method: 'POST', url: '/v1/users/reset/check', body: { email: user.email, code } })).json().data).toEqual({
+      valid: true,
+    });
     const set = await ctx.inject({
       method: 'POST',
       url: '/v1/users/reset/checkAndSet',
@@ -188,7 +217,9 @@ describe('password reset and change', () => {
     expect(set.statusCode, set.body).toBe(200);
     // Existing sessions are signed out and the new password works.
     expect((await ctx.inject({ method: 'GET', url: '/v1/auth', token: user.token })).statusCode).toBe(401);
-    expect((await ctx.inject({ method: 'POST', url: '/v1/auth', body: { email: user.email, password: 'newpassword9' } })).statusCode).toBe(200);
+    expect((await ctx.inject({ method: 'POST', url: '/v1/auth', body: { email: user.email, password: 'newpassword9' } })).statusCode).toBe(
+      200,
+    );
     // The code is used up.
     const reuse = await ctx.inject({ method: 'POST', url: '/v1/users/reset/check', body: { email: user.email, code } });
     expect(reuse.json().error.code).toBe('CODE_INVALID');
@@ -201,7 +232,9 @@ describe('password reset and change', () => {
     const wrong = code === '99999' ? '99998' : '99999';
     const codes: string[] = [];
     for (let i = 0; i < 5; i++) {
-      codes.push((await ctx.inject({ method: 'POST', url: '/v1/users/reset/check', body: { email: user.email, code: wrong } })).json().error.code);
+      codes.push(
+        (await ctx.inject({ method: 'POST', url: '/v1/users/reset/check', body: { email: user.email, code: wrong } })).json().error.code,
+      );
     }
     expect(codes).toEqual(['CODE_INVALID', 'CODE_INVALID', 'CODE_INVALID', 'CODE_INVALID', 'CODE_LOCKED']);
     const locked = await ctx.inject({ method: 'POST', url: '/v1/users/reset/check', body: { email: user.email, code } });

@@ -9,6 +9,7 @@ import type { Role } from '@sutura/domain/roles';
 import type { Session } from '@sutura/domain/auth';
 import { DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_PREFERENCES } from '@sutura/domain/preferences';
 import { buildApp, type Services } from '../src/app.ts';
+import type { RouteRule } from '../src/http/access.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { specialties, users } from '../src/db/schema.ts';
@@ -30,6 +31,7 @@ export const SAMPLE_PEOPLE = [
 export interface TestContext {
   app: FastifyInstance;
   services: Services;
+  routes: RouteRule[];
   database: Database;
   storage: Storage;
   queue: Queue;
@@ -44,7 +46,10 @@ export interface TestContext {
     headers?: Record<string, string>;
   }): Promise<LightMyRequestResponse>;
   /** A signed-in person with the given role, made straight in the database. */
-  createUser(role: Role, overrides?: Partial<typeof users.$inferInsert>): Promise<{ id: string; email: string; password: string; token: string; session: Session }>;
+  createUser(
+    role: Role,
+    overrides?: Partial<typeof users.$inferInsert>,
+  ): Promise<{ id: string; email: string; password: string; token: string; session: Session }>;
   /** The newest mail to an address, read from the outbox (waits for the mail job). */
   waitForMail(to: string, opts?: { after?: number; timeoutMs?: number }): Promise<{ file: string; text: string }>;
   specialtyId(): Promise<string>;
@@ -80,7 +85,9 @@ async function openTestDatabase(): Promise<{ database: Database; drop: () => Pro
   };
 }
 
-export async function createTestContext(opts: { env?: Record<string, string>; workers?: boolean; listen?: boolean } = {}): Promise<TestContext> {
+export async function createTestContext(
+  opts: { env?: Record<string, string>; workers?: boolean; listen?: boolean } = {},
+): Promise<TestContext> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sutura-test-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -110,7 +117,7 @@ export async function createTestContext(opts: { env?: Record<string, string>; wo
   };
   Object.defineProperty(clock, 'now', { get: realClock });
 
-  const { app, services } = await buildApp({ config, database, storage, queue, log, clock: realClock, serveWeb: false });
+  const { app, services, routes } = await buildApp({ config, database, storage, queue, log, clock: realClock, serveWeb: false });
   await services.vocabularies.seed();
   await importRppsFile(RPPS_SAMPLE_FILE, (rows) => services.rpps.upsertBatch(rows));
   if (opts.listen) await app.listen({ port: 0, host: '127.0.0.1' });
@@ -119,6 +126,7 @@ export async function createTestContext(opts: { env?: Record<string, string>; wo
   const ctx: TestContext = {
     app,
     services,
+    routes,
     database,
     storage,
     queue,

@@ -33,6 +33,30 @@ export const NOTIFICATION_KINDS = {
     en: 'Your message "{subject}" was sent to the support team, who will answer by email.',
     fr: "Votre message « {subject} » a été envoyé à l'équipe support, qui vous répondra par e-mail.",
   },
+  videoReady: {
+    type: 'success',
+    group: 'videos',
+    en: 'Your video of {surgery} is ready.',
+    fr: 'Votre vidéo de {surgery} est prête.',
+  },
+  videoFailed: {
+    type: 'error',
+    group: 'videos',
+    en: 'Your video of {surgery} could not be processed: {reason}',
+    fr: "Votre vidéo de {surgery} n'a pas pu être traitée : {reason}",
+  },
+  videoUploaded: {
+    type: 'success',
+    group: 'videos',
+    en: 'The upload of your video of {surgery} is finished; it is being processed.',
+    fr: "L'envoi de votre vidéo de {surgery} est terminé ; elle est en cours de traitement.",
+  },
+  videoShared: {
+    type: 'other',
+    group: 'sharing',
+    en: '{name} shared a video of {surgery} with you.',
+    fr: '{name} a partagé avec vous une vidéo de {surgery}.',
+  },
 } as const satisfies Record<string, { type: (typeof NOTIFICATION_TYPES)[number]; group: EmailEvent; en: string; fr: string }>;
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
 

@@ -1,19 +1,12 @@
 import { sql } from 'drizzle-orm';
-import {
-
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { NotificationSettings, Preferences } from '@sutura/domain/preferences';
+import type { NasaTlx } from '@sutura/domain/videos';
 
-const id = () => uuid('id').primaryKey().default(sql`gen_random_uuid()`);
+const id = () =>
+  uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`);
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
 // Vocabularies: names are kept in both languages.
@@ -74,7 +67,10 @@ export const users = pgTable(
     id: id(),
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
-    roles: text('roles').array().notNull().default(sql`'{learner}'::text[]`),
+    roles: text('roles')
+      .array()
+      .notNull()
+      .default(sql`'{learner}'::text[]`),
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     firstName: text('first_name').notNull(),
     lastName: text('last_name').notNull(),
@@ -140,6 +136,8 @@ export const media = pgTable(
   {
     id: id(),
     ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** Files of a video (the playable file, poster, storyboard sheets, pictures) go with it. */
+    videoId: uuid('video_id').references(() => videos.id, { onDelete: 'cascade' }),
     kind: text('kind').notNull(),
     storageKey: text('storage_key').notNull(),
     contentType: text('content_type').notNull(),
@@ -148,7 +146,106 @@ export const media = pgTable(
     height: integer('height'),
     createdAt: createdAt(),
   },
-  (t) => [index('media_owner').on(t.ownerId)],
+  (t) => [index('media_owner').on(t.ownerId), index('media_video').on(t.videoId)],
+);
+
+/**
+ * A case a learner uploads: a surgery video (kind 'video') or pictures only (kind 'pictures').
+ * `mediaStatus` follows the upload and the media pipeline; `status` the review workflow.
+ * Nothing here identifies the patient, and the uploaded file's name is never kept.
+ */
+export const videos = pgTable(
+  'videos',
+  {
+    id: id(),
+    authorId: uuid('author_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull().default('video'),
+    status: text('status').notNull().default('saved'),
+    mediaStatus: text('media_status').notNull().default('uploading'),
+    processingProgress: integer('processing_progress').notNull().default(0),
+    /** An error code of the catalogue, readable by the learner in their language. */
+    failureReason: text('failure_reason'),
+    surgeryId: uuid('surgery_id').references(() => surgeries.id, { onDelete: 'set null' }),
+    organId: uuid('organ_id').references(() => organs.id, { onDelete: 'set null' }),
+    keyStepIds: uuid('key_step_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    equipmentBrand: text('equipment_brand'),
+    equipmentUsed: text('equipment_used'),
+    ageRange: text('age_range'),
+    patientSex: text('patient_sex'),
+    bmi: text('bmi'),
+    complication: boolean('complication'),
+    surgicalHistory: text('surgical_history'),
+    radiationHistory: boolean('radiation_history'),
+    medicalBackground: text('medical_background').array().notNull().default(sql`'{}'::text[]`),
+    mainHand: text('main_hand'),
+    surgeryDuration: integer('surgery_duration'),
+    messageToProctor: text('message_to_proctor'),
+    nasaTlx: jsonb('nasa_tlx').$type<NasaTlx>(),
+    priority: boolean('priority').notNull().default(false),
+    favourite: boolean('favourite').notNull().default(false),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** The tus upload id while the source is being received. */
+    uploadId: text('upload_id'),
+    sourceKey: text('source_key'),
+    sourceSize: bigint('source_size', { mode: 'number' }),
+    videoMediaId: uuid('video_media_id'),
+    posterMediaId: uuid('poster_media_id'),
+    storyboard: jsonb('storyboard').$type<{
+      interval: number;
+      columns: number;
+      rows: number;
+      thumbWidth: number;
+      thumbHeight: number;
+      count: number;
+      sheetMediaIds: string[];
+      vttMediaId: string;
+    }>(),
+    duration: doublePrecision('duration'),
+    width: integer('width'),
+    height: integer('height'),
+    frameRate: doublePrecision('frame_rate'),
+    videoCodec: text('video_codec'),
+    audioCodec: text('audio_codec'),
+    remuxed: boolean('remuxed'),
+    readyAt: timestamp('ready_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('videos_author_created').on(t.authorId, t.createdAt), index('videos_status').on(t.status)],
+);
+
+/** Pictures of a case: docking pictures of a video, or the pictures of a pictures-only case. */
+export const videoPictures = pgTable(
+  'video_pictures',
+  {
+    id: id(),
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    mediaId: uuid('media_id')
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('video_pictures_video').on(t.videoId)],
+);
+
+/** Read-only access a learner gave a colleague to one of their videos. */
+export const videoShares = pgTable(
+  'video_shares',
+  {
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.userId] }), index('video_shares_user').on(t.userId)],
 );
 
 export const notifications = pgTable(
@@ -159,7 +256,7 @@ export const notifications = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     key: text('key').notNull(),
-    params: jsonb('params').$type<Record<string, string | number>>().notNull().default({}),
+    params: jsonb('params').$type<Record<string, string | number | { fr: string; en: string }>>().notNull().default({}),
     link: text('link'),
     status: text('status').notNull().default('unread'),
     createdAt: createdAt(),
@@ -202,4 +299,3 @@ export const appState = pgTable('app_state', {
   value: jsonb('value').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
-

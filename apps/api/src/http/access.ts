@@ -36,13 +36,22 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return header.slice(7).trim() || undefined;
 }
 
-export function registerAccessControl(app: FastifyInstance, auth: Authenticator): void {
+export interface RouteRule {
+  method: string;
+  url: string;
+  access: Access;
+}
+
+/** Registers the access check and returns the table of every /v1 route with its rule. */
+export function registerAccessControl(app: FastifyInstance, auth: Authenticator): RouteRule[] {
+  const table: RouteRule[] = [];
   app.decorateRequest('user', null);
 
   app.addHook('onRoute', (route: RouteOptions) => {
     if (!route.url.startsWith('/v1/') || route.url.startsWith('/v1/docs')) return;
     const access = (route.config as { access?: Access } | undefined)?.access;
     if (access === undefined) throw new Error(`Route ${route.method} ${route.url} declares no access rule`);
+    for (const method of [route.method].flat()) if (method !== 'HEAD') table.push({ method, url: route.url, access });
   });
 
   // Runs before validation so that an anonymous caller gets 401, not a 400 about their input.
@@ -55,6 +64,7 @@ export function registerAccessControl(app: FastifyInstance, auth: Authenticator)
     if (access === 'authenticated') return;
     if (!access.some((role) => request.user!.roles.includes(role))) throw new AppError('FORBIDDEN');
   });
+  return table;
 }
 
 export function requireUser(request: FastifyRequest): RequestUser {

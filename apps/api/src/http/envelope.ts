@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ZodObject } from 'zod';
 import { errorMessage, isErrorCode, type ErrorCode } from '@sutura/domain/errors';
 import { QueryError } from '@sutura/domain/query';
 import { AppError } from './errors.ts';
@@ -10,7 +11,14 @@ export function ok<T>(data: T): { success: true; data: T } {
   return { success: true, data };
 }
 
-function fail(request: FastifyRequest, reply: FastifyReply, status: number, code: ErrorCode, params = {}, details?: { path: string; code: ErrorCode }[]) {
+function fail(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  code: ErrorCode,
+  params = {},
+  details?: { path: string; code: ErrorCode }[],
+) {
   const lang = requestLanguage(request);
   return reply.status(status).send({
     success: false,
@@ -67,15 +75,21 @@ export function registerEnvelope(app: FastifyInstance): void {
     return fail(request, reply, 500, 'GENERIC');
   });
 
-  // Routes that read no query string accept only `langCode`, so a typo is refused, not ignored.
+  // Routes that read no query string accept only `langCode`, and routes with a fixed query only
+  // its keys, so a typo is refused, not ignored. Open queries are checked by `parseListQuery`.
   app.addHook('preValidation', async (request) => {
-    if (!request.url.startsWith('/v1/') || request.routeOptions.schema?.querystring) return;
-    for (const key of Object.keys((request.query as object | undefined) ?? {}))
-      if (key !== 'langCode') throw new QueryError(key);
+    if (!request.url.startsWith('/v1/')) return;
+    const schema = request.routeOptions.schema?.querystring;
+    const known = !schema ? ['langCode'] : schema instanceof ZodObject ? Object.keys(schema.shape) : undefined;
+    if (!known) return;
+    for (const key of Object.keys((request.query as object | undefined) ?? {})) if (!known.includes(key)) throw new QueryError(key);
   });
 }
 
-export function registerNotFound(app: FastifyInstance, serveWeb: ((request: FastifyRequest, reply: FastifyReply) => unknown) | undefined): void {
+export function registerNotFound(
+  app: FastifyInstance,
+  serveWeb: ((request: FastifyRequest, reply: FastifyReply) => unknown) | undefined,
+): void {
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/v1/') || request.url === '/v1' || !serveWeb || request.method !== 'GET')
       return fail(request, reply, 404, 'NOT_FOUND');

@@ -18,9 +18,5 @@ export function requestLanguage(request: FastifyRequest): Language {
   if (isLanguage(fromQuery)) return fromQuery;
   const preferred = request.user?.preferences.langCode;
   if (isLanguage(preferred)) return preferred;
-  return (
-    cookieLanguage(request.headers.cookie) ??
-    languageFromAcceptHeader(request.headers['accept-language']) ??
-    DEFAULT_LANGUAGE
-  );
+  return cookieLanguage(request.headers.cookie) ?? languageFromAcceptHeader(request.headers['accept-language']) ?? DEFAULT_LANGUAGE;
 }

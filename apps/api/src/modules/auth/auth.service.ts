@@ -32,8 +32,26 @@ export async function verifyPassword(hash: string, password: string): Promise<bo
 /** A short, readable name of the device for the person (browser and system). */
 export function describeDevice(userAgent: string | undefined): string {
   const ua = userAgent ?? '';
-  const browser = /Edg\//.test(ua) ? 'Edge' : /Firefox\//.test(ua) ? 'Firefox' : /Chrom(e|ium)\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : ua.split('/')[0] || 'unknown';
-  const os = /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Windows/.test(ua) ? 'Windows' : /Mac OS X/.test(ua) ? 'macOS' : /Linux/.test(ua) ? 'Linux' : '';
+  const browser = /Edg\//.test(ua)
+    ? 'Edge'
+    : /Firefox\//.test(ua)
+      ? 'Firefox'
+      : /Chrom(e|ium)\//.test(ua)
+        ? 'Chrome'
+        : /Safari\//.test(ua)
+          ? 'Safari'
+          : ua.split('/')[0] || 'unknown';
+  const os = /Android/.test(ua)
+    ? 'Android'
+    : /iPhone|iPad/.test(ua)
+      ? 'iOS'
+      : /Windows/.test(ua)
+        ? 'Windows'
+        : /Mac OS X/.test(ua)
+          ? 'macOS'
+          : /Linux/.test(ua)
+            ? 'Linux'
+            : '';
   return os ? `${browser}, ${os}` : browser;
 }
 
@@ -71,7 +89,9 @@ export function createAuthService(deps: {
 
   /** Tells the person when their account is opened from a device it has never been opened on. */
   async function rememberDevice(user: UserRow, userAgent: string | undefined): Promise<void> {
-    const fingerprint = createHash('sha256').update(userAgent ?? '').digest('hex');
+    const fingerprint = createHash('sha256')
+      .update(userAgent ?? '')
+      .digest('hex');
     const seen = await db.select().from(knownDevices).where(eq(knownDevices.userId, user.id));
     if (seen.some((d) => d.fingerprint === fingerprint)) return;
     await db.insert(knownDevices).values({ userId: user.id, fingerprint }).onConflictDoNothing();

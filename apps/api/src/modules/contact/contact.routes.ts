@@ -16,11 +16,19 @@ const SUBJECT_LABELS: Record<string, { fr: string; en: string }> = {
   other: { fr: 'Autre', en: 'Other' },
 };
 
-export function contactRoutes(deps: { users: UserService; queue: Queue; notifications: NotificationService; supportEmail: string }): FastifyPluginAsyncZod {
+export function contactRoutes(deps: {
+  users: UserService;
+  queue: Queue;
+  notifications: NotificationService;
+  supportEmail: string;
+}): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/contact',
-      { config: { access: PRACTICE_ROLES, rateLimit: { max: 5, timeWindow: '1 minute' } }, schema: { tags: ['contact'], body: contactBody } },
+      {
+        config: { access: PRACTICE_ROLES, rateLimit: { max: 5, timeWindow: '1 minute' } },
+        schema: { tags: ['contact'], body: contactBody },
+      },
       async (request) => {
         const user = await deps.users.byId(requireUser(request).id);
         const lang = requestLanguage(request);
@@ -30,7 +38,13 @@ export function contactRoutes(deps: { users: UserService; queue: Queue; notifica
           lang,
           template: {
             name: 'contact',
-            params: { fromName: `${user.firstName} ${user.lastName}`, fromEmail: user.email, subject, message: request.body.message, userId: user.id },
+            params: {
+              fromName: `${user.firstName} ${user.lastName}`,
+              fromEmail: user.email,
+              subject,
+              message: request.body.message,
+              userId: user.id,
+            },
           },
         });
         await deps.notifications.notify(user.id, 'contactSent', { subject });

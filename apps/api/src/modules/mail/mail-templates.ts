@@ -72,7 +72,14 @@ export function renderMail(template: MailTemplate, lang: Language): RenderedMail
       const p = template.params;
       const subject = `[Sutura contact] ${p.subject} — ${p.fromName}`;
       const text = `${p.fromName} <${p.fromEmail}> (user ${p.userId})\n\n${p.message}\n`;
-      return { subject, text, html: layout([escapeHtml(`${p.fromName} <${p.fromEmail}> (user ${p.userId})`), escapeHtml(p.message).replaceAll('\n', '<br>')], lang) };
+      return {
+        subject,
+        text,
+        html: layout(
+          [escapeHtml(`${p.fromName} <${p.fromEmail}> (user ${p.userId})`), escapeHtml(p.message).replaceAll('\n', '<br>')],
+          lang,
+        ),
+      };
     }
     case 'notification': {
       const p = template.params;

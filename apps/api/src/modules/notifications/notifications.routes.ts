@@ -28,9 +28,13 @@ export function notificationRoutes(deps: { notifications: NotificationService })
         ok(await notifications.setStatus(requireUser(request).id, request.params.id, request.body.status, requestLanguage(request))),
     );
 
-    app.delete('/notification/:id', { config: { access: 'authenticated' }, schema: { tags: ['notifications'], params: idParams } }, async (request) => {
-      await notifications.remove(requireUser(request).id, request.params.id);
-      return ok({});
-    });
+    app.delete(
+      '/notification/:id',
+      { config: { access: 'authenticated' }, schema: { tags: ['notifications'], params: idParams } },
+      async (request) => {
+        await notifications.remove(requireUser(request).id, request.params.id);
+        return ok({});
+      },
+    );
   };
 }

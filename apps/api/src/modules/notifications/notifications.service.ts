@@ -12,13 +12,19 @@ export interface RealtimeHub {
 
 type Row = typeof notifications.$inferSelect;
 
+/** A parameter is plain text, or text in both languages (a surgery name, a failure reason). */
+export type NotificationParam = string | number | { fr: string; en: string };
+
 function render(row: Row, lang: Language): Notification {
   const kind = NOTIFICATION_KINDS[row.key as NotificationKind];
   const template: string = kind ? kind[lang] : row.key;
   return {
     id: row.id,
     key: row.key,
-    content: template.replace(/\{(\w+)\}/g, (_, k: string) => String(row.params[k] ?? '')),
+    content: template.replace(/\{(\w+)\}/g, (_, k: string) => {
+      const value = row.params[k];
+      return value !== null && typeof value === 'object' ? value[lang] : String(value ?? '');
+    }),
     type: kind?.type ?? 'other',
     status: row.status === 'read' ? 'read' : 'unread',
     link: row.link,
@@ -30,7 +36,7 @@ export function createNotificationService(deps: { db: Db; hub: RealtimeHub; queu
   const { db, hub, queue, publicUrl } = deps;
   return {
     /** Stores a notification, pushes it live, and mails it where the person asked for it. */
-    async notify(userId: string, key: NotificationKind, params: Record<string, string | number> = {}, link: string | null = null) {
+    async notify(userId: string, key: NotificationKind, params: Record<string, NotificationParam> = {}, link: string | null = null) {
       const [user] = await db
         .select({ email: users.email, preferences: users.preferences, settings: users.notificationSettings })
         .from(users)

@@ -33,30 +33,50 @@ export function usersRoutes(deps: { users: UserService; rateLimit: number }): Fa
   const { users } = deps;
   const limited = { rateLimit: authRateLimit(deps.rateLimit) };
   return async (app) => {
-    app.post('/users', { config: { access: 'public', ...limited }, schema: { tags: ['users'], body: signUpBody } }, async (request, reply) => {
-      const result = await users.signUp(request.body, request.ip, requestLanguage(request));
-      return reply.status(201).send(ok(result));
-    });
+    app.post(
+      '/users',
+      { config: { access: 'public', ...limited }, schema: { tags: ['users'], body: signUpBody } },
+      async (request, reply) => {
+        const result = await users.signUp(request.body, request.ip, requestLanguage(request));
+        return reply.status(201).send(ok(result));
+      },
+    );
 
-    app.post('/users/verify', { config: { access: 'public', ...limited }, schema: { tags: ['users'], body: verifyBody } }, async (request) => {
-      const { ip, userAgent } = clientInfo(request);
-      return ok(await users.verifyEmail(request.body.email, request.body.code, ip, userAgent));
-    });
+    app.post(
+      '/users/verify',
+      { config: { access: 'public', ...limited }, schema: { tags: ['users'], body: verifyBody } },
+      async (request) => {
+        const { ip, userAgent } = clientInfo(request);
+        return ok(await users.verifyEmail(request.body.email, request.body.code, ip, userAgent));
+      },
+    );
 
-    app.post('/users/verify/resend', { config: { access: 'public', ...limited }, schema: { tags: ['users'], body: resendCodeBody } }, async (request) => {
-      await users.resendVerification(request.body.email, requestLanguage(request));
-      return ok({});
-    });
+    app.post(
+      '/users/verify/resend',
+      { config: { access: 'public', ...limited }, schema: { tags: ['users'], body: resendCodeBody } },
+      async (request) => {
+        await users.resendVerification(request.body.email, requestLanguage(request));
+        return ok({});
+      },
+    );
 
-    app.post('/users/reset/send', { config: { access: 'public', ...limited }, schema: { tags: ['users'], body: resetSendBody } }, async (request) => {
-      await users.sendResetCode(request.body.email, request.ip, requestLanguage(request));
-      return ok({});
-    });
+    app.post(
+      '/users/reset/send',
+      { config: { access: 'public', ...limited }, schema: { tags: ['users'], body: resetSendBody } },
+      async (request) => {
+        await users.sendResetCode(request.body.email, request.ip, requestLanguage(request));
+        return ok({});
+      },
+    );
 
-    app.post('/users/reset/check', { config: { access: 'public', ...limited }, schema: { tags: ['users'], body: resetCheckBody } }, async (request) => {
-      await users.checkResetCode(request.body.email, request.body.code);
-      return ok({ valid: true });
-    });
+    app.post(
+      '/users/reset/check',
+      { config: { access: 'public', ...limited }, schema: { tags: ['users'], body: resetCheckBody } },
+      async (request) => {
+        await users.checkResetCode(request.body.email, request.body.code);
+        return ok({ valid: true });
+      },
+    );
 
     app.post(
       '/users/reset/checkAndSet',
@@ -76,19 +96,25 @@ export function usersRoutes(deps: { users: UserService; rateLimit: number }): Fa
       },
     );
 
-    app.put('/users/language', { config: { access: 'public' }, schema: { tags: ['users'], body: anonymousLanguageBody } }, async (request, reply) => {
-      const { langCode } = request.body;
-      reply.header('set-cookie', `${LANGUAGE_COOKIE}=${langCode}; Path=/; Max-Age=31536000; SameSite=Lax`);
-      return ok({ langCode });
-    });
+    app.put(
+      '/users/language',
+      { config: { access: 'public' }, schema: { tags: ['users'], body: anonymousLanguageBody } },
+      async (request, reply) => {
+        const { langCode } = request.body;
+        reply.header('set-cookie', `${LANGUAGE_COOKIE}=${langCode}; Path=/; Max-Age=31536000; SameSite=Lax`);
+        return ok({ langCode });
+      },
+    );
 
     app.get('/users/profile/me', { config: { access: 'authenticated' }, schema: { tags: ['users'] } }, async (request) => {
       const user = await users.byId(requireUser(request).id);
       return ok(await users.toProfile(user, requestLanguage(request)));
     });
 
-    app.put('/users/profile/me', { config: { access: 'authenticated' }, schema: { tags: ['users'], body: updateProfileBody } }, async (request) =>
-      ok(await users.updateProfile(requireUser(request), request.body, request.ip, requestLanguage(request))),
+    app.put(
+      '/users/profile/me',
+      { config: { access: 'authenticated' }, schema: { tags: ['users'], body: updateProfileBody } },
+      async (request) => ok(await users.updateProfile(requireUser(request), request.body, request.ip, requestLanguage(request))),
     );
 
     app.delete('/users/profile/me/avatar', { config: { access: 'authenticated' }, schema: { tags: ['users'] } }, async (request) =>
@@ -100,26 +126,38 @@ export function usersRoutes(deps: { users: UserService; rateLimit: number }): Fa
       return ok({ preferences: user.preferences });
     });
 
-    app.put('/users/preferences', { config: { access: 'authenticated' }, schema: { tags: ['users'], body: preferencesSchema } }, async (request) =>
-      ok({ preferences: await users.setPreferences(requireUser(request), request.body) }),
+    app.put(
+      '/users/preferences',
+      { config: { access: 'authenticated' }, schema: { tags: ['users'], body: preferencesSchema } },
+      async (request) => ok({ preferences: await users.setPreferences(requireUser(request), request.body) }),
     );
 
-    app.post('/users/me/delete', { config: { access: 'authenticated', ...limited }, schema: { tags: ['users'], body: deleteAccountBody } }, async (request) => {
-      await users.deleteAccount(requireUser(request), request.body.password, request.body.confirmation, request.ip);
-      return ok({});
-    });
+    app.post(
+      '/users/me/delete',
+      { config: { access: 'authenticated', ...limited }, schema: { tags: ['users'], body: deleteAccountBody } },
+      async (request) => {
+        await users.deleteAccount(requireUser(request), request.body.password, request.body.confirmation, request.ip);
+        return ok({});
+      },
+    );
 
-    app.put('/users/save/pushtoken', { config: { access: 'authenticated' }, schema: { tags: ['users'], body: pushTokenBody } }, async (request) => {
-      await users.savePushToken(requireUser(request), request.body.pushToken);
-      return ok({});
-    });
+    app.put(
+      '/users/save/pushtoken',
+      { config: { access: 'authenticated' }, schema: { tags: ['users'], body: pushTokenBody } },
+      async (request) => {
+        await users.savePushToken(requireUser(request), request.body.pushToken);
+        return ok({});
+      },
+    );
 
     app.get(
       '/users/:id',
       { config: { access: 'authenticated' }, schema: { tags: ['users'], params: idParams, querystring: listQuery } },
       async (request) => {
         const query = parseListQuery(request.query, { select: USER_SELECT_FIELDS, populate: USER_POPULATE_FIELDS });
-        return ok(await users.publicUser(request.params.id, query.select, query.populate, requireUser(request).id, requestLanguage(request)));
+        return ok(
+          await users.publicUser(request.params.id, query.select, query.populate, requireUser(request).id, requestLanguage(request)),
+        );
       },
     );
 

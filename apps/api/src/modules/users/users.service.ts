@@ -48,9 +48,10 @@ export function createUserService(deps: {
     return user;
   }
 
-  async function assertSpecialty(specialtyId: string): Promise<void> {
+  /** `path` names the field in the body that was sent, so the form can put the error on it. */
+  async function assertSpecialty(specialtyId: string, path: string): Promise<void> {
     const [row] = await db.select({ id: specialties.id }).from(specialties).where(eq(specialties.id, specialtyId));
-    if (!row) throw new AppError('VALIDATION', {}, [{ path: 'specialtyId', code: 'INVALID_VALUE' }]);
+    if (!row) throw new AppError('VALIDATION', {}, [{ path, code: 'INVALID_VALUE' }]);
   }
 
   async function sendCode(user: UserRow, purpose: 'verify' | 'reset', lang: Language): Promise<void> {
@@ -63,9 +64,7 @@ export function createUserService(deps: {
   }
 
   async function toProfile(user: UserRow, lang: Language): Promise<Profile> {
-    const [specialty] = user.specialtyId
-      ? await db.select().from(specialties).where(eq(specialties.id, user.specialtyId))
-      : [];
+    const [specialty] = user.specialtyId ? await db.select().from(specialties).where(eq(specialties.id, user.specialtyId)) : [];
     return {
       id: user.id,
       email: user.email,
@@ -103,7 +102,7 @@ export function createUserService(deps: {
     async signUp(body: SignUp, ip: string, lang: Language): Promise<{ email: string; userId: string }> {
       if (await byEmail(body.email)) throw new AppError('EMAIL_TAKEN');
       await rpps.check(body.rpps, body.lastName, body.firstName);
-      await assertSpecialty(body.specialtyId);
+      await assertSpecialty(body.specialtyId, 'specialtyId');
       const [user] = await db
         .insert(users)
         .values({
@@ -179,10 +178,19 @@ export function createUserService(deps: {
       await audit(user.id, 'user.password_reset', 'user', user.id, ip);
     },
 
-    async changePassword(requestUser: RequestUser, currentPassword: string, password: string, ip: string, userAgent: string | undefined): Promise<Session> {
+    async changePassword(
+      requestUser: RequestUser,
+      currentPassword: string,
+      password: string,
+      ip: string,
+      userAgent: string | undefined,
+    ): Promise<Session> {
       const user = await byId(requestUser.id);
       if (!(await verifyPassword(user.passwordHash, currentPassword))) throw new AppError('CURRENT_PASSWORD_INCORRECT');
-      await db.update(users).set({ passwordHash: await hashPassword(password), updatedAt: clock() }).where(eq(users.id, user.id));
+      await db
+        .update(users)
+        .set({ passwordHash: await hashPassword(password), updatedAt: clock() })
+        .where(eq(users.id, user.id));
       await auth.revokeAll(user.id);
       await audit(user.id, 'user.password_changed', 'user', user.id, ip);
       const session = await auth.openSession(user, ip, userAgent);
@@ -192,7 +200,7 @@ export function createUserService(deps: {
 
     async updateProfile(requestUser: RequestUser, body: ProfileUpdate, ip: string, lang: Language): Promise<Profile> {
       const user = await byId(requestUser.id);
-      if (body.career?.specialtyId) await assertSpecialty(body.career.specialtyId);
+      if (body.career?.specialtyId) await assertSpecialty(body.career.specialtyId, 'career.specialtyId');
       const set: Partial<typeof users.$inferInsert> = { updatedAt: clock(), ...body.information };
       if (body.career) {
         const { recorderBrand, ...career } = body.career;
@@ -200,7 +208,8 @@ export function createUserService(deps: {
         if ('recorderBrand' in body.career) set.recorderBrand = recorderBrand ?? null;
       }
       if (body.preferences) set.preferences = { ...user.preferences, ...body.preferences };
-      if (body.notificationSettings) set.notificationSettings = { ...DEFAULT_NOTIFICATION_SETTINGS, ...user.notificationSettings, ...body.notificationSettings };
+      if (body.notificationSettings)
+        set.notificationSettings = { ...DEFAULT_NOTIFICATION_SETTINGS, ...user.notificationSettings, ...body.notificationSettings };
       const [updated] = await db.update(users).set(set).where(eq(users.id, user.id)).returning();
       await audit(user.id, 'user.profile_updated', 'user', user.id, ip, { fields: Object.keys(body) });
       return toProfile(updated!, lang);

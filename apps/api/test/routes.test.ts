@@ -1,0 +1,235 @@
+import { randomUUID } from 'node:crypto';
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERRORS, isErrorCode } from '@sutura/domain/errors';
+import { ROLES, type Role } from '@sutura/domain/roles';
+import { registerAccessControl } from '../src/http/access.ts';
+import { createTestContext, type TestContext } from './harness.ts';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Person = Awaited<ReturnType<TestContext['createUser']>>;
+
+let ctx: TestContext;
+const people = {} as Record<Role, Person>;
+
+beforeAll(async () => {
+  ctx = await createTestContext({ workers: false });
+  for (const role of ROLES) people[role] = await ctx.createUser(role);
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+const key = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
+const fill = (url: string, value: string) => url.replace(/:\w+/g, value);
+
+// Each request comes from its own address, so a per-address rate limit (the contact form's)
+// does not turn one check's request into another check's 429.
+let address = 0;
+function inject(opts: { method: string; url: string; token?: string | undefined; body?: unknown; headers?: Record<string, string> }) {
+  address++;
+  return ctx.inject({
+    ...opts,
+    method: opts.method as Method,
+    ...(opts.body === undefined && (opts.method === 'POST' || opts.method === 'PUT') ? { body: {} } : {}),
+    headers: { 'x-forwarded-for': `10.1.${Math.floor(address / 250)}.${(address % 250) + 1}`, ...opts.headers },
+  });
+}
+
+/** A token of someone the route lets in: no one for public routes, the first allowed role otherwise. */
+function allowedToken(access: TestContext['routes'][number]['access']): string | undefined {
+  if (access === 'public') return undefined;
+  if (access === 'authenticated') return people.learner.token;
+  return people[access[0]!].token;
+}
+
+/** Routes anyone may call without signing in; adding one to the API is a decision this list records. */
+const PUBLIC_ROUTES = [
+  'GET /v1/health',
+  'POST /v1/auth',
+  'POST /v1/users',
+  'POST /v1/users/verify',
+  'POST /v1/users/verify/resend',
+  'POST /v1/users/reset/send',
+  'POST /v1/users/reset/check',
+  'POST /v1/users/reset/checkAndSet',
+  'PUT /v1/users/language',
+  'GET /v1/rppsUsers/check/:rpps/:lastName/:firstName',
+  // The signature in the URL is the access check.
+  'GET /v1/media/:id',
+  'GET /v1/vocabularies/specialties',
+  'GET /v1/vocabularies/organs',
+  'GET /v1/vocabularies/surgeries',
+];
+
+/** For every route that reads an entity by id: a request that is valid apart from the id. */
+const BY_ID: Record<string, (id: string, viewer: Person) => { query?: string; body?: unknown }> = {
+  'GET /v1/users/:id': () => ({}),
+  'PUT /v1/notification/:id': (id) => ({ body: { id, status: 'read' } }),
+  'DELETE /v1/notification/:id': () => ({}),
+  'GET /v1/media/:id': (id, viewer) => ({ query: ctx.services.urls.url(id, viewer.id).split('?')[1] }),
+};
+
+/** Routes whose body is not JSON. */
+const MULTIPART_ROUTES = ['POST /v1/common/medias/create/upload'];
+
+function expectError(res: { statusCode: number; json(): unknown; body: string }, status: number, code: string) {
+  expect(res.statusCode, res.body).toBe(status);
+  const body = res.json() as { success: boolean; error: { code: string; message: string } };
+  expect(body).toMatchObject({ success: false, error: { code } });
+  expect(typeof body.error.message).toBe('string');
+  expect(body.error.message.length).toBeGreaterThan(0);
+}
+
+describe('the route table', () => {
+  it('lists every /v1 route with an access rule', () => {
+    expect(ctx.routes.length).toBeGreaterThan(20);
+    for (const route of ctx.routes) {
+      const { access } = route;
+      const valid =
+        access === 'public' || access === 'authenticated' || (Array.isArray(access) && access.length > 0 && access.every((r) => ROLES.includes(r)));
+      expect(valid, key(route)).toBe(true);
+    }
+    expect(new Set(ctx.routes.map(key)).size).toBe(ctx.routes.length);
+  });
+
+  it('opens to anonymous callers only the routes meant for them', () => {
+    const open = ctx.routes.filter((r) => r.access === 'public').map(key);
+    expect(open.sort()).toEqual([...PUBLIC_ROUTES].sort());
+  });
+
+  it('refuses to build an app with a /v1 route that declares no access rule', async () => {
+    const app = Fastify();
+    registerAccessControl(app, { authenticate: async () => null });
+    // The rule is checked when the route is added, so the app never becomes ready.
+    void app.register(
+      async (v1) => {
+        v1.get('/with-rule', { config: { access: 'public' } }, async () => ({}));
+        v1.get('/without-rule', async () => ({}));
+      },
+      { prefix: '/v1' },
+    );
+    await expect(app.ready()).rejects.toThrow(/GET \/v1\/without-rule declares no access rule/);
+    await app.close().catch(() => {});
+  });
+});
+
+describe('401 without a valid token', () => {
+  it('answers every non-public route without a token with 401 UNAUTHORIZED', async () => {
+    const guarded = ctx.routes.filter((r) => r.access !== 'public');
+    expect(guarded.length).toBeGreaterThan(10);
+    for (const route of guarded) {
+      const res = await inject({ method: route.method, url: fill(route.url, randomUUID()) });
+      expectError(res, 401, 'UNAUTHORIZED');
+      expect(res.json().error.message, key(route)).toBe(ERRORS.UNAUTHORIZED.fr);
+    }
+  });
+
+  it('answers a forged or garbage token with 401, in the language asked for', async () => {
+    const forged = `${people.learner.token.slice(0, -4)}AAAA`;
+    for (const route of ctx.routes.filter((r) => r.access !== 'public')) {
+      for (const token of ['not-a-token', forged]) {
+        const res = await inject({ method: route.method, url: `${fill(route.url, randomUUID())}?langCode=en`, token });
+        expectError(res, 401, 'UNAUTHORIZED');
+        expect(res.json().error.message, key(route)).toBe(ERRORS.UNAUTHORIZED.en);
+      }
+    }
+  });
+});
+
+describe('403 for a role the route does not allow', () => {
+  it('refuses every role outside the list and lets every role in it through the access check', async () => {
+    const restricted = ctx.routes.filter((r) => Array.isArray(r.access));
+    expect(restricted.length).toBeGreaterThan(0);
+    for (const route of restricted) {
+      const allowed = route.access as readonly Role[];
+      for (const role of ROLES) {
+        const res = await inject({ method: route.method, url: fill(route.url, randomUUID()), token: people[role].token, body: '"not an object"', headers: { 'content-type': 'application/json' } });
+        if (allowed.includes(role)) {
+          expect([401, 403], `${key(route)} as ${role}: ${res.body}`).not.toContain(res.statusCode);
+        } else {
+          expectError(res, 403, 'FORBIDDEN');
+        }
+      }
+    }
+  });
+});
+
+describe('400 for a refused request', () => {
+  it('refuses an unknown query field on every route', async () => {
+    for (const route of ctx.routes) {
+      const res = await inject({ method: route.method, url: `${fill(route.url, randomUUID())}?langCode=en&colour=blue`, token: allowedToken(route.access) });
+      expectError(res, 400, 'QUERY_UNKNOWN_FIELD');
+      expect(res.json().error.message, key(route)).toBe('Unknown field in the query: colour');
+    }
+  });
+
+  it('refuses a body of the wrong shape on every route that takes one, with details', async () => {
+    const doc = (await inject({ method: 'GET', url: '/v1/docs/json' })).json() as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>> };
+    const writes = ctx.routes.filter((r) => r.method === 'POST' || r.method === 'PUT');
+    for (const route of writes) {
+      const documented = doc.paths[route.url.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
+      if (MULTIPART_ROUTES.includes(key(route))) {
+        // A JSON body where a file is expected is not an image.
+        const res = await inject({ method: route.method, url: route.url, token: allowedToken(route.access), body: { file: 'x' } });
+        expectError(res, 415, 'UNSUPPORTED_MEDIA');
+        continue;
+      }
+      expect(documented?.requestBody?.content, `${key(route)} declares its JSON body`).toHaveProperty(['application/json']);
+      const res = await inject({
+        method: route.method,
+        url: fill(route.url, randomUUID()),
+        token: allowedToken(route.access),
+        body: '"not an object"',
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(res.statusCode, `${key(route)}: ${res.body}`).toBe(400);
+      const { error } = res.json();
+      expect(isErrorCode(error.code), key(route)).toBe(true);
+      expect(error.details?.length, key(route)).toBeGreaterThan(0);
+    }
+  });
+
+  it('refuses a body that is not JSON', async () => {
+    const res = await inject({ method: 'POST', url: '/v1/auth', body: '{"email":', headers: { 'content-type': 'application/json' } });
+    expectError(res, 400, 'VALIDATION');
+  });
+});
+
+describe('404 for what does not exist', () => {
+  it('answers an id that names nothing with 404 on every route that reads by id', async () => {
+    const byId = ctx.routes.filter((r) => r.url.includes('/:id'));
+    expect(byId.map(key).sort()).toEqual(Object.keys(BY_ID).sort());
+    for (const route of byId) {
+      const viewer = route.access === 'public' ? people.learner : people[route.access === 'authenticated' ? 'learner' : route.access[0]!];
+      const id = randomUUID();
+      const example = BY_ID[key(route)]!(id, viewer);
+      const url = `${fill(route.url, id)}${example.query ? `?${example.query}` : ''}`;
+      const res = await inject({ method: route.method, url, token: viewer.token, body: example.body });
+      expectError(res, 404, 'NOT_FOUND');
+    }
+  });
+
+  it('answers a malformed id with 404 on every route with an id', async () => {
+    for (const route of ctx.routes.filter((r) => r.url.includes('/:id'))) {
+      for (const bad of ['not-a-uuid', '123', "1'%20OR%201=1"]) {
+        const res = await inject({ method: route.method, url: fill(route.url, bad), token: allowedToken(route.access) ?? people.learner.token });
+        expectError(res, 404, 'NOT_FOUND');
+      }
+    }
+  });
+
+  it('answers an unknown /v1 path with 404 in the envelope, in the caller’s language', async () => {
+    for (const [method, url] of [
+      ['GET', '/v1/nothing-here'],
+      ['POST', '/v1/users/nothing/here'],
+      ['DELETE', '/v1/notification'],
+      ['GET', '/v1'],
+    ] as const) {
+      const res = await inject({ method, url, token: people.learner.token });
+      expectError(res, 404, 'NOT_FOUND');
+    }
+    const en = await inject({ method: 'GET', url: '/v1/nothing-here?langCode=en' });
+    expect(en.json()).toEqual({ success: false, error: { code: 'NOT_FOUND', message: ERRORS.NOT_FOUND.en } });
+  });
+});

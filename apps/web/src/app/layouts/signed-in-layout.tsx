@@ -1,0 +1,114 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import Box from '@mui/material/Box';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
+import { LAYOUT } from '@sutura/domain/limits';
+import { MENU } from '@sutura/domain/menu';
+import { PageLoader } from '@/components/page-loader';
+import { LeftMenu } from '@/app/shell/left-menu';
+import { ShellHeader } from '@/app/shell/shell-header';
+import { TabBar } from '@/app/shell/tab-bar';
+import { UploadProgressBar } from '@/app/shell/upload-progress-bar';
+import { isActivePath } from '@/app/shell/use-menu-entries';
+import { NotificationsSidebar } from '@/features/notifications/components/notifications-sidebar';
+import { useMarkAllRead, useNotifications } from '@/features/notifications/api/notifications';
+import { AvailablePagesProvider } from '@/lib/available-pages';
+import { useSession } from '@/lib/session';
+import { AdminThemeScope } from '@/lib/theme';
+import { useUiState } from '@/lib/ui-state';
+
+const TAB_BAR_QUERY = `(max-width: ${LAYOUT.tabBarMaxWindowWidth}px)`;
+
+function Shell() {
+  const { t } = useTranslation('shell');
+  const { pathname } = useLocation();
+  const { fullscreen } = useUiState();
+  const large = useMediaQuery((theme: Theme) => theme.breakpoints.up('lg'), { noSsr: true });
+  const tabBar = useMediaQuery(TAB_BAR_QUERY, { noSsr: true });
+  // Remembering where the menu was opened closes it on every route change.
+  const [menuOpenAt, setMenuOpenAt] = useState<string | null>(null);
+  const menuOpen = !large && menuOpenAt === pathname;
+  const [notificationsOpen, setNotificationsOpen] = useState(false);
+  const { data: notifications } = useNotifications(true);
+  const markAllRead = useMarkAllRead();
+
+  const openNotifications = () => {
+    setNotificationsOpen(true);
+    if (notifications?.data.some((n) => n.status === 'unread')) markAllRead.mutate(notifications.data);
+  };
+
+  const admin = MENU.some((entry) => entry.admin && isActivePath(entry.path, pathname));
+  const page = admin ? (
+    <AdminThemeScope>
+      <Outlet />
+    </AdminThemeScope>
+  ) : (
+    <Outlet />
+  );
+
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100dvh', bgcolor: 'background.default', color: 'text.primary' }}>
+      <Box
+        component="a"
+        href="#main-content"
+        sx={{
+          position: 'absolute',
+          left: 8,
+          top: -48,
+          zIndex: 2000,
+          px: 2,
+          py: 1,
+          borderRadius: 1,
+          bgcolor: 'primary.main',
+          color: 'primary.contrastText',
+          fontWeight: 700,
+          '&:focus': { top: 8 },
+        }}
+      >
+        {t('skipToContent')}
+      </Box>
+      <LeftMenu permanent={large} open={menuOpen} onClose={() => setMenuOpenAt(null)} />
+      <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
+        {!fullscreen && (
+          <ShellHeader
+            large={large}
+            showMenuButton={!large && !tabBar}
+            onOpenMenu={() => setMenuOpenAt(pathname)}
+            onOpenNotifications={openNotifications}
+          />
+        )}
+        <UploadProgressBar compact={tabBar} />
+        <Box
+          component="main"
+          id="main-content"
+          tabIndex={-1}
+          sx={{
+            flex: 1,
+            outline: 'none',
+            px: { xs: 2.5, md: 3.75, lg: 5, xl: 6.25 },
+            pt: 3,
+            pb: tabBar ? `${LAYOUT.tabBarHeight + 24}px` : 4,
+          }}
+        >
+          {page}
+        </Box>
+      </Box>
+      <NotificationsSidebar open={notificationsOpen} onClose={() => setNotificationsOpen(false)} />
+      {tabBar && <TabBar menuOpen={menuOpen} onToggleMenu={() => setMenuOpenAt(menuOpen ? null : pathname)} />}
+    </Box>
+  );
+}
+
+/** Every page that needs a session: nothing of it renders without a token. */
+export function SignedInLayout({ availablePaths = new Set<string>() }: { availablePaths?: ReadonlySet<string> }) {
+  const { status } = useSession();
+  if (status === 'loading') return <PageLoader fullScreen />;
+  if (status === 'signedOut') return <Navigate to="/auth/login" replace />;
+  return (
+    <AvailablePagesProvider paths={availablePaths}>
+      <Shell />
+    </AvailablePagesProvider>
+  );
+}

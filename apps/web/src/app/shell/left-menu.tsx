@@ -1,0 +1,79 @@
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useLocation } from 'react-router';
+import Box from '@mui/material/Box';
+import Drawer from '@mui/material/Drawer';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import { LAYOUT } from '@sutura/domain/limits';
+import { Logo } from '@/components/logo';
+import { MENU_ICONS } from '@/components/menu-icons';
+import { isActivePath, useMenuEntries } from '@/app/shell/use-menu-entries';
+
+function MenuContent() {
+  const { t } = useTranslation(['menu', 'shell']);
+  const { pathname } = useLocation();
+  const entries = useMenuEntries('drawer');
+  return (
+    <Box component="nav" data-testid="left-menu" aria-label={t('shell:mainMenu')} sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+      <Box
+        component={RouterLink}
+        to="/dashboard"
+        aria-label={t('shell:homeLink')}
+        sx={{ display: 'flex', alignItems: 'center', minHeight: LAYOUT.headerHeight, px: 3, textDecoration: 'none', color: 'inherit' }}
+      >
+        <Logo size={40} />
+      </Box>
+      <List sx={{ px: 1.5, py: 1 }}>
+        {entries.map((entry) => {
+          const Icon = MENU_ICONS[entry.icon];
+          const active = isActivePath(entry.path, pathname);
+          return (
+            <ListItem key={entry.path} disablePadding>
+            <ListItemButton
+              component={RouterLink}
+              to={entry.path}
+              selected={active}
+              aria-current={active ? 'page' : undefined}
+              sx={{
+                borderRadius: 2,
+                mb: 0.5,
+                minHeight: 48,
+                '&.Mui-selected': { bgcolor: 'primary.main', color: 'primary.contrastText' },
+                '&.Mui-selected:hover': { bgcolor: 'primary.main' },
+                '&.Mui-selected .MuiListItemIcon-root': { color: 'primary.contrastText' },
+              }}
+            >
+              <ListItemIcon sx={{ minWidth: 40, color: 'text.primary' }}>
+                <Icon />
+              </ListItemIcon>
+              <ListItemText primary={t(`menu:${entry.titleKey}`)} slotProps={{ primary: { sx: { fontWeight: 700 } } }} />
+            </ListItemButton>
+            </ListItem>
+          );
+        })}
+      </List>
+    </Box>
+  );
+}
+
+/** Fixed at large widths; a temporary drawer otherwise, closed by the layout on route change. */
+export function LeftMenu({ permanent, open, onClose }: { permanent: boolean; open: boolean; onClose(): void }) {
+  const paperSx = { width: LAYOUT.leftSidebarWidth, boxSizing: 'border-box' as const, bgcolor: 'background.paper' };
+  if (permanent) {
+    return (
+      <Box sx={{ width: LAYOUT.leftSidebarWidth, flexShrink: 0 }}>
+        <Drawer variant="permanent" open slotProps={{ paper: { sx: { ...paperSx, borderRight: 1, borderColor: 'divider' } } }}>
+          <MenuContent />
+        </Drawer>
+      </Box>
+    );
+  }
+  return (
+    <Drawer variant="temporary" open={open} onClose={onClose} slotProps={{ paper: { sx: paperSx } }}>
+      <MenuContent />
+    </Drawer>
+  );
+}

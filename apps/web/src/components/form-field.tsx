@@ -1,0 +1,153 @@
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useController, type Control, type FieldPath, type FieldValues, type UseFormSetError } from 'react-hook-form';
+import Checkbox from '@mui/material/Checkbox';
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import FormLabel from '@mui/material/FormLabel';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import TextField, { type TextFieldProps } from '@mui/material/TextField';
+import Visibility from '@mui/icons-material/Visibility';
+import VisibilityOff from '@mui/icons-material/VisibilityOff';
+import { isErrorCode } from '@sutura/domain/errors';
+import type { ApiRequestError } from '@/lib/http';
+
+/** Zod messages of the shared schemas are error codes; anything else is shown as it is. */
+export function useFieldErrorText(): (message: string | undefined) => string | undefined {
+  const { t } = useTranslation('errors');
+  return (message) => (message ? (isErrorCode(message) ? t(`errors:${message}`) : message) : undefined);
+}
+
+type ControlProps<T extends FieldValues> = {
+  // Any output type: forms whose resolver transforms values (zod) pass their control as it is.
+  control: Control<T, unknown, FieldValues>;
+  name: FieldPath<T>;
+  label: ReactNode;
+};
+
+export type TextFieldControlProps<T extends FieldValues> = ControlProps<T> &
+  Omit<TextFieldProps, 'name' | 'label' | 'value' | 'onChange' | 'onBlur' | 'error'>;
+
+export function TextFieldControl<T extends FieldValues>({ control, name, label, helperText, ...rest }: TextFieldControlProps<T>) {
+  const { field, fieldState } = useController({ control, name });
+  const errorText = useFieldErrorText();
+  const message = errorText(fieldState.error?.message);
+  return (
+    <TextField
+      fullWidth
+      margin="normal"
+      {...rest}
+      name={field.name}
+      inputRef={field.ref}
+      value={field.value ?? ''}
+      onChange={field.onChange}
+      onBlur={field.onBlur}
+      label={label}
+      error={Boolean(message)}
+      helperText={message ?? helperText}
+    />
+  );
+}
+
+export function PasswordFieldControl<T extends FieldValues>(props: TextFieldControlProps<T>) {
+  const { t } = useTranslation('common');
+  const [visible, setVisible] = useState(false);
+  return (
+    <TextFieldControl
+      {...props}
+      type={visible ? 'text' : 'password'}
+      slotProps={{
+        ...props.slotProps,
+        input: {
+          endAdornment: (
+            <InputAdornment position="end">
+              <IconButton
+                aria-label={t(visible ? 'hidePassword' : 'showPassword')}
+                onClick={() => setVisible((v) => !v)}
+                edge="end"
+              >
+                {visible ? <VisibilityOff /> : <Visibility />}
+              </IconButton>
+            </InputAdornment>
+          ),
+        },
+      }}
+    />
+  );
+}
+
+export function CheckboxControl<T extends FieldValues>({ control, name, label }: ControlProps<T>) {
+  const { field, fieldState } = useController({ control, name });
+  const errorText = useFieldErrorText();
+  const message = errorText(fieldState.error?.message);
+  return (
+    <FormControl error={Boolean(message)} sx={{ display: 'block', mt: 1 }}>
+      <FormControlLabel
+        control={
+          <Checkbox
+            name={field.name}
+            slotProps={{ input: { ref: field.ref } }}
+            checked={field.value === true}
+            onChange={(e) => field.onChange(e.target.checked)}
+            onBlur={field.onBlur}
+          />
+        }
+        label={label}
+      />
+      {message && <FormHelperText>{message}</FormHelperText>}
+    </FormControl>
+  );
+}
+
+export function RadioGroupControl<T extends FieldValues>({
+  control,
+  name,
+  label,
+  options,
+}: ControlProps<T> & { options: readonly { value: string; label: ReactNode }[] }) {
+  const { field, fieldState } = useController({ control, name });
+  const errorText = useFieldErrorText();
+  const message = errorText(fieldState.error?.message);
+  const labelId = `${name}-label`;
+  return (
+    <FormControl error={Boolean(message)} margin="normal" sx={{ display: 'flex' }}>
+      <FormLabel id={labelId}>{label}</FormLabel>
+      <RadioGroup
+        row
+        aria-labelledby={labelId}
+        name={field.name}
+        value={field.value ?? ''}
+        onChange={(e) => field.onChange(e.target.value)}
+        onBlur={field.onBlur}
+      >
+        {options.map((option, index) => (
+          <FormControlLabel
+            key={option.value}
+            value={option.value}
+            label={option.label}
+            control={<Radio slotProps={index === 0 ? { input: { ref: field.ref } } : undefined} />}
+          />
+        ))}
+      </RadioGroup>
+      {message && <FormHelperText>{message}</FormHelperText>}
+    </FormControl>
+  );
+}
+
+/**
+ * Puts the field errors of a refused body on the form's fields. Returns whether any was placed,
+ * so the caller shows the general message only when none was.
+ */
+export function applyApiFieldErrors<T extends FieldValues>(error: ApiRequestError, setError: UseFormSetError<T>): boolean {
+  let placed = false;
+  for (const detail of error.details ?? []) {
+    if (!detail.path) continue;
+    setError(detail.path as FieldPath<T>, { type: 'server', message: isErrorCode(detail.code) ? detail.code : detail.message });
+    placed = true;
+  }
+  return placed;
+}

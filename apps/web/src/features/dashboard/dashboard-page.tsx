@@ -1,0 +1,89 @@
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardActionArea from '@mui/material/CardActionArea';
+import CardContent from '@mui/material/CardContent';
+import Typography from '@mui/material/Typography';
+import ArrowForward from '@mui/icons-material/ArrowForward';
+import { MENU } from '@sutura/domain/menu';
+import { hasAnyRole } from '@sutura/domain/roles';
+import { MENU_ICONS } from '@/components/menu-icons';
+import { useAvailablePages } from '@/lib/available-pages';
+import { useSession } from '@/lib/session';
+
+/** The person's spaces, in menu order; a space appears once its page exists. */
+function useSpaces() {
+  const { session } = useSession();
+  const available = useAvailablePages();
+  const roles = session?.roles ?? [];
+  return MENU.filter(
+    (entry) =>
+      entry.name !== 'dashboard' &&
+      !entry.showIn.every((where) => where === 'settings') &&
+      entry.roles.length > 0 &&
+      hasAnyRole(roles, entry.roles) &&
+      available.has(entry.path),
+  );
+}
+
+export function DashboardPage() {
+  const { t } = useTranslation(['dashboard', 'menu']);
+  const { session } = useSession();
+  const spaces = useSpaces();
+  if (!session) return null;
+
+  return (
+    <Box sx={{ maxWidth: 1100 }}>
+      <Typography variant="h2" component="p" sx={{ mb: 0.5 }}>
+        {t('dashboard:greeting', { firstName: session.information.firstName })}
+      </Typography>
+      <Typography sx={{ color: 'text.secondary', mb: 3 }}>{t('dashboard:intro')}</Typography>
+      <Typography variant="h3" component="h2" sx={{ mb: 2 }}>
+        {t('dashboard:spaces')}
+      </Typography>
+      <Box
+        component="ul"
+        sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(3, 1fr)' } }}
+      >
+        {spaces.map((entry) => {
+          const Icon = MENU_ICONS[entry.icon];
+          return (
+            <Box component="li" key={entry.path}>
+              <Card variant="outlined" sx={{ height: '100%', borderRadius: 3 }}>
+                <CardActionArea component={RouterLink} to={entry.path} sx={{ height: '100%', alignItems: 'stretch' }}>
+                  <CardContent sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', height: '100%' }}>
+                    <Box
+                      sx={{
+                        display: 'grid',
+                        placeItems: 'center',
+                        width: 48,
+                        height: 48,
+                        borderRadius: 2,
+                        flexShrink: 0,
+                        bgcolor: 'primary.main',
+                        color: 'primary.contrastText',
+                      }}
+                    >
+                      <Icon aria-hidden />
+                    </Box>
+                    <Box sx={{ flex: 1, minWidth: 0 }}>
+                      <Typography variant="h3" component="h3">
+                        {t(`menu:${entry.titleKey}`)}
+                      </Typography>
+                      <Typography variant="body2" sx={{ color: 'text.secondary', mt: 0.5 }}>
+                        {t(`dashboard:cards.${entry.name}`)}
+                      </Typography>
+                    </Box>
+                    <ArrowForward sx={{ color: 'text.secondary', alignSelf: 'center' }} aria-hidden />
+                  </CardContent>
+                </CardActionArea>
+              </Card>
+            </Box>
+          );
+        })}
+      </Box>
+      {spaces.length === 0 && <Typography sx={{ color: 'text.secondary' }}>{t('dashboard:noSpaces')}</Typography>}
+    </Box>
+  );
+}

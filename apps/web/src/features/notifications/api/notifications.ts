@@ -1,0 +1,62 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { notificationListResponse, SOCKET_EVENTS, type Notification } from '@sutura/domain/notifications';
+import type { z } from 'zod';
+import { api } from '@/lib/http';
+import { useSocketEvent } from '@/lib/realtime';
+
+export type NotificationList = z.infer<typeof notificationListResponse>;
+
+const LIST_LIMIT = 50;
+
+export const notificationKeys = { list: ['notifications', 'list'] as const };
+
+// SPEC §4: notifications are never cached.
+export const notificationListOptions = queryOptions({
+  queryKey: notificationKeys.list,
+  queryFn: () => api<NotificationList>('GET', '/notification/list', { query: { limit: LIST_LIMIT } }),
+  staleTime: 0,
+  gcTime: 0,
+});
+
+/** The list, refreshed whenever the server pushes a new notification. */
+export function useNotifications(enabled: boolean) {
+  const queryClient = useQueryClient();
+  useSocketEvent(SOCKET_EVENTS.notificationReceived, () => {
+    void queryClient.invalidateQueries({ queryKey: notificationKeys.list });
+  });
+  return useQuery({ ...notificationListOptions, enabled });
+}
+
+/** One update per unread notification, then the list again. */
+export function useMarkAllRead() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (notifications: readonly Notification[]) => {
+      const unread = notifications.filter((n) => n.status === 'unread');
+      await Promise.allSettled(
+        unread.map((n) => api<Notification>('PUT', `/notification/${encodeURIComponent(n.id)}`, { body: { id: n.id, status: 'read' } })),
+      );
+      return unread.length;
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: notificationKeys.list }),
+  });
+}
+
+export function useDeleteNotification() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<object>('DELETE', `/notification/${encodeURIComponent(id)}`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: notificationKeys.list }),
+  });
+}
+
+/** The 'empty' action: deletes the listed notifications one by one. */
+export function useEmptyNotifications() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (notifications: readonly Notification[]) => {
+      for (const n of notifications) await api<object>('DELETE', `/notification/${encodeURIComponent(n.id)}`);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: notificationKeys.list }),
+  });
+}

@@ -1,0 +1,106 @@
+import type { ApiError, ApiResult } from '@sutura/domain/envelope';
+import { isErrorCode, type ErrorCode } from '@sutura/domain/errors';
+import { STORAGE_KEYS } from '@sutura/domain/limits';
+import { serializeQuery, type QueryParams } from '@sutura/domain/query';
+import { currentLanguage, i18n } from '@/lib/i18n';
+
+export type { QueryParams };
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export const API_BASE = '/v1';
+
+export class ApiRequestError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly details: NonNullable<ApiError['details']>;
+
+  constructor(status: number, code: ErrorCode, message: string, details: ApiError['details'] = []) {
+    super(message);
+    this.name = 'ApiRequestError';
+    this.status = status;
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export function readToken(): string | null {
+  try {
+    return localStorage.getItem(STORAGE_KEYS.token);
+  } catch (error) {
+    console.error(error);
+    return null;
+  }
+}
+
+export function storeToken(token: string): void {
+  try {
+    localStorage.setItem(STORAGE_KEYS.token, token);
+  } catch (error) {
+    console.error(error);
+  }
+}
+
+export function clearToken(): void {
+  try {
+    localStorage.removeItem(STORAGE_KEYS.token);
+  } catch (error) {
+    console.error(error);
+  }
+}
+
+let onUnauthorized: (() => void) | undefined;
+
+/** The session registers how to end itself when the server refuses the stored token. */
+export function setUnauthorizedHandler(handler: (() => void) | undefined): void {
+  onUnauthorized = handler;
+}
+
+function genericError(status = 0): ApiRequestError {
+  return new ApiRequestError(status, 'GENERIC', i18n.t('errors:GENERIC'));
+}
+
+export async function api<T>(
+  method: HttpMethod,
+  path: string,
+  opts: { body?: unknown; query?: QueryParams; form?: FormData } = {},
+): Promise<T> {
+  const token = readToken();
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let body: BodyInit | undefined;
+  if (opts.form) body = opts.form;
+  else if (opts.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(opts.body);
+  }
+  const url = `${API_BASE}${path}${serializeQuery({ ...opts.query, langCode: currentLanguage() })}`;
+
+  let response: Response;
+  try {
+    response = await fetch(url, { method, headers, body });
+  } catch {
+    throw genericError();
+  }
+
+  let envelope: ApiResult<T> | undefined;
+  try {
+    envelope = (await response.json()) as ApiResult<T>;
+  } catch {
+    envelope = undefined;
+  }
+
+  if (response.status === 401 && token && readToken() === token) onUnauthorized?.();
+
+  if (!envelope || typeof envelope !== 'object' || !('success' in envelope)) throw genericError(response.status);
+  if (!envelope.success) {
+    const { code, message, details } = envelope.error;
+    throw new ApiRequestError(response.status, isErrorCode(code) ? code : 'GENERIC', message, details);
+  }
+  return envelope.data;
+}
+
+/** The text to show for any error thrown by a call. */
+export function errorText(error: unknown): string {
+  if (error instanceof ApiRequestError) return error.message || i18n.t(`errors:${error.code}`);
+  return i18n.t('errors:GENERIC');
+}

@@ -1,0 +1,125 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import type { Session } from '@sutura/domain/auth';
+import { DEFAULT_PREFERENCES, type Preferences } from '@sutura/domain/preferences';
+import { api, clearToken, readToken, setUnauthorizedHandler, storeToken } from '@/lib/http';
+import { setLanguage } from '@/lib/i18n';
+import { queryClient } from '@/lib/query';
+
+export type SessionStatus = 'loading' | 'signedIn' | 'signedOut';
+
+export interface SessionContextValue {
+  status: SessionStatus;
+  session: Session | null;
+  /** True from the start of a sign-out until it has finished. */
+  signingOut: boolean;
+  signIn(session: Session): void;
+  signOut(): Promise<void>;
+  updatePreferences(p: Partial<Preferences>): Promise<void>;
+  refresh(): Promise<void>;
+}
+
+const SessionContext = createContext<SessionContextValue | null>(null);
+
+function applyLanguagePreference(preferences: Preferences): void {
+  if (preferences.langCode !== 'auto') void setLanguage(preferences.langCode);
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const navigate = useNavigate();
+  const [status, setStatus] = useState<SessionStatus>(() => (readToken() ? 'loading' : 'signedOut'));
+  const [session, setSession] = useState<Session | null>(null);
+  const [signingOut, setSigningOut] = useState(false);
+  // Bumped by every sign-out, so a session fetch started before it cannot sign the person back in.
+  const epoch = useRef(0);
+
+  const accept = useCallback((next: Session) => {
+    storeToken(next.token);
+    setSession(next);
+    setStatus('signedIn');
+    applyLanguagePreference(next.preferences);
+  }, []);
+
+  const endLocally = useCallback(() => {
+    clearToken();
+    setSession(null);
+    setStatus('signedOut');
+    queryClient.clear();
+  }, []);
+
+  // SPEC §4: a stored token is exchanged for the current session and a refreshed token. Kept in a
+  // ref so strict mode's second effect run does not send the old token twice.
+  const bootstrap = useRef<Promise<Session> | null>(null);
+  useEffect(() => {
+    if (!readToken()) return;
+    let cancelled = false;
+    const started = epoch.current;
+    bootstrap.current ??= api<Session>('GET', '/auth');
+    bootstrap.current
+      .then((next) => {
+        if (!cancelled && started === epoch.current) accept(next);
+      })
+      .catch(() => {
+        if (!cancelled && started === epoch.current) endLocally();
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [accept, endLocally]);
+
+  const signedIn = status === 'signedIn';
+  useEffect(() => {
+    setUnauthorizedHandler(() => {
+      endLocally();
+      if (signedIn) void navigate('/auth/login', { replace: true });
+    });
+    return () => setUnauthorizedHandler(undefined);
+  }, [endLocally, navigate, signedIn]);
+
+  const signOut = useCallback(async () => {
+    epoch.current += 1;
+    setSigningOut(true);
+    try {
+      if (readToken()) await api('DELETE', '/auth').catch(() => undefined);
+    } finally {
+      endLocally();
+      setSigningOut(false);
+      await navigate('/auth/login', { replace: true });
+    }
+  }, [endLocally, navigate]);
+
+  const updatePreferences = useCallback(async (changes: Partial<Preferences>) => {
+    const current = session;
+    if (!current) return;
+    const preferences = { ...DEFAULT_PREFERENCES, ...current.preferences, ...changes };
+    // Drawn at once; put back if the server refuses.
+    setSession((s) => (s ? { ...s, preferences } : s));
+    try {
+      const saved = await api<{ preferences: Preferences }>('PUT', '/users/preferences', { body: preferences });
+      setSession((s) => (s ? { ...s, preferences: saved.preferences } : s));
+      applyLanguagePreference(saved.preferences);
+      await queryClient.invalidateQueries();
+    } catch (error) {
+      setSession((s) => (s ? { ...s, preferences: current.preferences } : s));
+      throw error;
+    }
+  }, [session]);
+
+  const refresh = useCallback(async () => {
+    const next = await api<Session>('GET', '/auth');
+    accept(next);
+  }, [accept]);
+
+  const value = useMemo<SessionContextValue>(
+    () => ({ status, session, signingOut, signIn: accept, signOut, updatePreferences, refresh }),
+    [status, session, signingOut, accept, signOut, updatePreferences, refresh],
+  );
+
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionContextValue {
+  const value = useContext(SessionContext);
+  if (!value) throw new Error('useSession must be used inside SessionProvider');
+  return value;
+}

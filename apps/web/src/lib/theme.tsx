@@ -1,0 +1,208 @@
+import '@fontsource/open-sans/400.css';
+import '@fontsource/open-sans/700.css';
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import CssBaseline from '@mui/material/CssBaseline';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { alpha, createTheme, ThemeProvider, type Theme } from '@mui/material/styles';
+import { BREAKPOINTS, COLORS, STORAGE_KEYS } from '@sutura/domain/limits';
+import { THEME_PREFERENCES, type ThemePreference } from '@sutura/domain/preferences';
+import { useSession } from '@/lib/session';
+
+declare module '@mui/material/styles' {
+  interface Palette {
+    tertiary: Palette['primary'];
+    quaternary: Palette['primary'];
+  }
+  interface PaletteOptions {
+    tertiary?: PaletteOptions['primary'];
+    quaternary?: PaletteOptions['primary'];
+  }
+}
+
+declare module '@mui/material/Button' {
+  interface ButtonPropsColorOverrides {
+    tertiary: true;
+    quaternary: true;
+  }
+}
+
+declare module '@mui/material/IconButton' {
+  interface IconButtonPropsColorOverrides {
+    tertiary: true;
+    quaternary: true;
+  }
+}
+
+declare module '@mui/material/Chip' {
+  interface ChipPropsColorOverrides {
+    tertiary: true;
+    quaternary: true;
+  }
+}
+
+declare module '@mui/material/LinearProgress' {
+  interface LinearProgressPropsColorOverrides {
+    tertiary: true;
+    quaternary: true;
+  }
+}
+
+export type ColorMode = 'light' | 'dark';
+
+/** Darker shades for text drawn in a brand colour on a white page, so it reaches WCAG AA. */
+const TEXT_ON_LIGHT = { primary: '#0A6E5A', secondary: '#1D5FD6', error: '#C62828' } as const;
+
+export function createAppTheme(mode: ColorMode): Theme {
+  const light = mode === 'light';
+  const text = light ? COLORS.textLight : COLORS.textDark;
+  return createTheme({
+    breakpoints: { values: { ...BREAKPOINTS } },
+    palette: {
+      mode,
+      primary: { main: COLORS.primary, dark: '#13B192', contrastText: COLORS.textLight },
+      secondary: { main: COLORS.secondary, contrastText: '#FFFFFF' },
+      tertiary: { main: COLORS.tertiary, contrastText: COLORS.textLight },
+      quaternary: { main: COLORS.quaternary, contrastText: COLORS.textLight },
+      error: { main: COLORS.error, contrastText: COLORS.textLight },
+      warning: { main: COLORS.quaternary, contrastText: COLORS.textLight },
+      success: { main: COLORS.primary, contrastText: COLORS.textLight },
+      info: { main: COLORS.secondary, contrastText: '#FFFFFF' },
+      text: {
+        primary: text,
+        secondary: alpha(text, light ? 0.75 : 0.78),
+      },
+      background: light
+        ? { default: COLORS.backgroundLight, paper: COLORS.backgroundLight }
+        : { default: COLORS.backgroundDark, paper: '#1C2120' },
+      divider: alpha(text, 0.14),
+    },
+    typography: {
+      fontFamily: '"Open Sans", system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+      h1: { fontSize: 22, fontWeight: 700, lineHeight: 1.4 },
+      h2: { fontSize: 22, fontWeight: 700, lineHeight: 1.4 },
+      h3: { fontSize: 18, fontWeight: 700, lineHeight: 1.4 },
+      h4: { fontSize: 16, fontWeight: 700, lineHeight: 1.5 },
+      h5: { fontSize: 16, fontWeight: 700 },
+      h6: { fontSize: 16, fontWeight: 700 },
+      body1: { fontSize: 16, lineHeight: '28px' },
+      body2: { fontSize: 14, lineHeight: '22px' },
+      button: { textTransform: 'none', fontWeight: 700, fontSize: 15 },
+    },
+    shape: { borderRadius: 10 },
+    components: {
+      MuiButton: {
+        defaultProps: { disableElevation: true },
+        styleOverrides: {
+          root: { borderRadius: 10, minHeight: 44 },
+          text: light ? { '&.MuiButton-colorPrimary': { color: TEXT_ON_LIGHT.primary } } : {},
+          outlined: light ? { '&.MuiButton-colorPrimary': { color: TEXT_ON_LIGHT.primary } } : {},
+        },
+      },
+      MuiLink: {
+        styleOverrides: { root: { color: light ? TEXT_ON_LIGHT.primary : COLORS.primary, fontWeight: 700 } },
+      },
+      MuiFormHelperText: {
+        styleOverrides: { root: light ? { '&.Mui-error': { color: TEXT_ON_LIGHT.error } } : {} },
+      },
+      MuiFormLabel: {
+        styleOverrides: {
+          root: light
+            ? { '&.Mui-error': { color: TEXT_ON_LIGHT.error }, '&.Mui-focused:not(.Mui-error)': { color: TEXT_ON_LIGHT.primary } }
+            : {},
+        },
+      },
+      MuiStepIcon: {
+        styleOverrides: {
+          root: { color: light ? '#C5D1CE' : '#4A5754', '&.Mui-active, &.Mui-completed': { color: COLORS.primary } },
+          text: { fill: light ? COLORS.textLight : '#FFFFFF', fontWeight: 700 },
+        },
+      },
+      MuiCssBaseline: {
+        styleOverrides: {
+          ':focus-visible': { outline: `3px solid ${light ? TEXT_ON_LIGHT.secondary : COLORS.primary}`, outlineOffset: 2 },
+        },
+      },
+    },
+  });
+}
+
+/** The admin area: three colour families (teal, blue, red) for charts and badges. */
+export function adminTheme(outer: Theme): Theme {
+  return createTheme(outer, {
+    palette: {
+      primary: outer.palette.augmentColor({ color: { main: COLORS.primary, contrastText: COLORS.textLight } }),
+      secondary: outer.palette.augmentColor({ color: { main: COLORS.secondary, contrastText: '#FFFFFF' } }),
+      tertiary: outer.palette.augmentColor({ color: { main: COLORS.tertiary, contrastText: COLORS.textLight } }),
+    },
+  });
+}
+
+export function AdminThemeScope({ children }: { children: ReactNode }) {
+  return <ThemeProvider theme={adminTheme}>{children}</ThemeProvider>;
+}
+
+interface ColorModeValue {
+  mode: ColorMode;
+  preference: ThemePreference;
+  setPreference(p: ThemePreference): void;
+}
+
+const ColorModeContext = createContext<ColorModeValue | null>(null);
+
+function isThemePreference(value: unknown): value is ThemePreference {
+  return typeof value === 'string' && (THEME_PREFERENCES as readonly string[]).includes(value);
+}
+
+function readStoredPreference(): ThemePreference {
+  try {
+    const stored = localStorage.getItem(STORAGE_KEYS.theme);
+    return isThemePreference(stored) ? stored : 'auto';
+  } catch (error) {
+    console.error(error);
+    return 'auto';
+  }
+}
+
+export function ColorModeProvider({ children }: { children: ReactNode }) {
+  const { session, updatePreferences } = useSession();
+  const deviceDark = useMediaQuery('(prefers-color-scheme: dark)', { noSsr: true });
+  const [storedPreference, setStoredPreference] = useState<ThemePreference>(readStoredPreference);
+
+  // SPEC §4: a signed-in person's preference wins; anonymous visitors keep theirs on the device.
+  const preference = session ? session.preferences.theme : storedPreference;
+  const mode: ColorMode = preference === 'auto' ? (deviceDark ? 'dark' : 'light') : preference;
+
+  const setPreference = useCallback(
+    (next: ThemePreference) => {
+      if (session) {
+        updatePreferences({ theme: next }).catch((error: unknown) => console.error(error));
+        return;
+      }
+      setStoredPreference(next);
+      try {
+        localStorage.setItem(STORAGE_KEYS.theme, next);
+      } catch (error) {
+        console.error(error);
+      }
+    },
+    [session, updatePreferences],
+  );
+
+  const theme = useMemo(() => createAppTheme(mode), [mode]);
+  const value = useMemo(() => ({ mode, preference, setPreference }), [mode, preference, setPreference]);
+
+  return (
+    <ColorModeContext.Provider value={value}>
+      <ThemeProvider theme={theme}>
+        <CssBaseline enableColorScheme />
+        {children}
+      </ThemeProvider>
+    </ColorModeContext.Provider>
+  );
+}
+
+export function useColorMode(): ColorModeValue {
+  const value = useContext(ColorModeContext);
+  if (!value) throw new Error('useColorMode must be used inside ColorModeProvider');
+  return value;
+}

@@ -1,0 +1,102 @@
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import Alert from '@mui/material/Alert';
+import Snackbar from '@mui/material/Snackbar';
+import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
+import ErrorOutlined from '@mui/icons-material/ErrorOutlined';
+import InfoOutlined from '@mui/icons-material/InfoOutlined';
+import WarningAmberOutlined from '@mui/icons-material/WarningAmberOutlined';
+import { TOAST_DURATION_MS } from '@sutura/domain/limits';
+
+export type ToastType = 'error' | 'success' | 'info' | 'warning';
+type ToastFn = (type: ToastType, message: string) => void;
+
+interface Toast {
+  id: number;
+  type: ToastType;
+  message: string;
+}
+
+// SPEC §8: error → error, success → primary, info → secondary, warning → quaternary.
+const PALETTE = { error: 'error', success: 'primary', info: 'secondary', warning: 'quaternary' } as const;
+const ICONS = {
+  error: <ErrorOutlined fontSize="inherit" />,
+  success: <CheckCircleOutlined fontSize="inherit" />,
+  info: <InfoOutlined fontSize="inherit" />,
+  warning: <WarningAmberOutlined fontSize="inherit" />,
+} as const;
+
+const ToastContext = createContext<ToastFn | null>(null);
+
+let nextId = 1;
+
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const { t } = useTranslation('common');
+  const [queue, setQueue] = useState<Toast[]>([]);
+  const [open, setOpen] = useState(true);
+  const current = queue[0];
+
+  const toast = useCallback<ToastFn>((type, message) => {
+    setQueue((q) => [...q, { id: nextId++, type, message }]);
+    setOpen(true);
+  }, []);
+
+  const close = (_event?: unknown, reason?: string) => {
+    if (reason === 'clickaway') return;
+    setOpen(false);
+  };
+
+  const value = useMemo(() => toast, [toast]);
+
+  return (
+    <ToastContext.Provider value={value}>
+      {children}
+      {current && (
+        <Snackbar
+          key={current.id}
+          open={open}
+          autoHideDuration={TOAST_DURATION_MS}
+          onClose={close}
+          anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
+          slotProps={{
+            transition: {
+              onExited: () => {
+                setQueue((q) => q.slice(1));
+                setOpen(true);
+              },
+            },
+          }}
+          sx={{ top: { xs: 10, sm: 16 } }}
+        >
+          <Alert
+            variant="filled"
+            icon={ICONS[current.type]}
+            severity={current.type}
+            onClose={() => close()}
+            slotProps={{ closeButton: { 'aria-label': t('close') } }}
+            sx={{
+              bgcolor: `${PALETTE[current.type]}.main`,
+              color: `${PALETTE[current.type]}.contrastText`,
+              '& .MuiAlert-icon, & .MuiAlert-action': { color: 'inherit' },
+              alignItems: 'center',
+              maxWidth: 560,
+              width: '100%',
+              boxShadow: 3,
+            }}
+          >
+            {current.message}
+          </Alert>
+        </Snackbar>
+      )}
+    </ToastContext.Provider>
+  );
+}
+
+/** Callable as `useToast()(type, message)` and as `useToast().toast(type, message)`. */
+export type UseToast = ToastFn & { toast: ToastFn };
+
+export function useToast(): UseToast {
+  const toast = useContext(ToastContext);
+  if (!toast) throw new Error('useToast must be used inside ToastProvider');
+  return useMemo(() => Object.assign((type: ToastType, message: string) => toast(type, message), { toast }), [toast]);
+}

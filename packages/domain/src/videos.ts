@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import { optionalText, textField } from './rules.ts';
+
+/** The workflow of DESIGN.md; a video is 'saved' once its media is ready. */
+export const VIDEO_STATUSES = [
+  'saved',
+  'pending_preparation',
+  'in_preparation',
+  'processing',
+  'pending_analysis',
+  'in_analysis',
+  'analysed',
+] as const;
+export type VideoStatus = (typeof VIDEO_STATUSES)[number];
+
+/** The media pipeline of an upload, before the workflow can start. */
+export const MEDIA_STATUSES = ['uploading', 'processing', 'ready', 'failed'] as const;
+export type MediaStatus = (typeof MEDIA_STATUSES)[number];
+
+export const AGE_RANGES = ['under_30', '30_44', '45_59', '60_74', '75_plus'] as const;
+export const PATIENT_SEXES = ['man', 'woman'] as const;
+export const BMI_CLASSES = ['under_30', '30_40', 'over_40'] as const;
+export const MAIN_HANDS = ['left', 'right'] as const;
+export const MEDICAL_BACKGROUNDS = ['anti_aggregant', 'anticoagulant', 'renal_failure', 'prostatitis', 'pyelonephritis'] as const;
+
+export const NASA_TLX_DIMENSIONS = ['mentalDemand', 'physicalDemand', 'temporalDemand', 'performance', 'effort', 'frustration'] as const;
+export type NasaTlxDimension = (typeof NASA_TLX_DIMENSIONS)[number];
+const tlxScale = z
+  .number({ error: 'FIELD_REQUIRED' })
+  .int({ error: 'INVALID_VALUE' })
+  .min(0, { error: 'INVALID_VALUE' })
+  .max(100, { error: 'INVALID_VALUE' })
+  .refine((v) => v % 5 === 0, { error: 'INVALID_VALUE' });
+export const nasaTlxSchema = z.object(
+  Object.fromEntries(NASA_TLX_DIMENSIONS.map((d) => [d, tlxScale])) as Record<NasaTlxDimension, typeof tlxScale>,
+);
+export type NasaTlx = z.infer<typeof nasaTlxSchema>;
+/** NASA-TLX raw score: the mean of the six subscales. */
+export function nasaTlxRawScore(tlx: NasaTlx): number {
+  return Math.round((NASA_TLX_DIMENSIONS.reduce((sum, d) => sum + tlx[d], 0) / NASA_TLX_DIMENSIONS.length) * 10) / 10;
+}
+
+/** The case data a learner fills in; nothing in it identifies the patient. */
+export const videoFieldsSchema = z.object({
+  surgeryId: z.uuid({ error: 'FIELD_REQUIRED' }),
+  organId: z.uuid({ error: 'FIELD_REQUIRED' }),
+  keyStepIds: z.array(z.uuid({ error: 'INVALID_VALUE' })).max(50),
+  equipmentBrand: textField(100),
+  equipmentUsed: textField(500),
+  ageRange: z.enum(AGE_RANGES, { error: 'FIELD_REQUIRED' }),
+  patientSex: z.enum(PATIENT_SEXES, { error: 'FIELD_REQUIRED' }),
+  bmi: z.enum(BMI_CLASSES, { error: 'FIELD_REQUIRED' }),
+  complication: z.boolean({ error: 'FIELD_REQUIRED' }),
+  surgicalHistory: optionalText(2000),
+  radiationHistory: z.boolean({ error: 'FIELD_REQUIRED' }),
+  medicalBackground: z.array(z.enum(MEDICAL_BACKGROUNDS, { error: 'INVALID_VALUE' })).max(MEDICAL_BACKGROUNDS.length),
+  mainHand: z.enum(MAIN_HANDS, { error: 'FIELD_REQUIRED' }),
+  /** Minutes, skin to skin. */
+  surgeryDuration: z.coerce.number({ error: 'FIELD_REQUIRED' }).int({ error: 'INVALID_VALUE' }).min(1, { error: 'INVALID_VALUE' }).max(24 * 60, { error: 'INVALID_VALUE' }),
+  messageToProctor: textField(2000),
+  nasaTlx: nasaTlxSchema,
+});
+export type VideoFields = z.infer<typeof videoFieldsSchema>;
+
+export const VIDEO_KINDS = ['video', 'pictures'] as const;
+export type VideoKind = (typeof VIDEO_KINDS)[number];
+
+/** POST /videos: a video case (its file follows through tus) or a pictures-only case. */
+export const createVideoBody = videoFieldsSchema.extend({ kind: z.enum(VIDEO_KINDS, { error: 'FIELD_REQUIRED' }) });
+/** PUT /videos/{id}: any field, only while the case has not been sent. */
+export const updateVideoBody = videoFieldsSchema.partial().strict();
+export const sendVideoBody = z.object({ priority: z.boolean({ error: 'INVALID_VALUE' }).default(false) });
+export const favouriteBody = z.object({ favourite: z.boolean({ error: 'INVALID_VALUE' }) });
+export const shareVideoBody = z.object({ email: z.email({ error: 'EMAIL_FORMAT' }).transform((v) => v.trim().toLowerCase()) });
+
+/** The tabs of /videos. */
+export const VIDEO_TABS = ['mine', 'toAnalyze', 'analysed', 'shared'] as const;
+export type VideoTab = (typeof VIDEO_TABS)[number];
+export const VIDEO_LIST_FILTERS = ['tab', 'surgeryId', 'organId', 'status', 'mediaStatus', 'favourite', 'kind', 'from', 'to'] as const;
+export const VIDEO_LIST_SORTS = ['createdAt', 'updatedAt', 'duration', 'surgery'] as const;
+
+export const storyboardSchema = z.object({
+  interval: z.number(),
+  columns: z.number(),
+  rows: z.number(),
+  thumbWidth: z.number(),
+  thumbHeight: z.number(),
+  count: z.number(),
+  /** Signed URLs of the sprite sheets, in order. */
+  sheets: z.array(z.string()),
+  /** Signed URL of the WebVTT file (its cues name the sheets by file name, `sheet-001.jpg#xywh=…`). */
+  vtt: z.string(),
+});
+
+export const videoSummarySchema = z.object({
+  id: z.string(),
+  kind: z.enum(VIDEO_KINDS),
+  status: z.enum(VIDEO_STATUSES),
+  mediaStatus: z.enum(MEDIA_STATUSES),
+  processingProgress: z.number(),
+  failureReason: z.string().nullable(),
+  failureMessage: z.string().nullable(),
+  authorId: z.string(),
+  author: z.object({ firstName: z.string(), lastName: z.string() }),
+  surgery: z.object({ id: z.string(), name: z.string() }).nullable(),
+  organ: z.object({ id: z.string(), name: z.string(), icon: z.string() }).nullable(),
+  favourite: z.boolean(),
+  priority: z.boolean(),
+  duration: z.number().nullable(),
+  posterUrl: z.string().nullable(),
+  pictureCount: z.number(),
+  createdAt: z.string(),
+  sentAt: z.string().nullable(),
+  /** What the caller may do: the web shows only these actions. */
+  access: z.enum(['author', 'shared', 'admin']),
+});
+export type VideoSummary = z.infer<typeof videoSummarySchema>;
+
+export const videoDetailSchema = videoSummarySchema.extend({
+  fields: videoFieldsSchema.partial(),
+  nasaTlxRawScore: z.number().nullable(),
+  keySteps: z.array(z.object({ id: z.string(), name: z.string() })),
+  videoUrl: z.string().nullable(),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+  frameRate: z.number().nullable(),
+  storyboard: storyboardSchema.nullable(),
+  pictures: z.array(z.object({ id: z.string(), mediaId: z.string(), url: z.string(), width: z.number().nullable(), height: z.number().nullable() })),
+  /** People the author shared the video with (only shown to the author and administrators). */
+  shares: z.array(z.object({ userId: z.string(), email: z.string(), firstName: z.string(), lastName: z.string(), createdAt: z.string() })),
+  uploadedBytes: z.number().nullable(),
+  sourceSize: z.number().nullable(),
+});
+export type VideoDetail = z.infer<typeof videoDetailSchema>;
+
+export const videoListResponse = z.object({
+  data: z.array(videoSummarySchema),
+  total: z.number(),
+  page: z.number(),
+  limit: z.number(),
+});
+
+/** Default largest video upload: 20 GB (configurable with MAX_UPLOAD_BYTES). */
+export const DEFAULT_MAX_UPLOAD_BYTES = 20 * 1024 ** 3;
+/** One storyboard thumbnail every this many seconds at most. */
+export const STORYBOARD_MAX_INTERVAL_SECONDS = 10;
+export const SKIP_SECONDS = 10;
+
+export const VIDEO_SOCKET_EVENTS = { progress: 'VIDEO_PROGRESS' } as const;
+/** Payload of VIDEO_PROGRESS, sent to the author while the media pipeline works. */
+export interface VideoProgressEvent {
+  videoId: string;
+  mediaStatus: MediaStatus;
+  progress: number;
+}
