@@ -166,10 +166,18 @@ function CookieTable() {
       <Table size="small" aria-label={t('cookies.table.caption')}>
         <TableHead>
           <TableRow>
-            <TableCell component="th" scope="col">{t('cookies.table.name')}</TableCell>
-            <TableCell component="th" scope="col">{label.storage}</TableCell>
-            <TableCell component="th" scope="col">{label.purpose}</TableCell>
-            <TableCell component="th" scope="col">{label.lifetime}</TableCell>
+            <TableCell component="th" scope="col">
+              {t('cookies.table.name')}
+            </TableCell>
+            <TableCell component="th" scope="col">
+              {label.storage}
+            </TableCell>
+            <TableCell component="th" scope="col">
+              {label.purpose}
+            </TableCell>
+            <TableCell component="th" scope="col">
+              {label.lifetime}
+            </TableCell>
           </TableRow>
         </TableHead>
         <TableBody>

@@ -5,12 +5,7 @@ import { LanguagePage } from '@/features/settings/pages/language-page';
 import { PreferencesPage } from '@/features/settings/pages/preferences-page';
 import { NotificationSettingsPage } from '@/features/settings/pages/notifications-page';
 import { ContactPage } from '@/features/settings/pages/contact-page';
-import {
-  CookiesPage,
-  GeneralConditionsPage,
-  LegalNoticePage,
-  PrivacyPolicyPage,
-} from '@/features/settings/pages/legal-pages';
+import { CookiesPage, GeneralConditionsPage, LegalNoticePage, PrivacyPolicyPage } from '@/features/settings/pages/legal-pages';
 
 /** The settings pages, mounted inside the signed-in shell. Paths are those of MENU. */
 export const settingsRoutes: RouteObject[] = [

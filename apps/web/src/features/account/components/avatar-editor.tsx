@@ -102,13 +102,7 @@ export function AvatarEditor({ profile }: { profile: Profile }) {
           >
             {fullName.charAt(0).toUpperCase()}
           </Avatar>
-          {busy && (
-            <CircularProgress
-              size={SIZE + 8}
-              aria-label={t('avatar.saving')}
-              sx={{ position: 'absolute', top: -4, left: -4 }}
-            />
-          )}
+          {busy && <CircularProgress size={SIZE + 8} aria-label={t('avatar.saving')} sx={{ position: 'absolute', top: -4, left: -4 }} />}
         </Box>
       </Badge>
       <Box sx={{ minWidth: 0 }}>

@@ -74,7 +74,14 @@ function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => 
   });
 
   return (
-    <Dialog open={open} onClose={close} aria-labelledby="delete-account-title" aria-describedby="delete-account-warning" maxWidth="xs" fullWidth>
+    <Dialog
+      open={open}
+      onClose={close}
+      aria-labelledby="delete-account-title"
+      aria-describedby="delete-account-warning"
+      maxWidth="xs"
+      fullWidth
+    >
       <Box component="form" noValidate onSubmit={(e) => void onSubmit(e)}>
         <DialogTitle id="delete-account-title">{t('delete.dialogTitle')}</DialogTitle>
         <DialogContent>
@@ -102,7 +109,9 @@ function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => 
             helperText={t('delete.confirmationHelp', { word })}
             autoComplete="off"
             required
-            slotProps={{ htmlInput: { 'data-testid': 'delete-account-confirmation', spellCheck: false, autoCapitalize: 'characters' } as object }}
+            slotProps={{
+              htmlInput: { 'data-testid': 'delete-account-confirmation', spellCheck: false, autoCapitalize: 'characters' } as object,
+            }}
           />
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2 }}>

@@ -162,8 +162,20 @@ export function ProfileForm({ profile }: { profile: Profile }) {
               slotProps={{ input: { readOnly: true }, htmlInput: { 'data-testid': 'profile-rpps' } as object }}
             />
           )}
-          <TextFieldControl control={control} name="information.firstName" label={t('profile.firstName')} required autoComplete="given-name" />
-          <TextFieldControl control={control} name="information.lastName" label={t('profile.lastName')} required autoComplete="family-name" />
+          <TextFieldControl
+            control={control}
+            name="information.firstName"
+            label={t('profile.firstName')}
+            required
+            autoComplete="given-name"
+          />
+          <TextFieldControl
+            control={control}
+            name="information.lastName"
+            label={t('profile.lastName')}
+            required
+            autoComplete="family-name"
+          />
           <TextFieldControl
             control={control}
             name="information.phone"

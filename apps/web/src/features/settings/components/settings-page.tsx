@@ -34,19 +34,17 @@ function NotAvailableForRole() {
 }
 
 /**
- * The frame of a settings page: a readable column, an optional heading and introduction, and
+ * The frame of a settings page: a readable column, an optional introduction, and
  * a clear message instead of the content when the person's role may not use the page. The
  * server enforces the same rules on the data.
  */
 export function SettingsPage({
   path,
-  title,
   intro,
   maxWidth = 720,
   children,
 }: {
   path: string;
-  title?: ReactNode;
   intro?: ReactNode;
   maxWidth?: number;
   children: ReactNode;
@@ -58,11 +56,6 @@ export function SettingsPage({
         <NotAvailableForRole />
       ) : (
         <>
-          {title && (
-            <Typography variant="h2" component="h2" sx={{ mb: 1 }}>
-              {title}
-            </Typography>
-          )}
           {intro && (
             <Typography color="text.secondary" sx={{ mb: 3 }}>
               {intro}

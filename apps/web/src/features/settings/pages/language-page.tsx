@@ -59,12 +59,7 @@ export function LanguagePage() {
           <FormLabel id="language-label" sx={{ mb: 1, fontWeight: 700 }}>
             {t('language.label')}
           </FormLabel>
-          <RadioGroup
-            aria-labelledby="language-label"
-            name="language"
-            value={selected}
-            onChange={(_, value) => void choose(value)}
-          >
+          <RadioGroup aria-labelledby="language-label" name="language" value={selected} onChange={(_, value) => void choose(value)}>
             {LANGUAGES.map((code) => (
               <FormControlLabel
                 key={code}
