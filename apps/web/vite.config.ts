@@ -2,7 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
-const api = 'http://localhost:3000';
+// The API the dev and preview servers forward to; `API_URL` points them at another one.
+const api = process.env.API_URL ?? 'http://localhost:3000';
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),

@@ -15,11 +15,7 @@ import { ValidateEmailPage } from '@/features/auth/validate-email-page';
 import { DashboardPage } from '@/features/dashboard/dashboard-page';
 
 /** Pages of the signed-in shell. Add the routes of a new feature here. */
-const signedInRoutes: RouteObject[] = [
-  { path: '/dashboard', element: <DashboardPage /> },
-  ...settingsRoutes,
-  ...accountRoutes,
-];
+const signedInRoutes: RouteObject[] = [{ path: '/dashboard', element: <DashboardPage /> }, ...settingsRoutes, ...accountRoutes];
 
 function joinPath(parent: string, path: string | undefined): string {
   if (!path) return parent;
@@ -50,9 +46,30 @@ export const router = createBrowserRouter([
         element: <PublicLayout />,
         children: [
           { path: '/auth', element: <Navigate to="/auth/login" replace /> },
-          { path: '/auth/login', element: <GuestOnly><LoginPage /></GuestOnly> },
-          { path: '/auth/sign-up', element: <GuestOnly><SignUpPage /></GuestOnly> },
-          { path: '/auth/forgot-password', element: <GuestOnly><ForgotPasswordPage /></GuestOnly> },
+          {
+            path: '/auth/login',
+            element: (
+              <GuestOnly>
+                <LoginPage />
+              </GuestOnly>
+            ),
+          },
+          {
+            path: '/auth/sign-up',
+            element: (
+              <GuestOnly>
+                <SignUpPage />
+              </GuestOnly>
+            ),
+          },
+          {
+            path: '/auth/forgot-password',
+            element: (
+              <GuestOnly>
+                <ForgotPasswordPage />
+              </GuestOnly>
+            ),
+          },
           { path: '/auth/validate-email', element: <ValidateEmailPage /> },
           { path: '/auth/logout', element: <LogoutPage /> },
         ],

@@ -65,11 +65,7 @@ export function PasswordFieldControl<T extends FieldValues>(props: TextFieldCont
         input: {
           endAdornment: (
             <InputAdornment position="end">
-              <IconButton
-                aria-label={t(visible ? 'hidePassword' : 'showPassword')}
-                onClick={() => setVisible((v) => !v)}
-                edge="end"
-              >
+              <IconButton aria-label={t(visible ? 'hidePassword' : 'showPassword')} onClick={() => setVisible((v) => !v)} edge="end">
                 {visible ? <VisibilityOff /> : <Visibility />}
               </IconButton>
             </InputAdornment>

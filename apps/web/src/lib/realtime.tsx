@@ -1,40 +1,58 @@
-import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import type { Socket } from 'socket.io-client';
 import { SOCKET_EVENTS } from '@sutura/domain/notifications';
 import { readToken } from '@/lib/http';
 import { useSession } from '@/lib/session';
 import { connectSocket } from '@/lib/socket';
 
-const SocketContext = createContext<Socket | null>(null);
+// The live socket, published outside React so any component can subscribe to its events.
+let current: Socket | null = null;
+const listeners = new Set<() => void>();
+
+function publish(socket: Socket | null): void {
+  current = socket;
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useSocket(): Socket | null {
+  return useSyncExternalStore(
+    subscribe,
+    () => current,
+    () => null,
+  );
+}
 
 /** SPEC §4: connected while a person is signed in and not signing out. */
 export function RealtimeProvider({ children }: { children: ReactNode }) {
   const { session, signingOut } = useSession();
   const userId = session?.userId;
-  const [socket, setSocket] = useState<Socket | null>(null);
 
   useEffect(() => {
-    const token = readToken();
-    if (!userId || signingOut || !token) return;
-    const next = connectSocket(token);
-    const initialize = () => next.emit(SOCKET_EVENTS.initialize, { id: userId });
-    next.on('connect', initialize);
-    next.on(SOCKET_EVENTS.restartConnection, initialize);
-    setSocket(next);
+    if (!userId || signingOut || !readToken()) return;
+    const socket = connectSocket();
+    const initialize = () => socket.emit(SOCKET_EVENTS.initialize, { id: userId });
+    socket.on('connect', initialize);
+    socket.on(SOCKET_EVENTS.restartConnection, initialize);
+    publish(socket);
     return () => {
-      next.off('connect', initialize);
-      next.off(SOCKET_EVENTS.restartConnection, initialize);
-      next.disconnect();
-      setSocket(null);
+      socket.off('connect', initialize);
+      socket.off(SOCKET_EVENTS.restartConnection, initialize);
+      socket.disconnect();
+      publish(null);
     };
   }, [userId, signingOut]);
 
-  return <SocketContext.Provider value={socket}>{children}</SocketContext.Provider>;
+  return children;
 }
 
 /** Runs the handler on each event; realtime events only invalidate queries, they carry no state. */
 export function useSocketEvent(event: string, handler: (payload: unknown) => void): void {
-  const socket = useContext(SocketContext);
+  const socket = useSocket();
   const handlerRef = useRef(handler);
   useEffect(() => {
     handlerRef.current = handler;

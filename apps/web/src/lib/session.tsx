@@ -88,22 +88,25 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
   }, [endLocally, navigate]);
 
-  const updatePreferences = useCallback(async (changes: Partial<Preferences>) => {
-    const current = session;
-    if (!current) return;
-    const preferences = { ...DEFAULT_PREFERENCES, ...current.preferences, ...changes };
-    // Drawn at once; put back if the server refuses.
-    setSession((s) => (s ? { ...s, preferences } : s));
-    try {
-      const saved = await api<{ preferences: Preferences }>('PUT', '/users/preferences', { body: preferences });
-      setSession((s) => (s ? { ...s, preferences: saved.preferences } : s));
-      applyLanguagePreference(saved.preferences);
-      await queryClient.invalidateQueries();
-    } catch (error) {
-      setSession((s) => (s ? { ...s, preferences: current.preferences } : s));
-      throw error;
-    }
-  }, [session]);
+  const updatePreferences = useCallback(
+    async (changes: Partial<Preferences>) => {
+      const current = session;
+      if (!current) return;
+      const preferences = { ...DEFAULT_PREFERENCES, ...current.preferences, ...changes };
+      // Drawn at once; put back if the server refuses.
+      setSession((s) => (s ? { ...s, preferences } : s));
+      try {
+        const saved = await api<{ preferences: Preferences }>('PUT', '/users/preferences', { body: preferences });
+        setSession((s) => (s ? { ...s, preferences: saved.preferences } : s));
+        applyLanguagePreference(saved.preferences);
+        await queryClient.invalidateQueries();
+      } catch (error) {
+        setSession((s) => (s ? { ...s, preferences: current.preferences } : s));
+        throw error;
+      }
+    },
+    [session],
+  );
 
   const refresh = useCallback(async () => {
     const next = await api<Session>('GET', '/auth');

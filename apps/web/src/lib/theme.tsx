@@ -113,7 +113,11 @@ export function createAppTheme(mode: ColorMode): Theme {
       },
       MuiStepIcon: {
         styleOverrides: {
-          root: { color: light ? '#C5D1CE' : '#4A5754', '&.Mui-active, &.Mui-completed': { color: COLORS.primary } },
+          root: {
+            color: light ? '#C5D1CE' : '#4A5754',
+            '&.Mui-active, &.Mui-completed': { color: COLORS.primary },
+            '&.Mui-active .MuiStepIcon-text': { fill: COLORS.textLight },
+          },
           text: { fill: light ? COLORS.textLight : '#FFFFFF', fontWeight: 700 },
         },
       },

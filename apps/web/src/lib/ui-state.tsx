@@ -19,10 +19,7 @@ const UiStateContext = createContext<UiStateValue | null>(null);
 export function UiStateProvider({ children }: { children: ReactNode }) {
   const [fullscreen, setFullscreen] = useState(false);
   const [uploadProgress, setUploadProgress] = useState<UploadProgress>({ value: 0, show: false });
-  const value = useMemo(
-    () => ({ fullscreen, setFullscreen, uploadProgress, setUploadProgress }),
-    [fullscreen, uploadProgress],
-  );
+  const value = useMemo(() => ({ fullscreen, setFullscreen, uploadProgress, setUploadProgress }), [fullscreen, uploadProgress]);
   return <UiStateContext.Provider value={value}>{children}</UiStateContext.Provider>;
 }
 

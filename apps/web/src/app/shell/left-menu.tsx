@@ -17,7 +17,12 @@ function MenuContent() {
   const { pathname } = useLocation();
   const entries = useMenuEntries('drawer');
   return (
-    <Box component="nav" data-testid="left-menu" aria-label={t('shell:mainMenu')} sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+    <Box
+      component="nav"
+      data-testid="left-menu"
+      aria-label={t('shell:mainMenu')}
+      sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}
+    >
       <Box
         component={RouterLink}
         to="/dashboard"
@@ -32,25 +37,25 @@ function MenuContent() {
           const active = isActivePath(entry.path, pathname);
           return (
             <ListItem key={entry.path} disablePadding>
-            <ListItemButton
-              component={RouterLink}
-              to={entry.path}
-              selected={active}
-              aria-current={active ? 'page' : undefined}
-              sx={{
-                borderRadius: 2,
-                mb: 0.5,
-                minHeight: 48,
-                '&.Mui-selected': { bgcolor: 'primary.main', color: 'primary.contrastText' },
-                '&.Mui-selected:hover': { bgcolor: 'primary.main' },
-                '&.Mui-selected .MuiListItemIcon-root': { color: 'primary.contrastText' },
-              }}
-            >
-              <ListItemIcon sx={{ minWidth: 40, color: 'text.primary' }}>
-                <Icon />
-              </ListItemIcon>
-              <ListItemText primary={t(`menu:${entry.titleKey}`)} slotProps={{ primary: { sx: { fontWeight: 700 } } }} />
-            </ListItemButton>
+              <ListItemButton
+                component={RouterLink}
+                to={entry.path}
+                selected={active}
+                aria-current={active ? 'page' : undefined}
+                sx={{
+                  borderRadius: 2,
+                  mb: 0.5,
+                  minHeight: 48,
+                  '&.Mui-selected': { bgcolor: 'primary.main', color: 'primary.contrastText' },
+                  '&.Mui-selected:hover': { bgcolor: 'primary.main' },
+                  '&.Mui-selected .MuiListItemIcon-root': { color: 'primary.contrastText' },
+                }}
+              >
+                <ListItemIcon sx={{ minWidth: 40, color: 'text.primary' }}>
+                  <Icon />
+                </ListItemIcon>
+                <ListItemText primary={t(`menu:${entry.titleKey}`)} slotProps={{ primary: { sx: { fontWeight: 700 } } }} />
+              </ListItemButton>
             </ListItem>
           );
         })}
@@ -72,7 +77,7 @@ export function LeftMenu({ permanent, open, onClose }: { permanent: boolean; ope
     );
   }
   return (
-    <Drawer variant="temporary" open={open} onClose={onClose} slotProps={{ paper: { sx: paperSx } }}>
+    <Drawer variant="temporary" open={open} onClose={onClose} slotProps={{ paper: { sx: { ...paperSx, pb: `${LAYOUT.tabBarHeight}px` } } }}>
       <MenuContent />
     </Drawer>
   );

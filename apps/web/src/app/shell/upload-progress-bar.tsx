@@ -26,7 +26,10 @@ export function UploadProgressBar({ compact }: { compact: boolean }) {
   if (!show) return null;
   const percent = Math.round(Math.min(100, Math.max(0, value)));
   return (
-    <Box role="status" sx={{ px: { xs: 2.5, md: 3.75, lg: 5 }, py: 1.5, borderBottom: 1, borderColor: 'divider', bgcolor: 'background.default' }}>
+    <Box
+      role="status"
+      sx={{ px: { xs: 2.5, md: 3.75, lg: 5 }, py: 1.5, borderBottom: 1, borderColor: 'divider', bgcolor: 'background.default' }}
+    >
       <Typography variant="body2" sx={{ fontWeight: 700, mb: 0.75 }}>
         {t(compact ? 'uploadProgressApp' : 'uploadProgressDesktop')} {t('common:percent', { value: percent })}
       </Typography>

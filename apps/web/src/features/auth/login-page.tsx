@@ -62,13 +62,7 @@ export function LoginPage() {
           </Alert>
         )}
         <TextFieldControl control={control} name="email" label={t('fields.email')} type="email" autoComplete="email" required />
-        <PasswordFieldControl
-          control={control}
-          name="password"
-          label={t('fields.password')}
-          autoComplete="current-password"
-          required
-        />
+        <PasswordFieldControl control={control} name="password" label={t('fields.password')} autoComplete="current-password" required />
         <Box sx={{ textAlign: 'right', mt: 0.5 }}>
           <Link component={RouterLink} to="/auth/forgot-password">
             {t('login.forgotPassword')}

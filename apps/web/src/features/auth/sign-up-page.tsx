@@ -1,4 +1,4 @@
-import { useRef, useState, type MouseEvent } from 'react';
+import { useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useForm, type Resolver } from 'react-hook-form';
 import { Link as RouterLink, useNavigate } from 'react-router';
@@ -20,13 +20,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import { CARE_CENTRE_TYPES, ROBOTS, SIGN_UP_STEPS, signUpBody, signUpFieldsSchema } from '@sutura/domain/auth';
 import { LANG_PREFERENCES, THEME_PREFERENCES, type LangPreference, type ThemePreference } from '@sutura/domain/preferences';
-import {
-  applyApiFieldErrors,
-  CheckboxControl,
-  PasswordFieldControl,
-  RadioGroupControl,
-  TextFieldControl,
-} from '@/components/form-field';
+import { applyApiFieldErrors, CheckboxControl, PasswordFieldControl, RadioGroupControl, TextFieldControl } from '@/components/form-field';
 import { AuthCard } from '@/features/auth/components/auth-card';
 import { checkRpps, useSignUp, type RppsCheck } from '@/features/auth/api/auth';
 import { useSpecialties } from '@/features/auth/api/specialties';
@@ -110,7 +104,6 @@ export function SignUpPage() {
   const toast = useToast();
   const compact = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const [step, setStep] = useState(0);
-  const stepRef = useRef(0);
   const [rpps, setRpps] = useState<{ checking: boolean; result?: RppsCheck; error?: string }>({ checking: false });
   const [dialog, setDialog] = useState<LegalDialog>('terms');
   const [dialogOpen, setDialogOpen] = useState(false);
@@ -119,11 +112,11 @@ export function SignUpPage() {
 
   const { control, handleSubmit, setError, setValue, clearErrors, getValues } = useForm<SignUpForm>({
     defaultValues: DEFAULTS,
-    resolver: (values, context, options) => stepResolver(stepRef.current)(values, context, options),
+    // useForm takes its options again at every render, so the resolver follows the step.
+    resolver: stepResolver(step),
   });
 
   const goTo = (next: number) => {
-    stepRef.current = next;
     setStep(next);
     window.scrollTo({ top: 0 });
   };
@@ -234,8 +227,7 @@ export function SignUpPage() {
             {rpps.result && (
               <Alert severity="success" sx={{ mt: 1 }}>
                 {t('signUp.rppsChecked', {
-                  name: `${rpps.result.firstName} ${rpps.result.lastName}`,
-                  profession: rpps.result.profession ?? '',
+                  name: [`${rpps.result.firstName} ${rpps.result.lastName}`, rpps.result.profession].filter(Boolean).join(', '),
                 })}
               </Alert>
             )}
@@ -300,12 +292,7 @@ export function SignUpPage() {
                 </MenuItem>
               ))}
             </TextFieldControl>
-            <TextFieldControl
-              control={control}
-              name="recorderBrand"
-              label={t('fields.recorderBrand')}
-              helperText={t('fields.optional')}
-            />
+            <TextFieldControl control={control} name="recorderBrand" label={t('fields.recorderBrand')} helperText={t('fields.optional')} />
           </>
         )}
 
@@ -394,9 +381,18 @@ export function SignUpPage() {
         </Link>
       </Typography>
 
-      <Dialog open={dialogOpen} onClose={() => setDialogOpen(false)} scroll="paper" maxWidth="md" fullWidth aria-labelledby="legal-dialog-title">
+      <Dialog
+        open={dialogOpen}
+        onClose={() => setDialogOpen(false)}
+        scroll="paper"
+        maxWidth="md"
+        fullWidth
+        aria-labelledby="legal-dialog-title"
+      >
         <DialogTitle id="legal-dialog-title">{dialog === 'privacy' ? t('signUp.privacyTitle') : t('signUp.termsTitle')}</DialogTitle>
-        <DialogContent dividers>{dialog === 'privacy' ? <PrivacyPolicyText hideTitle /> : <GeneralConditionsText hideTitle />}</DialogContent>
+        <DialogContent dividers>
+          {dialog === 'privacy' ? <PrivacyPolicyText hideTitle /> : <GeneralConditionsText hideTitle />}
+        </DialogContent>
         <DialogActions>
           <Button onClick={() => setDialogOpen(false)}>{t('signUp.close')}</Button>
           <Button variant="contained" onClick={acceptFromDialog}>
@@ -407,4 +403,3 @@ export function SignUpPage() {
     </AuthCard>
   );
 }
-

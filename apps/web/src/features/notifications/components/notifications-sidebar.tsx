@@ -18,11 +18,7 @@ import NotificationsNoneOutlined from '@mui/icons-material/NotificationsNoneOutl
 import { LAYOUT } from '@sutura/domain/limits';
 import type { Notification } from '@sutura/domain/notifications';
 import { formatRelativeTime } from '@sutura/domain/relative-time';
-import {
-  useDeleteNotification,
-  useEmptyNotifications,
-  useNotifications,
-} from '@/features/notifications/api/notifications';
+import { useDeleteNotification, useEmptyNotifications, useNotifications } from '@/features/notifications/api/notifications';
 import { currentLanguage } from '@/lib/i18n';
 import { errorText } from '@/lib/http';
 import { useToast } from '@/lib/toast';
@@ -117,6 +113,8 @@ export function NotificationsSidebar({ open, onClose }: { open: boolean; onClose
       anchor="right"
       open={open}
       onClose={onClose}
+      // Above the bottom tab bar, which stays over the left menu so its Menu tab can close it.
+      sx={{ zIndex: (theme) => theme.zIndex.drawer + 3 }}
       slotProps={{
         paper: {
           'aria-labelledby': 'notifications-title',

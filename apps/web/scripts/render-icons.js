@@ -1,5 +1,5 @@
 // Renders the PWA icons from public/icons/logo.svg. Run from the repository root:
-//   node apps/web/scripts/render-icons.mjs
+//   node apps/web/scripts/render-icons.js
 // sharp comes from the API workspace; the PNGs are committed, so builds do not need it.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
