@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { chooseOption, codeFromOutbox, signIn } from './support.ts';
+import { chooseOption, codeFromOutbox, field, signIn } from './support.ts';
 
 const person = { rpps: '10999901027', lastName: 'Marchand-Roux', firstName: 'Jean-François' };
 const email = 'jf.marchand-roux@chu-exemple.fr';
@@ -15,29 +15,29 @@ test('a surgeon signs up, validates the email, signs in, changes language and th
   await page.getByRole('link', { name: 'Créer un compte' }).click();
 
   // Step 1: identity, checked against the RPPS directory.
-  await page.getByLabel('Numéro RPPS').fill(person.rpps);
-  await page.getByLabel('Nom', { exact: true }).fill(person.lastName);
-  await page.getByLabel('Prénom').fill('Jean François');
+  await field(page, 'Numéro RPPS').fill(person.rpps);
+  await field(page, 'Nom').fill(person.lastName);
+  await field(page, 'Prénom').fill('Jean François');
   await page.getByRole('button', { name: 'Suivant' }).click();
 
   // Step 2: practice.
-  await page.getByLabel('Pays').fill('France');
-  await page.getByLabel('Ville de votre structure de soins').fill('Bordeaux');
-  await chooseOption(page, /Type de structure de soins/, 'Publique');
-  await page.getByLabel(/^Téléphone/).fill('+33 556795679');
+  await field(page, 'Pays').fill('France');
+  await field(page, 'Ville de votre structure de soins').fill('Bordeaux');
+  await page.getByRole('radio', { name: 'Publique' }).check();
+  await field(page, 'Téléphone').fill('+33 556795679');
   await chooseOption(page, /Spécialité/, /Chirurgie viscérale/);
   await page.getByRole('button', { name: 'Suivant' }).click();
 
   // Step 3: experience; a wrong phone would have stopped us on step 2.
-  await page.getByLabel("Années d'exercice après l'internat").fill('12');
-  await page.getByLabel('Années de chirurgie robotique').fill('4');
+  await page.getByRole('spinbutton', { name: "Années d'exercice après l'internat" }).fill('12');
+  await page.getByRole('spinbutton', { name: 'Années de chirurgie robotique' }).fill('4');
   await chooseOption(page, /Robot utilisé/, 'da Vinci Xi');
   await page.getByRole('button', { name: 'Suivant' }).click();
 
   // Step 4: account, with the terms and the privacy policy that must be accepted.
-  await page.getByLabel('Adresse e-mail').fill(email);
-  await page.getByLabel('Mot de passe', { exact: true }).fill(password);
-  await page.getByLabel('Confirmation du mot de passe').fill(password);
+  await field(page, 'Adresse e-mail').fill(email);
+  await page.getByLabel(/^Mot de passe/).fill(password);
+  await page.getByLabel(/^Confirmation du mot de passe/).fill(password);
   await page.getByRole('button', { name: 'Créer mon compte' }).click();
   await expect(page.getByText('Vous devez accepter les conditions générales et la politique de confidentialité').first()).toBeVisible();
   await page.getByRole('checkbox').nth(0).check();
@@ -46,11 +46,11 @@ test('a surgeon signs up, validates the email, signs in, changes language and th
 
   await expect(page).toHaveURL(/\/auth\/validate-email/);
   const code = await codeFromOutbox(email);
-  await page.getByLabel('Code de validation (5 chiffres)').fill(code);
+  await field(page, 'Code de validation (5 chiffres)').fill(code);
   await page.getByRole('button', { name: 'Valider mon e-mail' }).click();
   await expect(page.getByText('E-mail validé').first()).toBeVisible();
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 15_000 });
-  await expect(page.getByText(/Jean-François/).first()).toBeVisible();
+  await expect(page.getByText(/Jean François/).first()).toBeVisible();
 
   // Sign out, then in again with the password chosen at sign-up.
   await page.getByTestId('logout').click();

@@ -22,6 +22,8 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port}`,
     locale: 'fr-FR',
     trace: 'retain-on-failure',
+    actionTimeout: 15_000,
+    navigationTimeout: 20_000,
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [

@@ -22,6 +22,11 @@ export async function codeFromOutbox(email: string, after = 0): Promise<string> 
   return code!;
 }
 
+/** A text field by its accessible name (labels of required fields also show an asterisk). */
+export function field(page: Page, name: string) {
+  return page.getByRole('textbox', { name, exact: true });
+}
+
 /** Picks an option of an MUI select by its label and the option's visible text. */
 export async function chooseOption(page: Page, label: string | RegExp, option: string | RegExp) {
   await page.getByRole('combobox', { name: label }).click();
@@ -30,7 +35,7 @@ export async function chooseOption(page: Page, label: string | RegExp, option: s
 
 export async function signIn(page: Page, email: string, password: string) {
   await page.goto('/auth/login');
-  await page.getByLabel(/adresse e-mail|email address/i).fill(email);
+  await page.getByRole('textbox', { name: /^(adresse e-mail|email address)$/i }).fill(email);
   await page.getByLabel(/^(mot de passe|password)/i).first().fill(password);
   await page.getByRole('button', { name: /^(se connecter|sign in)$/i }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
