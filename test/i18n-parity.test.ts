@@ -32,8 +32,14 @@ describe('web translations', () => {
   it('have the same keys, no empty text, and the same placeholders', () => {
     for (const [file, frKeys] of fr) {
       const enKeys = en.get(file)!;
-      expect([...frKeys.keys()].filter((k) => !enKeys.has(k)), `only in fr/${file}`).toEqual([]);
-      expect([...enKeys.keys()].filter((k) => !frKeys.has(k)), `only in en/${file}`).toEqual([]);
+      expect(
+        [...frKeys.keys()].filter((k) => !enKeys.has(k)),
+        `only in fr/${file}`,
+      ).toEqual([]);
+      expect(
+        [...enKeys.keys()].filter((k) => !frKeys.has(k)),
+        `only in en/${file}`,
+      ).toEqual([]);
       for (const [key, text] of frKeys) {
         expect(text.trim(), `fr/${file}:${key}`).not.toBe('');
         expect(enKeys.get(key)!.trim(), `en/${file}:${key}`).not.toBe('');

@@ -31,6 +31,9 @@ import { rppsRoutes } from './modules/rpps/rpps.routes.ts';
 import { createRppsService } from './modules/rpps/rpps.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { createUserService } from './modules/users/users.service.ts';
+import { uploadRoutes } from './modules/videos/tus.ts';
+import { videoRoutes } from './modules/videos/videos.routes.ts';
+import { createVideoService } from './modules/videos/videos.service.ts';
 import { vocabularyRoutes } from './modules/vocabularies/vocabularies.routes.ts';
 import { createVocabularyService } from './modules/vocabularies/vocabularies.service.ts';
 
@@ -60,19 +63,24 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   const codes = createCodes(db, config.jwtSecret, clock);
   const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, clock });
   const vocabularies = createVocabularyService(db);
-  return { audit, tokens, urls, mediaService, notifications, auth, rpps, codes, users, vocabularies };
+  const videos = createVideoService({ db, storage, mediaService, notifications, audit, queue, hub, dataDir: config.dataDir, clock });
+  return { audit, tokens, urls, mediaService, notifications, auth, rpps, codes, users, vocabularies, videos };
 }
 export type Services = ReturnType<typeof createServices>;
 
-export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; services: Services; routes: RouteRule[] }> {
+export async function buildApp(
+  deps: AppDeps,
+): Promise<{ app: FastifyInstance; services: Services; routes: RouteRule[]; hub: RealtimeHub }> {
   const { config } = deps;
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
     bodyLimit: 1024 * 1024,
-    requestTimeout: 120_000,
-    trustProxy: true,
+    // Video uploads stream for as long as they need (tus resumes them if cut); headers still time out.
+    requestTimeout: 0,
+    // Only behind a reverse proxy the operator names; otherwise X-Forwarded-For would let a client pick its address.
+    trustProxy: config.trustProxy as boolean,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -82,8 +90,9 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   const hub: RealtimeHub = { emitToUser: (userId, event, payload) => live.realtime?.hub.emitToUser(userId, event, payload) };
   const services = createServices(deps, hub);
 
-  registerEnvelope(app);
+  // Access first: an anonymous caller learns nothing about the route's input rules.
   const routes = registerAccessControl(app, services.auth);
+  registerEnvelope(app);
   await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifyMultipart, { limits: { fileSize: config.avatarMaxBytes, files: 1, fields: 5 }, throwFileSizeLimit: true });
   await app.register(fastifySwagger, {
@@ -101,17 +110,27 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
         ok({ status: 'ok', version: APP_VERSION }),
       );
       await v1.register(authRoutes({ auth: services.auth, rateLimit: config.rateLimitAuthPerMinute }));
-      await v1.register(usersRoutes({ users: services.users, rateLimit: config.rateLimitAuthPerMinute }));
+      await v1.register(
+        usersRoutes({
+          users: services.users,
+          videos: services.videos,
+          avatarMaxBytes: config.avatarMaxBytes,
+          rateLimit: config.rateLimitAuthPerMinute,
+        }),
+      );
       await v1.register(rppsRoutes({ rpps: services.rpps, rateLimit: config.rateLimitAuthPerMinute }));
       await v1.register(notificationRoutes({ notifications: services.notifications }));
       await v1.register(mediaRoutes({ mediaService: services.mediaService, urls: services.urls, storage: deps.storage }));
       await v1.register(vocabularyRoutes({ vocabularies: services.vocabularies }));
+      await v1.register(videoRoutes({ videos: services.videos }));
+      await v1.register(uploadRoutes({ videos: services.videos, maxUploadBytes: config.maxUploadBytes }));
       await v1.register(
         contactRoutes({
           users: services.users,
           queue: deps.queue,
           notifications: services.notifications,
           supportEmail: config.supportEmail,
+          rateLimit: config.rateLimitAuthPerMinute,
         }),
       );
     },
@@ -133,5 +152,5 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   const realtime = await createRealtime({ server: app.server, auth: services.auth, pool: deps.database.pool, log: deps.log });
   live.realtime = realtime;
   app.addHook('onClose', () => realtime.close());
-  return { app, services, routes };
+  return { app, services, routes, hub };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_MAX_UPLOAD_BYTES } from '@sutura/domain/videos';
 
 const onOff = z.enum(['on', 'off']);
 
@@ -31,8 +32,13 @@ const envSchema = z.object({
     .int()
     .min(1024)
     .default(10 * 1024 * 1024),
+  MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).default(DEFAULT_MAX_UPLOAD_BYTES),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  FFMPEG_PATH: z.string().optional(),
+  FFPROBE_PATH: z.string().optional(),
+  /** 'false', 'true', a hop count, or a comma-separated list of proxy addresses. */
+  TRUST_PROXY: z.string().default('false'),
 });
 
 export type Config = {
@@ -51,8 +57,14 @@ export type Config = {
   rateLimitAuthPerMinute: number;
   signedUrlTtlSeconds: number;
   avatarMaxBytes: number;
+  /** Largest video accepted through tus; a bigger Upload-Length is refused before any byte. */
+  maxUploadBytes: number;
   logLevel: string;
   webDist: string;
+  /** The ffmpeg and ffprobe binaries of the media pipeline (the ones on PATH unless set). */
+  ffmpegPath: string;
+  ffprobePath: string;
+  trustProxy: boolean | number | string;
 };
 
 export class ConfigError extends Error {}
@@ -84,9 +96,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitAuthPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE,
     signedUrlTtlSeconds: e.SIGNED_URL_TTL_SECONDS,
     avatarMaxBytes: e.AVATAR_MAX_BYTES,
+    maxUploadBytes: e.MAX_UPLOAD_BYTES,
     logLevel: e.LOG_LEVEL,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
+    ffmpegPath: e.FFMPEG_PATH ?? 'ffmpeg',
+    ffprobePath: e.FFPROBE_PATH ?? 'ffprobe',
   };
+}
+
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
 }
 
 /** A JWT secret generated once and kept in DATA_DIR, so tokens survive a restart. */

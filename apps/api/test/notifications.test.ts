@@ -63,21 +63,36 @@ describe('the notification list', () => {
 
   it('marks a notification read', async () => {
     const [first] = (await list(person)).data;
-    const res = await ctx.inject({ method: 'PUT', url: `/v1/notification/${first!.id}`, token: person.token, body: { id: first!.id, status: 'read' } });
+    const res = await ctx.inject({
+      method: 'PUT',
+      url: `/v1/notification/${first!.id}`,
+      token: person.token,
+      body: { id: first!.id, status: 'read' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(notificationSchema.parse(res.json().data)).toMatchObject({ id: first!.id, status: 'read', content: first!.content });
     const after = await list(person);
     expect(after.unread).toBe(1);
     expect(after.data.find((n) => n.id === first!.id)!.status).toBe('read');
 
-    const bad = await ctx.inject({ method: 'PUT', url: `/v1/notification/${first!.id}`, token: person.token, body: { status: 'archived' } });
+    const bad = await ctx.inject({
+      method: 'PUT',
+      url: `/v1/notification/${first!.id}`,
+      token: person.token,
+      body: { status: 'archived' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.details).toContainEqual(expect.objectContaining({ path: 'status', code: 'INVALID_VALUE' }));
   });
 
   it('answers 404 for another person’s notification and leaves it untouched', async () => {
     const [theirs] = (await list(stranger)).data;
-    const put = await ctx.inject({ method: 'PUT', url: `/v1/notification/${theirs!.id}?langCode=en`, token: person.token, body: { status: 'read' } });
+    const put = await ctx.inject({
+      method: 'PUT',
+      url: `/v1/notification/${theirs!.id}?langCode=en`,
+      token: person.token,
+      body: { status: 'read' },
+    });
     expect(put.statusCode).toBe(404);
     expect(put.json()).toEqual({ success: false, error: { code: 'NOT_FOUND', message: ERRORS.NOT_FOUND.en } });
     const del = await ctx.inject({ method: 'DELETE', url: `/v1/notification/${theirs!.id}`, token: person.token });
@@ -99,7 +114,9 @@ describe('the notification list', () => {
   });
 
   it('pages through the list and refuses a page size over the limit', async () => {
-    const pager = await ctx.createUser('learner', { notificationSettings: { security: false, videos: true, preparation: true, analysis: true, sharing: true } });
+    const pager = await ctx.createUser('learner', {
+      notificationSettings: { security: false, videos: true, preparation: true, analysis: true, sharing: true },
+    });
     for (let i = 1; i <= 5; i++) await ctx.services.notifications.notify(pager.id, 'contactSent', { subject: `S${i}` });
     const all = await list(pager, '?limit=100');
     expect(all.total).toBe(5);
@@ -129,9 +146,20 @@ describe('notification mails', () => {
     expect(mail).toContain('Your message "First" was sent to the support team, who will answer by email.');
     expect(mail).toContain(`Open Sutura: ${new URL('/dashboard', ctx.config.publicUrl).href}`);
 
-    const off = await ctx.inject({ method: 'PUT', url: '/v1/users/profile/me', token: person.token, body: { notificationSettings: { security: false } } });
+    const off = await ctx.inject({
+      method: 'PUT',
+      url: '/v1/users/profile/me',
+      token: person.token,
+      body: { notificationSettings: { security: false } },
+    });
     expect(off.statusCode, off.body).toBe(200);
-    expect(off.json().data.notificationSettings).toEqual({ security: false, videos: true, preparation: true, analysis: true, sharing: true });
+    expect(off.json().data.notificationSettings).toEqual({
+      security: false,
+      videos: true,
+      preparation: true,
+      analysis: true,
+      sharing: true,
+    });
 
     await ctx.services.notifications.notify(person.id, 'contactSent', { subject: 'Second' });
     expect((await list(person)).total).toBe(2);
@@ -139,7 +167,12 @@ describe('notification mails', () => {
     expect(await mailCount(person.email)).toBe(1);
 
     // Back on: the next mail is the next notification's, and the muted one never comes.
-    await ctx.inject({ method: 'PUT', url: '/v1/users/profile/me', token: person.token, body: { notificationSettings: { security: true } } });
+    await ctx.inject({
+      method: 'PUT',
+      url: '/v1/users/profile/me',
+      token: person.token,
+      body: { notificationSettings: { security: true } },
+    });
     await ctx.services.notifications.notify(person.id, 'contactSent', { subject: 'Third' });
     const third = readableMail((await ctx.waitForMail(person.email, { after: 1 })).text);
     expect(third).toContain('"Third"');
@@ -162,16 +195,34 @@ describe('POST /v1/contact', () => {
     expect(mail).toContain(person.id);
 
     const [notification] = (await list(person)).data;
-    expect(notification).toMatchObject({ key: 'contactSent', content: 'Your message "Technical problem" was sent to the support team, who will answer by email.' });
+    expect(notification).toMatchObject({
+      key: 'contactSent',
+      content: 'Your message "Technical problem" was sent to the support team, who will answer by email.',
+    });
 
-    const bad = await ctx.inject({ method: 'POST', url: '/v1/contact?langCode=en', token: person.token, body: { subject: 'complaint', message: '' } });
+    const bad = await ctx.inject({
+      method: 'POST',
+      url: '/v1/contact?langCode=en',
+      token: person.token,
+      body: { subject: 'complaint', message: '' },
+    });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.details.map((d: { path: string }) => d.path).sort()).toEqual(['message', 'subject']);
+    expect(
+      bad
+        .json()
+        .error.details.map((d: { path: string }) => d.path)
+        .sort(),
+    ).toEqual(['message', 'subject']);
   });
 
   it('is not open to someone who runs the platform rather than practises on it', async () => {
     const admin = await ctx.createUser('administrator');
-    const res = await ctx.inject({ method: 'POST', url: '/v1/contact', token: admin.token, body: { subject: 'question', message: 'Hello' } });
+    const res = await ctx.inject({
+      method: 'POST',
+      url: '/v1/contact',
+      token: admin.token,
+      body: { subject: 'question', message: 'Hello' },
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().error.code).toBe('FORBIDDEN');
     expect(await ctx.database.db.select().from(notifications).where(eq(notifications.userId, admin.id))).toEqual([]);

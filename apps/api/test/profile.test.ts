@@ -51,7 +51,10 @@ async function otherSpecialty(notId: string | null) {
 }
 
 /** A multipart body as a browser sends it. */
-async function multipart(file: { bytes: Buffer; name: string; type: string } | undefined, fields: Record<string, string> = { purpose: 'avatar' }) {
+async function multipart(
+  file: { bytes: Buffer; name: string; type: string } | undefined,
+  fields: Record<string, string> = { purpose: 'avatar' },
+) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   if (file) form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
@@ -93,7 +96,14 @@ describe('GET and PUT /v1/users/profile/me', () => {
       id: person.id,
       email: person.email,
       roles: ['learner'],
-      information: { firstName: 'Test', lastName: 'learner', phone: '+33 612345678', country: 'France', city: 'Lyon', careCentreType: 'public' },
+      information: {
+        firstName: 'Test',
+        lastName: 'learner',
+        phone: '+33 612345678',
+        country: 'France',
+        city: 'Lyon',
+        careCentreType: 'public',
+      },
       career: { specialtyId, yearsOfExperience: 6, yearsOfRoboticExperience: 2, robot: 'da Vinci Xi', recorderBrand: null },
       preferences: { langCode: 'auto', theme: 'auto', showRatings: true },
       notificationSettings: { security: true, videos: true, preparation: true, analysis: true, sharing: true },
@@ -107,7 +117,12 @@ describe('GET and PUT /v1/users/profile/me', () => {
   it('changes only the group of fields that is sent', async () => {
     const before = await profileOf(person);
 
-    const info = await ctx.inject({ method: 'PUT', url: '/v1/users/profile/me', token: person.token, body: { information: { city: 'Paris' } } });
+    const info = await ctx.inject({
+      method: 'PUT',
+      url: '/v1/users/profile/me',
+      token: person.token,
+      body: { information: { city: 'Paris' } },
+    });
     expect(info.statusCode, info.body).toBe(200);
     const afterInfo = profileSchema.parse(info.json().data);
     expect(afterInfo.information).toEqual({ ...before.information, city: 'Paris' });
@@ -131,7 +146,12 @@ describe('GET and PUT /v1/users/profile/me', () => {
     });
     expect(afterCareer.information).toEqual(afterInfo.information);
 
-    const prefs = await ctx.inject({ method: 'PUT', url: '/v1/users/profile/me', token: person.token, body: { preferences: { theme: 'dark' } } });
+    const prefs = await ctx.inject({
+      method: 'PUT',
+      url: '/v1/users/profile/me',
+      token: person.token,
+      body: { preferences: { theme: 'dark' } },
+    });
     expect(prefs.statusCode, prefs.body).toBe(200);
     const afterPrefs = profileSchema.parse(prefs.json().data);
     expect(afterPrefs.preferences).toEqual({ ...before.preferences, theme: 'dark' });
@@ -139,7 +159,10 @@ describe('GET and PUT /v1/users/profile/me', () => {
     expect(afterPrefs.career.specialtyId).toBe(specialty.id);
 
     // What was answered is what is stored.
-    expect(await profileOf(person)).toEqual({ ...afterPrefs, career: { ...afterPrefs.career, specialty: { id: specialty.id, name: specialty.nameFr } } });
+    expect(await profileOf(person)).toEqual({
+      ...afterPrefs,
+      career: { ...afterPrefs.career, specialty: { id: specialty.id, name: specialty.nameFr } },
+    });
   });
 
   it('refuses a bad body with field details and changes nothing', async () => {
@@ -154,10 +177,19 @@ describe('GET and PUT /v1/users/profile/me', () => {
     for (const [body, pathName, code] of refused) {
       const res = await ctx.inject({ method: 'PUT', url: '/v1/users/profile/me?langCode=en', token: person.token, body });
       expect(res.statusCode, res.body).toBe(400);
-      expect(res.json().error.details, JSON.stringify(body)).toContainEqual({ path: pathName, code, message: ERRORS[code as keyof typeof ERRORS].en });
+      expect(res.json().error.details, JSON.stringify(body)).toContainEqual({
+        path: pathName,
+        code,
+        message: ERRORS[code as keyof typeof ERRORS].en,
+      });
     }
     // The schemas are strict: a key the API does not know is refused, not ignored.
-    for (const body of [{ nickname: 'Doc' }, { information: { nickname: 'Doc' } }, { career: { rpps: '10999901019' } }, { roles: ['administrator'] }]) {
+    for (const body of [
+      { nickname: 'Doc' },
+      { information: { nickname: 'Doc' } },
+      { career: { rpps: '10999901019' } },
+      { roles: ['administrator'] },
+    ]) {
       const res = await ctx.inject({ method: 'PUT', url: '/v1/users/profile/me', token: person.token, body });
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().error.details.length).toBeGreaterThan(0);
@@ -184,13 +216,24 @@ describe('preferences, push token and language', () => {
     const after = await ctx.inject({ method: 'GET', url: '/v1/users/preferences', token: person.token });
     expect(after.json().data.preferences).toEqual(full);
     // The person's language now applies to their messages, whatever the browser says.
-    const refused = await ctx.inject({ method: 'PUT', url: '/v1/users/preferences', token: person.token, body: {}, headers: { 'accept-language': 'fr' } });
+    const refused = await ctx.inject({
+      method: 'PUT',
+      url: '/v1/users/preferences',
+      token: person.token,
+      body: {},
+      headers: { 'accept-language': 'fr' },
+    });
     expect(refused.json().error).toMatchObject({ code: 'INVALID_VALUE', message: ERRORS.INVALID_VALUE.en });
   });
 
   it('saves the push token', async () => {
     const person = await ctx.createUser('learner');
-    const res = await ctx.inject({ method: 'PUT', url: '/v1/users/save/pushtoken', token: person.token, body: { pushToken: 'ExponentPushToken[abc123]' } });
+    const res = await ctx.inject({
+      method: 'PUT',
+      url: '/v1/users/save/pushtoken',
+      token: person.token,
+      body: { pushToken: 'ExponentPushToken[abc123]' },
+    });
     expect(res.json()).toEqual({ success: true, data: {} });
     expect((await profileOf(person)).pushToken).toBe('ExponentPushToken[abc123]');
     const empty = await ctx.inject({ method: 'PUT', url: '/v1/users/save/pushtoken', token: person.token, body: { pushToken: '  ' } });
@@ -208,7 +251,12 @@ describe('preferences, push token and language', () => {
 
     const login = { email: 'nobody@example.org', password: 'wrongpass1' };
     // The saved choice beats the browser's Accept-Language; an explicit langCode beats both.
-    const en = await ctx.inject({ method: 'POST', url: '/v1/auth', body: login, headers: { cookie: langCookie, 'accept-language': 'fr-FR' } });
+    const en = await ctx.inject({
+      method: 'POST',
+      url: '/v1/auth',
+      body: login,
+      headers: { cookie: langCookie, 'accept-language': 'fr-FR' },
+    });
     expect(en.json().error.message).toBe(ERRORS.INVALID_CREDENTIALS.en);
     const fr = await ctx.inject({ method: 'POST', url: '/v1/auth?langCode=fr', body: login, headers: { cookie: langCookie } });
     expect(fr.json().error.message).toBe(ERRORS.INVALID_CREDENTIALS.fr);
@@ -237,7 +285,12 @@ describe('GET /v1/users/{id}', () => {
     const plain = await ctx.inject({ method: 'GET', url: `/v1/users/${target.id}`, token: viewer.token });
     expect(plain.statusCode, plain.body).toBe(200);
     const data = publicUserSchema.strict().parse(plain.json().data);
-    expect(data).toEqual({ id: target.id, information: { firstName: 'Test', lastName: 'learner' }, career: { specialtyId: specialty!.id }, mediaId: null });
+    expect(data).toEqual({
+      id: target.id,
+      information: { firstName: 'Test', lastName: 'learner' },
+      career: { specialtyId: specialty!.id },
+      mediaId: null,
+    });
     // Contact details stay private.
     expect(plain.body).not.toContain(target.email);
     expect(plain.body).not.toContain('+33');
@@ -245,12 +298,20 @@ describe('GET /v1/users/{id}', () => {
     const selected = await ctx.inject({ method: 'GET', url: `/v1/users/${target.id}?select=information`, token: viewer.token });
     expect(selected.json().data).toEqual({ id: target.id, information: { firstName: 'Test', lastName: 'learner' } });
 
-    const populated = await ctx.inject({ method: 'GET', url: `/v1/users/${target.id}?populate=career.specialty,media`, token: viewer.token });
+    const populated = await ctx.inject({
+      method: 'GET',
+      url: `/v1/users/${target.id}?populate=career.specialty,media`,
+      token: viewer.token,
+    });
     expect(publicUserSchema.parse(populated.json().data)).toMatchObject({
       career: { specialtyId: specialty!.id, specialty: { id: specialty!.id, name: specialty!.nameEn } },
       media: null,
     });
-    const fr = await ctx.inject({ method: 'GET', url: `/v1/users/${target.id}?populate=career.specialty&langCode=fr`, token: viewer.token });
+    const fr = await ctx.inject({
+      method: 'GET',
+      url: `/v1/users/${target.id}?populate=career.specialty&langCode=fr`,
+      token: viewer.token,
+    });
     expect(fr.json().data.career.specialty.name).toBe(specialty!.nameFr);
 
     for (const query of ['select=email', 'populate=passwordHash', 'select=information,phone', 'sort=-email']) {
@@ -421,15 +482,26 @@ describe('an account from sign-up to deletion', () => {
     const token: string = login.json().data.token;
     const updated = await ctx.inject({ method: 'PUT', url: '/v1/users/profile/me', token, body: { information: { city: 'Bron' } } });
     expect(updated.statusCode).toBe(200);
-    const avatar = await upload({ id: userId, email, password: 'robotic2027', token, session: login.json().data }, {
-      bytes: await photoWithExif(),
-      name: 'me.jpg',
-      type: 'image/jpeg',
-    });
+    const avatar = await upload(
+      { id: userId, email, password: 'robotic2027', token, session: login.json().data },
+      {
+        bytes: await photoWithExif(),
+        name: 'me.jpg',
+        type: 'image/jpeg',
+      },
+    );
     expect(avatar.statusCode, avatar.body).toBe(200);
 
     const actions = (await ctx.database.db.select().from(auditLog).where(eq(auditLog.actorId, userId))).map((r) => r.action);
-    for (const action of ['user.sign_up', 'user.email_validated', 'auth.sign_in_failed', 'user.password_changed', 'auth.sign_in', 'user.profile_updated', 'user.avatar_changed'])
+    for (const action of [
+      'user.sign_up',
+      'user.email_validated',
+      'auth.sign_in_failed',
+      'user.password_changed',
+      'auth.sign_in',
+      'user.profile_updated',
+      'user.avatar_changed',
+    ])
       expect(actions, action).toContain(action);
     const [failedRow] = await ctx.database.db
       .select()
@@ -438,10 +510,20 @@ describe('an account from sign-up to deletion', () => {
     expect(failedRow).toMatchObject({ entity: 'user', entityId: userId, ip: '127.0.0.1' });
 
     // Refused: wrong password, then wrong confirmation word. Nothing is deleted.
-    const wrongPassword = await ctx.inject({ method: 'POST', url: '/v1/users/me/delete?langCode=en', token, body: { password: 'robotic2026', confirmation: 'DELETE' } });
+    const wrongPassword = await ctx.inject({
+      method: 'POST',
+      url: '/v1/users/me/delete?langCode=en',
+      token,
+      body: { password: 'robotic2026', confirmation: 'DELETE' },
+    });
     expect(wrongPassword.statusCode).toBe(400);
     expect(wrongPassword.json().error).toEqual({ code: 'CURRENT_PASSWORD_INCORRECT', message: ERRORS.CURRENT_PASSWORD_INCORRECT.en });
-    const wrongWord = await ctx.inject({ method: 'POST', url: '/v1/users/me/delete', token, body: { password: 'robotic2027', confirmation: 'EFFACER' } });
+    const wrongWord = await ctx.inject({
+      method: 'POST',
+      url: '/v1/users/me/delete',
+      token,
+      body: { password: 'robotic2027', confirmation: 'EFFACER' },
+    });
     expect(wrongWord.statusCode).toBe(400);
     expect(wrongWord.json().error).toEqual({ code: 'DELETE_CONFIRMATION', message: ERRORS.DELETE_CONFIRMATION.fr });
     expect((await ctx.inject({ method: 'GET', url: '/v1/users/profile/me', token })).statusCode).toBe(200);
@@ -463,7 +545,12 @@ describe('an account from sign-up to deletion', () => {
     expect(before.sessions).toBeGreaterThan(1);
     expect(before.notifications).toBeGreaterThan(0);
 
-    const deleted = await ctx.inject({ method: 'POST', url: '/v1/users/me/delete', token, body: { password: 'robotic2027', confirmation: 'supprimer' } });
+    const deleted = await ctx.inject({
+      method: 'POST',
+      url: '/v1/users/me/delete',
+      token,
+      body: { password: 'robotic2027', confirmation: 'supprimer' },
+    });
     expect(deleted.json()).toEqual({ success: true, data: {} });
     expect(await counts()).toEqual({ users: 0, sessions: 0, notifications: 0, media: 0, codes: 0, devices: 0 });
     expect(existsSync(userFolder(userId))).toBe(false);
@@ -476,13 +563,21 @@ describe('an account from sign-up to deletion', () => {
     expect(gone).toMatchObject({ entity: 'user', entityId: userId });
 
     // The RPPS number is free again for its owner.
-    const rpps = await ctx.inject({ method: 'GET', url: `/v1/rppsUsers/check/${person.rpps}/${encodeURIComponent(person.lastName)}/${encodeURIComponent(person.firstName)}` });
+    const rpps = await ctx.inject({
+      method: 'GET',
+      url: `/v1/rppsUsers/check/${person.rpps}/${encodeURIComponent(person.lastName)}/${encodeURIComponent(person.firstName)}`,
+    });
     expect(rpps.statusCode).toBe(200);
   });
 
   it('accepts the English confirmation word too', async () => {
     const person = await ctx.createUser('editor');
-    const res = await ctx.inject({ method: 'POST', url: '/v1/users/me/delete', token: person.token, body: { password: person.password, confirmation: 'DELETE' } });
+    const res = await ctx.inject({
+      method: 'POST',
+      url: '/v1/users/me/delete',
+      token: person.token,
+      body: { password: person.password, confirmation: 'DELETE' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect((await ctx.database.db.select().from(users).where(eq(users.id, person.id))).length).toBe(0);
   });

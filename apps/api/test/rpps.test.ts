@@ -42,7 +42,13 @@ describe('GET /v1/rppsUsers/check', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
       success: true,
-      data: { rpps: '10999901019', lastName: 'LEFÈVRE-DURAND', firstName: 'Hélène', profession: 'Médecin', specialty: 'Chirurgie urologique' },
+      data: {
+        rpps: '10999901019',
+        lastName: 'LEFÈVRE-DURAND',
+        firstName: 'Hélène',
+        profession: 'Médecin',
+        specialty: 'Chirurgie urologique',
+      },
     });
   });
 
@@ -122,7 +128,9 @@ describe('the directory import', () => {
   it('updates a person imported twice instead of adding them again', async () => {
     const rpps = withCheckDigit('1099990999');
     const before = await ctx.services.rpps.count();
-    await ctx.services.rpps.upsertBatch([{ rpps, lastName: 'DUPONT', firstName: 'Anne', profession: 'Médecin', specialty: 'Chirurgie thoracique' }]);
+    await ctx.services.rpps.upsertBatch([
+      { rpps, lastName: 'DUPONT', firstName: 'Anne', profession: 'Médecin', specialty: 'Chirurgie thoracique' },
+    ]);
     // A later extract renames her and has no specialty on this row: the name changes, the specialty stays.
     await ctx.services.rpps.upsertBatch([{ rpps, lastName: 'DUPONT-MOREL', firstName: 'Anne', profession: 'Médecin', specialty: null }]);
     expect(await ctx.services.rpps.count()).toBe(before + 1);

@@ -58,7 +58,14 @@ describe('menu and route table of SPEC §2', () => {
     expect(paths(['editor'], 'drawer')).toEqual(['/dashboard', '/videos', '/editor', '/best-cases', '/settings']);
     expect(paths(['expert'], 'drawer')).toContain('/expert');
     expect(paths(['learner'], 'drawer')).not.toContain('/editor');
-    expect(paths(['copil'], 'drawer')).toEqual(['/admin', '/admin/vocabularies', '/admin/surgery-videos', '/admin/best-cases', '/admin/users', '/settings']);
+    expect(paths(['copil'], 'drawer')).toEqual([
+      '/admin',
+      '/admin/vocabularies',
+      '/admin/surgery-videos',
+      '/admin/best-cases',
+      '/admin/users',
+      '/settings',
+    ]);
     expect(paths(['learner'], 'settings')).toContain('/settings/preferences');
     expect(paths(['expert'], 'settings')).not.toContain('/settings/preferences');
     expect(paths(['administrator'], 'settings')).toEqual([

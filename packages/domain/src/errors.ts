@@ -80,16 +80,48 @@ export const ERRORS = {
     fr: 'Saisissez le mot de confirmation pour supprimer votre compte',
   },
 
-  VIDEO_NOT_EDITABLE: { status: 409, en: 'This video was sent for review and can no longer be edited', fr: "Cette vidéo a été envoyée pour relecture et ne peut plus être modifiée" },
-  VIDEO_NOT_READY: { status: 409, en: 'This video is not ready yet: wait until its processing is finished', fr: "Cette vidéo n'est pas encore prête : attendez la fin de son traitement" },
-  VIDEO_ALREADY_UPLOADED: { status: 409, en: 'The file of this video has already been received', fr: 'Le fichier de cette vidéo a déjà été reçu' },
+  VIDEO_NOT_EDITABLE: {
+    status: 409,
+    en: 'This video was sent for review and can no longer be edited',
+    fr: 'Cette vidéo a été envoyée pour relecture et ne peut plus être modifiée',
+  },
+  VIDEO_NOT_READY: {
+    status: 409,
+    en: 'This video is not ready yet: wait until its processing is finished',
+    fr: "Cette vidéo n'est pas encore prête : attendez la fin de son traitement",
+  },
+  VIDEO_ALREADY_UPLOADED: {
+    status: 409,
+    en: 'The file of this video has already been received',
+    fr: 'Le fichier de cette vidéo a déjà été reçu',
+  },
   SHARE_SELF: { status: 400, en: 'You cannot share a video with yourself', fr: 'Vous ne pouvez pas partager une vidéo avec vous-même' },
-  SHARE_USER_NOT_FOUND: { status: 404, en: 'No colleague was found with this email address', fr: "Aucun confrère n'a été trouvé avec cette adresse e-mail" },
-  MEDIA_NOT_A_VIDEO: { status: 422, en: 'This file is not a video: choose a video file', fr: "Ce fichier n'est pas une vidéo : choisissez un fichier vidéo" },
+  SHARE_USER_NOT_FOUND: {
+    status: 404,
+    en: 'No colleague was found with this email address',
+    fr: "Aucun confrère n'a été trouvé avec cette adresse e-mail",
+  },
+  MEDIA_NOT_A_VIDEO: {
+    status: 422,
+    en: 'This file is not a video: choose a video file',
+    fr: "Ce fichier n'est pas une vidéo : choisissez un fichier vidéo",
+  },
   MEDIA_NO_VIDEO_STREAM: { status: 422, en: 'This file contains no video track', fr: 'Ce fichier ne contient aucune piste vidéo' },
-  MEDIA_TRUNCATED: { status: 422, en: 'This file is incomplete or damaged: upload it again from the original', fr: "Ce fichier est incomplet ou endommagé : envoyez-le de nouveau depuis l'original" },
-  MEDIA_PROCESSING_FAILED: { status: 500, en: 'The video could not be processed: try again, or upload it again', fr: "La vidéo n'a pas pu être traitée : réessayez, ou envoyez-la de nouveau" },
-  UPLOAD_TOO_BIG: { status: 413, en: '{file} is too big, the maximum size is {max}', fr: '{file} est trop volumineux, la taille maximale est de {max}' },
+  MEDIA_TRUNCATED: {
+    status: 422,
+    en: 'This file is incomplete or damaged: upload it again from the original',
+    fr: "Ce fichier est incomplet ou endommagé : envoyez-le de nouveau depuis l'original",
+  },
+  MEDIA_PROCESSING_FAILED: {
+    status: 500,
+    en: 'The video could not be processed: try again, or upload it again',
+    fr: "La vidéo n'a pas pu être traitée : réessayez, ou envoyez-la de nouveau",
+  },
+  UPLOAD_TOO_BIG: {
+    status: 413,
+    en: '{file} is too big, the maximum size is {max}',
+    fr: '{file} est trop volumineux, la taille maximale est de {max}',
+  },
 
   // Field rules of SPEC §5, used as zod messages.
   FIELD_REQUIRED: { status: 400, en: 'This field is required', fr: 'Ce champ est obligatoire' },

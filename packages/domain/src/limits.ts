@@ -13,6 +13,10 @@ export const PAGE_LIMIT_DEFAULT = 20;
 export const PAGE_LIMIT_MAX = 100;
 export const AVATAR_MAX_BYTES = 10 * 1024 * 1024;
 export const AVATAR_SIZE_PX = 512;
+/** Largest picture of a case (docking pictures, pictures-only cases) accepted for upload. */
+export const PICTURE_MAX_BYTES = 25 * 1024 * 1024;
+/** Pictures are stored at most this many pixels on their long side. */
+export const PICTURE_MAX_SIDE_PX = 2048;
 export const CONTACT_MESSAGE_MAX = 5000;
 export const APP_VERSION = '0.0.5';
 

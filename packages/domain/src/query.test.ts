@@ -6,7 +6,15 @@ const fields = { filter: ['status', 'surgery'], sort: ['createdAt', 'title'], se
 describe('parseListQuery', () => {
   it('reads filter, sort, select, populate, page, limit and langCode', () => {
     const q = parseListQuery(
-      { filter: 'status==saved__surgery==colectomy', sort: '-createdAt,title', select: 'information,career', populate: 'media', page: '2', limit: '50', langCode: 'en' },
+      {
+        filter: 'status==saved__surgery==colectomy',
+        sort: '-createdAt,title',
+        select: 'information,career',
+        populate: 'media',
+        page: '2',
+        limit: '50',
+        langCode: 'en',
+      },
       fields,
     );
     expect(q).toEqual({
@@ -49,7 +57,14 @@ describe('parseListQuery', () => {
   });
 
   it('serialises the same syntax on the client side', () => {
-    const s = serializeQuery({ filter: { status: 'saved', surgery: 'colectomy' }, sort: ['-createdAt'], page: 2, limit: 10, langCode: 'fr', select: ['information'] });
+    const s = serializeQuery({
+      filter: { status: 'saved', surgery: 'colectomy' },
+      sort: ['-createdAt'],
+      page: 2,
+      limit: 10,
+      langCode: 'fr',
+      select: ['information'],
+    });
     const parsed = parseListQuery(Object.fromEntries(new URLSearchParams(s.slice(1))), fields);
     expect(parsed.filter).toEqual({ status: 'saved', surgery: 'colectomy' });
     expect(parsed.sort).toEqual([{ field: 'createdAt', direction: 'desc' }]);

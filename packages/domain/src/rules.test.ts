@@ -50,8 +50,7 @@ describe('field rules of SPEC §5', () => {
   it('year fields must contain a number of years', () => {
     expect(yearsField().parse('12')).toBe(12);
     expect(yearsField().parse(0)).toBe(0);
-    for (const bad of ['douze', '1.5', -1, 71, ''])
-      expect(messageOf(yearsField(), bad)).toBe('YEARS_FORMAT');
+    for (const bad of ['douze', '1.5', -1, 71, '']) expect(messageOf(yearsField(), bad)).toBe('YEARS_FORMAT');
   });
 
   it('terms and privacy must be accepted; recorder brand is optional; contact subject is required', () => {

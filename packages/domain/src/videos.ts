@@ -56,7 +56,11 @@ export const videoFieldsSchema = z.object({
   medicalBackground: z.array(z.enum(MEDICAL_BACKGROUNDS, { error: 'INVALID_VALUE' })).max(MEDICAL_BACKGROUNDS.length),
   mainHand: z.enum(MAIN_HANDS, { error: 'FIELD_REQUIRED' }),
   /** Minutes, skin to skin. */
-  surgeryDuration: z.coerce.number({ error: 'FIELD_REQUIRED' }).int({ error: 'INVALID_VALUE' }).min(1, { error: 'INVALID_VALUE' }).max(24 * 60, { error: 'INVALID_VALUE' }),
+  surgeryDuration: z.coerce
+    .number({ error: 'FIELD_REQUIRED' })
+    .int({ error: 'INVALID_VALUE' })
+    .min(1, { error: 'INVALID_VALUE' })
+    .max(24 * 60, { error: 'INVALID_VALUE' }),
   messageToProctor: textField(2000),
   nasaTlx: nasaTlxSchema,
 });
@@ -125,7 +129,9 @@ export const videoDetailSchema = videoSummarySchema.extend({
   height: z.number().nullable(),
   frameRate: z.number().nullable(),
   storyboard: storyboardSchema.nullable(),
-  pictures: z.array(z.object({ id: z.string(), mediaId: z.string(), url: z.string(), width: z.number().nullable(), height: z.number().nullable() })),
+  pictures: z.array(
+    z.object({ id: z.string(), mediaId: z.string(), url: z.string(), width: z.number().nullable(), height: z.number().nullable() }),
+  ),
   /** People the author shared the video with (only shown to the author and administrators). */
   shares: z.array(z.object({ userId: z.string(), email: z.string(), firstName: z.string(), lastName: z.string(), createdAt: z.string() })),
   uploadedBytes: z.number().nullable(),

@@ -58,10 +58,13 @@ export function registerEnvelope(app: FastifyInstance): void {
     if (hasZodFastifySchemaValidationErrors(error)) {
       // A malformed id in the path names nothing that exists.
       if ((error as { validationContext?: string }).validationContext === 'params') return fail(request, reply, 404, 'NOT_FOUND');
-      const details = error.validation.map((v) => ({
-        path: v.instancePath.replace(/^\//, '').replaceAll('/', '.'),
-        code: isErrorCode(v.message) ? v.message : ('INVALID_VALUE' as const),
-      }));
+      const details = error.validation.flatMap((v) => {
+        const path = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+        const code = isErrorCode(v.message) ? v.message : ('INVALID_VALUE' as const);
+        // An unknown key names itself, so the form can point at it.
+        const keys = v.keyword === 'unrecognized_keys' ? ((v.params as { keys?: string[] }).keys ?? []) : [];
+        return keys.length ? keys.map((k) => ({ path: path ? `${path}.${k}` : k, code })) : [{ path, code }];
+      });
       return fail(request, reply, 400, details[0]?.code ?? 'VALIDATION', {}, details);
     }
     if (error.statusCode === 429) return fail(request, reply, 429, 'RATE_LIMITED');

@@ -21,12 +21,21 @@ export function contactRoutes(deps: {
   queue: Queue;
   notifications: NotificationService;
   supportEmail: string;
+  rateLimit: number;
 }): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/contact',
       {
-        config: { access: PRACTICE_ROLES, rateLimit: { max: 5, timeWindow: '1 minute' } },
+        config: {
+          access: PRACTICE_ROLES,
+          rateLimit: {
+            max: deps.rateLimit,
+            timeWindow: '1 minute',
+            hook: 'preHandler',
+            keyGenerator: (request) => request.user?.id ?? request.ip,
+          },
+        },
         schema: { tags: ['contact'], body: contactBody },
       },
       async (request) => {

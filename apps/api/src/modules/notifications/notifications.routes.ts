@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { updateNotificationBody } from '@sutura/domain/notifications';
 import { parseListQuery } from '@sutura/domain/query';
 import { ok } from '../../http/envelope.ts';
+import { listQuerystring } from '../../http/list-query.ts';
 import { requireUser } from '../../http/access.ts';
 import { requestLanguage } from '../../http/language.ts';
 import type { NotificationService } from './notifications.service.ts';
@@ -14,7 +15,7 @@ export function notificationRoutes(deps: { notifications: NotificationService })
   return async (app) => {
     app.get(
       '/notification/list',
-      { config: { access: 'authenticated' }, schema: { tags: ['notifications'], querystring: z.record(z.string(), z.unknown()) } },
+      { config: { access: 'authenticated' }, schema: { tags: ['notifications'], querystring: listQuerystring } },
       async (request) => {
         const query = parseListQuery(request.query);
         return ok(await notifications.list(requireUser(request).id, requestLanguage(request), query.page, query.limit));

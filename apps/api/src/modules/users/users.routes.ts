@@ -9,6 +9,7 @@ import {
   signUpBody,
   verifyBody,
 } from '@sutura/domain/auth';
+import { PICTURE_MAX_BYTES } from '@sutura/domain/limits';
 import { preferencesSchema } from '@sutura/domain/preferences';
 import { parseListQuery } from '@sutura/domain/query';
 import {
@@ -20,16 +21,22 @@ import {
   updateProfileBody,
 } from '@sutura/domain/users';
 import { ok } from '../../http/envelope.ts';
+import { listQuerystring } from '../../http/list-query.ts';
 import { requireUser } from '../../http/access.ts';
 import { requestLanguage, LANGUAGE_COOKIE } from '../../http/language.ts';
 import { authRateLimit, clientInfo } from '../../http/route-helpers.ts';
 import { AppError } from '../../http/errors.ts';
+import type { VideoService } from '../videos/videos.service.ts';
 import type { UserService } from './users.service.ts';
 
 const idParams = z.object({ id: z.uuid() });
-const listQuery = z.record(z.string(), z.unknown());
 
-export function usersRoutes(deps: { users: UserService; rateLimit: number }): FastifyPluginAsyncZod {
+export function usersRoutes(deps: {
+  users: UserService;
+  videos: VideoService;
+  avatarMaxBytes: number;
+  rateLimit: number;
+}): FastifyPluginAsyncZod {
   const { users } = deps;
   const limited = { rateLimit: authRateLimit(deps.rateLimit) };
   return async (app) => {
@@ -152,7 +159,7 @@ export function usersRoutes(deps: { users: UserService; rateLimit: number }): Fa
 
     app.get(
       '/users/:id',
-      { config: { access: 'authenticated' }, schema: { tags: ['users'], params: idParams, querystring: listQuery } },
+      { config: { access: 'authenticated' }, schema: { tags: ['users'], params: idParams, querystring: listQuerystring } },
       async (request) => {
         const query = parseListQuery(request.query, { select: USER_SELECT_FIELDS, populate: USER_POPULATE_FIELDS });
         return ok(
@@ -161,17 +168,31 @@ export function usersRoutes(deps: { users: UserService; rateLimit: number }): Fa
       },
     );
 
+    // One file per request: an avatar (AVATAR_MAX_BYTES), or a picture of a case (PICTURE_MAX_BYTES,
+    // with the case's `videoId`). Each limit is enforced for its own purpose.
     app.post('/common/medias/create/upload', { config: { access: 'authenticated' }, schema: { tags: ['media'] } }, async (request) => {
       if (!request.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA');
+      const user = requireUser(request);
       let purpose = 'avatar';
+      let videoId: string | undefined;
       let file: Buffer | undefined;
-      for await (const part of request.parts()) {
+      for await (const part of request.parts({ limits: { fileSize: Math.max(deps.avatarMaxBytes, PICTURE_MAX_BYTES) } })) {
         if (part.type === 'field' && part.fieldname === 'purpose') purpose = String(part.value);
+        else if (part.type === 'field' && part.fieldname === 'videoId') videoId = String(part.value);
         else if (part.type === 'file') file = await part.toBuffer();
       }
       if (!file || file.length === 0) throw new AppError('VALIDATION', {}, [{ path: 'file', code: 'FIELD_REQUIRED' }]);
-      if (purpose !== 'avatar') throw new AppError('VALIDATION', {}, [{ path: 'purpose', code: 'INVALID_VALUE' }]);
-      return ok(await users.setAvatar(requireUser(request), file, request.ip));
+      if (purpose === 'avatar') {
+        if (file.length > deps.avatarMaxBytes) throw new AppError('PAYLOAD_TOO_LARGE');
+        return ok(await users.setAvatar(user, file, request.ip));
+      }
+      if (purpose === 'picture') {
+        if (!videoId || !z.uuid().safeParse(videoId).success)
+          throw new AppError('VALIDATION', {}, [{ path: 'videoId', code: 'FIELD_REQUIRED' }]);
+        if (file.length > PICTURE_MAX_BYTES) throw new AppError('PAYLOAD_TOO_LARGE');
+        return ok(await deps.videos.addPicture(user, videoId, file));
+      }
+      throw new AppError('VALIDATION', {}, [{ path: 'purpose', code: 'INVALID_VALUE' }]);
     });
   };
 }
