@@ -1,29 +1,50 @@
 import path from 'node:path';
 import pino from 'pino';
-import { loadConfig } from './config.ts';
-import { openDatabase } from './db/client.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { DatabaseLockedError, openDatabase } from './db/client.ts';
 import { createQueue } from './jobs/queue.ts';
 import { createJobHandlers } from './jobs/workers.ts';
 import { createMailer } from './modules/mail/mailer.ts';
 import { createLocalStorage } from './storage/storage.ts';
-import { buildApp } from './app.ts';
+import { buildApp, createServices, type Services } from './app.ts';
+import type { RealtimeHub } from './modules/notifications/notifications.service.ts';
+import { createRealtimeEmitter } from './realtime/socket.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seed } from './seed.ts';
 
-const config = loadConfig();
+/** Stops with the reason alone when the operator has something to fix. */
+function fail(err: unknown): never {
+  if (err instanceof ConfigError || err instanceof DatabaseLockedError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+  throw err;
+}
+
+const config = (() => {
+  try {
+    return loadConfig();
+  } catch (err) {
+    return fail(err);
+  }
+})();
 const log = pino({ level: config.logLevel });
 
-const database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'db') });
+const database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'db') }).catch(fail);
 const storage = createLocalStorage(path.join(config.dataDir, 'media'));
 const queue = await createQueue(database, log);
 const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log });
 
 const closers: (() => Promise<void>)[] = [];
 
-if (config.workers !== 'off') await queue.startWorkers(createJobHandlers({ mailer }));
 closers.push(() => queue.stop());
+let services: Services;
+let hub: RealtimeHub;
 
 if (config.workers !== 'only') {
-  const { app, services } = await buildApp({ config, database, storage, queue, log });
+  const built = await buildApp({ config, database, storage, queue, log });
+  const { app } = built;
+  services = built.services;
+  hub = built.hub;
   const { createdDemo } = await seed({
     db: database.db,
     vocabularies: services.vocabularies,
@@ -41,7 +62,19 @@ if (config.workers !== 'only') {
   if (!config.smtpUrl) lines.push(`Mail is written to ${path.join(config.dataDir, 'outbox')}`);
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
 } else {
+  // No socket server here: pushes go through the PostgreSQL adapter to the HTTP processes.
+  // On the embedded database there is no other process, hence nobody to push to.
+  const emitter = database.pool ? await createRealtimeEmitter(database.pool) : undefined;
+  if (emitter) closers.push(emitter.close);
+  hub = emitter?.hub ?? { emitToUser: () => {} };
+  services = createServices({ config, database, storage, queue, log }, hub);
   log.info('worker process started');
+}
+
+if (config.workers !== 'off') {
+  const { mediaService, notifications } = services;
+  const pipeline = { db: database.db, storage, mediaService, notifications, hub, config, log };
+  await queue.startWorkers(createJobHandlers({ mailer, pipeline }));
 }
 closers.push(() => database.close());
 

@@ -1,3 +1,4 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -40,7 +41,11 @@ export async function openDatabase(opts: { url?: string | undefined; dataDir?: s
     return { kind: 'postgres', db, bossDb: undefined, url: opts.url, pool, close: () => pool.end() };
   }
   const dataDir = opts.dataDir ?? 'memory://';
-  const client = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir);
+  const unlock = dataDir === 'memory://' ? () => {} : lockDataDir(dataDir);
+  const client = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir).catch((err: unknown) => {
+    unlock();
+    throw err;
+  });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder });
   return {
@@ -49,6 +54,43 @@ export async function openDatabase(opts: { url?: string | undefined; dataDir?: s
     bossDb: fromPglite(client),
     url: undefined,
     pool: undefined,
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      unlock();
+    },
   };
+}
+
+export class DatabaseLockedError extends Error {}
+
+/**
+ * PGlite is one connection in one process: a second process on the same folder would corrupt
+ * it, so the folder is locked with the owner's pid (a lock whose process is gone is taken over).
+ */
+function lockDataDir(dataDir: string): () => void {
+  mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
+  const lockFile = `${path.resolve(dataDir)}.lock`;
+  for (;;) {
+    try {
+      writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      return () => rmSync(lockFile, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const owner = Number(readFileSync(lockFile, 'utf8'));
+      if (owner && owner !== process.pid && isAlive(owner))
+        throw new DatabaseLockedError(
+          `Another Sutura process (pid ${owner}) is using the embedded database in ${dataDir}. Stop it, or set DATABASE_URL to run several processes.`,
+        );
+      rmSync(lockFile, { force: true });
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
