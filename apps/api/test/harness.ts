@@ -79,6 +79,13 @@ async function openTestDatabase(): Promise<{ database: Database; drop: () => Pro
     drop: async () => {
       const c = new pg.Client({ connectionString: url });
       await c.connect();
+      // A closed pool's connections may still be saying goodbye; forcing them out then makes the
+      // server send them an error that nobody listens to any more, which fails the test run.
+      for (let tries = 0; tries < 50; tries++) {
+        const { rows } = await c.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
     },
@@ -101,7 +108,6 @@ export async function createTestContext(
   const storage = createLocalStorage(path.join(dataDir, 'media'));
   const queue = await createQueue(database, log);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(dataDir, 'outbox'), log });
-  if (opts.workers !== false) await queue.startWorkers(createJobHandlers({ mailer }));
 
   const clock = {
     now: new Date(),
@@ -117,7 +123,19 @@ export async function createTestContext(
   };
   Object.defineProperty(clock, 'now', { get: realClock });
 
-  const { app, services, routes } = await buildApp({ config, database, storage, queue, log, clock: realClock, serveWeb: false });
+  const { app, services, routes, hub } = await buildApp({ config, database, storage, queue, log, clock: realClock, serveWeb: false });
+  if (opts.workers !== false) {
+    const pipeline = {
+      db: database.db,
+      storage,
+      mediaService: services.mediaService,
+      notifications: services.notifications,
+      hub,
+      config,
+      log,
+    };
+    await queue.startWorkers(createJobHandlers({ mailer, pipeline }));
+  }
   await services.vocabularies.seed();
   await importRppsFile(RPPS_SAMPLE_FILE, (rows) => services.rpps.upsertBatch(rows));
   if (opts.listen) await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,5 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import type { NotificationSettings, Preferences } from '@sutura/domain/preferences';
 import type { NasaTlx } from '@sutura/domain/videos';
 
@@ -169,7 +182,10 @@ export const videos = pgTable(
     failureReason: text('failure_reason'),
     surgeryId: uuid('surgery_id').references(() => surgeries.id, { onDelete: 'set null' }),
     organId: uuid('organ_id').references(() => organs.id, { onDelete: 'set null' }),
-    keyStepIds: uuid('key_step_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    keyStepIds: uuid('key_step_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     equipmentBrand: text('equipment_brand'),
     equipmentUsed: text('equipment_used'),
     ageRange: text('age_range'),
@@ -178,7 +194,10 @@ export const videos = pgTable(
     complication: boolean('complication'),
     surgicalHistory: text('surgical_history'),
     radiationHistory: boolean('radiation_history'),
-    medicalBackground: text('medical_background').array().notNull().default(sql`'{}'::text[]`),
+    medicalBackground: text('medical_background')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     mainHand: text('main_hand'),
     surgeryDuration: integer('surgery_duration'),
     messageToProctor: text('message_to_proctor'),

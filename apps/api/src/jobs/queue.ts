@@ -1,4 +1,4 @@
-import { PgBoss } from 'pg-boss';
+import { PgBoss, type QueueOptions } from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Language } from '@sutura/domain/i18n';
 import type { Database } from '../db/client.ts';
@@ -7,11 +7,28 @@ import type { MailTemplate } from '../modules/mail/mail-templates.ts';
 /** Every job the product runs and its payload. */
 export interface JobPayloads {
   'mail.send': { to: string; lang: Language; template: MailTemplate };
+  /** Probe, remux or transcode an uploaded video, then poster and storyboard (media-pipeline). */
+  'video.process': { videoId: string };
 }
 export type JobName = keyof JobPayloads;
-export const JOB_NAMES: JobName[] = ['mail.send'];
+export const JOB_NAMES: JobName[] = ['mail.send', 'video.process'];
 
-export type JobHandlers = { [K in JobName]: (payload: JobPayloads[K]) => Promise<void> };
+/** Retries of every queue, and what differs per job. */
+const QUEUE_OPTIONS: Record<JobName, QueueOptions> = {
+  'mail.send': { retryLimit: 5, retryDelay: 5, retryBackoff: true },
+  // A transcode of hours of surgery outlasts pg-boss's 15-minute default; the heartbeat still
+  // hands the job to another worker within a minute when its process dies.
+  'video.process': { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 24 * 3600, heartbeatSeconds: 60 },
+};
+
+/** What a handler knows about the attempt it runs: the last one may record a final failure. */
+export interface JobAttempt {
+  retryCount: number;
+  lastAttempt: boolean;
+  /** Aborted when the queue stops. */
+  signal: AbortSignal;
+}
+export type JobHandlers = { [K in JobName]: (payload: JobPayloads[K], attempt: JobAttempt) => Promise<void> };
 
 export interface Queue {
   send<K extends JobName>(name: K, payload: JobPayloads[K]): Promise<void>;
@@ -27,7 +44,7 @@ export async function createQueue(database: Database, log: Logger): Promise<Queu
   boss.on('error', (err) => log.error({ err }, 'job queue error'));
   await boss.start();
   for (const name of JOB_NAMES) {
-    await boss.createQueue(name, { retryLimit: 5, retryDelay: 5, retryBackoff: true });
+    await boss.createQueue(name, QUEUE_OPTIONS[name]);
   }
   return {
     async send(name, payload) {
@@ -35,9 +52,12 @@ export async function createQueue(database: Database, log: Logger): Promise<Queu
     },
     async startWorkers(handlers) {
       for (const name of JOB_NAMES) {
-        const handler = handlers[name] as (payload: unknown) => Promise<void>;
+        const handler = handlers[name] as (payload: unknown, attempt: JobAttempt) => Promise<void>;
+        const retryLimit = QUEUE_OPTIONS[name].retryLimit ?? 0;
         await boss.work(name, { pollingIntervalSeconds: 0.5 }, async (jobs) => {
-          for (const job of jobs) await handler(job.data);
+          for (const job of jobs) {
+            await handler(job.data, { retryCount: job.retryCount, lastAttempt: job.retryCount >= retryLimit, signal: job.signal });
+          }
         });
       }
     },

@@ -1,12 +1,23 @@
 import type { JobHandlers } from './queue.ts';
 import type { Mailer } from '../modules/mail/mailer.ts';
 import { renderMail } from '../modules/mail/mail-templates.ts';
+import { markProcessingFailed, processVideo, type PipelineDeps } from '../media-pipeline/process-video.ts';
 
 /** The handler of every job; each is safe to run twice. */
-export function createJobHandlers(deps: { mailer: Mailer }): JobHandlers {
+export function createJobHandlers(deps: { mailer: Mailer; pipeline: PipelineDeps }): JobHandlers {
   return {
     'mail.send': async ({ to, lang, template }) => {
       await deps.mailer.send(to, renderMail(template, lang));
+    },
+    'video.process': async ({ videoId }, attempt) => {
+      try {
+        await processVideo(deps.pipeline, videoId, { signal: attempt.signal });
+      } catch (err) {
+        // After the last try the video is marked failed with its source kept, so that the author
+        // can ask for a retry; before it, pg-boss tries again (and after a shutdown, too).
+        if (attempt.lastAttempt && !attempt.signal.aborted) await markProcessingFailed(deps.pipeline, videoId);
+        throw err;
+      }
     },
   };
 }

@@ -57,6 +57,32 @@ export async function createRealtime(opts: { server: HttpServer; auth: Authentic
     restartAll() {
       io.emit(SOCKET_EVENTS.restartConnection);
     },
-    close: () => new Promise<void>((resolve) => void io.close(() => resolve())),
+    // io.close() expects an engine, which a detached server has none of: close the adapter alone.
+    close: async () => {
+      await io.of('/').adapter.close();
+    },
+  };
+}
+
+/**
+ * For a process without HTTP (WORKERS=only): a socket.io server attached to nothing, whose
+ * PostgreSQL adapter forwards every emit to the processes that hold the clients' sockets.
+ */
+export async function createRealtimeEmitter(pool: pg.Pool): Promise<{ hub: RealtimeHub; close: () => Promise<void> }> {
+  await pool.query(
+    'CREATE TABLE IF NOT EXISTS socket_io_attachments (id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)',
+  );
+  const io = new Server({ serveClient: false });
+  io.adapter(createAdapter(pool));
+  return {
+    hub: {
+      emitToUser(userId, event, payload) {
+        io.to(room(userId)).emit(event, payload);
+      },
+    },
+    // io.close() expects an engine, which a detached server has none of: close the adapter alone.
+    close: async () => {
+      await io.of('/').adapter.close();
+    },
   };
 }

@@ -14,7 +14,14 @@ export type AuditAction =
   | 'user.roles_changed'
   | 'user.avatar_changed'
   | 'user.deleted'
-  | 'user.created_by_admin';
+  | 'user.created_by_admin'
+  | 'video.created'
+  | 'video.uploaded'
+  | 'video.sent'
+  | 'video.shared'
+  | 'video.share_revoked'
+  | 'video.deleted'
+  | 'video.retry';
 
 export type Audit = (
   actorId: string | null,

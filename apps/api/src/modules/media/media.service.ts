@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import sharp, { type OutputInfo } from 'sharp';
-import { AVATAR_SIZE_PX } from '@sutura/domain/limits';
+import { AVATAR_SIZE_PX, PICTURE_MAX_SIDE_PX } from '@sutura/domain/limits';
 import type { Db } from '../../db/client.ts';
 import { media } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
@@ -41,6 +41,42 @@ export function createMediaService(deps: { db: Db; storage: Storage; urls: Signe
           id,
           ownerId,
           kind: 'avatar',
+          storageKey,
+          contentType: 'image/webp',
+          size: output.data.length,
+          width: output.info.width,
+          height: output.info.height,
+        })
+        .returning();
+      return row!;
+    },
+
+    /**
+     * A picture of a case: decoded whatever its name says, turned upright, at most
+     * PICTURE_MAX_SIDE_PX on its long side, re-encoded as WebP without any metadata (EXIF, GPS).
+     * Stored under the video's prefix so that deleting the video removes it.
+     */
+    async storePicture(ownerId: string, videoId: string, bytes: Buffer): Promise<MediaRow> {
+      let output: { data: Buffer; info: OutputInfo };
+      try {
+        output = await sharp(bytes, { failOn: 'error', limitInputPixels: 100_000_000 })
+          .rotate()
+          .resize(PICTURE_MAX_SIDE_PX, PICTURE_MAX_SIDE_PX, { fit: 'inside', withoutEnlargement: true })
+          .webp({ quality: 85 })
+          .toBuffer({ resolveWithObject: true });
+      } catch {
+        throw new AppError('UNSUPPORTED_MEDIA');
+      }
+      const id = randomUUID();
+      const storageKey = `videos/${videoId}/pictures/${id}.webp`;
+      await storage.put(storageKey, output.data);
+      const [row] = await db
+        .insert(media)
+        .values({
+          id,
+          ownerId,
+          videoId,
+          kind: 'picture',
           storageKey,
           contentType: 'image/webp',
           size: output.data.length,

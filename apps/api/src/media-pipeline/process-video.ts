@@ -1,0 +1,373 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { access, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import { errorMessage } from '@sutura/domain/errors';
+import { VIDEO_SOCKET_EVENTS, type MediaStatus, type VideoProgressEvent } from '@sutura/domain/videos';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { media, surgeries, videos } from '../db/schema.ts';
+import type { MediaService } from '../modules/media/media.service.ts';
+import type { NotificationService, RealtimeHub } from '../modules/notifications/notifications.service.ts';
+import type { Storage } from '../storage/storage.ts';
+import {
+  inspectOutput,
+  KEYFRAME_SECONDS,
+  longestKeyframeGap,
+  posterAndStoryboardArgs,
+  remuxArgs,
+  sheetName,
+  STORYBOARD,
+  storyboardCount,
+  storyboardInterval,
+  storyboardVtt,
+  transcodeArgs,
+} from './encode.ts';
+import { run } from './ffmpeg.ts';
+import { probeSource, type RefusalCode } from './probe.ts';
+
+export interface PipelineDeps {
+  db: Db;
+  storage: Storage;
+  mediaService: MediaService;
+  notifications: NotificationService;
+  hub: RealtimeHub;
+  config: Config;
+  log: Logger;
+}
+
+/** The media rows the pipeline owns for a video (pictures of the case are not touched). */
+export const PIPELINE_MEDIA_KINDS = ['video', 'poster', 'storyboard-sheet', 'storyboard-vtt'] as const;
+type PipelineMediaKind = (typeof PIPELINE_MEDIA_KINDS)[number];
+
+const REFUSALS: readonly string[] = ['MEDIA_NOT_A_VIDEO', 'MEDIA_NO_VIDEO_STREAM', 'MEDIA_TRUNCATED'] satisfies RefusalCode[];
+
+type VideoRow = typeof videos.$inferSelect;
+
+/** `videos.source_key` is a path under DATA_DIR or an absolute path. */
+export function sourcePath(dataDir: string, sourceKey: string): string {
+  return path.isAbsolute(sourceKey) ? sourceKey : path.resolve(dataDir, sourceKey);
+}
+
+async function exists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** The uploaded bytes, and the tus metadata beside them (it holds the original file name). */
+async function deleteSource(file: string): Promise<void> {
+  await rm(file, { force: true });
+  await rm(`${file}.json`, { force: true });
+}
+
+async function surgeryName(db: Db, surgeryId: string | null): Promise<{ fr: string; en: string }> {
+  if (surgeryId) {
+    const [row] = await db.select({ fr: surgeries.nameFr, en: surgeries.nameEn }).from(surgeries).where(eq(surgeries.id, surgeryId));
+    if (row) return row;
+  }
+  return { fr: 'chirurgie', en: 'surgery' };
+}
+
+function pushProgress(hub: RealtimeHub, video: Pick<VideoRow, 'id' | 'authorId'>, mediaStatus: MediaStatus, progress: number) {
+  const payload: VideoProgressEvent = { videoId: video.id, mediaStatus, progress };
+  hub.emitToUser(video.authorId, VIDEO_SOCKET_EVENTS.progress, payload);
+}
+
+/** Progress 0–99 while working: written and pushed at most once a second, never backwards. */
+function progressReporter(deps: PipelineDeps, video: VideoRow) {
+  let chain = Promise.resolve();
+  let last = -1;
+  let lastAt = 0;
+  return {
+    report(value: number) {
+      const progress = Math.max(0, Math.min(99, Math.floor(value)));
+      const now = Date.now();
+      if (progress <= last || now - lastAt < 1000) return;
+      last = progress;
+      lastAt = now;
+      chain = chain
+        .then(async () => {
+          await deps.db
+            .update(videos)
+            .set({ processingProgress: progress })
+            .where(and(eq(videos.id, video.id), eq(videos.mediaStatus, 'processing')));
+          pushProgress(deps.hub, video, 'processing', progress);
+        })
+        .catch((err: unknown) => deps.log.warn({ err, videoId: video.id }, 'media pipeline: progress not saved'));
+    },
+    flush: () => chain,
+  };
+}
+
+/**
+ * The job `video.process`: turns an uploaded file into a playable MP4 with a poster and a
+ * storyboard, or refuses it. Safe to run twice; returns quietly when the video is gone or ready.
+ * Throws on an unexpected failure so that the queue retries; see markProcessingFailed.
+ */
+export async function processVideo(deps: PipelineDeps, videoId: string, opts: { signal?: AbortSignal } = {}): Promise<void> {
+  const { db, config, log } = deps;
+  const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
+  if (!video) {
+    log.info({ videoId }, 'media pipeline: the video is gone, nothing to do');
+    return;
+  }
+  if (video.kind !== 'video' || video.mediaStatus === 'ready' || video.mediaStatus === 'uploading') {
+    log.info({ videoId, mediaStatus: video.mediaStatus }, 'media pipeline: nothing to do');
+    return;
+  }
+  if (video.mediaStatus === 'failed' && REFUSALS.includes(video.failureReason ?? '')) return;
+  const source = video.sourceKey ? sourcePath(config.dataDir, video.sourceKey) : null;
+  if (!source || !(await exists(source))) {
+    log.error({ videoId, sourceKey: video.sourceKey }, 'media pipeline: the uploaded file is missing');
+    await markProcessingFailed(deps, videoId);
+    return;
+  }
+
+  await db
+    .update(videos)
+    .set({ mediaStatus: 'processing', processingProgress: 0, failureReason: null, updatedAt: new Date() })
+    .where(eq(videos.id, videoId));
+  pushProgress(deps.hub, video, 'processing', 0);
+
+  const tmpRoot = path.join(config.dataDir, 'tmp');
+  await mkdir(tmpRoot, { recursive: true });
+  // Left-overs of a try that was killed (a restart in the middle of a transcode).
+  for (const name of await readdir(tmpRoot)) {
+    if (name.startsWith(`video-${videoId}-`)) await rm(path.join(tmpRoot, name), { recursive: true, force: true });
+  }
+  const work = await mkdtemp(path.join(tmpRoot, `video-${videoId}-`));
+  try {
+    await runPipeline(deps, video, source, work, opts.signal);
+  } catch (err) {
+    log.warn({ err, videoId }, 'media pipeline: processing failed');
+    throw err;
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+async function runPipeline(deps: PipelineDeps, video: VideoRow, source: string, work: string, signal: AbortSignal | undefined) {
+  const { db, storage, config, log } = deps;
+  const progress = progressReporter(deps, video);
+  const tools = { ffprobePath: config.ffprobePath, ...(signal ? { signal } : {}) };
+
+  const verdict = await probeSource(source, tools);
+  if (verdict.kind === 'refused') {
+    log.info({ videoId: video.id, code: verdict.code, detail: verdict.detail }, 'media pipeline: file refused');
+    await progress.flush();
+    await refuse(deps, video, source, verdict.code);
+    return;
+  }
+  const { plan, reasons, source: info } = verdict;
+  log.info({ videoId: video.id, plan, reasons }, 'media pipeline: processing');
+  progress.report(1);
+  await removeEarlierOutputs(deps, video.id);
+
+  const output = path.join(work, 'video.mp4');
+  await run(plan === 'remux' ? remuxArgs(info, source, output) : transcodeArgs(info, source, output), {
+    bin: config.ffmpegPath,
+    signal,
+    // Generous: a 4-hour recording re-encoded on a small server; a stuck ffmpeg is caught by the idle timeout.
+    timeoutMs: 30 * 60_000 + info.duration * 5000,
+    onProgress: (seconds) => progress.report(2 + 86 * Math.min(1, seconds / info.duration)),
+  });
+  const result = await inspectOutput(output, tools);
+  progress.report(90);
+
+  const interval = storyboardInterval(result.duration);
+  const count = storyboardCount(result.duration, interval);
+  const keyframesOnly =
+    interval >= KEYFRAME_SECONDS &&
+    (plan === 'transcode' || (await longestKeyframeGap(output, result.duration, tools)) <= KEYFRAME_SECONDS + 0.05);
+  const storyboardDir = path.join(work, 'storyboard');
+  await mkdir(storyboardDir);
+  const posterFile = path.join(work, 'poster.jpg');
+  await run(
+    posterAndStoryboardArgs(output, {
+      duration: result.duration,
+      width: result.width,
+      height: result.height,
+      interval,
+      keyframesOnly,
+      posterFile,
+      sheetPattern: path.join(storyboardDir, 'sheet-%03d.jpg'),
+    }),
+    { bin: config.ffmpegPath, signal, timeoutMs: 30 * 60_000 + result.duration * 2000 },
+  );
+  const perSheet = STORYBOARD.columns * STORYBOARD.rows;
+  const sheets = (await readdir(storyboardDir)).filter((f) => /^sheet-\d{3}\.jpg$/.test(f)).sort();
+  const expected = Array.from({ length: Math.ceil(count / perSheet) }, (_, i) => sheetName(i));
+  if (sheets.join() !== expected.join()) throw new Error(`storyboard: expected ${expected.length} sheets, got ${sheets.length}`);
+  const vttFile = path.join(storyboardDir, 'storyboard.vtt');
+  await writeFile(vttFile, storyboardVtt(result.duration, interval));
+  progress.report(94);
+
+  const prefix = `videos/${video.id}`;
+  const posterWidth = Math.min(1280, result.width);
+  const outputs: {
+    id: string;
+    kind: PipelineMediaKind;
+    key: string;
+    file: string;
+    contentType: string;
+    width: number | null;
+    height: number | null;
+  }[] = [
+    {
+      id: randomUUID(),
+      kind: 'video',
+      key: `${prefix}/video.mp4`,
+      file: output,
+      contentType: 'video/mp4',
+      width: result.width,
+      height: result.height,
+    },
+    {
+      id: randomUUID(),
+      kind: 'poster',
+      key: `${prefix}/poster.jpg`,
+      file: posterFile,
+      contentType: 'image/jpeg',
+      width: posterWidth,
+      height: Math.max(2, Math.round((result.height * posterWidth) / result.width / 2) * 2),
+    },
+    ...sheets.map((name) => ({
+      id: randomUUID(),
+      kind: 'storyboard-sheet' as const,
+      key: `${prefix}/storyboard/${name}`,
+      file: path.join(storyboardDir, name),
+      contentType: 'image/jpeg',
+      width: STORYBOARD.columns * STORYBOARD.thumbWidth,
+      height: STORYBOARD.rows * STORYBOARD.thumbHeight,
+    })),
+    {
+      id: randomUUID(),
+      kind: 'storyboard-vtt',
+      key: `${prefix}/storyboard/storyboard.vtt`,
+      file: vttFile,
+      contentType: 'text/vtt',
+      width: null,
+      height: null,
+    },
+  ];
+  const sizes = new Map<string, number>();
+  for (const o of outputs) sizes.set(o.id, (await storage.put(o.key, createReadStream(o.file))).size);
+  progress.report(99);
+  await progress.flush();
+
+  const byKind = (kind: PipelineMediaKind) => outputs.filter((o) => o.kind === kind).map((o) => o.id);
+  const saved = await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(videos)
+      .set({
+        mediaStatus: 'ready',
+        processingProgress: 100,
+        failureReason: null,
+        duration: result.duration,
+        width: result.width,
+        height: result.height,
+        frameRate: result.frameRate,
+        videoCodec: 'h264',
+        audioCodec: 'aac',
+        remuxed: plan === 'remux',
+        videoMediaId: byKind('video')[0]!,
+        posterMediaId: byKind('poster')[0]!,
+        storyboard: {
+          interval,
+          columns: STORYBOARD.columns,
+          rows: STORYBOARD.rows,
+          thumbWidth: STORYBOARD.thumbWidth,
+          thumbHeight: STORYBOARD.thumbHeight,
+          count,
+          sheetMediaIds: byKind('storyboard-sheet'),
+          vttMediaId: byKind('storyboard-vtt')[0]!,
+        },
+        sourceKey: null,
+        readyAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(videos.id, video.id), eq(videos.mediaStatus, 'processing')))
+      .returning({ id: videos.id });
+    if (!updated) return false;
+    await tx.delete(media).where(and(eq(media.videoId, video.id), inArray(media.kind, [...PIPELINE_MEDIA_KINDS])));
+    await tx.insert(media).values(
+      outputs.map((o) => ({
+        id: o.id,
+        ownerId: video.authorId,
+        videoId: video.id,
+        kind: o.kind,
+        storageKey: o.key,
+        contentType: o.contentType,
+        size: sizes.get(o.id)!,
+        width: o.width,
+        height: o.height,
+      })),
+    );
+    return true;
+  });
+  if (!saved) {
+    // Deleted meanwhile (or finished by another run, whose files these same keys are).
+    const [still] = await db.select({ id: videos.id }).from(videos).where(eq(videos.id, video.id));
+    if (!still) for (const o of outputs) await storage.delete(o.key);
+    log.info({ videoId: video.id, deleted: !still }, 'media pipeline: the video changed meanwhile, outputs not recorded');
+    return;
+  }
+  await deleteSource(source);
+  pushProgress(deps.hub, video, 'ready', 100);
+  log.info({ videoId: video.id, plan, duration: result.duration }, 'media pipeline: video ready');
+  await deps.notifications.notify(video.authorId, 'videoReady', { surgery: await surgeryName(db, video.surgeryId) }, `/videos/${video.id}`);
+}
+
+/** Files and rows of an earlier try that died half-way (the rows are only ever written together). */
+async function removeEarlierOutputs(deps: PipelineDeps, videoId: string) {
+  const rows = await deps.db
+    .select({ id: media.id })
+    .from(media)
+    .where(and(eq(media.videoId, videoId), inArray(media.kind, [...PIPELINE_MEDIA_KINDS])));
+  for (const row of rows) await deps.mediaService.remove(row.id);
+  await deps.storage.delete(`videos/${videoId}/video.mp4`);
+  await deps.storage.delete(`videos/${videoId}/poster.jpg`);
+  await deps.storage.deletePrefix(`videos/${videoId}/storyboard`);
+}
+
+/** A file that is not a usable video: no retry, the bytes are deleted, the author is told why. */
+async function refuse(deps: PipelineDeps, video: VideoRow, source: string, code: RefusalCode) {
+  const [row] = await deps.db
+    .update(videos)
+    .set({ mediaStatus: 'failed', failureReason: code, processingProgress: 0, sourceKey: null, updatedAt: new Date() })
+    .where(eq(videos.id, video.id))
+    .returning({ id: videos.id });
+  await deleteSource(source);
+  if (!row) return;
+  pushProgress(deps.hub, video, 'failed', 0);
+  await deps.notifications.notify(video.authorId, 'videoFailed', {
+    surgery: await surgeryName(deps.db, video.surgeryId),
+    reason: { fr: errorMessage(code, 'fr'), en: errorMessage(code, 'en') },
+  });
+}
+
+/**
+ * After the last try of the job: `failed` with MEDIA_PROCESSING_FAILED, the source kept so that
+ * the author can ask for a retry. Does nothing unless the video is still processing.
+ */
+export async function markProcessingFailed(
+  deps: Pick<PipelineDeps, 'db' | 'notifications' | 'hub' | 'log'>,
+  videoId: string,
+): Promise<void> {
+  const [video] = await deps.db
+    .update(videos)
+    .set({ mediaStatus: 'failed', failureReason: 'MEDIA_PROCESSING_FAILED', updatedAt: new Date() })
+    .where(and(eq(videos.id, videoId), eq(videos.mediaStatus, 'processing')))
+    .returning();
+  if (!video) return;
+  deps.log.warn({ videoId }, 'media pipeline: giving up, the source is kept for a retry');
+  pushProgress(deps.hub, video, 'failed', video.processingProgress);
+  await deps.notifications.notify(video.authorId, 'videoFailed', {
+    surgery: await surgeryName(deps.db, video.surgeryId),
+    reason: { fr: errorMessage('MEDIA_PROCESSING_FAILED', 'fr'), en: errorMessage('MEDIA_PROCESSING_FAILED', 'en') },
+  });
+}

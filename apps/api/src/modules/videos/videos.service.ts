@@ -1,0 +1,596 @@
+import { stat, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { and, asc, count, eq, inArray, or } from 'drizzle-orm';
+import type { z } from 'zod';
+import { errorMessage, isErrorCode } from '@sutura/domain/errors';
+import type { Language } from '@sutura/domain/i18n';
+import type { ListQuery } from '@sutura/domain/query';
+import {
+  nasaTlxRawScore,
+  VIDEO_SOCKET_EVENTS,
+  type createVideoBody,
+  type MediaStatus,
+  type updateVideoBody,
+  type VideoDetail,
+  type VideoFields,
+  type VideoKind,
+  type VideoProgressEvent,
+  type VideoStatus,
+  type VideoSummary,
+} from '@sutura/domain/videos';
+import type { Db } from '../../db/client.ts';
+import { media, organs, surgeries, surgerySteps, users, videoPictures, videoShares, videos } from '../../db/schema.ts';
+import type { RequestUser } from '../../http/access.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import type { Queue } from '../../jobs/queue.ts';
+import type { Storage } from '../../storage/storage.ts';
+import type { Audit } from '../audit/audit.service.ts';
+import type { MediaService } from '../media/media.service.ts';
+import type { NotificationService, RealtimeHub } from '../notifications/notifications.service.ts';
+import { listConditions, listOrder, pictureCount, sharedWith } from './videos.queries.ts';
+
+export type VideoRow = typeof videos.$inferSelect;
+type CreateVideoBody = z.output<typeof createVideoBody>;
+type UpdateVideoBody = z.output<typeof updateVideoBody>;
+
+/** How the caller relates to a video: the web shows only the actions this allows. */
+type VideoAccess = VideoSummary['access'];
+
+/** The fields of a case, as columns of the same names. */
+const FIELD_KEYS = [
+  'surgeryId',
+  'organId',
+  'keyStepIds',
+  'equipmentBrand',
+  'equipmentUsed',
+  'ageRange',
+  'patientSex',
+  'bmi',
+  'complication',
+  'surgicalHistory',
+  'radiationHistory',
+  'medicalBackground',
+  'mainHand',
+  'surgeryDuration',
+  'messageToProctor',
+  'nasaTlx',
+] as const satisfies readonly (keyof VideoFields & keyof VideoRow)[];
+
+const localName = (row: { nameFr: string; nameEn: string }, lang: Language) => (lang === 'fr' ? row.nameFr : row.nameEn);
+const bothNames = (row: { nameFr: string; nameEn: string } | undefined) =>
+  row ? { fr: row.nameFr, en: row.nameEn } : { fr: 'chirurgie', en: 'surgery' };
+
+/** The directory tus writes into, inside DATA_DIR; `videos.source_key` is relative to DATA_DIR. */
+export const UPLOADS_DIR = 'uploads';
+
+export function createVideoService(deps: {
+  db: Db;
+  storage: Storage;
+  mediaService: MediaService;
+  notifications: NotificationService;
+  audit: Audit;
+  queue: Queue;
+  hub: RealtimeHub;
+  dataDir: string;
+  clock: () => Date;
+}) {
+  const { db, storage, mediaService, notifications, audit, queue, hub, clock } = deps;
+  const uploadsDir = path.join(deps.dataDir, UPLOADS_DIR);
+  const uploadFile = (uploadId: string) => path.join(uploadsDir, uploadId);
+
+  async function accessOf(row: VideoRow, viewer: RequestUser): Promise<VideoAccess | null> {
+    if (row.authorId === viewer.id) return 'author';
+    if (viewer.roles.includes('administrator')) return 'admin';
+    const [share] = await db
+      .select({ userId: videoShares.userId })
+      .from(videoShares)
+      .where(and(eq(videoShares.videoId, row.id), eq(videoShares.userId, viewer.id)));
+    return share ? 'shared' : null;
+  }
+
+  /**
+   * The video when the caller may do this with it; 404 otherwise, whether it exists or not, so
+   * that nobody learns about someone else's case (a shared person who tries to write included).
+   */
+  async function load(videoId: string, viewer: RequestUser, allowed: readonly VideoAccess[]) {
+    const [row] = await db.select().from(videos).where(eq(videos.id, videoId));
+    const access = row ? await accessOf(row, viewer) : null;
+    if (!row || !access || !allowed.includes(access)) throw notFound();
+    return { row, access };
+  }
+
+  async function surgeryNames(surgeryId: string | null) {
+    if (!surgeryId) return bothNames(undefined);
+    const [row] = await db
+      .select({ nameFr: surgeries.nameFr, nameEn: surgeries.nameEn })
+      .from(surgeries)
+      .where(eq(surgeries.id, surgeryId));
+    return bothNames(row);
+  }
+
+  /** The surgery, organ and key steps must exist, and the steps belong to the surgery. */
+  async function checkReferences(fields: { surgeryId: string; organId: string; keyStepIds: string[] }) {
+    const details: { path: string; code: 'INVALID_VALUE' }[] = [];
+    const [surgery] = await db.select({ id: surgeries.id }).from(surgeries).where(eq(surgeries.id, fields.surgeryId));
+    if (!surgery) details.push({ path: 'surgeryId', code: 'INVALID_VALUE' });
+    const [organ] = await db.select({ id: organs.id }).from(organs).where(eq(organs.id, fields.organId));
+    if (!organ) details.push({ path: 'organId', code: 'INVALID_VALUE' });
+    if (fields.keyStepIds.length) {
+      const steps = await db
+        .select({ id: surgerySteps.id })
+        .from(surgerySteps)
+        .where(and(eq(surgerySteps.surgeryId, fields.surgeryId), inArray(surgerySteps.id, fields.keyStepIds)));
+      if (steps.length !== fields.keyStepIds.length) details.push({ path: 'keyStepIds', code: 'INVALID_VALUE' });
+    }
+    if (details.length) throw new AppError('VALIDATION', {}, details);
+  }
+
+  async function uploadedBytes(row: VideoRow): Promise<number | null> {
+    if (row.mediaStatus !== 'uploading' || !row.uploadId) return null;
+    return stat(uploadFile(row.uploadId)).then(
+      (s) => s.size,
+      () => 0,
+    );
+  }
+
+  function summaryOf(
+    row: VideoRow,
+    extra: {
+      author: { firstName: string; lastName: string };
+      surgery: { id: string; nameFr: string; nameEn: string } | null;
+      organ: { id: string; nameFr: string; nameEn: string; icon: string } | null;
+      pictureCount: number;
+      access: VideoAccess;
+    },
+    viewerId: string,
+    lang: Language,
+  ): VideoSummary {
+    return {
+      id: row.id,
+      kind: row.kind as VideoKind,
+      status: row.status as VideoStatus,
+      mediaStatus: row.mediaStatus as MediaStatus,
+      processingProgress: row.processingProgress,
+      failureReason: row.failureReason,
+      failureMessage: isErrorCode(row.failureReason) ? errorMessage(row.failureReason, lang) : null,
+      authorId: row.authorId,
+      author: extra.author,
+      surgery: extra.surgery ? { id: extra.surgery.id, name: localName(extra.surgery, lang) } : null,
+      organ: extra.organ ? { id: extra.organ.id, name: localName(extra.organ, lang), icon: extra.organ.icon } : null,
+      favourite: row.favourite,
+      priority: row.priority,
+      duration: row.duration,
+      posterUrl: mediaService.urlFor(row.posterMediaId, viewerId),
+      pictureCount: extra.pictureCount,
+      createdAt: row.createdAt.toISOString(),
+      sentAt: row.sentAt?.toISOString() ?? null,
+      access: extra.access,
+    };
+  }
+
+  async function detailOf(row: VideoRow, access: VideoAccess, viewerId: string, lang: Language): Promise<VideoDetail> {
+    const [author] = await db
+      .select({ firstName: users.firstName, lastName: users.lastName })
+      .from(users)
+      .where(eq(users.id, row.authorId));
+    const [surgery] = row.surgeryId ? await db.select().from(surgeries).where(eq(surgeries.id, row.surgeryId)) : [];
+    const [organ] = row.organId ? await db.select().from(organs).where(eq(organs.id, row.organId)) : [];
+    const steps = row.keyStepIds.length
+      ? await db.select().from(surgerySteps).where(inArray(surgerySteps.id, row.keyStepIds)).orderBy(asc(surgerySteps.position))
+      : [];
+    const pictures = await db
+      .select({ id: videoPictures.id, mediaId: videoPictures.mediaId, width: media.width, height: media.height })
+      .from(videoPictures)
+      .innerJoin(media, eq(media.id, videoPictures.mediaId))
+      .where(eq(videoPictures.videoId, row.id))
+      .orderBy(asc(videoPictures.position), asc(videoPictures.createdAt));
+    const shares =
+      access === 'shared'
+        ? []
+        : await db
+            .select({
+              userId: videoShares.userId,
+              email: users.email,
+              firstName: users.firstName,
+              lastName: users.lastName,
+              createdAt: videoShares.createdAt,
+            })
+            .from(videoShares)
+            .innerJoin(users, eq(users.id, videoShares.userId))
+            .where(eq(videoShares.videoId, row.id))
+            .orderBy(asc(videoShares.createdAt));
+
+    const fields: Partial<VideoFields> = {};
+    for (const key of FIELD_KEYS) {
+      const value = row[key];
+      if (value !== null) Object.assign(fields, { [key]: value });
+    }
+    const storyboard = row.storyboard;
+    return {
+      ...summaryOf(
+        row,
+        {
+          author: author ?? { firstName: '', lastName: '' },
+          surgery: surgery ?? null,
+          organ: organ ?? null,
+          pictureCount: pictures.length,
+          access,
+        },
+        viewerId,
+        lang,
+      ),
+      fields,
+      nasaTlxRawScore: row.nasaTlx ? nasaTlxRawScore(row.nasaTlx) : null,
+      keySteps: steps.map((s) => ({ id: s.id, name: localName(s, lang) })),
+      videoUrl: mediaService.urlFor(row.videoMediaId, viewerId),
+      width: row.width,
+      height: row.height,
+      frameRate: row.frameRate,
+      storyboard: storyboard
+        ? {
+            interval: storyboard.interval,
+            columns: storyboard.columns,
+            rows: storyboard.rows,
+            thumbWidth: storyboard.thumbWidth,
+            thumbHeight: storyboard.thumbHeight,
+            count: storyboard.count,
+            sheets: storyboard.sheetMediaIds.map((id) => mediaService.urlFor(id, viewerId)!),
+            vtt: mediaService.urlFor(storyboard.vttMediaId, viewerId)!,
+          }
+        : null,
+      pictures: pictures.map((p) => ({ ...p, url: mediaService.urlFor(p.mediaId, viewerId)! })),
+      shares: shares.map((s) => ({ ...s, createdAt: s.createdAt.toISOString() })),
+      uploadedBytes: await uploadedBytes(row),
+      sourceSize: row.sourceSize,
+    };
+  }
+
+  /** The uploaded bytes of a video and the tus info file beside them, wherever the upload stands. */
+  async function removeUploadFiles(row: Pick<VideoRow, 'uploadId' | 'sourceKey'>) {
+    const files = new Set<string>();
+    if (row.uploadId) files.add(uploadFile(row.uploadId));
+    if (row.sourceKey) {
+      const source = path.resolve(deps.dataDir, row.sourceKey);
+      if (source.startsWith(uploadsDir + path.sep)) files.add(source);
+    }
+    for (const file of files) {
+      await rm(file, { force: true });
+      await rm(`${file}.json`, { force: true });
+    }
+  }
+
+  function pushProgress(row: Pick<VideoRow, 'id' | 'authorId'>, mediaStatus: MediaStatus, progress: number) {
+    const payload: VideoProgressEvent = { videoId: row.id, mediaStatus, progress };
+    hub.emitToUser(row.authorId, VIDEO_SOCKET_EVENTS.progress, payload);
+  }
+
+  return {
+    uploadsDir,
+
+    async create(viewer: RequestUser, body: CreateVideoBody, ip: string, lang: Language): Promise<VideoDetail> {
+      const { kind, ...fields } = body;
+      const keyStepIds = [...new Set(fields.keyStepIds)];
+      await checkReferences({ ...fields, keyStepIds });
+      const [row] = await db
+        .insert(videos)
+        .values({
+          ...fields,
+          keyStepIds,
+          surgicalHistory: fields.surgicalHistory ?? null,
+          authorId: viewer.id,
+          kind,
+          status: 'saved',
+          // A pictures-only case has nothing to process: its pictures are checked one by one.
+          mediaStatus: kind === 'pictures' ? 'ready' : 'uploading',
+          createdAt: clock(),
+          updatedAt: clock(),
+        })
+        .returning();
+      await audit(viewer.id, 'video.created', 'video', row!.id, ip, { kind });
+      return detailOf(row!, 'author', viewer.id, lang);
+    },
+
+    async list(viewer: RequestUser, query: ListQuery, lang: Language) {
+      const where = listConditions(query.filter, viewer);
+      const rows = await db
+        .select({
+          video: videos,
+          authorFirstName: users.firstName,
+          authorLastName: users.lastName,
+          surgery: { id: surgeries.id, nameFr: surgeries.nameFr, nameEn: surgeries.nameEn },
+          organ: { id: organs.id, nameFr: organs.nameFr, nameEn: organs.nameEn, icon: organs.icon },
+          pictureCount,
+          shared: sharedWith(viewer.id),
+        })
+        .from(videos)
+        .innerJoin(users, eq(users.id, videos.authorId))
+        .leftJoin(surgeries, eq(surgeries.id, videos.surgeryId))
+        .leftJoin(organs, eq(organs.id, videos.organId))
+        .where(where)
+        .orderBy(...listOrder(query.sort, lang))
+        .limit(query.limit)
+        .offset((query.page - 1) * query.limit);
+      const [total] = await db.select({ total: count() }).from(videos).where(where);
+      const isAdmin = viewer.roles.includes('administrator');
+      return {
+        data: rows.map((r) =>
+          summaryOf(
+            r.video,
+            {
+              author: { firstName: r.authorFirstName, lastName: r.authorLastName },
+              surgery: r.surgery,
+              organ: r.organ,
+              pictureCount: Number(r.pictureCount),
+              access: r.video.authorId === viewer.id ? 'author' : isAdmin ? 'admin' : 'shared',
+            },
+            viewer.id,
+            lang,
+          ),
+        ),
+        total: total?.total ?? 0,
+        page: query.page,
+        limit: query.limit,
+      };
+    },
+
+    async detail(viewer: RequestUser, videoId: string, lang: Language): Promise<VideoDetail> {
+      const { row, access } = await load(videoId, viewer, ['author', 'admin', 'shared']);
+      return detailOf(row, access, viewer.id, lang);
+    },
+
+    /** Any field, only while the case has not been sent (VIDEO_NOT_EDITABLE after). */
+    async update(viewer: RequestUser, videoId: string, body: UpdateVideoBody, lang: Language): Promise<VideoDetail> {
+      const { row } = await load(videoId, viewer, ['author']);
+      if (row.status !== 'saved') throw new AppError('VIDEO_NOT_EDITABLE');
+      const changes: Partial<typeof videos.$inferInsert> = {};
+      for (const key of FIELD_KEYS) if (body[key] !== undefined) Object.assign(changes, { [key]: body[key] });
+      // An emptied optional text arrives as undefined: its key says it was sent.
+      if (Object.hasOwn(body, 'surgicalHistory') && body.surgicalHistory === undefined) changes.surgicalHistory = null;
+      const surgeryId = changes.surgeryId ?? row.surgeryId;
+      const organId = changes.organId ?? row.organId;
+      let keyStepIds = changes.keyStepIds ? [...new Set(changes.keyStepIds)] : row.keyStepIds;
+      if (!changes.keyStepIds && changes.surgeryId && changes.surgeryId !== row.surgeryId && keyStepIds.length) {
+        // Another surgery: the steps of the former one no longer apply.
+        const kept = await db
+          .select({ id: surgerySteps.id })
+          .from(surgerySteps)
+          .where(and(eq(surgerySteps.surgeryId, changes.surgeryId), inArray(surgerySteps.id, keyStepIds)));
+        keyStepIds = keyStepIds.filter((id) => kept.some((k) => k.id === id));
+      }
+      if (surgeryId && organId) await checkReferences({ surgeryId, organId, keyStepIds });
+      const [updated] = await db
+        .update(videos)
+        .set({ ...changes, keyStepIds, updatedAt: clock() })
+        .where(and(eq(videos.id, row.id), eq(videos.status, 'saved')))
+        .returning();
+      if (!updated) throw new AppError('VIDEO_NOT_EDITABLE');
+      return detailOf(updated, 'author', viewer.id, lang);
+    },
+
+    /** Every file of the case (its storage prefix and the uploaded source), then the row. */
+    async remove(viewer: RequestUser, videoId: string, ip: string): Promise<void> {
+      const { row } = await load(videoId, viewer, ['author', 'admin']);
+      // The row first: once it is gone nothing serves or processes these files any more.
+      await db.delete(videos).where(eq(videos.id, row.id));
+      await storage.deletePrefix(`videos/${row.id}`);
+      await removeUploadFiles(row);
+      await audit(viewer.id, 'video.deleted', 'video', row.id, ip, { authorId: row.authorId, status: row.status });
+    },
+
+    async send(viewer: RequestUser, videoId: string, priority: boolean, ip: string, lang: Language): Promise<VideoDetail> {
+      const { row } = await load(videoId, viewer, ['author']);
+      if (row.status !== 'saved') throw new AppError('VIDEO_NOT_EDITABLE');
+      if (row.mediaStatus !== 'ready') throw new AppError('VIDEO_NOT_READY');
+      const [sent] = await db
+        .update(videos)
+        .set({ status: 'pending_preparation', priority, sentAt: clock(), updatedAt: clock() })
+        .where(and(eq(videos.id, row.id), eq(videos.status, 'saved'), eq(videos.mediaStatus, 'ready')))
+        .returning();
+      if (!sent) throw new AppError('VIDEO_NOT_EDITABLE');
+      await audit(viewer.id, 'video.sent', 'video', row.id, ip, { priority });
+      return detailOf(sent, 'author', viewer.id, lang);
+    },
+
+    async setFavourite(viewer: RequestUser, videoId: string, favourite: boolean, lang: Language): Promise<VideoDetail> {
+      const { row } = await load(videoId, viewer, ['author']);
+      const [updated] = await db.update(videos).set({ favourite }).where(eq(videos.id, row.id)).returning();
+      return detailOf(updated!, 'author', viewer.id, lang);
+    },
+
+    /** Read-only access for a colleague, found by email; they are told once. */
+    async share(viewer: RequestUser, videoId: string, email: string, ip: string, lang: Language): Promise<VideoDetail> {
+      const { row } = await load(videoId, viewer, ['author']);
+      const [colleague] = await db.select({ id: users.id }).from(users).where(eq(users.email, email.trim().toLowerCase()));
+      if (!colleague) throw new AppError('SHARE_USER_NOT_FOUND');
+      if (colleague.id === viewer.id) throw new AppError('SHARE_SELF');
+      const [added] = await db
+        .insert(videoShares)
+        .values({ videoId: row.id, userId: colleague.id, createdAt: clock() })
+        .onConflictDoNothing()
+        .returning();
+      if (added) {
+        await audit(viewer.id, 'video.shared', 'video', row.id, ip, { userId: colleague.id });
+        const [author] = await db
+          .select({ firstName: users.firstName, lastName: users.lastName })
+          .from(users)
+          .where(eq(users.id, row.authorId));
+        await notifications.notify(
+          colleague.id,
+          'videoShared',
+          { name: `${author?.firstName ?? ''} ${author?.lastName ?? ''}`.trim(), surgery: await surgeryNames(row.surgeryId) },
+          `/videos/${row.id}/shared`,
+        );
+      }
+      return detailOf(row, 'author', viewer.id, lang);
+    },
+
+    async revokeShare(viewer: RequestUser, videoId: string, userId: string, ip: string, lang: Language): Promise<VideoDetail> {
+      const { row } = await load(videoId, viewer, ['author']);
+      const [removed] = await db
+        .delete(videoShares)
+        .where(and(eq(videoShares.videoId, row.id), eq(videoShares.userId, userId)))
+        .returning();
+      if (!removed) throw notFound();
+      await audit(viewer.id, 'video.share_revoked', 'video', row.id, ip, { userId });
+      return detailOf(row, 'author', viewer.id, lang);
+    },
+
+    /** Queues the media pipeline again for a video whose processing failed with its source kept. */
+    async retry(viewer: RequestUser, videoId: string, ip: string, lang: Language): Promise<VideoDetail> {
+      const { row } = await load(videoId, viewer, ['author']);
+      if (row.mediaStatus === 'ready') throw new AppError('VIDEO_ALREADY_UPLOADED');
+      if (row.mediaStatus !== 'failed') throw new AppError('VIDEO_NOT_READY');
+      const source = row.sourceKey ? path.resolve(deps.dataDir, row.sourceKey) : null;
+      const kept = source
+        ? await stat(source).then(
+            (s) => s.isFile(),
+            () => false,
+          )
+        : false;
+      // Without its source (a refused file) a retry cannot help: the reason is the answer.
+      if (!kept) throw new AppError(isErrorCode(row.failureReason) ? row.failureReason : 'MEDIA_PROCESSING_FAILED');
+      const [queued] = await db
+        .update(videos)
+        .set({ mediaStatus: 'processing', failureReason: null, processingProgress: 0, updatedAt: clock() })
+        .where(and(eq(videos.id, row.id), eq(videos.mediaStatus, 'failed')))
+        .returning();
+      if (!queued) throw new AppError('VIDEO_NOT_READY');
+      try {
+        await queue.send('video.process', { videoId: row.id });
+      } catch (err) {
+        // Not queued: failed again, so that the author can retry once more.
+        await db
+          .update(videos)
+          .set({ mediaStatus: 'failed', failureReason: row.failureReason })
+          .where(and(eq(videos.id, row.id), eq(videos.mediaStatus, 'processing')));
+        throw err;
+      }
+      await audit(viewer.id, 'video.retry', 'video', row.id, ip);
+      pushProgress(queued, 'processing', 0);
+      return detailOf(queued, 'author', viewer.id, lang);
+    },
+
+    /** A picture of a case, added by its author while the case is saved. */
+    async addPicture(viewer: RequestUser, videoId: string, bytes: Buffer) {
+      const { row } = await load(videoId, viewer, ['author']);
+      if (row.status !== 'saved') throw new AppError('VIDEO_NOT_EDITABLE');
+      const stored = await mediaService.storePicture(viewer.id, row.id, bytes);
+      const [position] = await db.select({ n: count() }).from(videoPictures).where(eq(videoPictures.videoId, row.id));
+      await db.insert(videoPictures).values({ videoId: row.id, mediaId: stored.id, position: position?.n ?? 0, createdAt: clock() });
+      return { id: stored.id, url: mediaService.urlFor(stored.id, viewer.id)!, kind: stored.kind };
+    },
+
+    /** By the picture's id in the detail, or by its media id (what the upload answered). */
+    async removePicture(viewer: RequestUser, videoId: string, pictureId: string, lang: Language): Promise<VideoDetail> {
+      const { row } = await load(videoId, viewer, ['author']);
+      if (row.status !== 'saved') throw new AppError('VIDEO_NOT_EDITABLE');
+      const [picture] = await db
+        .select()
+        .from(videoPictures)
+        .where(and(eq(videoPictures.videoId, row.id), or(eq(videoPictures.id, pictureId), eq(videoPictures.mediaId, pictureId))));
+      if (!picture) throw notFound();
+      // The media row cascades to the picture row; the file goes with it.
+      await mediaService.remove(picture.mediaId);
+      return detailOf(row, 'author', viewer.id, lang);
+    },
+
+    // ---- The tus side (tus.ts): who may upload, and what a finished upload starts.
+
+    /** The caller's video that may receive a file now; 404, 400 or 409 otherwise. */
+    async uploadTarget(viewer: RequestUser, videoId: string): Promise<VideoRow> {
+      const { row } = await load(videoId, viewer, ['author']);
+      if (row.kind !== 'video') throw new AppError('VALIDATION', {}, [{ path: 'videoId', code: 'INVALID_VALUE' }]);
+      // A failed file may be replaced; one being processed or ready may not.
+      if (row.status !== 'saved' || (row.mediaStatus !== 'uploading' && row.mediaStatus !== 'failed')) {
+        throw new AppError('VIDEO_ALREADY_UPLOADED');
+      }
+      return row;
+    },
+
+    /**
+     * Records a new upload on the video, atomically: false when the video changed meanwhile.
+     * The upload it replaces (an abandoned one, or a failed file) is deleted.
+     */
+    async claimUpload(viewerId: string, videoId: string, uploadId: string, size: number): Promise<boolean> {
+      const before = await db.transaction(async (tx) => {
+        const [current] = await tx.select().from(videos).where(eq(videos.id, videoId)).for('update');
+        const [claimed] = await tx
+          .update(videos)
+          .set({
+            uploadId,
+            sourceSize: size,
+            sourceKey: null,
+            mediaStatus: 'uploading',
+            failureReason: null,
+            processingProgress: 0,
+            updatedAt: clock(),
+          })
+          .where(
+            and(
+              eq(videos.id, videoId),
+              eq(videos.authorId, viewerId),
+              eq(videos.kind, 'video'),
+              eq(videos.status, 'saved'),
+              inArray(videos.mediaStatus, ['uploading', 'failed']),
+            ),
+          )
+          .returning({ id: videos.id });
+        return claimed ? current : null;
+      });
+      if (!before) return false;
+      await removeUploadFiles(before);
+      return true;
+    },
+
+    /** The video an upload belongs to, when the caller is the one who created it. */
+    async uploadOf(uploadId: string, viewerId: string): Promise<VideoRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(videos)
+        .where(and(eq(videos.uploadId, uploadId), eq(videos.authorId, viewerId)));
+      return row;
+    },
+
+    /** The upload was terminated by its author: the video waits for a new one. */
+    async uploadTerminated(uploadId: string): Promise<void> {
+      await db
+        .update(videos)
+        .set({ uploadId: null, updatedAt: clock() })
+        .where(and(eq(videos.uploadId, uploadId), eq(videos.mediaStatus, 'uploading')));
+    },
+
+    /**
+     * Every byte is there: the source is recorded, the author told, the pipeline queued. Runs
+     * once per upload even when the client repeats its last request.
+     */
+    async uploadFinished(uploadId: string, size: number): Promise<void> {
+      const [row] = await db
+        .update(videos)
+        .set({
+          sourceKey: `${UPLOADS_DIR}/${uploadId}`,
+          sourceSize: size,
+          mediaStatus: 'processing',
+          processingProgress: 0,
+          failureReason: null,
+          updatedAt: clock(),
+        })
+        .where(and(eq(videos.uploadId, uploadId), eq(videos.mediaStatus, 'uploading')))
+        .returning();
+      if (!row) return;
+      try {
+        await queue.send('video.process', { videoId: row.id });
+      } catch (err) {
+        // Not queued: back to uploading, so that the client's retry of its last request finishes again.
+        await db
+          .update(videos)
+          .set({ mediaStatus: 'uploading' })
+          .where(and(eq(videos.id, row.id), eq(videos.mediaStatus, 'processing')));
+        throw err;
+      }
+      await audit(row.authorId, 'video.uploaded', 'video', row.id, null, { size });
+      pushProgress(row, 'processing', 0);
+      await notifications.notify(row.authorId, 'videoUploaded', { surgery: await surgeryNames(row.surgeryId) }, `/videos/${row.id}`);
+    },
+  };
+}
+export type VideoService = ReturnType<typeof createVideoService>;

@@ -1,0 +1,327 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorMessage, formatBytes } from '@sutura/domain/errors';
+import { notifications, videos } from '../src/db/schema.ts';
+import { createTestContext, type TestContext } from './harness.ts';
+import { makeClip, tusMetadata, videoForm } from './video-fixtures.ts';
+
+type Person = Awaited<ReturnType<TestContext['createUser']>>;
+
+const MAX = 8 * 1024 * 1024;
+let ctx: TestContext;
+let base: string;
+let work: string;
+let clip: Buffer;
+let author: Person;
+let other: Person;
+
+beforeAll(async () => {
+  // Workers off: the video.process job stays in the queue for the test to look at.
+  ctx = await createTestContext({ listen: true, workers: false, env: { MAX_UPLOAD_BYTES: String(MAX) } });
+  base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
+  work = await mkdtemp(path.join(tmpdir(), 'sutura-uploads-'));
+  makeClip(path.join(work, 'clip.mp4'));
+  clip = await readFile(path.join(work, 'clip.mp4'));
+  author = await ctx.createUser('learner');
+  other = await ctx.createUser('learner');
+});
+afterAll(async () => {
+  await ctx?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+async function newVideo(person: Person, kind: 'video' | 'pictures' = 'video'): Promise<string> {
+  const res = await ctx.inject({ method: 'POST', url: '/v1/videos', token: person.token, body: await videoForm(ctx, kind) });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().data.id;
+}
+
+function tus(
+  method: string,
+  url: string,
+  person: Person | undefined,
+  headers: Record<string, string> = {},
+  body?: Buffer,
+): Promise<Response> {
+  return fetch(new URL(url, base), {
+    method,
+    headers: { 'tus-resumable': '1.0.0', ...(person ? { authorization: `Bearer ${person.token}` } : {}), ...headers },
+    ...(body ? { body: new Uint8Array(body) } : {}),
+  });
+}
+
+function create(person: Person, videoId: string, length: number, extra: Record<string, string> = {}) {
+  return tus('POST', '/v1/uploads/?langCode=en', person, {
+    'upload-length': String(length),
+    'upload-metadata': tusMetadata({ videoId, filename: 'case-12.mp4', filetype: 'video/mp4' }),
+    ...extra,
+  });
+}
+
+function patch(person: Person, location: string, offset: number, bytes: Buffer) {
+  return tus('PATCH', location, person, { 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, bytes);
+}
+
+async function headOffset(person: Person, location: string): Promise<number> {
+  const res = await tus('HEAD', location, person);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('cache-control')).toBe('no-store');
+  return Number(res.headers.get('upload-offset'));
+}
+
+/** Sends part of a PATCH, then drops the connection: a browser closed in the middle of an upload. */
+async function cutPatch(person: Person, location: string, offset: number, bytes: Buffer, sent: number): Promise<void> {
+  const req = http.request(new URL(location, base), {
+    method: 'PATCH',
+    headers: {
+      authorization: `Bearer ${person.token}`,
+      'tus-resumable': '1.0.0',
+      'upload-offset': String(offset),
+      'content-type': 'application/offset+octet-stream',
+      'content-length': String(bytes.length),
+    },
+  });
+  req.on('error', () => {});
+  await new Promise<void>((resolve) => req.write(bytes.subarray(0, sent), () => resolve()));
+  // Long enough for the server to write what it received.
+  await new Promise((r) => setTimeout(r, 300));
+  req.destroy();
+  await new Promise((r) => setTimeout(r, 100));
+}
+
+async function videoRow(id: string) {
+  const [row] = await ctx.database.db.select().from(videos).where(eq(videos.id, id));
+  return row!;
+}
+
+describe('creating an upload', () => {
+  it('refuses an Upload-Length over MAX_UPLOAD_BYTES with 413 before any byte, in the caller’s language', async () => {
+    const id = await newVideo(author);
+    const res = await create(author, id, MAX + 1);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({
+      success: false,
+      error: {
+        code: 'UPLOAD_TOO_BIG',
+        message: errorMessage('UPLOAD_TOO_BIG', 'en', { file: 'case-12.mp4', max: formatBytes(MAX, 'en') }),
+      },
+    });
+    const fr = await tus('POST', '/v1/uploads/?langCode=fr', author, {
+      'upload-length': String(MAX * 3),
+      'upload-metadata': tusMetadata({ videoId: id }),
+    });
+    expect(fr.status).toBe(413);
+    expect((await fr.json()).error.message).toBe('Ce fichier est trop volumineux, la taille maximale est de 8 Mo');
+    expect((await videoRow(id)).uploadId).toBeNull();
+    expect(await readdir(ctx.services.videos.uploadsDir)).toEqual([]);
+  });
+
+  it('answers OPTIONS with the protocol, its extensions and the largest size', async () => {
+    const res = await tus('OPTIONS', '/v1/uploads/', author);
+    expect(res.status).toBe(204);
+    expect(res.headers.get('tus-version')).toBe('1.0.0');
+    expect(res.headers.get('tus-max-size')).toBe(String(MAX));
+    expect(res.headers.get('tus-extension')).toContain('termination');
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('refuses a creation without a token (401), from a role that does not upload (403), or without its headers (400)', async () => {
+    const id = await newVideo(author);
+    expect(
+      (await tus('POST', '/v1/uploads/', undefined, { 'upload-length': '10', 'upload-metadata': tusMetadata({ videoId: id }) })).status,
+    ).toBe(401);
+    const editor = await ctx.createUser('editor');
+    const forbidden = await create(editor, id, 10);
+    expect(forbidden.status).toBe(403);
+    expect((await forbidden.json()).error.code).toBe('FORBIDDEN');
+
+    const noLength = await tus('POST', '/v1/uploads/', author, { 'upload-metadata': tusMetadata({ videoId: id }) });
+    expect(noLength.status).toBe(400);
+    expect((await noLength.json()).error.details[0]).toMatchObject({ path: 'Upload-Length', code: 'FIELD_REQUIRED' });
+    const deferred = await tus('POST', '/v1/uploads/', author, {
+      'upload-defer-length': '1',
+      'upload-metadata': tusMetadata({ videoId: id }),
+    });
+    expect(deferred.status).toBe(400);
+    const noVideo = await tus('POST', '/v1/uploads/', author, { 'upload-length': '10' });
+    expect(noVideo.status).toBe(400);
+    expect((await noVideo.json()).error.details[0]).toMatchObject({ path: 'videoId' });
+    expect((await videoRow(id)).uploadId).toBeNull();
+  });
+
+  it('refuses an upload for someone else’s video (404), a pictures case (400) and an unknown video (404)', async () => {
+    const id = await newVideo(author);
+    const res = await create(other, id, clip.length);
+    expect(res.status).toBe(404);
+    expect((await res.json()).error.code).toBe('NOT_FOUND');
+    expect((await videoRow(id)).uploadId).toBeNull();
+
+    const pictures = await newVideo(author, 'pictures');
+    const wrongKind = await create(author, pictures, clip.length);
+    expect(wrongKind.status).toBe(400);
+    expect((await wrongKind.json()).error.details[0]).toMatchObject({ path: 'videoId', code: 'INVALID_VALUE' });
+
+    expect((await create(author, crypto.randomUUID(), clip.length)).status).toBe(404);
+  });
+});
+
+describe('a resumable upload', () => {
+  it('receives the file in chunks, resumes after cuts from the offset HEAD reports, and starts the pipeline', async () => {
+    const id = await newVideo(author);
+    const created = await create(author, id, clip.length);
+    expect(created.status).toBe(201);
+    const location = created.headers.get('location')!;
+    expect(location).toMatch(/^\/v1\/uploads\/[0-9a-f-]{36}$/);
+    const uploadId = location.split('/').pop()!;
+    let row = await videoRow(id);
+    expect(row.uploadId).toBe(uploadId);
+    expect(row.sourceSize).toBe(clip.length);
+
+    // Nobody else may look at, continue or delete it.
+    expect((await tus('HEAD', location, other)).status).toBe(404);
+    expect((await patch(other, location, 0, clip.subarray(0, 10))).status).toBe(404);
+    expect((await tus('DELETE', location, other)).status).toBe(404);
+    expect(await headOffset(author, location)).toBe(0);
+
+    // Three chunks, with the connection dropped in the middle of two of them.
+    const third = Math.floor(clip.length / 3);
+    const first = await patch(author, location, 0, clip.subarray(0, third));
+    expect(first.status).toBe(204);
+    expect(Number(first.headers.get('upload-offset'))).toBe(third);
+    expect(await headOffset(author, location)).toBe(third);
+
+    await cutPatch(author, location, third, clip.subarray(third, 2 * third), Math.floor(third / 2));
+    let offset = await headOffset(author, location);
+    expect(offset).toBeGreaterThan(third);
+    expect(offset).toBeLessThanOrEqual(third + Math.floor(third / 2));
+    const detail = await ctx.inject({ method: 'GET', url: `/v1/videos/${id}`, token: author.token });
+    expect(detail.json().data).toMatchObject({ mediaStatus: 'uploading', uploadedBytes: offset, sourceSize: clip.length });
+
+    // A chunk at the wrong offset changes nothing.
+    expect((await patch(author, location, offset + 1, clip.subarray(offset + 1, offset + 10))).status).toBe(409);
+    expect(await headOffset(author, location)).toBe(offset);
+
+    const second = await patch(author, location, offset, clip.subarray(offset, 2 * third));
+    expect(second.status).toBe(204);
+    await cutPatch(author, location, 2 * third, clip.subarray(2 * third), 1000);
+    offset = await headOffset(author, location);
+    expect(offset).toBeGreaterThan(2 * third);
+    expect((await videoRow(id)).mediaStatus).toBe('uploading');
+
+    const last = await patch(author, location, offset, clip.subarray(offset));
+    expect(last.status).toBe(204);
+    expect(Number(last.headers.get('upload-offset'))).toBe(clip.length);
+
+    row = await videoRow(id);
+    expect(row).toMatchObject({ mediaStatus: 'processing', sourceKey: `uploads/${uploadId}`, sourceSize: clip.length });
+    const source = path.join(ctx.config.dataDir, row.sourceKey!);
+    expect(sha256(await readFile(source))).toBe(sha256(clip));
+    // The original file name is not kept beside the bytes.
+    const info = JSON.parse(await readFile(`${source}.json`, 'utf8'));
+    expect(info.metadata).toEqual({ videoId: id, filetype: 'video/mp4' });
+
+    const jobs = await ctx.database.db.execute<{ data: { videoId: string } }>(
+      sql`select data from pgboss.job where name = 'video.process' and data->>'videoId' = ${id}`,
+    );
+    expect(jobs.rows.map((j) => j.data)).toEqual([{ videoId: id }]);
+    const told = await ctx.database.db.select().from(notifications).where(eq(notifications.userId, author.id));
+    expect(told.filter((n) => n.key === 'videoUploaded').map((n) => n.link)).toEqual([`/videos/${id}`]);
+
+    // Finished: HEAD still says so, more bytes or a second file are refused, the finish ran once.
+    expect(await headOffset(author, location)).toBe(clip.length);
+    expect((await patch(author, location, clip.length, Buffer.alloc(0))).status).toBe(409);
+    const again = await create(author, id, clip.length);
+    expect(again.status).toBe(409);
+    expect((await again.json()).error.code).toBe('VIDEO_ALREADY_UPLOADED');
+    expect((await tus('DELETE', location, author)).status).toBe(409);
+    const jobsAfter = await ctx.database.db.execute(
+      sql`select id from pgboss.job where name = 'video.process' and data->>'videoId' = ${id}`,
+    );
+    expect(jobsAfter.rows).toHaveLength(1);
+  });
+
+  it('creates and sends the whole file in one request (creation-with-upload)', async () => {
+    const id = await newVideo(author);
+    const res = await tus(
+      'POST',
+      '/v1/uploads/',
+      author,
+      {
+        'upload-length': String(clip.length),
+        'upload-metadata': tusMetadata({ videoId: id }),
+        'content-type': 'application/offset+octet-stream',
+      },
+      clip,
+    );
+    expect(res.status).toBe(201);
+    expect(Number(res.headers.get('upload-offset'))).toBe(clip.length);
+    const row = await videoRow(id);
+    expect(row.mediaStatus).toBe('processing');
+    expect(sha256(await readFile(path.join(ctx.config.dataDir, row.sourceKey!)))).toBe(sha256(clip));
+  });
+
+  it('gives a Location under the prefix a reverse proxy announces', async () => {
+    const id = await newVideo(author);
+    const res = await create(author, id, 100, { 'x-forwarded-prefix': '/sutura', 'x-forwarded-host': 'videos.example.org' });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('location')).toMatch(/^\/sutura\/v1\/uploads\/[0-9a-f-]{36}$/);
+  });
+
+  it('lets the author terminate an open upload, and start another', async () => {
+    const id = await newVideo(author);
+    const location = (await create(author, id, clip.length)).headers.get('location')!;
+    expect((await patch(author, location, 0, clip.subarray(0, 1000))).status).toBe(204);
+    const file = path.join(ctx.services.videos.uploadsDir, location.split('/').pop()!);
+    expect((await stat(file)).size).toBe(1000);
+    expect((await tus('DELETE', location, author)).status).toBe(204);
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(`${file}.json`)).toBe(false);
+    await expect.poll(async () => (await videoRow(id)).uploadId).toBeNull();
+    expect((await tus('HEAD', location, author)).status).toBe(404);
+
+    const next = await create(author, id, clip.length);
+    expect(next.status).toBe(201);
+  });
+
+  it('replaces an abandoned upload, or a file the pipeline refused, with a new one', async () => {
+    const id = await newVideo(author);
+    const abandoned = (await create(author, id, clip.length)).headers.get('location')!;
+    await patch(author, abandoned, 0, clip.subarray(0, 500));
+    const abandonedFile = path.join(ctx.services.videos.uploadsDir, abandoned.split('/').pop()!);
+    const fresh = (await create(author, id, clip.length)).headers.get('location')!;
+    expect(fresh).not.toBe(abandoned);
+    expect(existsSync(abandonedFile)).toBe(false);
+    // The old upload is no longer the video's: 404 even for its author.
+    expect((await tus('HEAD', abandoned, author)).status).toBe(404);
+
+    await ctx.database.db
+      .update(videos)
+      .set({ mediaStatus: 'failed', failureReason: 'MEDIA_NOT_A_VIDEO', sourceKey: null })
+      .where(eq(videos.id, id));
+    const replaced = await create(author, id, clip.length);
+    expect(replaced.status).toBe(201);
+    expect(await videoRow(id)).toMatchObject({ mediaStatus: 'uploading', failureReason: null });
+  });
+
+  it('deletes the upload’s bytes and info file with the video', async () => {
+    const id = await newVideo(author);
+    const location = (await create(author, id, clip.length)).headers.get('location')!;
+    await patch(author, location, 0, clip.subarray(0, 2000));
+    const file = path.join(ctx.services.videos.uploadsDir, location.split('/').pop()!);
+    expect(existsSync(file) && existsSync(`${file}.json`)).toBe(true);
+    const res = await ctx.inject({ method: 'DELETE', url: `/v1/videos/${id}`, token: author.token });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(`${file}.json`)).toBe(false);
+    expect((await tus('HEAD', location, author)).status).toBe(404);
+  });
+});
