@@ -149,8 +149,9 @@ async function tusUpload(file: string, work: string): Promise<{ ms: number; peak
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
+      DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
       DEMO_DATA: 'on',
+      DEMO_VIDEOS: 'off',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -22,6 +22,7 @@ const envSchema = z.object({
   DATABASE_URL: z.string().optional(),
   WORKERS: z.enum(['on', 'off', 'only']).default('on'),
   DEMO_DATA: onOff.optional(),
+  DEMO_VIDEOS: onOff.default('on'),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Sutura <no-reply@sutura.local>'),
   SUPPORT_EMAIL: z.email().default('support@sutura.local'),
@@ -51,6 +52,8 @@ export type Config = {
   databaseUrl: string | undefined;
   workers: 'on' | 'off' | 'only';
   demoData: boolean;
+  /** With the demo accounts, generate demo videos (ffmpeg) in the background at first start. */
+  demoVideos: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
   supportEmail: string;
@@ -90,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: e.WORKERS,
     // Demo accounts and videos only ever go into the embedded database unless asked for.
     demoData: e.DEMO_DATA ? e.DEMO_DATA === 'on' : !e.DATABASE_URL,
+    demoVideos: e.DEMO_VIDEOS === 'on',
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     supportEmail: e.SUPPORT_EMAIL,

@@ -10,6 +10,7 @@ import { buildApp, createServices, type Services } from './app.ts';
 import type { RealtimeHub } from './modules/notifications/notifications.service.ts';
 import { createRealtimeEmitter } from './realtime/socket.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seed } from './seed.ts';
+import { seedDemoVideos } from './demo-videos.ts';
 
 /** Stops with the reason alone when the operator has something to fix. */
 function fail(err: unknown): never {
@@ -60,7 +61,13 @@ if (config.workers !== 'only') {
     for (const a of DEMO_ACCOUNTS) lines.push(`  ${a.role.padEnd(13)} ${a.email}`);
   }
   if (!config.smtpUrl) lines.push(`Mail is written to ${path.join(config.dataDir, 'outbox')}`);
+  if (createdDemo && config.demoVideos) lines.push('Demo videos are being generated in the background; they appear in a few minutes.');
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
+  if (createdDemo && config.demoVideos) {
+    seedDemoVideos({ db: database.db, queue, mediaService: services.mediaService, dataDir: config.dataDir, log }).catch((err: unknown) =>
+      log.error({ err }, 'demo videos could not be generated'),
+    );
+  }
 } else {
   // No socket server here: pushes go through the PostgreSQL adapter to the HTTP processes.
   // On the embedded database there is no other process, hence nobody to push to.

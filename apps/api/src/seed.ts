@@ -15,6 +15,7 @@ export const RPPS_SAMPLE_FILE = path.join(import.meta.dirname, 'modules/rpps/sam
 export const DEMO_PASSWORD = 'sutura2026';
 export const DEMO_ACCOUNTS: { email: string; role: Role; firstName: string; lastName: string }[] = [
   { email: 'learner@sutura.local', role: 'learner', firstName: 'Camille', lastName: 'Martin' },
+  { email: 'learner2@sutura.local', role: 'learner', firstName: 'Julien', lastName: 'Moreau' },
   { email: 'editor@sutura.local', role: 'editor', firstName: 'Hugo', lastName: 'Bernard' },
   { email: 'expert@sutura.local', role: 'expert', firstName: 'Claire', lastName: 'Dubois' },
   { email: 'admin@sutura.local', role: 'administrator', firstName: 'Nadia', lastName: 'Lefèvre' },

@@ -43,7 +43,8 @@ export function nasaTlxRawScore(tlx: NasaTlx): number {
 /** The case data a learner fills in; nothing in it identifies the patient. */
 export const videoFieldsSchema = z.object({
   surgeryId: z.uuid({ error: 'FIELD_REQUIRED' }),
-  organId: z.uuid({ error: 'FIELD_REQUIRED' }),
+  /** The six organs are those of urology: a surgery elsewhere (a cholecystectomy) has none. */
+  organId: z.uuid({ error: 'FIELD_REQUIRED' }).nullable().optional(),
   keyStepIds: z.array(z.uuid({ error: 'INVALID_VALUE' })).max(50),
   equipmentBrand: textField(100),
   equipmentUsed: textField(500),

@@ -109,12 +109,14 @@ export function createVideoService(deps: {
   }
 
   /** The surgery, organ and key steps must exist, and the steps belong to the surgery. */
-  async function checkReferences(fields: { surgeryId: string; organId: string; keyStepIds: string[] }) {
+  async function checkReferences(fields: { surgeryId: string; organId?: string | null | undefined; keyStepIds: string[] }) {
     const details: { path: string; code: 'INVALID_VALUE' }[] = [];
     const [surgery] = await db.select({ id: surgeries.id }).from(surgeries).where(eq(surgeries.id, fields.surgeryId));
     if (!surgery) details.push({ path: 'surgeryId', code: 'INVALID_VALUE' });
-    const [organ] = await db.select({ id: organs.id }).from(organs).where(eq(organs.id, fields.organId));
-    if (!organ) details.push({ path: 'organId', code: 'INVALID_VALUE' });
+    if (fields.organId) {
+      const [organ] = await db.select({ id: organs.id }).from(organs).where(eq(organs.id, fields.organId));
+      if (!organ) details.push({ path: 'organId', code: 'INVALID_VALUE' });
+    }
     if (fields.keyStepIds.length) {
       const steps = await db
         .select({ id: surgerySteps.id })
@@ -347,7 +349,8 @@ export function createVideoService(deps: {
       // An emptied optional text arrives as undefined: its key says it was sent.
       if (Object.hasOwn(body, 'surgicalHistory') && body.surgicalHistory === undefined) changes.surgicalHistory = null;
       const surgeryId = changes.surgeryId ?? row.surgeryId;
-      const organId = changes.organId ?? row.organId;
+      const organId = Object.hasOwn(body, 'organId') ? (changes.organId ?? null) : row.organId;
+      if (Object.hasOwn(body, 'organId') && body.organId === null) changes.organId = null;
       let keyStepIds = changes.keyStepIds ? [...new Set(changes.keyStepIds)] : row.keyStepIds;
       if (!changes.keyStepIds && changes.surgeryId && changes.surgeryId !== row.surgeryId && keyStepIds.length) {
         // Another surgery: the steps of the former one no longer apply.
@@ -357,7 +360,7 @@ export function createVideoService(deps: {
           .where(and(eq(surgerySteps.surgeryId, changes.surgeryId), inArray(surgerySteps.id, keyStepIds)));
         keyStepIds = keyStepIds.filter((id) => kept.some((k) => k.id === id));
       }
-      if (surgeryId && organId) await checkReferences({ surgeryId, organId, keyStepIds });
+      if (surgeryId) await checkReferences({ surgeryId, organId, keyStepIds });
       const [updated] = await db
         .update(videos)
         .set({ ...changes, keyStepIds, updatedAt: clock() })

@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { eq, inArray } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import sharp from 'sharp';
+import type { NasaTlx } from '@sutura/domain/videos';
+import type { Db } from './db/client.ts';
+import { surgeries, surgerySteps, users, videoPictures, videoShares, videos } from './db/schema.ts';
+import type { Queue } from './jobs/queue.ts';
+import { generateDemoClip } from './media-pipeline/demo-videos.ts';
+import type { MediaService } from './modules/media/media.service.ts';
+import { UPLOADS_DIR } from './modules/videos/videos.service.ts';
+
+interface DemoCase {
+  author: string;
+  surgery: string;
+  status: 'saved' | 'pending_preparation' | 'analysed';
+  seconds: number;
+  favourite?: boolean;
+  priority?: boolean;
+  sharedWith?: string;
+  tlx: NasaTlx;
+}
+
+/** Cases of the demo learners, in the states that fill every tab of "My videos". */
+const CASES: DemoCase[] = [
+  { author: 'learner@sutura.local', surgery: 'cholecystectomy', status: 'saved', seconds: 150, favourite: true, tlx: tlx(55) },
+  { author: 'learner@sutura.local', surgery: 'adrenalectomy', status: 'pending_preparation', seconds: 180, priority: true, tlx: tlx(65) },
+  { author: 'learner@sutura.local', surgery: 'pyeloplasty', status: 'analysed', seconds: 120, tlx: tlx(40) },
+  {
+    author: 'learner2@sutura.local',
+    surgery: 'colectomy',
+    status: 'saved',
+    seconds: 120,
+    sharedWith: 'learner@sutura.local',
+    tlx: tlx(70),
+  },
+];
+
+function tlx(base: number): NasaTlx {
+  const at = (d: number) => Math.max(0, Math.min(100, Math.round((base + d) / 5) * 5));
+  return {
+    mentalDemand: at(10),
+    physicalDemand: at(-10),
+    temporalDemand: at(5),
+    performance: at(-20),
+    effort: at(15),
+    frustration: at(-25),
+  };
+}
+
+/**
+ * Demo videos for a newcomer: clips generated with ffmpeg (a visible clock and a tone), put
+ * through the real media pipeline, plus a pictures-only case. Runs once, after the server is up.
+ */
+export async function seedDemoVideos(deps: { db: Db; queue: Queue; mediaService: MediaService; dataDir: string; log: Logger }) {
+  const { db, queue, log } = deps;
+  const emails = [...new Set(CASES.flatMap((c) => [c.author, c.sharedWith ?? c.author]))];
+  const people = new Map(
+    (await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, emails))).map((u) => [u.email, u.id]),
+  );
+  const uploads = path.join(deps.dataDir, UPLOADS_DIR);
+  await mkdir(uploads, { recursive: true });
+
+  for (const demo of CASES) {
+    const authorId = people.get(demo.author);
+    const [surgery] = await db.select().from(surgeries).where(eq(surgeries.code, demo.surgery));
+    if (!authorId || !surgery) continue;
+    const steps = await db
+      .select({ id: surgerySteps.id })
+      .from(surgerySteps)
+      .where(eq(surgerySteps.surgeryId, surgery.id))
+      .orderBy(surgerySteps.position);
+    const sourceKey = `${UPLOADS_DIR}/demo-${randomUUID()}.mp4`;
+    await generateDemoClip(path.join(deps.dataDir, sourceKey), { seconds: demo.seconds, label: `Sutura demo — ${surgery.nameEn}` });
+    const [row] = await db
+      .insert(videos)
+      .values({
+        authorId,
+        kind: 'video',
+        status: demo.status,
+        mediaStatus: 'processing',
+        surgeryId: surgery.id,
+        organId: surgery.organId,
+        keyStepIds: steps.slice(1, 4).map((s) => s.id),
+        equipmentBrand: 'Intuitive Surgical',
+        equipmentUsed: 'da Vinci Xi, 4 arms, 30° endoscope',
+        ageRange: '45_59',
+        patientSex: 'man',
+        bmi: 'under_30',
+        complication: false,
+        surgicalHistory: 'Demo case: no previous abdominal surgery',
+        radiationHistory: false,
+        medicalBackground: ['anti_aggregant'],
+        mainHand: 'right',
+        surgeryDuration: 95,
+        messageToProctor: 'Demo case: please look at the dissection steps and my exposure.',
+        nasaTlx: demo.tlx,
+        favourite: demo.favourite ?? false,
+        priority: demo.priority ?? false,
+        sentAt: demo.status === 'saved' ? null : new Date(),
+        sourceKey,
+      })
+      .returning({ id: videos.id });
+    if (demo.sharedWith && people.get(demo.sharedWith))
+      await db.insert(videoShares).values({ videoId: row!.id, userId: people.get(demo.sharedWith)! });
+    await queue.send('video.process', { videoId: row!.id });
+    log.info({ videoId: row!.id, surgery: demo.surgery }, 'demo video queued');
+  }
+
+  // A pictures-only case: two docking pictures drawn here.
+  const authorId = people.get('learner@sutura.local');
+  const [surgery] = await db.select().from(surgeries).where(eq(surgeries.code, 'kidney_transplantation'));
+  if (authorId && surgery) {
+    const [row] = await db
+      .insert(videos)
+      .values({
+        authorId,
+        kind: 'pictures',
+        status: 'saved',
+        mediaStatus: 'ready',
+        surgeryId: surgery.id,
+        organId: surgery.organId,
+        ageRange: '60_74',
+        patientSex: 'woman',
+        bmi: '30_40',
+        complication: false,
+        radiationHistory: false,
+        mainHand: 'right',
+        surgeryDuration: 180,
+        messageToProctor: 'Demo case: is my docking position right for this patient?',
+        nasaTlx: tlx(50),
+        readyAt: new Date(),
+      })
+      .returning({ id: videos.id });
+    for (const [i, colour] of ['#17C7A4', '#1D69EE'].entries()) {
+      const image = await sharp({ create: { width: 1280, height: 720, channels: 3, background: colour } })
+        .composite([
+          {
+            input: Buffer.from(
+              `<svg width="1280" height="720"><text x="640" y="380" font-size="64" text-anchor="middle" fill="white" font-family="DejaVu Sans">Docking ${i + 1}</text></svg>`,
+            ),
+          },
+        ])
+        .jpeg()
+        .toBuffer();
+      const picture = await deps.mediaService.storePicture(authorId, row!.id, image);
+      await db.insert(videoPictures).values({ videoId: row!.id, mediaId: picture.id, position: i });
+    }
+  }
+}
