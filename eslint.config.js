@@ -4,7 +4,17 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['apps/api/tmp-scratch/**', '**/dist/**', '**/node_modules/**', 'data/**', 'apps/web/public/**', 'apps/api/src/db/migrations/**', 'test-results/**'] },
+  {
+    ignores: [
+      'apps/api/tmp-scratch/**',
+      '**/dist/**',
+      '**/node_modules/**',
+      'data/**',
+      'apps/web/public/**',
+      'apps/api/src/db/migrations/**',
+      'test-results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

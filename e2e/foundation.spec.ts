@@ -8,7 +8,10 @@ const password = 'robotique2026';
 
 test.describe.configure({ mode: 'serial' });
 
-test('a surgeon signs up, validates the email, signs in, changes language and theme, gets a live notification and signs out', async ({ page, request }) => {
+test('a surgeon signs up, validates the email, signs in, changes language and theme, gets a live notification and signs out', async ({
+  page,
+  request,
+}) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/');
   await expect(page).toHaveURL(/\/auth\/login$/);
@@ -109,7 +112,10 @@ test('the menu is a drawer with a tab bar at 390 px, and fixed at 1440 px', asyn
   await page.getByTestId('menu-toggle').click();
   await expect(page.getByTestId('left-menu')).toBeVisible();
   // The drawer closes on every route change.
-  await page.getByTestId('left-menu').getByRole('link', { name: /Paramètres/ }).click();
+  await page
+    .getByTestId('left-menu')
+    .getByRole('link', { name: /Paramètres/ })
+    .click();
   await expect(page).toHaveURL(/\/settings$/);
   await expect(page.getByTestId('left-menu')).toBeHidden();
 

@@ -45,6 +45,14 @@ export default defineConfig({
     timeout: 120_000,
     reuseExistingServer: false,
     stdout: 'pipe',
-    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn', DEMO_VIDEOS: 'off', RATE_LIMIT_AUTH_PER_MINUTE: '200' },
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'warn',
+      DEMO_VIDEOS: 'off',
+      RATE_LIMIT_AUTH_PER_MINUTE: '200',
+    },
   },
 });

@@ -36,7 +36,10 @@ export async function chooseOption(page: Page, label: string | RegExp, option: s
 export async function signIn(page: Page, email: string, password: string) {
   await page.goto('/auth/login');
   await page.getByRole('textbox', { name: /^(adresse e-mail|email address)$/i }).fill(email);
-  await page.getByLabel(/^(mot de passe|password)/i).first().fill(password);
+  await page
+    .getByLabel(/^(mot de passe|password)/i)
+    .first()
+    .fill(password);
   await page.getByRole('button', { name: /^(se connecter|sign in)$/i }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 }
