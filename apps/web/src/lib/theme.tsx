@@ -1,6 +1,6 @@
 import '@fontsource/open-sans/400.css';
 import '@fontsource/open-sans/700.css';
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import CssBaseline from '@mui/material/CssBaseline';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { alpha, createTheme, ThemeProvider, type Theme } from '@mui/material/styles';
@@ -191,6 +191,16 @@ export function ColorModeProvider({ children }: { children: ReactNode }) {
     },
     [session, updatePreferences],
   );
+
+  // The colour mode in use is kept on the device (SPEC §9), as a local value and a one-year cookie.
+  useEffect(() => {
+    try {
+      localStorage.setItem(STORAGE_KEYS.colorMode, mode);
+      document.cookie = `${STORAGE_KEYS.colorMode}=${mode}; Max-Age=31536000; Path=/; SameSite=Lax`;
+    } catch (error) {
+      console.error(error);
+    }
+  }, [mode]);
 
   const theme = useMemo(() => createAppTheme(mode), [mode]);
   const value = useMemo(() => ({ mode, preference, setPreference }), [mode, preference, setPreference]);
