@@ -106,6 +106,8 @@ export async function buildApp(
 
   await app.register(
     async (v1) => {
+      // Public: the legal texts are read before anyone signs in.
+      v1.get('/legal/operator', { config: { access: 'public' }, schema: { tags: ['health'] } }, async () => ok(config.legal));
       v1.get('/health', { config: { access: 'public' }, schema: { tags: ['health'] } }, async () =>
         ok({ status: 'ok', version: APP_VERSION }),
       );

@@ -68,6 +68,8 @@ export type Config = {
   ffmpegPath: string;
   ffprobePath: string;
   trustProxy: boolean | number | string;
+  /** The operator's details quoted by the legal texts (LEGAL_OPERATOR_NAME → operatorName). */
+  legal: Record<string, string>;
 };
 
 export class ConfigError extends Error {}
@@ -103,10 +105,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    legal: legalDetails(env),
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     ffmpegPath: e.FFMPEG_PATH ?? 'ffmpeg',
     ffprobePath: e.FFPROBE_PATH ?? 'ffprobe',
   };
+}
+
+/** Every LEGAL_* variable, named as the web's legal texts name their fields. */
+function legalDetails(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (!key.startsWith('LEGAL_') || !value?.trim()) continue;
+    const field = key
+      .slice(6)
+      .toLowerCase()
+      .replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+    out[field] = value.trim();
+  }
+  return out;
 }
 
 function parseTrustProxy(value: string): boolean | number | string {

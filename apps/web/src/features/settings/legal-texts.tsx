@@ -9,7 +9,9 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
+import { useQuery } from '@tanstack/react-query';
 import { isOperatorField, operatorDetails, type OperatorField } from '@/features/settings/operator-details';
+import { api } from '@/lib/http';
 
 /*
  * The legal texts, drawn from `legal.json` so both languages hold the same structure. They use
@@ -68,7 +70,15 @@ function FieldToComplete({ field }: { field: OperatorField }) {
 /** Replaces `[[field]]` markers with the operator's details, or a marked blank when unset. */
 function useFieldText(): (text: string) => ReactNode {
   const { i18n } = useTranslation('legal');
-  const details = useMemo(() => operatorDetails(i18n.resolvedLanguage ?? i18n.language), [i18n.resolvedLanguage, i18n.language]);
+  const { data: fromServer } = useQuery({
+    queryKey: ['legal', 'operator'],
+    queryFn: () => api<Record<string, string>>('GET', '/legal/operator'),
+    staleTime: Infinity,
+  });
+  const details = useMemo(
+    () => operatorDetails(i18n.resolvedLanguage ?? i18n.language, fromServer),
+    [i18n.resolvedLanguage, i18n.language, fromServer],
+  );
   return (text) =>
     text.split(/(\[\[\w+\]\])/).map((part, index) => {
       const match = /^\[\[(\w+)\]\]$/.exec(part);

@@ -2,8 +2,9 @@ import { APP_VERSION } from '@sutura/domain/limits';
 
 /**
  * The facts about the organisation running this installation that the legal texts quote.
- * Each installation sets them at build time (`VITE_LEGAL_OPERATOR_NAME=...`); a field left
- * unset is shown as a marked blank, so a missing detail is visible rather than invented.
+ * Each installation sets them on the server (`LEGAL_OPERATOR_NAME=...`, served by
+ * GET /v1/legal/operator); a field left unset is shown as a marked blank, so a missing detail is
+ * visible rather than invented.
  */
 export const OPERATOR_FIELDS = [
   'operatorName',
@@ -23,16 +24,11 @@ export const OPERATOR_FIELDS = [
 ] as const;
 export type OperatorField = (typeof OPERATOR_FIELDS)[number];
 
-/** The date these texts were written; an operator who amends them sets VITE_LEGAL_LAST_UPDATED. */
+/** The date these texts were written; an operator who amends them sets LEGAL_LAST_UPDATED. */
 export const LEGAL_TEXTS_DATE = '2026-11-22';
 
 export function isOperatorField(value: string): value is OperatorField {
   return (OPERATOR_FIELDS as readonly string[]).includes(value);
-}
-
-/** `operatorName` → `VITE_LEGAL_OPERATOR_NAME`. */
-export function envName(field: OperatorField): string {
-  return `VITE_LEGAL_${field.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
 }
 
 function formatDate(iso: string, lang: string): string {
@@ -41,11 +37,10 @@ function formatDate(iso: string, lang: string): string {
   return new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
 }
 
-export function operatorDetails(lang: string): Partial<Record<OperatorField, string>> {
-  const env = import.meta.env as Record<string, unknown>;
+export function operatorDetails(lang: string, fromServer: Record<string, string> | undefined): Partial<Record<OperatorField, string>> {
   const details: Partial<Record<OperatorField, string>> = {};
   for (const field of OPERATOR_FIELDS) {
-    const value = env[envName(field)];
+    const value = fromServer?.[field];
     if (typeof value === 'string' && value.trim()) details[field] = value.trim();
   }
   details.appVersion = APP_VERSION;

@@ -1,0 +1,47 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+const dataDir = () => mkdtempSync(path.join(tmpdir(), 'sutura-config-'));
+
+describe('configuration', () => {
+  it('runs on the embedded defaults with no setting at all', () => {
+    const dir = dataDir();
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config).toMatchObject({ port: 3000, host: '0.0.0.0', databaseUrl: undefined, workers: 'on', demoData: true, trustProxy: false });
+    // The generated secret is kept, so tokens survive a restart.
+    expect(config.jwtSecret).toBe(readFileSync(path.join(dir, 'jwt-secret'), 'utf8'));
+    expect(loadConfig({ DATA_DIR: dir }).jwtSecret).toBe(config.jwtSecret);
+  });
+
+  it('never seeds demo data on a PostgreSQL server unless asked', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), DATABASE_URL: 'postgres://db/sutura' }).demoData).toBe(false);
+    expect(loadConfig({ DATA_DIR: dataDir(), DATABASE_URL: 'postgres://db/sutura', DEMO_DATA: 'on' }).demoData).toBe(true);
+  });
+
+  it('lists every bad setting at once', () => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), PORT: 'abc', WORKERS: 'sometimes', JWT_SECRET: 'short' })).toThrow(ConfigError);
+    try {
+      loadConfig({ DATA_DIR: dataDir(), PORT: 'abc', WORKERS: 'sometimes', JWT_SECRET: 'short' });
+    } catch (err) {
+      expect((err as Error).message).toMatch(/PORT/);
+      expect((err as Error).message).toMatch(/WORKERS/);
+      expect((err as Error).message).toMatch(/JWT_SECRET/);
+    }
+  });
+
+  it('reads the proxy trust and the operator details of the legal texts', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: '10.0.0.1,10.0.0.2' }).trustProxy).toBe('10.0.0.1,10.0.0.2');
+    const config = loadConfig({
+      DATA_DIR: dataDir(),
+      LEGAL_OPERATOR_NAME: ' CHU de Lyon ',
+      LEGAL_DPO_CONTACT: 'dpo@chu-lyon.fr',
+      LEGAL_HOST_NAME: '',
+    });
+    expect(config.legal).toEqual({ operatorName: 'CHU de Lyon', dpoContact: 'dpo@chu-lyon.fr' });
+  });
+});
