@@ -6,6 +6,7 @@ import { SessionProvider } from '@/lib/session';
 import { ColorModeProvider } from '@/lib/theme';
 import { ToastProvider } from '@/lib/toast';
 import { UiStateProvider } from '@/lib/ui-state';
+import { UploadsProvider } from '@/lib/uploads';
 
 /** The root route: every provider lives inside the router so the session can navigate. */
 export function AppProviders() {
@@ -15,9 +16,11 @@ export function AppProviders() {
         <ColorModeProvider>
           <ToastProvider>
             <UiStateProvider>
-              <RealtimeProvider>
-                <Outlet />
-              </RealtimeProvider>
+              <UploadsProvider>
+                <RealtimeProvider>
+                  <Outlet />
+                </RealtimeProvider>
+              </UploadsProvider>
             </UiStateProvider>
           </ToastProvider>
         </ColorModeProvider>

@@ -2,6 +2,7 @@ import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 // Pages of the settings and account features: that feature's engineer owns these two files.
 import { accountRoutes } from '@/features/account/routes';
 import { settingsRoutes } from '@/features/settings/routes';
+import { videoRoutes } from '@/features/videos/routes';
 import { AppProviders } from '@/app/providers';
 import { GuestOnly } from '@/app/guest-only';
 import { NotFoundPage, RouteErrorPage } from '@/app/route-error';
@@ -15,7 +16,7 @@ import { ValidateEmailPage } from '@/features/auth/validate-email-page';
 import { DashboardPage } from '@/features/dashboard/dashboard-page';
 
 /** Pages of the signed-in shell. Add the routes of a new feature here. */
-const signedInRoutes: RouteObject[] = [{ path: '/dashboard', element: <DashboardPage /> }, ...settingsRoutes, ...accountRoutes];
+const signedInRoutes: RouteObject[] = [{ path: '/dashboard', element: <DashboardPage /> }, ...settingsRoutes, ...accountRoutes, ...videoRoutes];
 
 function joinPath(parent: string, path: string | undefined): string {
   if (!path) return parent;

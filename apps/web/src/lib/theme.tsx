@@ -98,6 +98,9 @@ export function createAppTheme(mode: ColorMode): Theme {
           outlined: light ? { '&.MuiButton-colorPrimary': { color: TEXT_ON_LIGHT.primary } } : {},
         },
       },
+      MuiTab: {
+        styleOverrides: { root: light ? { '&.Mui-selected': { color: TEXT_ON_LIGHT.primary } } : {} },
+      },
       MuiLink: {
         styleOverrides: { root: { color: light ? TEXT_ON_LIGHT.primary : COLORS.primary, fontWeight: 700 } },
       },

@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import { UPLOAD_RESET_DELAY_MS } from '@sutura/domain/limits';
 import { useToast } from '@/lib/toast';
 import { useUiState } from '@/lib/ui-state';
+import { useUploads } from '@/lib/uploads';
 
 /** SPEC §4: shown while an upload runs; at 100 it resets after 1.5 s and says so. */
 export function UploadProgressBar({ compact }: { compact: boolean }) {
@@ -13,6 +14,7 @@ export function UploadProgressBar({ compact }: { compact: boolean }) {
   const toast = useToast();
   const { uploadProgress, setUploadProgress } = useUiState();
   const { value, show } = uploadProgress;
+  const { paused } = useUploads();
 
   useEffect(() => {
     if (!show || value < 100) return;
@@ -33,6 +35,11 @@ export function UploadProgressBar({ compact }: { compact: boolean }) {
       <Typography variant="body2" sx={{ fontWeight: 700, mb: 0.75 }}>
         {t(compact ? 'uploadProgressApp' : 'uploadProgressDesktop')} {t('common:percent', { value: percent })}
       </Typography>
+      {paused && (
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 0.75 }} data-testid="upload-paused">
+          {t('upload:manager.paused')}
+        </Typography>
+      )}
       <LinearProgress variant="determinate" value={percent} aria-label={t('uploadProgressLabel')} sx={{ height: 8, borderRadius: 4 }} />
     </Box>
   );

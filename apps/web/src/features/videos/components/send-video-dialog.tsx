@@ -1,0 +1,76 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Typography from '@mui/material/Typography';
+import SendOutlined from '@mui/icons-material/SendOutlined';
+import { errorText } from '@/lib/http';
+import { useToast } from '@/lib/toast';
+import { useSendVideo } from '@/features/videos/api/video-actions';
+
+/** Sends the case to a proctor, optionally as priority, once the person knows it locks the case. */
+export function SendVideoDialog({ videoId, open, onClose }: { videoId: string; open: boolean; onClose(): void }) {
+  const { t } = useTranslation('videos');
+  const toast = useToast();
+  const send = useSendVideo();
+  const [priority, setPriority] = useState(false);
+
+  const close = () => {
+    if (send.isPending) return;
+    setPriority(false);
+    onClose();
+  };
+
+  const confirm = () => {
+    send.mutate(
+      { id: videoId, priority },
+      {
+        onSuccess: () => {
+          toast('success', t('send.sent'));
+          close();
+        },
+        onError: (error) => toast('error', errorText(error)),
+      },
+    );
+  };
+
+  return (
+    <Dialog open={open} onClose={close} maxWidth="xs" fullWidth aria-labelledby="send-video-title" aria-describedby="send-video-warning">
+      <DialogTitle id="send-video-title">{t('send.title')}</DialogTitle>
+      <DialogContent>
+        <Typography sx={{ mb: 2 }}>{t('send.intro')}</Typography>
+        <FormControlLabel
+          control={<Checkbox checked={priority} onChange={(e) => setPriority(e.target.checked)} slotProps={{ input: { 'data-testid': 'send-priority' } as object }} />}
+          label={t('send.priority')}
+        />
+        <Typography variant="body2" sx={{ color: 'text.secondary', mb: 2, ml: 4 }}>
+          {t('send.priorityHelp')}
+        </Typography>
+        <Alert severity="warning" id="send-video-warning">
+          {t('send.warning')}
+        </Alert>
+      </DialogContent>
+      <DialogActions sx={{ px: 3, pb: 2 }}>
+        <Button onClick={close} disabled={send.isPending}>
+          {t('send.cancel')}
+        </Button>
+        <Button
+          variant="contained"
+          onClick={confirm}
+          disabled={send.isPending}
+          startIcon={send.isPending ? <CircularProgress size={18} color="inherit" /> : <SendOutlined aria-hidden />}
+          data-testid="confirm-send"
+        >
+          {t('send.confirm')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,208 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Paper from '@mui/material/Paper';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import Typography from '@mui/material/Typography';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import PriorityHigh from '@mui/icons-material/PriorityHigh';
+import SendOutlined from '@mui/icons-material/SendOutlined';
+import ShareOutlined from '@mui/icons-material/ShareOutlined';
+import type { VideoDetail } from '@sutura/domain/videos';
+import { currentLanguage } from '@/lib/i18n';
+import { CaseData } from '@/features/videos/components/case-data';
+import { DeleteVideoDialog } from '@/features/videos/components/delete-video-dialog';
+import { EditVideoDialog } from '@/features/videos/components/edit-video-dialog';
+import { FavouriteToggle } from '@/features/videos/components/favourite-toggle';
+import { NasaTlxChart } from '@/features/videos/components/nasa-tlx-chart';
+import { OrganLabel } from '@/features/videos/components/organ-label';
+import { PictureGallery } from '@/features/videos/components/picture-gallery';
+import { SendVideoDialog } from '@/features/videos/components/send-video-dialog';
+import { SharesList, ShareVideoDialog } from '@/features/videos/components/share-video-section';
+import { VideoMediaPanel } from '@/features/videos/components/video-media-panel';
+import { VideoStatusChip } from '@/features/videos/components/video-status-chip';
+import { formatDateTime, formatDuration } from '@/features/videos/format';
+
+type DetailTab = 'global' | 'nasaTlx' | 'pictures';
+type OpenDialog = 'edit' | 'send' | 'share' | 'delete' | null;
+
+/**
+ * A case's page, for its author (with the actions its state allows), an administrator (who may
+ * delete it), or a colleague it is shared with (`readOnly`: no action at all). The tabs of
+ * SPEC §2 appear only when they have something to show.
+ */
+export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: VideoDetail; readOnly: boolean; onUrlsExpired(): void }) {
+  const { t } = useTranslation('videos');
+  const lang = currentLanguage();
+  // The pictures are what a pictures-only case shows first.
+  const [tab, setTab] = useState<DetailTab>(video.kind === 'pictures' ? 'pictures' : 'global');
+  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const author = !readOnly && video.access === 'author';
+  const canDelete = !readOnly && (video.access === 'author' || video.access === 'admin');
+  const saved = video.status === 'saved';
+  const hasMedia = video.kind === 'video';
+  const authorName = `${video.author.firstName} ${video.author.lastName}`.trim();
+
+  const tabs: DetailTab[] = ['global'];
+  if (video.fields.nasaTlx) tabs.push('nasaTlx');
+  if (video.pictures.length > 0) tabs.push('pictures');
+  const shownTab = tabs.includes(tab) ? tab : 'global';
+
+  const facts: { label: string; value: string }[] = [
+    ...(video.access !== 'author' && authorName ? [{ label: t('detail.author'), value: authorName }] : []),
+    { label: t('detail.addedOn'), value: formatDateTime(video.createdAt, lang) },
+    ...(video.sentAt ? [{ label: t('detail.sentOn'), value: formatDateTime(video.sentAt, lang) }] : []),
+    ...(video.duration !== null ? [{ label: t('detail.duration'), value: formatDuration(video.duration) }] : []),
+    ...(video.pictures.length ? [{ label: t('detail.pictures'), value: String(video.pictures.length) }] : []),
+  ];
+
+  return (
+    <Box
+      sx={{
+        maxWidth: 1400,
+        mx: 'auto',
+        width: '100%',
+        display: 'grid',
+        gap: 3,
+        gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 340px' },
+        gridTemplateAreas: hasMedia
+          ? { xs: '"media" "header" "aside" "tabs"', lg: '"media aside" "header aside" "tabs aside"' }
+          : { xs: '"header" "aside" "tabs"', lg: '"header aside" "tabs aside"' },
+        alignItems: 'start',
+      }}
+    >
+      {hasMedia && (
+        <Box sx={{ gridArea: 'media', minWidth: 0 }}>
+          <VideoMediaPanel video={video} canAct={author} onUrlsExpired={onUrlsExpired} />
+        </Box>
+      )}
+
+      <Box component="header" sx={{ gridArea: 'header', display: 'grid', gap: 1 }}>
+        <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 1 }}>
+          <Box sx={{ flex: 1, minWidth: 0 }}>
+            <Typography variant="h2" component="h2" data-testid="video-title">
+              {video.surgery?.name ?? t('card.noSurgery')}
+            </Typography>
+            {video.organ && (
+              <Typography sx={{ color: 'text.secondary' }}>
+                <OrganLabel organ={video.organ} />
+              </Typography>
+            )}
+          </Box>
+          {author && <FavouriteToggle videoId={video.id} favourite={video.favourite} />}
+        </Box>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
+          <VideoStatusChip status={video.status} size="medium" />
+          {video.priority && <Chip color="quaternary" icon={<PriorityHigh aria-hidden />} label={t('card.priority')} sx={{ fontWeight: 700 }} />}
+          {video.kind === 'pictures' && <Chip variant="outlined" label={t('media.picturesOnly')} />}
+        </Box>
+        {readOnly && (
+          <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="shared-read-only">
+            {t('detail.readOnly', { name: authorName })}
+          </Typography>
+        )}
+      </Box>
+
+      <Box component="aside" aria-label={t('detail.about')} sx={{ gridArea: 'aside', display: 'grid', gap: 2, position: { lg: 'sticky' }, top: { lg: 96 } }}>
+        <Paper variant="outlined" sx={{ p: 2.5, borderRadius: 2 }}>
+          <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 0.75 }}>
+            {facts.map((fact) => (
+              <Box key={fact.label} sx={{ display: 'contents' }}>
+                <Box component="dt" sx={{ color: 'text.secondary' }}>
+                  {fact.label}
+                </Box>
+                <Box component="dd" sx={{ m: 0, fontWeight: 700, textAlign: 'right' }}>
+                  {fact.value}
+                </Box>
+              </Box>
+            ))}
+          </Box>
+          {(author || canDelete) && (
+            <Box sx={{ display: 'grid', gap: 1, mt: 2 }} role="group" aria-label={t('detail.actions')}>
+              {author && saved && (
+                <>
+                  <Button
+                    variant="contained"
+                    startIcon={<SendOutlined aria-hidden />}
+                    onClick={() => setDialog('send')}
+                    disabled={video.mediaStatus !== 'ready'}
+                    aria-describedby={video.mediaStatus !== 'ready' ? 'send-not-ready' : undefined}
+                    data-testid="send-video"
+                  >
+                    {t('send.open')}
+                  </Button>
+                  {video.mediaStatus !== 'ready' && (
+                    <Typography id="send-not-ready" variant="body2" sx={{ color: 'text.secondary' }}>
+                      {t('send.notReady')}
+                    </Typography>
+                  )}
+                  <Button variant="outlined" startIcon={<EditOutlined aria-hidden />} onClick={() => setDialog('edit')} data-testid="edit-video">
+                    {t('edit.open')}
+                  </Button>
+                </>
+              )}
+              {author && (
+                <Button variant="outlined" startIcon={<ShareOutlined aria-hidden />} onClick={() => setDialog('share')} data-testid="share-video">
+                  {t('share.open')}
+                </Button>
+              )}
+              {canDelete && (
+                <Button
+                  variant="outlined"
+                  color="error"
+                  startIcon={<DeleteOutlined aria-hidden />}
+                  onClick={() => setDialog('delete')}
+                  data-testid="delete-video"
+                  sx={(theme) => (theme.palette.mode === 'light' ? { color: '#C62828', borderColor: '#C62828' } : {})}
+                >
+                  {t('delete.open')}
+                </Button>
+              )}
+            </Box>
+          )}
+        </Paper>
+        {author && (
+          <Paper variant="outlined" component="section" aria-labelledby="shares-title" sx={{ p: 2.5, borderRadius: 2 }}>
+            <Typography id="shares-title" variant="h3" component="h3" sx={{ mb: 1 }}>
+              {t('share.listTitle')}
+            </Typography>
+            <SharesList video={video} />
+          </Paper>
+        )}
+      </Box>
+
+      <Box sx={{ gridArea: 'tabs', minWidth: 0 }}>
+        <Tabs
+          value={shownTab}
+          onChange={(_, next: DetailTab) => setTab(next)}
+          variant="scrollable"
+          allowScrollButtonsMobile
+          aria-label={t('detail.tabs.label')}
+          sx={{ borderBottom: 1, borderColor: 'divider', mb: 3 }}
+        >
+          {tabs.map((value) => (
+            <Tab key={value} value={value} label={t(`detail.tabs.${value}`)} id={`detail-tab-${value}`} aria-controls={`detail-panel-${value}`} data-testid={`detail-tab-${value}`} />
+          ))}
+        </Tabs>
+        <Box role="tabpanel" id={`detail-panel-${shownTab}`} aria-labelledby={`detail-tab-${shownTab}`}>
+          {shownTab === 'global' && <CaseData video={video} />}
+          {shownTab === 'nasaTlx' && video.fields.nasaTlx && <NasaTlxChart tlx={video.fields.nasaTlx} />}
+          {shownTab === 'pictures' && <PictureGallery pictures={video.pictures} />}
+        </Box>
+      </Box>
+
+      {author && (
+        <>
+          {saved && <EditVideoDialog video={video} open={dialog === 'edit'} onClose={() => setDialog(null)} />}
+          {saved && <SendVideoDialog videoId={video.id} open={dialog === 'send'} onClose={() => setDialog(null)} />}
+          <ShareVideoDialog videoId={video.id} open={dialog === 'share'} onClose={() => setDialog(null)} />
+        </>
+      )}
+      {canDelete && <DeleteVideoDialog videoId={video.id} open={dialog === 'delete'} onClose={() => setDialog(null)} />}
+    </Box>
+  );
+}

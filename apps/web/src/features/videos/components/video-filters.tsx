@@ -1,0 +1,160 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import Badge from '@mui/material/Badge';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Collapse from '@mui/material/Collapse';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import MenuItem from '@mui/material/MenuItem';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
+import FilterListOutlined from '@mui/icons-material/FilterListOutlined';
+import type { VideoStatus } from '@sutura/domain/videos';
+import { useOrgans, useSurgeries } from '@/features/videos/add/api/vocabularies';
+import { VIDEO_SORT_OPTIONS, type VideoListParams, type VideoSort } from '@/features/videos/api/video-list';
+import { activeFilterCount, TAB_STATUSES } from '@/features/videos/hooks/use-video-list-params';
+import { visuallyHidden } from '@/features/videos/visually-hidden';
+
+interface VideoFiltersProps {
+  params: VideoListParams;
+  onChange(changes: Partial<VideoListParams>): void;
+  onClear(): void;
+}
+
+const ALL = '';
+
+/** Surgery, organ, status, favourites and date range, plus the order; folded on small screens. */
+export function VideoFilters({ params, onChange, onClear }: VideoFiltersProps) {
+  const { t } = useTranslation('videos');
+  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
+  const [open, setOpen] = useState(false);
+  const organs = useOrgans().data ?? [];
+  const surgeries = (useSurgeries().data ?? []).filter((s) => !params.organId || s.organId === params.organId);
+  const statuses = TAB_STATUSES[params.tab];
+  const count = activeFilterCount(params);
+
+  const select = (label: string, value: string | undefined, options: { value: string; label: string }[], change: (v: string | undefined) => void, testId: string) => (
+    <TextField
+      select
+      size="small"
+      label={label}
+      value={value ?? ALL}
+      onChange={(e) => change(e.target.value === ALL ? undefined : e.target.value)}
+      slotProps={{ htmlInput: { 'data-testid': testId } as object }}
+      sx={{ minWidth: 0 }}
+    >
+      <MenuItem value={ALL}>{t('filters.all')}</MenuItem>
+      {options.map((o) => (
+        <MenuItem key={o.value} value={o.value}>
+          {o.label}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+
+  const fields = (
+    <Box
+      component="form"
+      role="search"
+      aria-label={t('filters.title')}
+      onSubmit={(e) => e.preventDefault()}
+      sx={{
+        display: 'grid',
+        gap: 2,
+        gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(4, minmax(0, 1fr))' },
+        alignItems: 'center',
+        pt: { xs: 1, md: 0 },
+      }}
+    >
+      {select(
+        t('filters.organ'),
+        params.organId,
+        organs.map((o) => ({ value: o.id, label: o.name })),
+        // Another organ: a surgery of the former one no longer applies.
+        (organId) => onChange({ organId, surgeryId: undefined }),
+        'filter-organ',
+      )}
+      {select(
+        t('filters.surgery'),
+        surgeries.some((s) => s.id === params.surgeryId) ? params.surgeryId : undefined,
+        surgeries.map((s) => ({ value: s.id, label: s.name })),
+        (surgeryId) => onChange({ surgeryId }),
+        'filter-surgery',
+      )}
+      {statuses.length > 1 &&
+        select(
+          t('filters.status'),
+          params.status,
+          statuses.map((s) => ({ value: s, label: t(`status.${s}`) })),
+          (status) => onChange({ status: status as VideoStatus | undefined }),
+          'filter-status',
+        )}
+      <TextField
+        select
+        size="small"
+        label={t('filters.sort')}
+        value={params.sort}
+        onChange={(e) => onChange({ sort: e.target.value as VideoSort })}
+        slotProps={{ htmlInput: { 'data-testid': 'filter-sort' } as object }}
+      >
+        {(Object.keys(VIDEO_SORT_OPTIONS) as VideoSort[]).map((sort) => (
+          <MenuItem key={sort} value={sort}>
+            {t(`sort.${sort}`)}
+          </MenuItem>
+        ))}
+      </TextField>
+      <TextField
+        type="date"
+        size="small"
+        label={t('filters.from')}
+        value={params.from ?? ''}
+        onChange={(e) => onChange({ from: e.target.value || undefined })}
+        slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: params.to, 'data-testid': 'filter-from' } }}
+      />
+      <TextField
+        type="date"
+        size="small"
+        label={t('filters.to')}
+        value={params.to ?? ''}
+        onChange={(e) => onChange({ to: e.target.value || undefined })}
+        slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: params.from, 'data-testid': 'filter-to' } }}
+      />
+      {params.tab !== 'shared' && (
+        <FormControlLabel
+          control={<Switch checked={params.favourite === true} onChange={(_, checked) => onChange({ favourite: checked || undefined })} />}
+          label={t('filters.favourite')}
+        />
+      )}
+      {count > 0 && (
+        <Box>
+          <Button onClick={onClear}>{t('filters.clear')}</Button>
+        </Box>
+      )}
+    </Box>
+  );
+
+  if (!small) return fields;
+  return (
+    <Box>
+      <Button
+        variant="outlined"
+        onClick={() => setOpen((o) => !o)}
+        aria-expanded={open}
+        aria-controls="video-filters"
+        startIcon={
+          <Badge badgeContent={count} color="secondary">
+            <FilterListOutlined aria-hidden />
+          </Badge>
+        }
+      >
+        {t(open ? 'filters.hide' : 'filters.show')}
+        {count > 0 && <Box component="span" sx={visuallyHidden}>{` (${t('filters.activeCount', { count })})`}</Box>}
+      </Button>
+      <Collapse in={open} id="video-filters">
+        {fields}
+      </Collapse>
+    </Box>
+  );
+}

@@ -1,0 +1,17 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { SOCKET_EVENTS } from '@sutura/domain/notifications';
+import { VIDEO_SOCKET_EVENTS } from '@sutura/domain/videos';
+import { useSocketEvent } from '@/lib/realtime';
+import { videoKeys } from '@/features/videos/api/video-keys';
+
+/**
+ * The pipeline's progress and every notification (ready, failed, shared) fetch the videos on
+ * screen again, so a video becoming ready appears without a reload. A fetch already running is
+ * kept rather than restarted: progress arrives every second.
+ */
+export function useVideoRealtime(): void {
+  const queryClient = useQueryClient();
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: videoKeys.all }, { cancelRefetch: false });
+  useSocketEvent(VIDEO_SOCKET_EVENTS.progress, refresh);
+  useSocketEvent(SOCKET_EVENTS.notificationReceived, refresh);
+}

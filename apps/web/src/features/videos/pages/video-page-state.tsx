@@ -1,0 +1,40 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Skeleton from '@mui/material/Skeleton';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { VideoDetail } from '@sutura/domain/videos';
+import { ApiRequestError, errorText } from '@/lib/http';
+import { VideoNotFound } from '@/features/videos/components/video-not-found';
+
+/** Loading, not found (404 for anyone a case does not concern) or another error, before a video page shows. */
+export function VideoPageState({ query, children }: { query: UseQueryResult<VideoDetail>; children: (video: VideoDetail) => ReactNode }) {
+  const { t } = useTranslation('videos');
+  if (query.error instanceof ApiRequestError && query.error.status === 404) return <VideoNotFound />;
+  if (query.isError && !query.data) {
+    return (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={() => void query.refetch()}>
+            {t('list.retry')}
+          </Button>
+        }
+      >
+        {errorText(query.error)}
+      </Alert>
+    );
+  }
+  if (!query.data) {
+    return (
+      <Box role="status" aria-label={t('detail.loading')} sx={{ maxWidth: 1400, mx: 'auto' }}>
+        <Skeleton variant="rounded" sx={{ aspectRatio: '16 / 9', height: 'auto', maxHeight: '60vh' }} />
+        <Skeleton variant="text" sx={{ fontSize: 28, mt: 2, width: '40%' }} />
+        <Skeleton variant="rounded" height={200} sx={{ mt: 2 }} />
+      </Box>
+    );
+  }
+  return children(query.data);
+}

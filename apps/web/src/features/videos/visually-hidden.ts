@@ -1,0 +1,12 @@
+/** Read by screen readers, not drawn (sizes in px: in `sx`, 1 would mean 100%). */
+export const visuallyHidden = {
+  position: 'absolute',
+  width: '1px',
+  height: '1px',
+  p: 0,
+  m: '-1px',
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+  border: 0,
+} as const;

@@ -1,0 +1,484 @@
+import { createContext, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { DetailedError, Upload, type HttpRequest } from 'tus-js-client';
+import type { ApiResult } from '@sutura/domain/envelope';
+import { fileTooBigMessage, isErrorCode } from '@sutura/domain/errors';
+import { DEFAULT_MAX_UPLOAD_BYTES } from '@sutura/domain/videos';
+import { api, API_BASE, readToken } from '@/lib/http';
+import { currentLanguage, i18n } from '@/lib/i18n';
+import { useSession } from '@/lib/session';
+import { useToast, type ToastType } from '@/lib/toast';
+import { useUiState, type UploadProgress } from '@/lib/ui-state';
+
+export type VideoUploadStatus = 'uploading' | 'paused' | 'error' | 'done';
+
+export interface VideoUploadState {
+  videoId: string;
+  /** Only shown in this tab: the name is never sent (it may contain the patient's name). */
+  fileName: string;
+  bytesSent: number;
+  bytesTotal: number;
+  status: VideoUploadStatus;
+  error?: string;
+}
+
+/** tus waits this long before each new try of a failed request (ms); then the upload stops with an error. */
+const RETRY_DELAYS = [0, 1000, 3000, 5000, 10000, 20000, 30000, 60000];
+/** PATCH bodies stay under the body limits of usual reverse proxies; each chunk is a resume point. */
+const CHUNK_BYTES = 50 * 1024 * 1024;
+/** Progress events arrive every few milliseconds; the interface redraws at most this often. */
+const PROGRESS_REDRAW_MS = 200;
+
+export const uploadsEndpoint = () => new URL(`${API_BASE}/uploads/`, window.location.origin).toString();
+
+/**
+ * The largest video the API accepts: said by `GET /v1/health` when it exposes it, else by the
+ * tus server's `Tus-Max-Size` (OPTIONS), else the default of the domain.
+ */
+async function fetchMaxUploadBytes(): Promise<number> {
+  try {
+    const health = await api<{ maxUploadBytes?: unknown }>('GET', '/health');
+    if (typeof health.maxUploadBytes === 'number' && health.maxUploadBytes > 0) return health.maxUploadBytes;
+  } catch {
+    // The tus answer below, or the default.
+  }
+  try {
+    const token = readToken();
+    const response = await fetch(uploadsEndpoint(), {
+      method: 'OPTIONS',
+      headers: { 'Tus-Resumable': '1.0.0', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    });
+    const max = Number(response.headers.get('Tus-Max-Size'));
+    if (response.ok && Number.isSafeInteger(max) && max > 0) return max;
+  } catch {
+    // The default below.
+  }
+  return DEFAULT_MAX_UPLOAD_BYTES;
+}
+
+export const maxUploadBytesQueryOptions = () =>
+  queryOptions({ queryKey: ['uploads', 'maxBytes'], queryFn: fetchMaxUploadBytes, staleTime: Infinity });
+
+/** The largest video file accepted, in bytes (the default until the API has answered). */
+export function useMaxUploadBytes(): number {
+  return useQuery(maxUploadBytesQueryOptions()).data ?? DEFAULT_MAX_UPLOAD_BYTES;
+}
+
+/** A file refused before any byte was sent; its message is ready to show. */
+export class UploadRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UploadRefusedError';
+  }
+}
+
+async function digest(text: string): Promise<string> {
+  if (globalThis.crypto?.subtle) {
+    const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+    return Array.from(bytes.slice(0, 12), (b) => b.toString(16).padStart(2, '0')).join('');
+  }
+  let hash = 0;
+  for (let i = 0; i < text.length; i++) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
+  return (hash >>> 0).toString(16);
+}
+
+/**
+ * tus' own fingerprint (name, type, size, date, endpoint), with the video's id so that a file
+ * chosen again only resumes the upload of the same video, and the name hashed so that a
+ * patient's name is not kept in clear in the browser's storage.
+ */
+async function fingerprintOf(videoId: string, file: File, endpoint: string): Promise<string> {
+  return ['sutura', videoId, await digest(file.name), file.size, file.lastModified, endpoint].join('-');
+}
+
+function envelopeError(body: string | undefined): { code: string; message: string } | undefined {
+  if (!body) return undefined;
+  try {
+    const parsed = JSON.parse(body) as ApiResult<unknown>;
+    if (parsed && typeof parsed === 'object' && parsed.success === false && parsed.error) return parsed.error;
+  } catch {
+    // Not our envelope: tus' own plain-text answers.
+  }
+  return undefined;
+}
+
+function responseOf(error: Error): { status: number; body: string | undefined } {
+  if (error instanceof DetailedError && error.originalResponse) {
+    return { status: error.originalResponse.getStatus(), body: error.originalResponse.getBody() };
+  }
+  return { status: 0, body: undefined };
+}
+
+/** Network failures and server errors are tried again; refusals of the API are final. */
+function shouldRetry(error: DetailedError): boolean {
+  // Offline: the 'online' event starts the upload again, no need to spend the tries.
+  if (!navigator.onLine) return false;
+  const { status, body } = responseOf(error);
+  if (status === 0 || status >= 500 || status === 423) return true;
+  // tus answers 409 to an offset that does not match (fixed by the HEAD of the next try); the
+  // API answers 409 with its envelope (VIDEO_ALREADY_UPLOADED), which no try will change.
+  if (status === 409) return !envelopeError(body);
+  return false;
+}
+
+function errorTextOf(error: Error, file: File, maxBytes: number): string {
+  const { status, body } = responseOf(error);
+  const apiError = envelopeError(body);
+  if (apiError) return apiError.message || i18n.t(`errors:${isErrorCode(apiError.code) ? apiError.code : 'GENERIC'}`);
+  // A proxy in front of the API may refuse the size with a page of its own.
+  if (status === 413) return fileTooBigMessage(file.name, maxBytes, currentLanguage());
+  if (status === 401) return i18n.t('errors:UNAUTHORIZED');
+  if (status === 403) return i18n.t('errors:FORBIDDEN');
+  if (status === 404) return i18n.t('errors:NOT_FOUND');
+  return i18n.t('errors:GENERIC');
+}
+
+interface Entry {
+  state: VideoUploadState;
+  file: File;
+  upload: Upload | null;
+  maxBytes: number;
+  lastRedraw: number;
+  /** The caller of start() waits until the server has accepted the upload, or refused it. */
+  started: { resolve(): void; reject(error: Error): void } | null;
+}
+
+export interface UploadHandlers {
+  maxUploadBytes(): Promise<number>;
+  /** The aggregate of the running uploads, for the shell's progress bar. */
+  progress(progress: UploadProgress): void;
+  finished(videoId: string): void;
+  notify(type: ToastType, message: string): void;
+}
+
+/**
+ * Every video upload of this tab. Lives outside React so that it survives page changes; the
+ * provider below connects it to the interface.
+ */
+export class UploadManager {
+  private entries = new Map<string, Entry>();
+  /** The uploads the progress bar currently counts: reset once they have all finished. */
+  private batch = new Set<string>();
+  private barShown = false;
+  private snapshot: readonly VideoUploadState[] = [];
+  private listeners = new Set<() => void>();
+  private handlers: UploadHandlers | null = null;
+
+  setHandlers(handlers: UploadHandlers | null): void {
+    this.handlers = handlers;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): readonly VideoUploadState[] => this.snapshot;
+
+  /** An upload still has bytes to send (running, retrying or waiting for the network). */
+  hasActive(): boolean {
+    return [...this.entries.values()].some((e) => e.state.status === 'uploading' || e.state.status === 'paused');
+  }
+
+  /**
+   * Sends the file of a video through tus, resuming a previous upload of the same file for the
+   * same video when this browser remembers one. Resolves once the server has accepted the
+   * upload (or once it goes on by itself after a network failure); rejects with an
+   * UploadRefusedError, whose message is ready to show, when the file is over the limit (no byte
+   * sent) or the API refuses the upload.
+   */
+  async start(videoId: string, file: File): Promise<void> {
+    const running = this.entries.get(videoId);
+    if (running && (running.state.status === 'uploading' || running.state.status === 'paused')) return;
+    const maxBytes = (await this.handlers?.maxUploadBytes()) ?? DEFAULT_MAX_UPLOAD_BYTES;
+    if (file.size > maxBytes) throw new UploadRefusedError(fileTooBigMessage(file.name, maxBytes, currentLanguage()));
+
+    const endpoint = uploadsEndpoint();
+    const metadata: Record<string, string> = { videoId };
+    if (file.type) metadata.filetype = file.type;
+    const entry: Entry = {
+      state: { videoId, fileName: file.name, bytesSent: 0, bytesTotal: file.size, status: 'uploading' },
+      file,
+      upload: null,
+      maxBytes,
+      lastRedraw: 0,
+      started: null,
+    };
+    const accepted = new Promise<void>((resolve, reject) => {
+      entry.started = { resolve, reject };
+    });
+    const settle = (error?: Error) => {
+      const started = entry.started;
+      entry.started = null;
+      if (error) started?.reject(error);
+      else started?.resolve();
+    };
+    const upload = new Upload(file, {
+      endpoint,
+      chunkSize: CHUNK_BYTES,
+      retryDelays: RETRY_DELAYS,
+      // The file name is left out on purpose: it may contain the patient's name.
+      metadata,
+      storeFingerprintForResuming: true,
+      removeFingerprintOnSuccess: true,
+      fingerprint: (f: File) => fingerprintOf(videoId, f, endpoint),
+      // The bearer token is set here only, not in `headers` as well: XHR would send both values
+      // joined by a comma. Read on each request, so a token the session refreshed is used.
+      onBeforeRequest: (req: HttpRequest) => {
+        const current = readToken();
+        if (current) req.setHeader('Authorization', `Bearer ${current}`);
+        req.setHeader('Accept-Language', currentLanguage());
+      },
+      onShouldRetry: (error) => {
+        const retry = shouldRetry(error);
+        // A network failure is not a refusal: the upload goes on by itself, in the background.
+        if (retry) settle();
+        return retry;
+      },
+      onUploadUrlAvailable: () => settle(),
+      onProgress: (bytesSent, bytesTotal) => {
+        if (this.entries.get(videoId) !== entry) return;
+        const now = Date.now();
+        entry.state = { ...entry.state, bytesSent, bytesTotal, status: 'uploading' };
+        if (now - entry.lastRedraw < PROGRESS_REDRAW_MS && bytesSent < bytesTotal) return;
+        entry.lastRedraw = now;
+        this.changed();
+      },
+      onSuccess: () => {
+        if (this.entries.get(videoId) !== entry) return;
+        entry.state = { ...entry.state, bytesSent: entry.state.bytesTotal, status: 'done', error: undefined };
+        entry.upload = null;
+        settle();
+        this.changed();
+        this.handlers?.finished(videoId);
+      },
+      onError: (error) => {
+        if (this.entries.get(videoId) !== entry) return;
+        if (!navigator.onLine) {
+          // Waits for the 'online' event, which starts it again.
+          entry.state = { ...entry.state, status: 'paused' };
+          settle();
+          this.changed();
+          return;
+        }
+        const message = errorTextOf(error, file, maxBytes);
+        entry.state = { ...entry.state, status: 'error', error: message };
+        this.batch.delete(videoId);
+        this.changed();
+        // Refused before it started: the caller of start() shows why; later, a toast does.
+        if (entry.started) settle(new UploadRefusedError(message));
+        else this.handlers?.notify('error', i18n.t('upload:manager.failed', { message }));
+      },
+    });
+    entry.upload = upload;
+    this.entries.set(videoId, entry);
+    this.batch.add(videoId);
+    this.changed();
+
+    try {
+      const previous = await upload.findPreviousUploads();
+      // tus writes creationTime with Date#toString: compared as dates, the newest first.
+      const latest = previous.sort((a, b) => Date.parse(b.creationTime) - Date.parse(a.creationTime))[0];
+      if (latest) upload.resumeFromPreviousUpload(latest);
+    } catch (error) {
+      // Storage unavailable (private mode): the upload starts from the first byte.
+      console.error(error);
+    }
+    // Cancelled while the previous uploads were looked up.
+    if (this.entries.get(videoId) !== entry) return;
+    if (navigator.onLine) upload.start();
+    else {
+      entry.state = { ...entry.state, status: 'paused' };
+      settle();
+      this.changed();
+    }
+    return accepted;
+  }
+
+  /** Starts a stopped upload again with the file it had (after an error). */
+  retry(videoId: string): void {
+    const entry = this.entries.get(videoId);
+    if (!entry?.upload || entry.state.status !== 'error') return;
+    entry.state = { ...entry.state, status: 'uploading', error: undefined };
+    this.batch.add(videoId);
+    this.changed();
+    entry.upload.start();
+  }
+
+  /** Stops the upload and deletes what the server received of it. */
+  async cancel(videoId: string): Promise<void> {
+    const entry = this.entries.get(videoId);
+    if (!entry) return;
+    entry.started?.resolve();
+    entry.started = null;
+    this.entries.delete(videoId);
+    this.batch.delete(videoId);
+    this.changed();
+    if (entry.upload && entry.state.status !== 'done') await entry.upload.abort(true).catch((error: unknown) => console.error(error));
+  }
+
+  /** The browser went offline: running uploads stop at once rather than spend their tries. */
+  wentOffline(): void {
+    let paused = false;
+    for (const entry of this.entries.values()) {
+      if (entry.state.status !== 'uploading' || !entry.upload) continue;
+      void entry.upload.abort(false);
+      entry.state = { ...entry.state, status: 'paused' };
+      entry.started?.resolve();
+      entry.started = null;
+      paused = true;
+    }
+    if (!paused) return;
+    this.changed();
+    this.handlers?.notify('warning', i18n.t('upload:manager.offline'));
+  }
+
+  /** Back online: every paused upload asks the server where it stopped and goes on from there. */
+  cameOnline(): void {
+    let resumed = false;
+    for (const entry of this.entries.values()) {
+      if (entry.state.status !== 'paused' || !entry.upload) continue;
+      entry.state = { ...entry.state, status: 'uploading' };
+      entry.upload.start();
+      resumed = true;
+    }
+    if (!resumed) return;
+    this.changed();
+    this.handlers?.notify('info', i18n.t('upload:manager.online'));
+  }
+
+  /** The session ended: nothing goes on under the next person's token. */
+  stopAll(): void {
+    if (this.entries.size === 0) return;
+    for (const entry of this.entries.values()) {
+      entry.started?.resolve();
+      void entry.upload?.abort(false);
+    }
+    this.entries.clear();
+    this.batch.clear();
+    this.changed();
+  }
+
+  private changed(): void {
+    this.snapshot = [...this.entries.values()].map((e) => e.state);
+    this.publishProgress();
+    for (const listener of this.listeners) listener();
+  }
+
+  private publishProgress(): void {
+    const counted = [...this.batch].flatMap((id) => this.entries.get(id) ?? []);
+    if (counted.length === 0) {
+      if (this.barShown) this.handlers?.progress({ value: 0, show: false });
+      this.barShown = false;
+      return;
+    }
+    if (counted.every((e) => e.state.status === 'done')) {
+      // The shell's bar shows 100, then resets itself and says the upload has finished.
+      this.handlers?.progress({ value: 100, show: true });
+      this.batch.clear();
+      this.barShown = false;
+      return;
+    }
+    const total = counted.reduce((sum, e) => sum + e.state.bytesTotal, 0);
+    const sent = counted.reduce((sum, e) => sum + e.state.bytesSent, 0);
+    // 100 only once the server has confirmed the last byte.
+    const value = total > 0 ? Math.min(99, (sent / total) * 100) : 0;
+    this.handlers?.progress({ value, show: true });
+    this.barShown = true;
+  }
+}
+
+interface UploadsContextValue {
+  /** Every upload of this tab, in the order they started. */
+  uploads: readonly VideoUploadState[];
+  /** An upload still has bytes to send: leaving the page or signing out would stop it. */
+  active: boolean;
+  /** An upload waits for the network to come back. */
+  paused: boolean;
+  uploadOf(videoId: string): VideoUploadState | undefined;
+  startVideoUpload(videoId: string, file: File): Promise<void>;
+  resumeVideoUpload(videoId: string, file: File): Promise<void>;
+  retry(videoId: string): void;
+  cancel(videoId: string): Promise<void>;
+}
+
+const UploadsContext = createContext<UploadsContextValue | null>(null);
+
+function invalidateVideos(queryClient: QueryClient): void {
+  void queryClient.invalidateQueries({ queryKey: ['videos'] });
+}
+
+/**
+ * SPEC §1 and §4: the upload of a video goes on in the background while the person moves around
+ * the app; the shell's bar shows its percent, and leaving the page warns.
+ */
+export function UploadsProvider({ children }: { children: ReactNode }) {
+  const [manager] = useState(() => new UploadManager());
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const { setUploadProgress } = useUiState();
+  const { status } = useSession();
+  const { t } = useTranslation('upload');
+  const uploads = useSyncExternalStore(manager.subscribe, manager.getSnapshot, manager.getSnapshot);
+
+  useEffect(() => {
+    manager.setHandlers({
+      maxUploadBytes: () => queryClient.fetchQuery(maxUploadBytesQueryOptions()),
+      progress: setUploadProgress,
+      // The server sends the `videoUploaded` notification through the socket.
+      finished: () => invalidateVideos(queryClient),
+      notify: (type, message) => toast(type, message),
+    });
+    return () => manager.setHandlers(null);
+  }, [manager, queryClient, setUploadProgress, toast]);
+
+  useEffect(() => {
+    const offline = () => manager.wentOffline();
+    const online = () => manager.cameOnline();
+    const beforeUnload = (event: BeforeUnloadEvent) => {
+      if (!manager.hasActive()) return;
+      event.preventDefault();
+      // Older browsers show their own text only when this is set.
+      event.returnValue = t('manager.leaveWarning');
+    };
+    window.addEventListener('offline', offline);
+    window.addEventListener('online', online);
+    window.addEventListener('beforeunload', beforeUnload);
+    return () => {
+      window.removeEventListener('offline', offline);
+      window.removeEventListener('online', online);
+      window.removeEventListener('beforeunload', beforeUnload);
+    };
+  }, [manager, t]);
+
+  useEffect(() => {
+    if (status === 'signedOut') manager.stopAll();
+  }, [manager, status]);
+
+  const value = useMemo<UploadsContextValue>(() => {
+    const running = uploads.filter((u) => u.status === 'uploading' || u.status === 'paused');
+    const start = async (videoId: string, file: File) => {
+      await manager.start(videoId, file);
+      invalidateVideos(queryClient);
+    };
+    return {
+      uploads,
+      active: running.length > 0,
+      paused: running.some((u) => u.status === 'paused'),
+      uploadOf: (videoId) => uploads.find((u) => u.videoId === videoId),
+      startVideoUpload: start,
+      resumeVideoUpload: start,
+      retry: (videoId) => manager.retry(videoId),
+      cancel: (videoId) => manager.cancel(videoId),
+    };
+  }, [manager, queryClient, uploads]);
+
+  return <UploadsContext.Provider value={value}>{children}</UploadsContext.Provider>;
+}
+
+export function useUploads(): UploadsContextValue {
+  const value = useContext(UploadsContext);
+  if (!value) throw new Error('useUploads must be used inside UploadsProvider');
+  return value;
+}
