@@ -109,7 +109,7 @@ export async function buildApp(
       // Public: the legal texts are read before anyone signs in.
       v1.get('/legal/operator', { config: { access: 'public' }, schema: { tags: ['health'] } }, async () => ok(config.legal));
       v1.get('/health', { config: { access: 'public' }, schema: { tags: ['health'] } }, async () =>
-        ok({ status: 'ok', version: APP_VERSION }),
+        ok({ status: 'ok', version: APP_VERSION, maxUploadBytes: config.maxUploadBytes }),
       );
       await v1.register(authRoutes({ auth: services.auth, rateLimit: config.rateLimitAuthPerMinute }));
       await v1.register(

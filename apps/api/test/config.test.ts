@@ -45,3 +45,16 @@ describe('configuration', () => {
     expect(config.legal).toEqual({ operatorName: 'CHU de Lyon', dpoContact: 'dpo@chu-lyon.fr' });
   });
 });
+
+describe('GET /v1/health', () => {
+  it('tells the client the largest video it may send', async () => {
+    const { createTestContext } = await import('./harness.ts');
+    const ctx = await createTestContext({ workers: false, env: { MAX_UPLOAD_BYTES: '5000000' } });
+    try {
+      const res = await ctx.inject({ method: 'GET', url: '/v1/health' });
+      expect(res.json()).toEqual({ success: true, data: { status: 'ok', version: '0.0.5', maxUploadBytes: 5_000_000 } });
+    } finally {
+      await ctx.close();
+    }
+  });
+});
