@@ -129,6 +129,7 @@ test('every menu entry of each demo role opens a working page', async ({ page })
   for (const account of ['learner', 'editor', 'expert', 'admin', 'copil']) {
     await signIn(page, `${account}@sutura.local`, 'sutura2026');
     const links = page.getByTestId('left-menu').getByRole('link');
+    await expect(links.first()).toBeVisible();
     const hrefs = await links.evaluateAll((els) => els.map((e) => e.getAttribute('href')!));
     expect(hrefs.length).toBeGreaterThan(0);
     for (const href of hrefs) {

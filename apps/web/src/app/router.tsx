@@ -16,7 +16,12 @@ import { ValidateEmailPage } from '@/features/auth/validate-email-page';
 import { DashboardPage } from '@/features/dashboard/dashboard-page';
 
 /** Pages of the signed-in shell. Add the routes of a new feature here. */
-const signedInRoutes: RouteObject[] = [{ path: '/dashboard', element: <DashboardPage /> }, ...settingsRoutes, ...accountRoutes, ...videoRoutes];
+const signedInRoutes: RouteObject[] = [
+  { path: '/dashboard', element: <DashboardPage /> },
+  ...settingsRoutes,
+  ...accountRoutes,
+  ...videoRoutes,
+];
 
 function joinPath(parent: string, path: string | undefined): string {
   if (!path) return parent;

@@ -11,7 +11,13 @@ export const getVideo = (id: string) => api<VideoDetail>('GET', `/videos/${encod
 
 /** The earliest expiry among the signed URLs of a video, in ms since the epoch. */
 function earliestExpiry(video: VideoDetail): number | null {
-  const urls = [video.videoUrl, video.posterUrl, video.storyboard?.vtt, ...(video.storyboard?.sheets ?? []), ...video.pictures.map((p) => p.url)];
+  const urls = [
+    video.videoUrl,
+    video.posterUrl,
+    video.storyboard?.vtt,
+    ...(video.storyboard?.sheets ?? []),
+    ...video.pictures.map((p) => p.url),
+  ];
   const times = urls.map((u) => (u ? signedUrlExpiry(u) : null)).filter((t): t is number => t !== null);
   return times.length ? Math.min(...times) : null;
 }

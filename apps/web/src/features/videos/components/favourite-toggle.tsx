@@ -15,7 +15,8 @@ export function FavouriteToggle({ videoId, favourite, onMedia = false }: { video
   const { t } = useTranslation('videos');
   const toast = useToast();
   const mutation = useSetFavourite();
-  const shown = mutation.isPending ? !favourite : favourite;
+  // Stays pending until the lists are fetched again, so the star never flips back meanwhile.
+  const shown = mutation.isPending ? mutation.variables.favourite : favourite;
   const label = t(shown ? 'favourite.remove' : 'favourite.add');
 
   const toggle = () => {
@@ -32,7 +33,10 @@ export function FavouriteToggle({ videoId, favourite, onMedia = false }: { video
         sx={
           onMedia
             ? { color: '#fff', bgcolor: 'rgba(0,0,0,0.6)', '&:hover': { bgcolor: 'rgba(0,0,0,0.75)' }, '&.Mui-disabled': { color: '#fff' } }
-            : { color: (theme) => (shown ? (theme.palette.mode === 'light' ? STAR_ON_LIGHT : theme.palette.quaternary.main) : theme.palette.text.secondary) }
+            : {
+                color: (theme) =>
+                  shown ? (theme.palette.mode === 'light' ? STAR_ON_LIGHT : theme.palette.quaternary.main) : theme.palette.text.secondary,
+              }
         }
       >
         {shown ? <Star sx={onMedia ? { color: 'quaternary.main' } : undefined} /> : <StarBorder />}

@@ -35,7 +35,13 @@ export function MediaState({ video }: { video: Pick<VideoSummary, 'id' | 'mediaS
           </Typography>
         );
       }
-      return <Progress label={t('media.uploading', { percent: t('common:percent', { value: uploadPercent }) })} value={uploadPercent} status="uploading" />;
+      return (
+        <Progress
+          label={t('media.uploading', { percent: t('common:percent', { value: uploadPercent }) })}
+          value={uploadPercent}
+          status="uploading"
+        />
+      );
     case 'processing': {
       const value = Math.round(video.processingProgress);
       return <Progress label={t('media.processing', { percent: t('common:percent', { value }) })} value={value} status="processing" />;

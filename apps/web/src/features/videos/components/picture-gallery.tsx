@@ -79,7 +79,9 @@ export function PictureGallery({ pictures }: { pictures: Picture[] }) {
         maxWidth="lg"
         fullWidth
         aria-labelledby="lightbox-title"
-        slotProps={{ paper: { sx: { bgcolor: '#000', color: '#fff', m: { xs: 1, sm: 4 }, width: { xs: 'calc(100% - 16px)', sm: undefined } } } }}
+        slotProps={{
+          paper: { sx: { bgcolor: '#000', color: '#fff', m: { xs: 1, sm: 4 }, width: { xs: 'calc(100% - 16px)', sm: undefined } } },
+        }}
       >
         {picture && index !== null && (
           <Box sx={{ position: 'relative', p: { xs: 1, sm: 2 }, display: 'grid', gap: 1 }}>

@@ -96,7 +96,14 @@ export function PlayerTimeline({ current, duration, buffered, storyboard, onSeek
     >
       <Box
         className="timeline-track"
-        sx={{ position: 'relative', width: '100%', height: 5, borderRadius: 4, bgcolor: 'rgba(255,255,255,0.25)', transition: 'height 120ms' }}
+        sx={{
+          position: 'relative',
+          width: '100%',
+          height: 5,
+          borderRadius: 4,
+          bgcolor: 'rgba(255,255,255,0.25)',
+          transition: 'height 120ms',
+        }}
       >
         {buffered.map(([start, end]) => (
           <Box
@@ -112,7 +119,9 @@ export function PlayerTimeline({ current, duration, buffered, storyboard, onSeek
             }}
           />
         ))}
-        <Box sx={{ position: 'absolute', top: 0, bottom: 0, left: 0, width: `${percent(current)}%`, borderRadius: 4, bgcolor: 'primary.main' }} />
+        <Box
+          sx={{ position: 'absolute', top: 0, bottom: 0, left: 0, width: `${percent(current)}%`, borderRadius: 4, bgcolor: 'primary.main' }}
+        />
         <Box
           aria-hidden
           sx={{
@@ -162,7 +171,15 @@ export function PlayerTimeline({ current, duration, buffered, storyboard, onSeek
           )}
           <Box
             component="span"
-            sx={{ px: 0.75, borderRadius: 1, bgcolor: 'rgba(0,0,0,0.85)', color: '#fff', fontSize: 13, fontWeight: 700, lineHeight: '20px' }}
+            sx={{
+              px: 0.75,
+              borderRadius: 1,
+              bgcolor: 'rgba(0,0,0,0.85)',
+              color: '#fff',
+              fontSize: 13,
+              fontWeight: 700,
+              lineHeight: '20px',
+            }}
           >
             {formatClock(hover.time, withHours)}
           </Box>

@@ -47,7 +47,13 @@ export function SendVideoDialog({ videoId, open, onClose }: { videoId: string; o
       <DialogContent>
         <Typography sx={{ mb: 2 }}>{t('send.intro')}</Typography>
         <FormControlLabel
-          control={<Checkbox checked={priority} onChange={(e) => setPriority(e.target.checked)} slotProps={{ input: { 'data-testid': 'send-priority' } as object }} />}
+          control={
+            <Checkbox
+              checked={priority}
+              onChange={(e) => setPriority(e.target.checked)}
+              slotProps={{ input: { 'data-testid': 'send-priority' } as object }}
+            />
+          }
           label={t('send.priority')}
         />
         <Typography variant="body2" sx={{ color: 'text.secondary', mb: 2, ml: 4 }}>

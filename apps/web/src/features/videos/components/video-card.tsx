@@ -27,8 +27,17 @@ export function VideoCard({ video }: { video: VideoSummary }) {
   const author = `${video.author.firstName} ${video.author.lastName}`.trim();
 
   return (
-    <Card data-testid="video-card" data-video-id={video.id} variant="outlined" sx={{ position: 'relative', height: '100%', borderRadius: 3 }}>
-      <CardActionArea component={RouterLink} to={videoPath(video)} sx={{ height: '100%', display: 'flex', flexDirection: 'column', alignItems: 'stretch' }}>
+    <Card
+      data-testid="video-card"
+      data-video-id={video.id}
+      variant="outlined"
+      sx={{ position: 'relative', height: '100%', borderRadius: 3 }}
+    >
+      <CardActionArea
+        component={RouterLink}
+        to={videoPath(video)}
+        sx={{ height: '100%', display: 'flex', flexDirection: 'column', alignItems: 'stretch' }}
+      >
         <Box sx={{ position: 'relative', aspectRatio: '16 / 9', overflow: 'hidden' }}>
           <VideoPoster video={video} />
           {video.priority && (

@@ -97,7 +97,9 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
         </Box>
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
           <VideoStatusChip status={video.status} size="medium" />
-          {video.priority && <Chip color="quaternary" icon={<PriorityHigh aria-hidden />} label={t('card.priority')} sx={{ fontWeight: 700 }} />}
+          {video.priority && (
+            <Chip color="quaternary" icon={<PriorityHigh aria-hidden />} label={t('card.priority')} sx={{ fontWeight: 700 }} />
+          )}
           {video.kind === 'pictures' && <Chip variant="outlined" label={t('media.picturesOnly')} />}
         </Box>
         {readOnly && (
@@ -107,7 +109,11 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
         )}
       </Box>
 
-      <Box component="aside" aria-label={t('detail.about')} sx={{ gridArea: 'aside', display: 'grid', gap: 2, position: { lg: 'sticky' }, top: { lg: 96 } }}>
+      <Box
+        component="aside"
+        aria-label={t('detail.about')}
+        sx={{ gridArea: 'aside', display: 'grid', gap: 2, position: { lg: 'sticky' }, top: { lg: 96 } }}
+      >
         <Paper variant="outlined" sx={{ p: 2.5, borderRadius: 2 }}>
           <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 0.75 }}>
             {facts.map((fact) => (
@@ -140,13 +146,23 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
                       {t('send.notReady')}
                     </Typography>
                   )}
-                  <Button variant="outlined" startIcon={<EditOutlined aria-hidden />} onClick={() => setDialog('edit')} data-testid="edit-video">
+                  <Button
+                    variant="outlined"
+                    startIcon={<EditOutlined aria-hidden />}
+                    onClick={() => setDialog('edit')}
+                    data-testid="edit-video"
+                  >
                     {t('edit.open')}
                   </Button>
                 </>
               )}
               {author && (
-                <Button variant="outlined" startIcon={<ShareOutlined aria-hidden />} onClick={() => setDialog('share')} data-testid="share-video">
+                <Button
+                  variant="outlined"
+                  startIcon={<ShareOutlined aria-hidden />}
+                  onClick={() => setDialog('share')}
+                  data-testid="share-video"
+                >
                   {t('share.open')}
                 </Button>
               )}
@@ -185,7 +201,14 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
           sx={{ borderBottom: 1, borderColor: 'divider', mb: 3 }}
         >
           {tabs.map((value) => (
-            <Tab key={value} value={value} label={t(`detail.tabs.${value}`)} id={`detail-tab-${value}`} aria-controls={`detail-panel-${value}`} data-testid={`detail-tab-${value}`} />
+            <Tab
+              key={value}
+              value={value}
+              label={t(`detail.tabs.${value}`)}
+              id={`detail-tab-${value}`}
+              aria-controls={`detail-panel-${value}`}
+              data-testid={`detail-tab-${value}`}
+            />
           ))}
         </Tabs>
         <Box role="tabpanel" id={`detail-panel-${shownTab}`} aria-labelledby={`detail-tab-${shownTab}`}>

@@ -35,7 +35,13 @@ export function VideoFilters({ params, onChange, onClear }: VideoFiltersProps) {
   const statuses = TAB_STATUSES[params.tab];
   const count = activeFilterCount(params);
 
-  const select = (label: string, value: string | undefined, options: { value: string; label: string }[], change: (v: string | undefined) => void, testId: string) => (
+  const select = (
+    label: string,
+    value: string | undefined,
+    options: { value: string; label: string }[],
+    change: (v: string | undefined) => void,
+    testId: string,
+  ) => (
     <TextField
       select
       size="small"

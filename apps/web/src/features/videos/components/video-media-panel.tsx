@@ -23,7 +23,16 @@ function StatePanel({ icon, title, children }: { icon: ReactNode; title: string;
     <Paper
       variant="outlined"
       data-testid="media-panel"
-      sx={{ p: { xs: 2.5, sm: 4 }, borderRadius: 2, minHeight: { sm: 240 }, display: 'grid', gap: 1.5, alignContent: 'center', justifyItems: 'center', textAlign: 'center' }}
+      sx={{
+        p: { xs: 2.5, sm: 4 },
+        borderRadius: 2,
+        minHeight: { sm: 240 },
+        display: 'grid',
+        gap: 1.5,
+        alignContent: 'center',
+        justifyItems: 'center',
+        textAlign: 'center',
+      }}
     >
       <Box sx={{ color: 'text.secondary', display: 'flex' }} aria-hidden>
         {icon}
@@ -50,11 +59,20 @@ export function VideoMediaPanel({ video, canAct, onUrlsExpired }: { video: Video
   switch (video.mediaStatus) {
     case 'ready':
       return video.videoUrl ? (
-        <VideoPlayer videoUrl={video.videoUrl} posterUrl={video.posterUrl} storyboard={video.storyboard} title={title} onUrlsExpired={onUrlsExpired} />
+        <VideoPlayer
+          videoUrl={video.videoUrl}
+          posterUrl={video.posterUrl}
+          storyboard={video.storyboard}
+          title={title}
+          onUrlsExpired={onUrlsExpired}
+        />
       ) : null;
     case 'uploading':
       return (
-        <StatePanel icon={<CloudUploadOutlined sx={{ fontSize: 48 }} />} title={t(uploadPercent === null ? 'upload.unfinishedTitle' : 'upload.runningTitle')}>
+        <StatePanel
+          icon={<CloudUploadOutlined sx={{ fontSize: 48 }} />}
+          title={t(uploadPercent === null ? 'upload.unfinishedTitle' : 'upload.runningTitle')}
+        >
           {uploadPercent === null ? (
             <>
               <Typography sx={{ maxWidth: 520 }}>{t(canAct ? 'upload.unfinishedAuthor' : 'upload.unfinished')}</Typography>
@@ -62,8 +80,15 @@ export function VideoMediaPanel({ video, canAct, onUrlsExpired }: { video: Video
             </>
           ) : (
             <Box sx={{ width: '100%', maxWidth: 420 }}>
-              <Typography sx={{ fontWeight: 700, mb: 1 }}>{t('media.uploading', { percent: t('common:percent', { value: uploadPercent }) })}</Typography>
-              <LinearProgress variant="determinate" value={uploadPercent} aria-label={t('upload.progressLabel')} sx={{ height: 8, borderRadius: 4 }} />
+              <Typography sx={{ fontWeight: 700, mb: 1 }}>
+                {t('media.uploading', { percent: t('common:percent', { value: uploadPercent }) })}
+              </Typography>
+              <LinearProgress
+                variant="determinate"
+                value={uploadPercent}
+                aria-label={t('upload.progressLabel')}
+                sx={{ height: 8, borderRadius: 4 }}
+              />
               <Typography variant="body2" sx={{ color: 'text.secondary', mt: 1 }}>
                 {t('upload.runningHint')}
               </Typography>
@@ -79,7 +104,12 @@ export function VideoMediaPanel({ video, canAct, onUrlsExpired }: { video: Video
             <Typography sx={{ fontWeight: 700, mb: 1 }} data-testid="processing-progress">
               {t('media.processing', { percent: t('common:percent', { value }) })}
             </Typography>
-            <LinearProgress variant="determinate" value={value} aria-label={t('processing.progressLabel')} sx={{ height: 8, borderRadius: 4 }} />
+            <LinearProgress
+              variant="determinate"
+              value={value}
+              aria-label={t('processing.progressLabel')}
+              sx={{ height: 8, borderRadius: 4 }}
+            />
             <Typography variant="body2" sx={{ color: 'text.secondary', mt: 1 }}>
               {t('processing.hint')}
             </Typography>

@@ -9,7 +9,10 @@ import VideocamOffOutlined from '@mui/icons-material/VideocamOffOutlined';
 export function VideoNotFound() {
   const { t } = useTranslation(['videos', 'common']);
   return (
-    <Box data-testid="video-not-found" sx={{ maxWidth: 520, mx: 'auto', mt: 6, textAlign: 'center', display: 'grid', gap: 2, justifyItems: 'center' }}>
+    <Box
+      data-testid="video-not-found"
+      sx={{ maxWidth: 520, mx: 'auto', mt: 6, textAlign: 'center', display: 'grid', gap: 2, justifyItems: 'center' }}
+    >
       <VideocamOffOutlined sx={{ fontSize: 56, color: 'text.secondary' }} aria-hidden />
       <Typography variant="h2" component="h2">
         {t('common:notFoundTitle')}

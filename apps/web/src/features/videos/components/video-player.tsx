@@ -136,7 +136,9 @@ export function VideoPlayer({ videoUrl, posterUrl, storyboard, title, onUrlsExpi
     const container = containerRef.current;
     if (!container) return;
     if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
-    else void container.requestFullscreen?.().catch(() => undefined);
+    else if (typeof container.requestFullscreen === 'function') void container.requestFullscreen().catch(() => undefined);
+    // iPhone Safari has no Fullscreen API on elements: its own video fullscreen, without our controls.
+    else (el() as (HTMLVideoElement & { webkitEnterFullscreen?: () => void }) | null)?.webkitEnterFullscreen?.();
   };
 
   // The shell hides its header while this player is fullscreen, and shows it again on leaving.
@@ -354,12 +356,22 @@ export function VideoPlayer({ videoUrl, posterUrl, storyboard, title, onUrlsExpi
         <PlayerTimeline current={current} duration={duration} buffered={buffered} storyboard={storyboard} onSeek={seek} />
         <Box sx={{ display: 'flex', alignItems: 'center', gap: { xs: 0, sm: 0.5 }, minHeight: 48 }}>
           <ControlTip title={`${t(playing ? 'player.pause' : 'player.play')} (K)`}>
-            <IconButton data-testid="player-play" aria-label={t(playing ? 'player.pause' : 'player.play')} onClick={togglePlay} sx={controlSx}>
+            <IconButton
+              data-testid="player-play"
+              aria-label={t(playing ? 'player.pause' : 'player.play')}
+              onClick={togglePlay}
+              sx={controlSx}
+            >
               {playing ? <Pause /> : <PlayArrow />}
             </IconButton>
           </ControlTip>
           <ControlTip title={`${t('player.skipBack', { seconds })} (J, ←)`}>
-            <IconButton data-testid="player-skip-back" aria-label={t('player.skipBack', { seconds })} onClick={() => skip(-seconds)} sx={controlSx}>
+            <IconButton
+              data-testid="player-skip-back"
+              aria-label={t('player.skipBack', { seconds })}
+              onClick={() => skip(-seconds)}
+              sx={controlSx}
+            >
               <Replay10 />
             </IconButton>
           </ControlTip>
@@ -389,7 +401,10 @@ export function VideoPlayer({ videoUrl, posterUrl, storyboard, title, onUrlsExpi
             getAriaValueText={(value) => t('common:percent', { value: Math.round(value * 100) })}
             sx={{ width: 80, mx: 1, color: '#fff', display: { xs: 'none', sm: 'inline-flex' } }}
           />
-          <Typography component="span" sx={{ fontSize: 14, fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap', ml: { xs: 0.5, sm: 1 } }}>
+          <Typography
+            component="span"
+            sx={{ fontSize: 14, fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap', ml: { xs: 0.5, sm: 1 } }}
+          >
             <span aria-hidden>
               {formatClock(current, withHours)} / {formatClock(duration, withHours)}
             </span>
@@ -450,7 +465,15 @@ export function VideoPlayer({ videoUrl, posterUrl, storyboard, title, onUrlsExpi
                       <Box
                         key={key}
                         component="kbd"
-                        sx={{ px: 0.75, border: 1, borderColor: 'divider', borderRadius: 1, fontFamily: 'inherit', fontSize: 13, fontWeight: 700 }}
+                        sx={{
+                          px: 0.75,
+                          border: 1,
+                          borderColor: 'divider',
+                          borderRadius: 1,
+                          fontFamily: 'inherit',
+                          fontSize: 13,
+                          fontWeight: 700,
+                        }}
                       >
                         {key}
                       </Box>

@@ -7,11 +7,11 @@ import { videoKeys } from '@/features/videos/api/video-keys';
 /**
  * The pipeline's progress and every notification (ready, failed, shared) fetch the videos on
  * screen again, so a video becoming ready appears without a reload. A fetch already running is
- * kept rather than restarted: progress arrives every second.
+ * restarted: its answer may predate the event.
  */
 export function useVideoRealtime(): void {
   const queryClient = useQueryClient();
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: videoKeys.all }, { cancelRefetch: false });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: videoKeys.all });
   useSocketEvent(VIDEO_SOCKET_EVENTS.progress, refresh);
   useSocketEvent(SOCKET_EVENTS.notificationReceived, refresh);
 }

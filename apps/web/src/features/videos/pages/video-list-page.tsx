@@ -36,16 +36,19 @@ export function VideoListPage() {
 
   return (
     <Box sx={{ maxWidth: 1400, mx: 'auto', width: '100%' }}>
-      <Typography variant="h2" component="h2" sx={visuallyHidden}>
-        {t(`tabs.${params.tab}`)}
-      </Typography>
-      <Box sx={{ display: 'flex', justifyContent: 'flex-end', mb: 1 }}>
-        {learner && (
-          <Button component={RouterLink} to="/videos/add" variant="contained" startIcon={<AddOutlined aria-hidden />} data-testid="add-video">
+      {learner && (
+        <Box sx={{ display: 'flex', justifyContent: 'flex-end', mb: 1 }}>
+          <Button
+            component={RouterLink}
+            to="/videos/add"
+            variant="contained"
+            startIcon={<AddOutlined aria-hidden />}
+            data-testid="add-video"
+          >
             {t('list.add')}
           </Button>
-        )}
-      </Box>
+        </Box>
+      )}
       <Tabs
         value={params.tab}
         onChange={(_, tab: VideoTab) => update({ tab })}
@@ -55,10 +58,20 @@ export function VideoListPage() {
         sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}
       >
         {VIDEO_TABS.map((tab) => (
-          <Tab key={tab} value={tab} label={t(`tabs.${tab}`)} data-testid={`video-tab-${tab}`} id={`video-tab-${tab}`} aria-controls="video-tab-panel" />
+          <Tab
+            key={tab}
+            value={tab}
+            label={t(`tabs.${tab}`)}
+            data-testid={`video-tab-${tab}`}
+            id={`video-tab-${tab}`}
+            aria-controls="video-tab-panel"
+          />
         ))}
       </Tabs>
       <Box id="video-tab-panel" role="tabpanel" aria-labelledby={`video-tab-${params.tab}`}>
+        <Typography variant="h2" component="h2" sx={visuallyHidden}>
+          {t(`tabs.${params.tab}`)}
+        </Typography>
         <Box sx={{ mb: 3 }}>
           <VideoFilters params={params} onChange={update} onClear={clearFilters} />
         </Box>
@@ -86,7 +99,11 @@ export function VideoListPage() {
             <Typography role="status" variant="body2" sx={{ color: 'text.secondary', mb: 1.5 }}>
               {t('list.count', { count: list.data.total })}
             </Typography>
-            <Box component="ul" sx={{ ...gridSx, listStyle: 'none', p: 0, m: 0, opacity: list.isPlaceholderData ? 0.6 : 1 }} aria-busy={list.isFetching}>
+            <Box
+              component="ul"
+              sx={{ ...gridSx, listStyle: 'none', p: 0, m: 0, opacity: list.isPlaceholderData ? 0.6 : 1 }}
+              aria-busy={list.isFetching}
+            >
               {list.data.data.map((video) => (
                 <Box component="li" key={video.id}>
                   <VideoCard video={video} />
@@ -101,7 +118,9 @@ export function VideoListPage() {
                 color="primary"
                 sx={{ mt: 3, display: 'flex', justifyContent: 'center' }}
                 getItemAriaLabel={(type, page, selected) =>
-                  type === 'page' ? t(selected ? 'list.pagination.current' : 'list.pagination.page', { page }) : t(`list.pagination.${type}`)
+                  type === 'page'
+                    ? t(selected ? 'list.pagination.current' : 'list.pagination.page', { page })
+                    : t(`list.pagination.${type}`)
                 }
               />
             )}
@@ -123,7 +142,11 @@ function EmptyList({ tab, learner, filtered, onClear }: { tab: VideoTab; learner
   const { t } = useTranslation('videos');
   const text = filtered ? t('list.empty.filtered') : tab === 'mine' && !learner ? t('list.empty.mineNotLearner') : t(`list.empty.${tab}`);
   return (
-    <Paper variant="outlined" data-testid="video-list-empty" sx={{ p: { xs: 3, sm: 5 }, textAlign: 'center', display: 'grid', gap: 2, justifyItems: 'center', borderRadius: 3 }}>
+    <Paper
+      variant="outlined"
+      data-testid="video-list-empty"
+      sx={{ p: { xs: 3, sm: 5 }, textAlign: 'center', display: 'grid', gap: 2, justifyItems: 'center', borderRadius: 3 }}
+    >
       <VideoLibraryOutlined sx={{ fontSize: 48, color: 'text.secondary' }} aria-hidden />
       <Typography sx={{ maxWidth: 520 }}>{text}</Typography>
       {filtered ? (

@@ -12,7 +12,8 @@ import { VideoNotFound } from '@/features/videos/components/video-not-found';
 /** Loading, not found (404 for anyone a case does not concern) or another error, before a video page shows. */
 export function VideoPageState({ query, children }: { query: UseQueryResult<VideoDetail>; children: (video: VideoDetail) => ReactNode }) {
   const { t } = useTranslation('videos');
-  if (query.error instanceof ApiRequestError && query.error.status === 404) return <VideoNotFound />;
+  // 400 only comes from an address that is no video id at all.
+  if (query.error instanceof ApiRequestError && (query.error.status === 404 || query.error.status === 400)) return <VideoNotFound />;
   if (query.isError && !query.data) {
     return (
       <Alert
