@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import sharp, { type OutputInfo } from 'sharp';
+import sharp, { type OutputInfo, type ResizeOptions } from 'sharp';
 import { AVATAR_SIZE_PX, PICTURE_MAX_SIDE_PX } from '@sutura/domain/limits';
 import type { Db } from '../../db/client.ts';
 import { media } from '../../db/schema.ts';
@@ -12,6 +12,45 @@ export type MediaRow = typeof media.$inferSelect;
 
 export function createMediaService(deps: { db: Db; storage: Storage; urls: SignedUrls }) {
   const { db, storage, urls } = deps;
+  /** Decodes an upload as an image, turns it upright, resizes it and re-encodes it as WebP, which drops every metadata block. */
+  async function storeImage(opts: {
+    ownerId: string;
+    videoId: string | null;
+    kind: 'avatar' | 'picture';
+    bytes: Buffer;
+    resize: ResizeOptions;
+    key: (id: string) => string;
+  }): Promise<MediaRow> {
+    let output: { data: Buffer; info: OutputInfo };
+    try {
+      output = await sharp(opts.bytes, { failOn: 'error', limitInputPixels: 100_000_000 })
+        .rotate()
+        .resize(opts.resize)
+        .webp({ quality: 85 })
+        .toBuffer({ resolveWithObject: true });
+    } catch {
+      throw new AppError('UNSUPPORTED_MEDIA');
+    }
+    const id = randomUUID();
+    const storageKey = opts.key(id);
+    await storage.put(storageKey, output.data);
+    const [row] = await db
+      .insert(media)
+      .values({
+        id,
+        ownerId: opts.ownerId,
+        videoId: opts.videoId,
+        kind: opts.kind,
+        storageKey,
+        contentType: 'image/webp',
+        size: output.data.length,
+        width: output.info.width,
+        height: output.info.height,
+      })
+      .returning();
+    return row!;
+  }
+
   return {
     urlFor(mediaId: string | null, viewerId: string): string | null {
       return mediaId ? urls.url(mediaId, viewerId) : null;
@@ -22,33 +61,8 @@ export function createMediaService(deps: { db: Db; storage: Storage; urls: Signe
      * it as WebP, which drops EXIF, GPS and every other metadata block.
      */
     async storeAvatar(ownerId: string, bytes: Buffer): Promise<MediaRow> {
-      let output: { data: Buffer; info: OutputInfo };
-      try {
-        output = await sharp(bytes, { failOn: 'error', limitInputPixels: 100_000_000 })
-          .rotate()
-          .resize(AVATAR_SIZE_PX, AVATAR_SIZE_PX, { fit: 'cover', position: 'attention' })
-          .webp({ quality: 85 })
-          .toBuffer({ resolveWithObject: true });
-      } catch {
-        throw new AppError('UNSUPPORTED_MEDIA');
-      }
-      const id = randomUUID();
-      const storageKey = `users/${ownerId}/avatar-${id}.webp`;
-      await storage.put(storageKey, output.data);
-      const [row] = await db
-        .insert(media)
-        .values({
-          id,
-          ownerId,
-          kind: 'avatar',
-          storageKey,
-          contentType: 'image/webp',
-          size: output.data.length,
-          width: output.info.width,
-          height: output.info.height,
-        })
-        .returning();
-      return row!;
+      const resize: ResizeOptions = { width: AVATAR_SIZE_PX, height: AVATAR_SIZE_PX, fit: 'cover', position: 'attention' };
+      return storeImage({ ownerId, videoId: null, kind: 'avatar', bytes, resize, key: (id) => `users/${ownerId}/avatar-${id}.webp` });
     },
 
     /**
@@ -57,34 +71,8 @@ export function createMediaService(deps: { db: Db; storage: Storage; urls: Signe
      * Stored under the video's prefix so that deleting the video removes it.
      */
     async storePicture(ownerId: string, videoId: string, bytes: Buffer): Promise<MediaRow> {
-      let output: { data: Buffer; info: OutputInfo };
-      try {
-        output = await sharp(bytes, { failOn: 'error', limitInputPixels: 100_000_000 })
-          .rotate()
-          .resize(PICTURE_MAX_SIDE_PX, PICTURE_MAX_SIDE_PX, { fit: 'inside', withoutEnlargement: true })
-          .webp({ quality: 85 })
-          .toBuffer({ resolveWithObject: true });
-      } catch {
-        throw new AppError('UNSUPPORTED_MEDIA');
-      }
-      const id = randomUUID();
-      const storageKey = `videos/${videoId}/pictures/${id}.webp`;
-      await storage.put(storageKey, output.data);
-      const [row] = await db
-        .insert(media)
-        .values({
-          id,
-          ownerId,
-          videoId,
-          kind: 'picture',
-          storageKey,
-          contentType: 'image/webp',
-          size: output.data.length,
-          width: output.info.width,
-          height: output.info.height,
-        })
-        .returning();
-      return row!;
+      const resize: ResizeOptions = { width: PICTURE_MAX_SIDE_PX, height: PICTURE_MAX_SIDE_PX, fit: 'inside', withoutEnlargement: true };
+      return storeImage({ ownerId, videoId, kind: 'picture', bytes, resize, key: (id) => `videos/${videoId}/pictures/${id}.webp` });
     },
 
     async get(mediaId: string): Promise<MediaRow | undefined> {
