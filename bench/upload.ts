@@ -7,10 +7,18 @@
  *   (b) a plain HTTP PUT to a tiny Node server (its own process) that pipes the body into a
  *       file: the ceiling of any HTTP upload on this machine;
  *   (c) a tus upload through the real Sutura server (apps/api/src/main.ts in a child process,
- *       temporary DATA_DIR, WORKERS=off), as the demo learner, one PATCH streaming the whole
- *       file (continued from the server's offset if the connection drops), while the server's
- *       RSS is sampled every 100 ms.
- * The last line sums it up: `upload: ratio R of plain PUT (C of cp), peak RSS N MB`.
+ *       as `npm start` runs it, temporary DATA_DIR, WORKERS=off), as the demo learner, one PATCH
+ *       streaming the whole file (continued from the server's offset if the connection drops),
+ *       while the server's RSS is sampled every 100 ms; once on the embedded database (PGlite)
+ *       and once on the PostgreSQL server of BENCH_DATABASE_URL (default
+ *       postgres://postgres@127.0.0.1:5432/bench, the database created if missing; set it empty
+ *       to skip).
+ * The last line sums it up: `upload: ratio R of plain PUT (C of cp), peak RSS N MB`. It is for
+ * the PostgreSQL-server configuration when a server answers: there the process holds only the
+ * application, so its RSS is what an upload costs (the target: 150 MB whatever the size), while
+ * the embedded database adds its own few hundred MB (WebAssembly PostgreSQL) to the same
+ * process whatever is uploaded; hospitals that receive videos of several GB run on a
+ * PostgreSQL server. Without one, the last line is for the embedded database and says so.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -21,12 +29,14 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import pg from 'pg';
 
 const GIB = 1024 ** 3;
 const MIB = 1024 ** 2;
 const size = Math.round(Number(process.argv[2] ?? 4) * GIB);
 const root = path.resolve(import.meta.dirname, '..');
 const DEMO_LEARNER = { email: 'learner@sutura.local', password: 'sutura2026' };
+const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench';
 
 const mbps = (bytes: number, ms: number) => bytes / MIB / (ms / 1000);
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -128,6 +138,31 @@ async function plainPut(file: string, target: string): Promise<number> {
   }
 }
 
+/** Whether the PostgreSQL server answers, the database created when it is missing. */
+async function postgresReady(url: string): Promise<boolean> {
+  const connect = async (target: string) => {
+    const client = new pg.Client({ connectionString: target, connectionTimeoutMillis: 3000 });
+    await client.connect();
+    return client;
+  };
+  try {
+    await (await connect(url)).end();
+    return true;
+  } catch (err) {
+    if ((err as { code?: string }).code !== '3D000') return false;
+  }
+  const admin = new URL(url);
+  const name = decodeURIComponent(admin.pathname.slice(1));
+  admin.pathname = '/postgres';
+  const client = await connect(admin.href);
+  try {
+    await client.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+  } finally {
+    await client.end();
+  }
+  return true;
+}
+
 async function rssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? 0);
@@ -135,8 +170,12 @@ async function rssMb(pid: number): Promise<number> {
 }
 
 /** (c): the real server, the demo learner, a video case, one tus upload. */
-async function tusUpload(file: string, work: string): Promise<{ ms: number; peakRss: number; idleRss: number; resumes: number }> {
-  const dataDir = path.join(work, 'data');
+async function tusUpload(
+  file: string,
+  work: string,
+  databaseUrl: string,
+): Promise<{ ms: number; peakRss: number; idleRss: number; resumes: number }> {
+  const dataDir = path.join(work, databaseUrl ? 'data-postgres' : 'data-embedded');
   await mkdir(dataDir);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -149,7 +188,7 @@ async function tusUpload(file: string, work: string): Promise<{ ms: number; peak
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
-      DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
+      DATABASE_URL: databaseUrl,
       DEMO_DATA: 'on',
       DEMO_VIDEOS: 'off',
     },
@@ -251,6 +290,7 @@ async function tusUpload(file: string, work: string): Promise<{ ms: number; peak
     const killer = setTimeout(() => server.kill('SIGKILL'), 10_000);
     await waitExit(server);
     clearTimeout(killer);
+    await rm(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -275,13 +315,27 @@ try {
   await rm(copy);
   say(`(b) plain HTTP PUT:  ${mbps(size, putMs).toFixed(0).padStart(6)} MB/s  (${(putMs / 1000).toFixed(1)} s)`);
 
-  const tus = await tusUpload(source, work);
+  const configurations: { label: string; databaseUrl: string }[] = [{ label: 'embedded database (PGlite)', databaseUrl: '' }];
+  if (PG_URL && (await postgresReady(PG_URL))) {
+    configurations.push({ label: `PostgreSQL server (${new URL(PG_URL).host})`, databaseUrl: PG_URL });
+  } else {
+    say(
+      PG_URL
+        ? `No PostgreSQL server answers at ${PG_URL}: embedded database only.`
+        : 'BENCH_DATABASE_URL is empty: embedded database only.',
+    );
+  }
+  let last: { ms: number; peakRss: number } | undefined;
+  for (const { label, databaseUrl } of configurations) {
+    const tus = await tusUpload(source, work, databaseUrl);
+    say(
+      `(c) tus via Sutura:  ${mbps(size, tus.ms).toFixed(0).padStart(6)} MB/s  (${(tus.ms / 1000).toFixed(1)} s, ` +
+        `${tus.resumes} resume${tus.resumes === 1 ? '' : 's'}, server RSS ${tus.idleRss.toFixed(0)} MB before, ${tus.peakRss.toFixed(0)} MB peak; ${label})`,
+    );
+    last = tus;
+  }
   say(
-    `(c) tus via Sutura:  ${mbps(size, tus.ms).toFixed(0).padStart(6)} MB/s  (${(tus.ms / 1000).toFixed(1)} s, ` +
-      `${tus.resumes} resume${tus.resumes === 1 ? '' : 's'}, server RSS ${tus.idleRss.toFixed(0)} MB before, ${tus.peakRss.toFixed(0)} MB peak)`,
-  );
-  say(
-    `upload: ratio ${(putMs / tus.ms).toFixed(2)} of plain PUT (${(cpMs / tus.ms).toFixed(2)} of cp), peak RSS ${tus.peakRss.toFixed(0)} MB`,
+    `upload: ratio ${(putMs / last!.ms).toFixed(2)} of plain PUT (${(cpMs / last!.ms).toFixed(2)} of cp), peak RSS ${last!.peakRss.toFixed(0)} MB`,
   );
 } finally {
   await rm(work, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import { createQueue } from './jobs/queue.ts';
 import { createJobHandlers } from './jobs/workers.ts';
 import { createMailer } from './modules/mail/mailer.ts';
 import { createLocalStorage } from './storage/storage.ts';
+import { releaseStartupMemory } from './memory.ts';
 import { buildApp, createServices, type Services } from './app.ts';
 import type { RealtimeHub } from './modules/notifications/notifications.service.ts';
 import { createRealtimeEmitter } from './realtime/socket.ts';
@@ -53,6 +54,7 @@ if (config.workers !== 'only') {
     demoData: config.demoData,
     log,
   });
+  releaseStartupMemory();
   await app.listen({ port: config.port, host: config.host });
   closers.unshift(() => app.close());
   const lines = [`Sutura is running at ${config.publicUrl}`];
@@ -75,6 +77,7 @@ if (config.workers !== 'only') {
   if (emitter) closers.push(emitter.close);
   hub = emitter?.hub ?? { emitToUser: () => {} };
   services = createServices({ config, database, storage, queue, log }, hub);
+  releaseStartupMemory();
   log.info('worker process started');
 }
 

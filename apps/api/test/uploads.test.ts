@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -130,7 +130,8 @@ describe('creating an upload', () => {
     expect(res.status).toBe(204);
     expect(res.headers.get('tus-version')).toBe('1.0.0');
     expect(res.headers.get('tus-max-size')).toBe(String(MAX));
-    expect(res.headers.get('tus-extension')).toContain('termination');
+    expect(res.headers.get('tus-extension')).toBe('creation,creation-with-upload,termination');
+    expect(res.headers.get('tus-resumable')).toBe('1.0.0');
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
   });
 
@@ -226,8 +227,16 @@ describe('a resumable upload', () => {
     const source = path.join(ctx.config.dataDir, row.sourceKey!);
     expect(sha256(await readFile(source))).toBe(sha256(clip));
     // The original file name is not kept beside the bytes.
-    const info = JSON.parse(await readFile(`${source}.json`, 'utf8'));
-    expect(info.metadata).toEqual({ videoId: id, filetype: 'video/mp4' });
+    const infoText = await readFile(`${source}.json`, 'utf8');
+    expect(JSON.parse(infoText)).toEqual({
+      id: uploadId,
+      size: clip.length,
+      videoId: id,
+      owner: author.id,
+      createdAt: expect.any(String),
+      filetype: 'video/mp4',
+    });
+    expect(infoText).not.toContain('case-12');
 
     const jobs = await ctx.database.db.execute<{ data: { videoId: string } }>(
       sql`select data from pgboss.job where name = 'video.process' and data->>'videoId' = ${id}`,
@@ -323,5 +332,115 @@ describe('a resumable upload', () => {
     expect(existsSync(file)).toBe(false);
     expect(existsSync(`${file}.json`)).toBe(false);
     expect((await tus('HEAD', location, author)).status).toBe(404);
+  });
+});
+
+describe('the tus protocol', () => {
+  const uploadFileOf = (location: string) => path.join(ctx.services.videos.uploadsDir, location.split('/').pop()!);
+
+  it('says Tus-Resumable on every answer, refusals included, and refuses another version with 412', async () => {
+    const id = await newVideo(author);
+    const location = (await create(author, id, clip.length)).headers.get('location')!;
+    for (const res of [await tus('HEAD', location, undefined), await tus('HEAD', location, other), await tus('HEAD', location, author)]) {
+      expect(res.headers.get('tus-resumable')).toBe('1.0.0');
+    }
+    const unversioned = await fetch(new URL(location, base), {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${author.token}`, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      body: new Uint8Array(clip.subarray(0, 100)),
+    });
+    expect(unversioned.status).toBe(412);
+    expect(unversioned.headers.get('tus-version')).toBe('1.0.0');
+    expect((await tus('DELETE', location, author, { 'tus-resumable': '0.2.2' })).status).toBe(412);
+    expect((await tus('HEAD', location, author, { 'tus-resumable': '2.0.0' })).status).toBe(412);
+    expect(await headOffset(author, location)).toBe(0);
+    // A creation in another version claims nothing.
+    const before = (await videoRow(id)).uploadId;
+    expect((await create(author, id, clip.length, { 'tus-resumable': '0.2.2' })).status).toBe(412);
+    expect((await videoRow(id)).uploadId).toBe(before);
+  });
+
+  it('says back the length and the metadata at HEAD, never the file name', async () => {
+    const id = await newVideo(author);
+    const location = (await create(author, id, clip.length)).headers.get('location')!;
+    const res = await tus('HEAD', location, author);
+    expect(res.headers.get('upload-length')).toBe(String(clip.length));
+    expect(res.headers.get('upload-metadata')).toBe(tusMetadata({ videoId: id, filetype: 'video/mp4' }));
+  });
+
+  it('refuses a chunk past Upload-Length (413), of another type (400) or without its offset (403), writing nothing', async () => {
+    const id = await newVideo(author);
+    const location = (await create(author, id, clip.length)).headers.get('location')!;
+    expect((await patch(author, location, 0, Buffer.concat([clip, Buffer.alloc(10)]))).status).toBe(413);
+    const wrongType = await tus('PATCH', location, author, { 'upload-offset': '0', 'content-type': 'text/plain' }, clip.subarray(0, 100));
+    expect(wrongType.status).toBe(400);
+    const noOffset = await tus('PATCH', location, author, { 'content-type': 'application/offset+octet-stream' }, clip.subarray(0, 100));
+    expect(noOffset.status).toBe(403);
+    expect(
+      (await tus('PATCH', location, author, { 'upload-offset': '-1', 'content-type': 'application/offset+octet-stream' })).status,
+    ).toBe(400);
+    expect(await headOffset(author, location)).toBe(0);
+    expect((await stat(uploadFileOf(location))).size).toBe(0);
+  });
+
+  it('stops a PATCH that still streams when a newer request comes for the same upload, keeping its bytes', async () => {
+    const id = await newVideo(author);
+    const location = (await create(author, id, clip.length)).headers.get('location')!;
+    const half = Math.floor(clip.length / 2);
+    // A sender that stalls after half of its chunk, its connection left open.
+    const stalled = http.request(new URL(location, base), {
+      method: 'PATCH',
+      headers: {
+        authorization: `Bearer ${author.token}`,
+        'tus-resumable': '1.0.0',
+        'upload-offset': '0',
+        'content-type': 'application/offset+octet-stream',
+        'content-length': String(clip.length),
+      },
+    });
+    stalled.on('error', () => {});
+    const answered = new Promise<http.IncomingMessage>((resolve) => stalled.on('response', resolve));
+    await new Promise<void>((resolve) => stalled.write(clip.subarray(0, half), () => resolve()));
+    await expect.poll(async () => (await stat(uploadFileOf(location))).size).toBe(half);
+
+    expect(await headOffset(author, location)).toBe(half);
+    const answer = await answered;
+    expect(answer.statusCode).toBe(204);
+    expect(answer.headers['upload-offset']).toBe(String(half));
+    stalled.destroy();
+
+    expect((await patch(author, location, half, clip.subarray(half))).status).toBe(204);
+    expect((await videoRow(id)).mediaStatus).toBe('processing');
+    expect(sha256(await readFile(uploadFileOf(location)))).toBe(sha256(clip));
+  });
+
+  it('finishes at HEAD an upload whose bytes are all there but whose finish never ran (a crash)', async () => {
+    const id = await newVideo(author);
+    const location = (await create(author, id, clip.length)).headers.get('location')!;
+    await writeFile(uploadFileOf(location), clip);
+    expect((await videoRow(id)).mediaStatus).toBe('uploading');
+    expect(await headOffset(author, location)).toBe(clip.length);
+    expect(await videoRow(id)).toMatchObject({ mediaStatus: 'processing', sourceKey: `uploads/${location.split('/').pop()}` });
+  });
+
+  it('goes on with an upload begun before the upgrade (the info file of @tus/file-store)', async () => {
+    const id = await newVideo(author);
+    const location = (await create(author, id, clip.length)).headers.get('location')!;
+    const uploadId = location.split('/').pop()!;
+    const legacy = {
+      id: uploadId,
+      size: clip.length,
+      offset: 0,
+      metadata: { videoId: id, filetype: 'video/mp4' },
+      creation_date: new Date().toISOString(),
+    };
+    await writeFile(`${uploadFileOf(location)}.json`, JSON.stringify(legacy));
+    await writeFile(uploadFileOf(location), clip.subarray(0, 1000));
+    const head = await tus('HEAD', location, author);
+    expect(head.headers.get('upload-offset')).toBe('1000');
+    expect(head.headers.get('upload-length')).toBe(String(clip.length));
+    expect(head.headers.get('upload-metadata')).toBe(tusMetadata({ videoId: id, filetype: 'video/mp4' }));
+    expect((await patch(author, location, 1000, clip.subarray(1000))).status).toBe(204);
+    expect((await videoRow(id)).mediaStatus).toBe('processing');
   });
 });

@@ -42,7 +42,11 @@ export async function openDatabase(opts: { url?: string | undefined; dataDir?: s
   }
   const dataDir = opts.dataDir ?? 'memory://';
   const unlock = dataDir === 'memory://' ? () => {} : lockDataDir(dataDir);
-  const client = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir).catch((err: unknown) => {
+  const client = await PGlite.create(dataDir === 'memory://' ? undefined : dataDir, {
+    // PostgreSQL's default of 128 MB of shared buffers lives in the WebAssembly memory, which
+    // never shrinks; the embedded database is small and its files are in the OS page cache anyway.
+    startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'],
+  }).catch((err: unknown) => {
     unlock();
     throw err;
   });
