@@ -7,18 +7,18 @@
  *   (b) a plain HTTP PUT to a tiny Node server (its own process) that pipes the body into a
  *       file: the ceiling of any HTTP upload on this machine;
  *   (c) a tus upload through the real Sutura server (apps/api/src/main.ts in a child process,
- *       as `npm start` runs it, temporary DATA_DIR, WORKERS=off), as the demo learner, one PATCH
- *       streaming the whole file (continued from the server's offset if the connection drops),
- *       while the server's RSS is sampled every 100 ms; once on the embedded database (PGlite)
- *       and once on the PostgreSQL server of BENCH_DATABASE_URL (default
- *       postgres://postgres@127.0.0.1:5432/bench, the database created if missing; set it empty
- *       to skip).
+ *       as `npm start` runs it, temporary DATA_DIR, WORKERS=off, DEMO_VIDEOS=off), as the demo
+ *       learner, one PATCH streaming the whole file (continued from the server's offset if the
+ *       connection drops), while the server's RSS is sampled every 100 ms: first on the
+ *       embedded database (PGlite), then on the PostgreSQL server of BENCH_DATABASE_URL
+ *       (default postgres://postgres@127.0.0.1:5432/bench, created if missing; set it empty to
+ *       skip).
  * The last line sums it up: `upload: ratio R of plain PUT (C of cp), peak RSS N MB`. It is for
  * the PostgreSQL-server configuration when a server answers: there the process holds only the
  * application, so its RSS is what an upload costs (the target: 150 MB whatever the size), while
  * the embedded database adds its own few hundred MB (WebAssembly PostgreSQL) to the same
- * process whatever is uploaded; hospitals that receive videos of several GB run on a
- * PostgreSQL server. Without one, the last line is for the embedded database and says so.
+ * process whatever is uploaded; and hospitals that receive videos of several GB run on a
+ * PostgreSQL server. Without one, only the embedded database runs and the last line is for it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -190,6 +190,7 @@ async function tusUpload(
       LOG_LEVEL: 'warn',
       DATABASE_URL: databaseUrl,
       DEMO_DATA: 'on',
+      // The demo videos would be generated (ffmpeg, images) in the background while the bench runs.
       DEMO_VIDEOS: 'off',
     },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -3,7 +3,6 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import sharp from 'sharp';
 import type { NasaTlx } from '@sutura/domain/videos';
 import type { Db } from './db/client.ts';
 import { surgeries, surgerySteps, users, videoPictures, videoShares, videos } from './db/schema.ts';
@@ -134,6 +133,8 @@ export async function seedDemoVideos(deps: { db: Db; queue: Queue; mediaService:
         readyAt: new Date(),
       })
       .returning({ id: videos.id });
+    // Loaded here rather than at start-up: the server only needs libvips for images.
+    const { default: sharp } = await import('sharp');
     for (const [i, colour] of ['#17C7A4', '#1D69EE'].entries()) {
       const image = await sharp({ create: { width: 1280, height: 720, channels: 3, background: colour } })
         .composite([

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import sharp, { type OutputInfo, type ResizeOptions } from 'sharp';
+import type { OutputInfo, ResizeOptions } from 'sharp';
 import { AVATAR_SIZE_PX, PICTURE_MAX_SIDE_PX } from '@sutura/domain/limits';
 import type { Db } from '../../db/client.ts';
 import { media } from '../../db/schema.ts';
@@ -21,6 +21,8 @@ export function createMediaService(deps: { db: Db; storage: Storage; urls: Signe
     resize: ResizeOptions;
     key: (id: string) => string;
   }): Promise<MediaRow> {
+    // Loaded at the first image: libvips costs ~10 MB of resident memory a server may never need.
+    const { default: sharp } = await import('sharp');
     let output: { data: Buffer; info: OutputInfo };
     try {
       output = await sharp(opts.bytes, { failOn: 'error', limitInputPixels: 100_000_000 })
