@@ -10,26 +10,13 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-async function signUpBody(person: (typeof SAMPLE_PEOPLE)[number], email: string) {
-  return {
-    rpps: person.rpps,
+/** Sign-up as typed by a person: the last name in lower case, years as the form sends them. */
+function signUpBody(person: (typeof SAMPLE_PEOPLE)[number], email: string) {
+  return ctx.signUpBody(person, email, {
     lastName: person.lastName.toLowerCase(),
-    firstName: person.firstName,
-    country: 'France',
-    city: 'Lyon',
-    careCentreType: 'public',
-    phone: '+33 612345678',
     yearsOfExperience: '6',
-    yearsOfRoboticExperience: 2,
-    robot: 'da Vinci Xi',
-    specialtyId: await ctx.specialtyId(),
     preferences: { theme: 'dark', langCode: 'en' },
-    email,
-    password: 'robotic2026',
-    confirmPassword: 'robotic2026',
-    acceptTerms: true,
-    acceptPrivacy: true,
-  };
+  });
 }
 
 describe('sign-up, email validation and sign-in', () => {

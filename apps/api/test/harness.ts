@@ -53,6 +53,8 @@ export interface TestContext {
   /** The newest mail to an address, read from the outbox (waits for the mail job). */
   waitForMail(to: string, opts?: { after?: number; timeoutMs?: number }): Promise<{ file: string; text: string }>;
   specialtyId(): Promise<string>;
+  /** A complete, valid sign-up body for a person of the sample RPPS directory. */
+  signUpBody(person: (typeof SAMPLE_PEOPLE)[number], email: string, overrides?: Record<string, unknown>): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -197,6 +199,28 @@ export async function createTestContext(
     async specialtyId() {
       const [row] = await database.db.select().from(specialties).limit(1);
       return row!.id;
+    },
+    async signUpBody(person, email, overrides = {}) {
+      return {
+        rpps: person.rpps,
+        lastName: person.lastName,
+        firstName: person.firstName,
+        country: 'France',
+        city: 'Lyon',
+        careCentreType: 'public',
+        phone: '+33 612345678',
+        yearsOfExperience: 6,
+        yearsOfRoboticExperience: 2,
+        robot: 'da Vinci Xi',
+        specialtyId: await ctx.specialtyId(),
+        preferences: { theme: 'auto', langCode: 'fr' },
+        email,
+        password: 'robotic2026',
+        confirmPassword: 'robotic2026',
+        acceptTerms: true,
+        acceptPrivacy: true,
+        ...overrides,
+      };
     },
     async close() {
       await app.close();

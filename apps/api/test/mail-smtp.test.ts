@@ -71,25 +71,14 @@ async function signUp(
     method: 'POST',
     url: '/v1/users',
     headers,
-    body: {
-      rpps: person.rpps,
-      lastName: person.lastName,
-      firstName: person.firstName,
-      country: 'France',
+    body: await ctx.signUpBody(person, email, {
       city: 'Bordeaux',
       careCentreType: 'private',
-      phone: '+33 612345678',
       yearsOfExperience: 12,
       yearsOfRoboticExperience: 4,
       robot: 'Hugo RAS',
-      specialtyId: await ctx.specialtyId(),
       preferences: { theme: 'auto', langCode },
-      email,
-      password: 'robotic2026',
-      confirmPassword: 'robotic2026',
-      acceptTerms: true,
-      acceptPrivacy: true,
-    },
+    }),
   });
   expect(res.statusCode, res.body).toBe(201);
 }

@@ -442,25 +442,7 @@ describe('an account from sign-up to deletion', () => {
     const signUp = await ctx.inject({
       method: 'POST',
       url: '/v1/users',
-      body: {
-        rpps: person.rpps,
-        lastName: person.lastName,
-        firstName: person.firstName,
-        country: 'France',
-        city: 'Lyon',
-        careCentreType: 'public',
-        phone: '+33 612345678',
-        yearsOfExperience: 6,
-        yearsOfRoboticExperience: 2,
-        robot: 'da Vinci Xi',
-        specialtyId: await ctx.specialtyId(),
-        preferences: { theme: 'auto', langCode: 'fr' },
-        email,
-        password: 'robotic2026',
-        confirmPassword: 'robotic2026',
-        acceptTerms: true,
-        acceptPrivacy: true,
-      },
+      body: await ctx.signUpBody(person, email),
     });
     expect(signUp.statusCode, signUp.body).toBe(201);
     const userId: string = signUp.json().data.userId;

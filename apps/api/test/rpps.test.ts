@@ -96,25 +96,7 @@ describe('GET /v1/rppsUsers/check', () => {
     const signUp = await ctx.inject({
       method: 'POST',
       url: '/v1/users',
-      body: {
-        rpps: person.rpps,
-        lastName: person.lastName,
-        firstName: person.firstName,
-        country: 'France',
-        city: 'Lyon',
-        careCentreType: 'public',
-        phone: '+33 612345678',
-        yearsOfExperience: 6,
-        yearsOfRoboticExperience: 2,
-        robot: 'da Vinci Xi',
-        specialtyId: await ctx.specialtyId(),
-        preferences: { theme: 'auto', langCode: 'fr' },
-        email: 'jf.marchand@example.org',
-        password: 'robotic2026',
-        confirmPassword: 'robotic2026',
-        acceptTerms: true,
-        acceptPrivacy: true,
-      },
+      body: await ctx.signUpBody(person, 'jf.marchand@example.org'),
     });
     expect(signUp.statusCode, signUp.body).toBe(201);
     await expectRefusal(person.rpps, person.lastName, person.firstName, 'RPPS_TAKEN');

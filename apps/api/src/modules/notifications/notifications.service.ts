@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { isLanguage, type Language } from '@sutura/domain/i18n';
 import { NOTIFICATION_KINDS, SOCKET_EVENTS, type Notification, type NotificationKind } from '@sutura/domain/notifications';
 import type { Db } from '../../db/client.ts';
@@ -64,12 +64,11 @@ export function createNotificationService(deps: { db: Db; hub: RealtimeHub; queu
         .orderBy(desc(notifications.createdAt), desc(notifications.id))
         .limit(limit)
         .offset((page - 1) * limit);
-      const [totals] = await db.select({ total: count() }).from(notifications).where(eq(notifications.userId, userId));
-      const [unread] = await db
-        .select({ unread: count() })
+      const [totals] = await db
+        .select({ total: count(), unread: sql<number>`count(*) filter (where ${notifications.status} = 'unread')::int` })
         .from(notifications)
-        .where(and(eq(notifications.userId, userId), eq(notifications.status, 'unread')));
-      return { data: rows.map((r) => render(r, lang)), total: totals?.total ?? 0, unread: unread?.unread ?? 0, page, limit };
+        .where(eq(notifications.userId, userId));
+      return { data: rows.map((r) => render(r, lang)), total: totals?.total ?? 0, unread: totals?.unread ?? 0, page, limit };
     },
 
     async setStatus(userId: string, id: string, status: 'read' | 'unread', lang: Language) {

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { isLanguage, type Language } from '@sutura/domain/i18n';
 import type { Role } from '@sutura/domain/roles';
-import type { Session, SignUpBody } from '@sutura/domain/auth';
+import type { Session, signUpFieldsSchema } from '@sutura/domain/auth';
 import { DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_PREFERENCES, type Preferences } from '@sutura/domain/preferences';
 import { DELETE_CONFIRMATION_WORDS, type Profile, type updateProfileBody } from '@sutura/domain/users';
 import type { Db } from '../../db/client.ts';
@@ -17,7 +17,7 @@ import type { MediaService } from '../media/media.service.ts';
 import type { NotificationService } from '../notifications/notifications.service.ts';
 import type { RppsService } from '../rpps/rpps.service.ts';
 
-type SignUp = Omit<z.output<typeof import('@sutura/domain/auth').signUpFieldsSchema>, never>;
+type SignUp = z.output<typeof signUpFieldsSchema>;
 type ProfileUpdate = z.output<typeof updateProfileBody>;
 
 export function mailLanguage(user: Pick<UserRow, 'preferences'>, fallback: Language): Language {
@@ -280,4 +280,3 @@ export function createUserService(deps: {
   };
 }
 export type UserService = ReturnType<typeof createUserService>;
-export type { SignUpBody };
