@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['packages/**/*.test.ts', 'apps/api/**/*.test.ts', 'apps/web/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',
+    globalSetup: ['apps/api/test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

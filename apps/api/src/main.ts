@@ -1,7 +1,8 @@
 import path from 'node:path';
 import pino from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
-import { DatabaseLockedError, openDatabase } from './db/client.ts';
+import { openDatabase } from './db/client.ts';
+import { EmbeddedDatabaseError } from './db/embedded-server.ts';
 import { createQueue } from './jobs/queue.ts';
 import { createJobHandlers } from './jobs/workers.ts';
 import { createMailer } from './modules/mail/mailer.ts';
@@ -15,7 +16,7 @@ import { seedDemoVideos } from './demo-videos.ts';
 
 /** Stops with the reason alone when the operator has something to fix. */
 function fail(err: unknown): never {
-  if (err instanceof ConfigError || err instanceof DatabaseLockedError) {
+  if (err instanceof ConfigError || err instanceof EmbeddedDatabaseError) {
     process.stderr.write(`${err.message}\n`);
     process.exit(1);
   }
@@ -31,12 +32,20 @@ const config = (() => {
 })();
 const log = pino({ level: config.logLevel });
 
-const database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'db') }).catch(fail);
+const closers: (() => Promise<void>)[] = [];
+let closing = false;
+const database = await openDatabase({
+  url: config.databaseUrl,
+  dataDir: path.join(config.dataDir, 'db'),
+  log,
+  onFatal: (err) => {
+    process.stderr.write(`${err.message}\n`);
+    void shutdown('database', 1);
+  },
+}).catch(fail);
 const storage = createLocalStorage(path.join(config.dataDir, 'media'));
 const queue = await createQueue(database, log);
 const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log });
-
-const closers: (() => Promise<void>)[] = [];
 
 closers.push(() => queue.stop());
 let services: Services;
@@ -72,10 +81,9 @@ if (config.workers !== 'only') {
   }
 } else {
   // No socket server here: pushes go through the PostgreSQL adapter to the HTTP processes.
-  // On the embedded database there is no other process, hence nobody to push to.
-  const emitter = database.pool ? await createRealtimeEmitter(database.pool) : undefined;
-  if (emitter) closers.push(emitter.close);
-  hub = emitter?.hub ?? { emitToUser: () => {} };
+  const emitter = await createRealtimeEmitter(database.pool);
+  closers.push(emitter.close);
+  hub = emitter.hub;
   services = createServices({ config, database, storage, queue, log }, hub);
   releaseStartupMemory();
   log.info('worker process started');
@@ -88,13 +96,12 @@ if (config.workers !== 'off') {
 }
 closers.push(() => database.close());
 
-let closing = false;
-async function shutdown(signal: string) {
+async function shutdown(signal: string, code = 0) {
   if (closing) return;
   closing = true;
   log.info({ signal }, 'shutting down');
   for (const close of closers) await close().catch((err: unknown) => log.error({ err }, 'error while closing'));
-  process.exit(0);
+  process.exit(code);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
+import { inject } from 'vitest';
 import type { Role } from '@sutura/domain/roles';
 import type { Session } from '@sutura/domain/auth';
 import { DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_PREFERENCES } from '@sutura/domain/preferences';
@@ -59,15 +60,11 @@ export interface TestContext {
 }
 
 /**
- * A real database per test file: PGlite in memory by default, or a fresh database on the
- * PostgreSQL server of TEST_DATABASE_URL (created here, dropped on close).
+ * A real database per test file: a fresh database (created here, dropped on close) on the
+ * PostgreSQL server of TEST_DATABASE_URL, or else on the run's embedded server (global-setup.ts).
  */
 async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) {
-    const database = await openDatabase({});
-    return { database, drop: async () => {} };
-  }
+  const url = process.env.TEST_DATABASE_URL || inject('embeddedDatabaseUrl');
   const name = `sutura_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();

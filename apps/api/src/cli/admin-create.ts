@@ -5,6 +5,7 @@ import { emailField, passwordField } from '@sutura/domain/rules';
 import { DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_PREFERENCES } from '@sutura/domain/preferences';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
+import { EmbeddedDatabaseError } from '../db/embedded-server.ts';
 import { users } from '../db/schema.ts';
 import { createAudit } from '../modules/audit/audit.service.ts';
 import { hashPassword } from '../modules/auth/auth.service.ts';
@@ -26,7 +27,14 @@ if (!email.success || !password.success) {
 }
 
 const config = loadConfig();
-const database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'db') });
+// On the embedded database, a running Sutura's server is used; otherwise one is started for the command.
+const database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'db'), attach: true }).catch(
+  (err: unknown) => {
+    if (!(err instanceof EmbeddedDatabaseError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  },
+);
 try {
   const audit = createAudit(database.db);
   const [existing] = await database.db.select().from(users).where(eq(users.email, email.data));

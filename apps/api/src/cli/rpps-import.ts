@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
+import { EmbeddedDatabaseError } from '../db/embedded-server.ts';
 import { importRppsFile } from '../modules/rpps/rpps-extract.ts';
 import { createRppsService } from '../modules/rpps/rpps.service.ts';
 
@@ -11,7 +12,14 @@ if (!file) {
   process.exit(2);
 }
 const config = loadConfig();
-const database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'db') });
+// On the embedded database, a running Sutura's server is used; otherwise one is started for the command.
+const database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'db'), attach: true }).catch(
+  (err: unknown) => {
+    if (!(err instanceof EmbeddedDatabaseError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  },
+);
 try {
   const rpps = createRppsService(database.db);
   const started = Date.now();

@@ -36,11 +36,9 @@ export interface Queue {
   stop(): Promise<void>;
 }
 
-/** pg-boss on the product's database: the embedded connection, or its own pool on a server. */
+/** pg-boss on the product's database, with its own small pool. */
 export async function createQueue(database: Database, log: Logger): Promise<Queue> {
-  const boss = database.bossDb
-    ? new PgBoss({ db: database.bossDb, backend: 'pglite', schema: 'pgboss' })
-    : new PgBoss({ connectionString: database.url!, schema: 'pgboss', max: 4 });
+  const boss = new PgBoss({ connectionString: database.url, schema: 'pgboss', max: 4 });
   boss.on('error', (err) => log.error({ err }, 'job queue error'));
   await boss.start();
   for (const name of JOB_NAMES) {

@@ -11,17 +11,15 @@ const room = (userId: string) => `user:${userId}`;
 
 /**
  * The socket of SPEC §4: a client authenticates with its token, then `INITIALIZE {id}` joins
- * that person's room — only when the id is the token's own. With a PostgreSQL server the
- * rooms span every process through the PostgreSQL adapter.
+ * that person's room — only when the id is the token's own. The rooms span every process on
+ * the same database through the PostgreSQL adapter (embedded server or DATABASE_URL alike).
  */
-export async function createRealtime(opts: { server: HttpServer; auth: Authenticator; pool: pg.Pool | undefined; log: Logger }) {
+export async function createRealtime(opts: { server: HttpServer; auth: Authenticator; pool: pg.Pool; log: Logger }) {
   const io = new Server(opts.server, { serveClient: false, cors: { origin: false } });
-  if (opts.pool) {
-    await opts.pool.query(
-      'CREATE TABLE IF NOT EXISTS socket_io_attachments (id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)',
-    );
-    io.adapter(createAdapter(opts.pool));
-  }
+  await opts.pool.query(
+    'CREATE TABLE IF NOT EXISTS socket_io_attachments (id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)',
+  );
+  io.adapter(createAdapter(opts.pool));
 
   io.use(async (socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
