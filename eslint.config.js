@@ -37,4 +37,11 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
+  // Old-syntax CommonJS on purpose: it must parse on the Node versions it refuses.
+  {
+    files: ['**/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, sourceType: 'commonjs', globals: { ...globals.node } },
+    rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off', 'no-var': 'off' },
+  },
 );

@@ -1,5 +1,16 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -96,6 +107,8 @@ export async function startEmbeddedServer(opts: {
     if (runAs) grantAccess(dir, runAs, bins);
     if (!existsSync(path.join(dir, 'PG_VERSION'))) initialise(dir, bins, runAs);
     else checkVersion(dir);
+    // PostgreSQL refuses a data folder others can read (a copy may have widened it).
+    chmodSync(dir, 0o700);
     const socketDir = socketFolder(dir, runAs);
     writeFileSync(lockFile, JSON.stringify({ pid: process.pid, socketDir } satisfies LockContent));
     await stopOrphan(dir);
@@ -196,8 +209,8 @@ function lookupUser(name: string): RunAs | undefined {
  */
 function grantAccess(dir: string, runAs: RunAs, bins: Binaries): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chownSync(dir, runAs.uid, runAs.gid);
-  chmodSync(dir, 0o700);
+  // A folder restored from a backup by root belongs to root.
+  if (statSync(dir).uid !== runAs.uid) chownTree(dir, runAs);
   const parent = path.dirname(dir);
   const stat = statSync(parent);
   if (stat.uid === 0 && (stat.mode & 0o001) === 0) {
@@ -210,6 +223,11 @@ function grantAccess(dir: string, runAs: RunAs, bins: Binaries): void {
       `The system user ${DATABASE_SYSTEM_USER}, which runs the embedded PostgreSQL, cannot reach ${bins.postgres} or ${dir}: let it through the folders above (chmod o+x), install Sutura where it can, or set DATABASE_URL.`,
     );
   }
+}
+
+function chownTree(dir: string, runAs: RunAs): void {
+  chownSync(dir, runAs.uid, runAs.gid);
+  for (const entry of readdirSync(dir, { recursive: true, encoding: 'utf8' })) chownSync(path.join(dir, entry), runAs.uid, runAs.gid);
 }
 
 function initialise(dir: string, bins: Binaries, runAs: RunAs | undefined): void {
