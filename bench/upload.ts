@@ -10,7 +10,7 @@
  *       as `npm start` runs it, temporary DATA_DIR, WORKERS=off, DEMO_VIDEOS=off), as the demo
  *       learner, one PATCH streaming the whole file (continued from the server's offset if the
  *       connection drops), while the server's RSS is sampled every 100 ms: first on the
- *       embedded database (PGlite), then on the PostgreSQL server of BENCH_DATABASE_URL
+ *       embedded PostgreSQL server, then on the PostgreSQL server of BENCH_DATABASE_URL
  *       (default postgres://postgres@127.0.0.1:5432/bench, created if missing; set it empty to
  *       skip).
  * The last line sums it up: `upload: ratio R of plain PUT (C of cp), peak RSS N MB`. It is for
@@ -316,7 +316,7 @@ try {
   await rm(copy);
   say(`(b) plain HTTP PUT:  ${mbps(size, putMs).toFixed(0).padStart(6)} MB/s  (${(putMs / 1000).toFixed(1)} s)`);
 
-  const configurations: { label: string; databaseUrl: string }[] = [{ label: 'embedded database (PGlite)', databaseUrl: '' }];
+  const configurations: { label: string; databaseUrl: string }[] = [{ label: 'embedded database', databaseUrl: '' }];
   if (PG_URL && (await postgresReady(PG_URL))) {
     configurations.push({ label: `PostgreSQL server (${new URL(PG_URL).host})`, databaseUrl: PG_URL });
   } else {

@@ -25,7 +25,7 @@ export default async function setup(project: TestProject) {
   const server = await startEmbeddedServer({
     dir: path.join(dir, 'db'),
     log: pino({ level: 'silent' }),
-    settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '200' },
+    ephemeral: true,
   });
   project.provide('embeddedDatabaseUrl', embeddedUrl(server.connection));
   return async () => {
