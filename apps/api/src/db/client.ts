@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
@@ -49,6 +50,32 @@ export async function openDatabase(opts: {
   });
 }
 
+const PREPARED = /^\s*(select|insert|update|delete|with)\b/i;
+const statementNames = new Map<string, string>();
+
+/**
+ * Every query the product sends through drizzle (a config object with its SQL text) becomes a
+ * named statement: PostgreSQL parses and plans each distinct text once per connection instead of
+ * at every request. The texts are few (values travel as parameters), so the cache stays small.
+ */
+function prepareStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (config: unknown, ...rest: unknown[]) => {
+    if (config && typeof config === 'object' && !(config as pg.QueryConfig).name) {
+      const text = (config as pg.QueryConfig).text;
+      if (typeof text === 'string' && PREPARED.test(text) && !text.includes(';')) {
+        let name = statementNames.get(text);
+        if (!name) {
+          name = `s${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+          if (statementNames.size < 5000) statementNames.set(text, name);
+        }
+        return query({ ...config, name }, ...rest);
+      }
+    }
+    return query(config, ...rest);
+  };
+}
+
 async function openPool(
   url: string,
   kind: Database['kind'],
@@ -60,7 +87,10 @@ async function openPool(
   // at the next query; its error event, with nobody listening (an idle client, the socket
   // adapter's LISTEN client), would otherwise stop the process.
   pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    prepareStatements(client);
+  });
   const db = drizzle(pool, { schema });
   try {
     await migrate(db, { migrationsFolder });

@@ -57,17 +57,19 @@ export function createNotificationService(deps: { db: Db; hub: RealtimeHub; queu
     },
 
     async list(userId: string, lang: Language, page: number, limit: number) {
-      const rows = await db
-        .select()
-        .from(notifications)
-        .where(eq(notifications.userId, userId))
-        .orderBy(desc(notifications.createdAt), desc(notifications.id))
-        .limit(limit)
-        .offset((page - 1) * limit);
-      const [totals] = await db
-        .select({ total: count(), unread: sql<number>`count(*) filter (where ${notifications.status} = 'unread')::int` })
-        .from(notifications)
-        .where(eq(notifications.userId, userId));
+      const [rows, [totals]] = await Promise.all([
+        db
+          .select()
+          .from(notifications)
+          .where(eq(notifications.userId, userId))
+          .orderBy(desc(notifications.createdAt), desc(notifications.id))
+          .limit(limit)
+          .offset((page - 1) * limit),
+        db
+          .select({ total: count(), unread: sql<number>`count(*) filter (where ${notifications.status} = 'unread')::int` })
+          .from(notifications)
+          .where(eq(notifications.userId, userId)),
+      ]);
       return { data: rows.map((r) => render(r, lang)), total: totals?.total ?? 0, unread: totals?.unread ?? 0, page, limit };
     },
 

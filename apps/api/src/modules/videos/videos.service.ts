@@ -18,6 +18,7 @@ import {
   type VideoStatus,
   type VideoSummary,
 } from '@sutura/domain/videos';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { media, organs, surgeries, surgerySteps, users, videoPictures, videoShares, videos } from '../../db/schema.ts';
 import type { RequestUser } from '../../http/access.ts';
@@ -170,26 +171,52 @@ export function createVideoService(deps: {
     };
   }
 
-  async function detailOf(row: VideoRow, access: VideoAccess, viewerId: string, lang: Language): Promise<VideoDetail> {
-    const [author] = await db
-      .select({ firstName: users.firstName, lastName: users.lastName })
-      .from(users)
-      .where(eq(users.id, row.authorId));
-    const [surgery] = row.surgeryId ? await db.select().from(surgeries).where(eq(surgeries.id, row.surgeryId)) : [];
-    const [organ] = row.organId ? await db.select().from(organs).where(eq(organs.id, row.organId)) : [];
-    const steps = row.keyStepIds.length
-      ? await db.select().from(surgerySteps).where(inArray(surgerySteps.id, row.keyStepIds)).orderBy(asc(surgerySteps.position))
-      : [];
-    const pictures = await db
-      .select({ id: videoPictures.id, mediaId: videoPictures.mediaId, width: media.width, height: media.height })
-      .from(videoPictures)
-      .innerJoin(media, eq(media.id, videoPictures.mediaId))
-      .where(eq(videoPictures.videoId, row.id))
-      .orderBy(asc(videoPictures.position), asc(videoPictures.createdAt));
-    const shares =
+  /** A video with its author's name, surgery and organ: one query, for lists and details alike. */
+  function selectWithNames<T extends SelectedFields>(extra: T) {
+    return db
+      .select({
+        video: videos,
+        authorFirstName: users.firstName,
+        authorLastName: users.lastName,
+        surgery: { id: surgeries.id, nameFr: surgeries.nameFr, nameEn: surgeries.nameEn },
+        organ: { id: organs.id, nameFr: organs.nameFr, nameEn: organs.nameEn, icon: organs.icon },
+        ...extra,
+      })
+      .from(videos)
+      .innerJoin(users, eq(users.id, videos.authorId))
+      .leftJoin(surgeries, eq(surgeries.id, videos.surgeryId))
+      .leftJoin(organs, eq(organs.id, videos.organId));
+  }
+  type Names = {
+    author: { firstName: string; lastName: string };
+    surgery: { id: string; nameFr: string; nameEn: string } | null;
+    organ: { id: string; nameFr: string; nameEn: string; icon: string } | null;
+  };
+  const namesOf = (r: { authorFirstName: string; authorLastName: string; surgery: Names['surgery']; organ: Names['organ'] }): Names => ({
+    author: { firstName: r.authorFirstName, lastName: r.authorLastName },
+    surgery: r.surgery,
+    organ: r.organ,
+  });
+
+  async function detailOf(row: VideoRow, access: VideoAccess, viewerId: string, lang: Language, known?: Names): Promise<VideoDetail> {
+    // Independent reads, sent together rather than one after the other.
+    const [names, steps, pictures, shares, uploaded] = await Promise.all([
+      known ??
+        selectWithNames({})
+          .where(eq(videos.id, row.id))
+          .then(([r]): Names => (r ? namesOf(r) : { author: { firstName: '', lastName: '' }, surgery: null, organ: null })),
+      row.keyStepIds.length
+        ? db.select().from(surgerySteps).where(inArray(surgerySteps.id, row.keyStepIds)).orderBy(asc(surgerySteps.position))
+        : [],
+      db
+        .select({ id: videoPictures.id, mediaId: videoPictures.mediaId, width: media.width, height: media.height })
+        .from(videoPictures)
+        .innerJoin(media, eq(media.id, videoPictures.mediaId))
+        .where(eq(videoPictures.videoId, row.id))
+        .orderBy(asc(videoPictures.position), asc(videoPictures.createdAt)),
       access === 'shared'
         ? []
-        : await db
+        : db
             .select({
               userId: videoShares.userId,
               email: users.email,
@@ -200,7 +227,9 @@ export function createVideoService(deps: {
             .from(videoShares)
             .innerJoin(users, eq(users.id, videoShares.userId))
             .where(eq(videoShares.videoId, row.id))
-            .orderBy(asc(videoShares.createdAt));
+            .orderBy(asc(videoShares.createdAt)),
+      uploadedBytes(row),
+    ]);
 
     const fields: Partial<VideoFields> = {};
     for (const key of FIELD_KEYS) {
@@ -211,13 +240,7 @@ export function createVideoService(deps: {
     return {
       ...summaryOf(
         row,
-        {
-          author: author ?? { firstName: '', lastName: '' },
-          surgery: surgery ?? null,
-          organ: organ ?? null,
-          pictureCount: pictures.length,
-          access,
-        },
+        { ...names, pictureCount: pictures.length, access },
         viewerId,
         lang,
       ),
@@ -242,7 +265,7 @@ export function createVideoService(deps: {
         : null,
       pictures: pictures.map((p) => ({ ...p, url: mediaService.urlFor(p.mediaId, viewerId)! })),
       shares: shares.map((s) => ({ ...s, createdAt: s.createdAt.toISOString() })),
-      uploadedBytes: await uploadedBytes(row),
+      uploadedBytes: uploaded,
       sourceSize: row.sourceSize,
     };
   }
@@ -294,34 +317,21 @@ export function createVideoService(deps: {
 
     async list(viewer: RequestUser, query: ListQuery, lang: Language) {
       const where = listConditions(query.filter, viewer);
-      const rows = await db
-        .select({
-          video: videos,
-          authorFirstName: users.firstName,
-          authorLastName: users.lastName,
-          surgery: { id: surgeries.id, nameFr: surgeries.nameFr, nameEn: surgeries.nameEn },
-          organ: { id: organs.id, nameFr: organs.nameFr, nameEn: organs.nameEn, icon: organs.icon },
-          pictureCount,
-          shared: sharedWith(viewer.id),
-        })
-        .from(videos)
-        .innerJoin(users, eq(users.id, videos.authorId))
-        .leftJoin(surgeries, eq(surgeries.id, videos.surgeryId))
-        .leftJoin(organs, eq(organs.id, videos.organId))
-        .where(where)
-        .orderBy(...listOrder(query.sort, lang))
-        .limit(query.limit)
-        .offset((query.page - 1) * query.limit);
-      const [total] = await db.select({ total: count() }).from(videos).where(where);
+      const [rows, [total]] = await Promise.all([
+        selectWithNames({ pictureCount })
+          .where(where)
+          .orderBy(...listOrder(query.sort, lang))
+          .limit(query.limit)
+          .offset((query.page - 1) * query.limit),
+        db.select({ total: count() }).from(videos).where(where),
+      ]);
       const isAdmin = viewer.roles.includes('administrator');
       return {
         data: rows.map((r) =>
           summaryOf(
             r.video,
             {
-              author: { firstName: r.authorFirstName, lastName: r.authorLastName },
-              surgery: r.surgery,
-              organ: r.organ,
+              ...namesOf(r),
               pictureCount: Number(r.pictureCount),
               access: r.video.authorId === viewer.id ? 'author' : isAdmin ? 'admin' : 'shared',
             },
@@ -335,9 +345,20 @@ export function createVideoService(deps: {
       };
     },
 
+    /** load() and detailOf()'s names in one query: who may see it comes with the row. */
     async detail(viewer: RequestUser, videoId: string, lang: Language): Promise<VideoDetail> {
-      const { row, access } = await load(videoId, viewer, ['author', 'admin', 'shared']);
-      return detailOf(row, access, viewer.id, lang);
+      const [found] = await selectWithNames({ shared: sharedWith(viewer.id) }).where(eq(videos.id, videoId));
+      const access: VideoAccess | null = !found
+        ? null
+        : found.video.authorId === viewer.id
+          ? 'author'
+          : viewer.roles.includes('administrator')
+            ? 'admin'
+            : found.shared
+              ? 'shared'
+              : null;
+      if (!found || !access) throw notFound();
+      return detailOf(found.video, access, viewer.id, lang, namesOf(found));
     },
 
     /** Any field, only while the case has not been sent (VIDEO_NOT_EDITABLE after). */
