@@ -8,7 +8,7 @@ import { ERRORS } from '@sutura/domain/errors';
 import { VIDEO_SOCKET_EVENTS, type VideoProgressEvent } from '@sutura/domain/videos';
 import { media, notifications, surgeries, videos } from '../src/db/schema.ts';
 import { leftoverMetadata, posterAndStoryboardArgs, storyboardVtt } from '../src/media-pipeline/encode.ts';
-import { ffprobe, ffprobeText, fileArg, run, type ProbeData } from '../src/media-pipeline/ffmpeg.ts';
+import { ffmpegCapabilities, ffprobe, ffprobeText, fileArg, run, type ProbeData } from '../src/media-pipeline/ffmpeg.ts';
 import { classify, probeSource } from '../src/media-pipeline/probe.ts';
 import { markProcessingFailed, processVideo, type PipelineDeps } from '../src/media-pipeline/process-video.ts';
 import { createTestContext, type TestContext } from './harness.ts';
@@ -557,15 +557,19 @@ describe('the storyboard', () => {
       const dir = path.join(clips, `board-${keyframesOnly}`);
       await mkdir(dir);
       await run(
-        posterAndStoryboardArgs(clip, {
-          duration: 10,
-          width: 320,
-          height: 240,
-          interval: 3,
-          keyframesOnly,
-          posterFile: path.join(dir, 'poster.jpg'),
-          sheetPattern: path.join(dir, 'sheet-%03d.jpg'),
-        }),
+        posterAndStoryboardArgs(
+          clip,
+          {
+            duration: 10,
+            width: 320,
+            height: 240,
+            interval: 3,
+            keyframesOnly,
+            posterFile: path.join(dir, 'poster.jpg'),
+            sheetPattern: path.join(dir, 'sheet-%03d.jpg'),
+          },
+          await ffmpegCapabilities(),
+        ),
       );
       expect((await readdir(dir)).sort()).toEqual(['poster.jpg', 'sheet-001.jpg']);
       // The grey value at the centre of each cell: four thumbnails, then black.

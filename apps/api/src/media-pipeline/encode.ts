@@ -1,4 +1,4 @@
-import { FfmpegError, ffprobe, ffprobeText, fileArg, type ProbeData } from './ffmpeg.ts';
+import { FfmpegError, ffprobe, ffprobeText, fileArg, frameTiming, type FfmpegCapabilities, type ProbeData } from './ffmpeg.ts';
 import type { SourceInfo } from './probe.ts';
 
 /** The ffmpeg arguments of each output of the pipeline, and the checks of what came out. */
@@ -40,6 +40,9 @@ export function outputSize(source: Pick<SourceInfo, 'displayWidth' | 'displayHei
   return { width: even(source.displayWidth * scale), height: even(source.displayHeight * scale) };
 }
 
+/** What of the ffmpeg in use the arguments depend on. */
+export type EncoderCapabilities = Pick<FfmpegCapabilities, 'fpsMode' | 'filters'>;
+
 /** Constant output rate: the source's, rounded, at most 60 (30 when the source does not say). */
 export function outputFrameRate(source: Pick<SourceInfo, 'frameRate'>): number {
   return Math.min(MAX_FRAME_RATE, Math.max(1, Math.round(source.frameRate ?? 30)));
@@ -80,19 +83,23 @@ const TONE_MAP = [
 ];
 
 /**
- * H.264 High 8-bit 4:2:0 at a constant rate with a keyframe every 2 s, AAC stereo 48 kHz (a
- * silent track when the source has none). ffmpeg turns the picture upright while decoding
- * (autorotate), so the output carries no rotation.
+ * H.264 High 8-bit 4:2:0 with a keyframe every 2 s, AAC stereo 48 kHz (a silent track when the
+ * source has none). A constant-rate source keeps its rate (at most 60); a variable-rate one
+ * keeps every frame at its own time, since resampling it to one rate drops or repeats frames.
+ * ffmpeg turns the picture upright while decoding (autorotate), so the output carries no rotation.
  */
-export function transcodeArgs(source: SourceInfo, file: string, output: string): string[] {
+export function transcodeArgs(source: SourceInfo, file: string, output: string, caps: EncoderCapabilities): string[] {
   const { width, height } = outputSize(source);
   const fps = outputFrameRate(source);
-  const gop = fps * KEYFRAME_SECONDS;
+  const constant = source.constantFrameRate;
+  // A variable rate has no frame count per 2 s: the forced keyframes set the spacing.
+  const gop = constant ? fps * KEYFRAME_SECONDS : MAX_FRAME_RATE * KEYFRAME_SECONDS;
+  const toneMap = source.hdr && caps.filters.has('zscale') && caps.filters.has('tonemap');
   const filters = [
     ...(source.interlaced ? ['yadif=deint=interlaced'] : []),
     `scale=${width}:${height}:flags=bicubic`,
     'setsar=1',
-    ...(source.hdr ? TONE_MAP : []),
+    ...(toneMap ? TONE_MAP : []),
     'format=yuv420p',
   ];
   const silent = source.audioStreamIndex === null;
@@ -116,14 +123,10 @@ export function transcodeArgs(source: SourceInfo, file: string, output: string):
     '-pix_fmt',
     'yuv420p',
     ...(source.hdr ? ['-color_primaries', 'bt709', '-color_trc', 'bt709', '-colorspace', 'bt709'] : []),
-    '-r',
-    String(fps),
-    '-fps_mode',
-    'cfr',
+    ...(constant ? ['-r', String(fps), ...frameTiming(caps, 'cfr')] : frameTiming(caps, 'passthrough')),
     '-g',
     String(gop),
-    '-keyint_min',
-    String(gop),
+    ...(constant ? ['-keyint_min', String(gop)] : []),
     '-sc_threshold',
     '0',
     '-force_key_frames',
@@ -211,20 +214,22 @@ export async function inspectOutput(file: string, opts: { ffprobePath?: string; 
   };
 }
 
-/** Longest distance between two keyframes of the first video stream (and from the last to the end). */
-export async function longestKeyframeGap(
+/** Times of the keyframes of one video stream (by packet flags: nothing is decoded). */
+async function keyframeTimes(
   file: string,
-  duration: number,
+  select: { stream: string; demuxer?: string; readIntervals?: string },
   opts: { ffprobePath?: string; signal?: AbortSignal },
-): Promise<number> {
+): Promise<number[]> {
   const text = await ffprobeText(
     [
       '-v',
       'error',
       '-protocol_whitelist',
       'file',
+      ...(select.demuxer ? ['-f', select.demuxer] : []),
+      ...(select.readIntervals ? ['-read_intervals', select.readIntervals] : []),
       '-select_streams',
-      'v:0',
+      select.stream,
       '-show_entries',
       'packet=pts_time,flags',
       '-of',
@@ -233,16 +238,48 @@ export async function longestKeyframeGap(
     ],
     { bin: opts.ffprobePath, signal: opts.signal, idleTimeoutMs: 60_000 },
   );
-  const keys = text
+  return text
     .split('\n')
     .filter((line) => line.split(',')[1]?.includes('K'))
     .map((line) => Number.parseFloat(line))
     .filter(Number.isFinite)
     .sort((a, b) => a - b);
-  if (keys.length === 0) return Infinity;
-  let gap = keys[0]!;
+}
+
+/** Widest distance between keyframes, and from `from` to the first and the last to `to` when given. */
+const widestGap = (keys: number[], from: number | null, to: number | null) => {
+  if (keys.length === 0 || (keys.length === 1 && from === null && to === null)) return Infinity;
+  let gap = from === null ? 0 : keys[0]! - from;
   for (let i = 1; i < keys.length; i++) gap = Math.max(gap, keys[i]! - keys[i - 1]!);
-  return Math.max(gap, duration - keys[keys.length - 1]!);
+  return to === null ? gap : Math.max(gap, to - keys[keys.length - 1]!);
+};
+
+/** Longest distance between two keyframes of the first video stream (and from the last to the end). */
+export async function longestKeyframeGap(
+  file: string,
+  duration: number,
+  opts: { ffprobePath?: string; signal?: AbortSignal },
+): Promise<number> {
+  return widestGap(await keyframeTimes(file, { stream: 'v:0' }, opts), 0, duration);
+}
+
+/**
+ * The keyframe spacing of a source, read from its packet flags over its first and last minute
+ * (the whole of a short one): an encoder keeps one setting for a recording, and listing every
+ * packet of an hour costs as much as copying it.
+ */
+export async function sourceKeyframeGap(
+  file: string,
+  source: Pick<SourceInfo, 'duration' | 'videoStreamIndex' | 'demuxer'>,
+  opts: { ffprobePath?: string; signal?: AbortSignal },
+): Promise<number> {
+  const select = { stream: String(source.videoStreamIndex), demuxer: source.demuxer };
+  if (source.duration <= 150) return widestGap(await keyframeTimes(file, select, opts), null, source.duration);
+  const [head, tail] = await Promise.all([
+    keyframeTimes(file, { ...select, readIntervals: '%+60' }, opts),
+    keyframeTimes(file, { ...select, readIntervals: `${(source.duration - 60).toFixed(3)}%` }, opts),
+  ]);
+  return Math.max(widestGap(head, null, null), widestGap(tail, null, null));
 }
 
 /** One thumbnail every `interval` seconds: 1 s for a 5-minute video, at most 10 s. */
@@ -282,11 +319,123 @@ export function storyboardVtt(duration: number, interval: number): string {
   return cues.join('\n');
 }
 
+/** The filters that turn the frames of a video into storyboard sheets (thumbnail k shows k × interval). */
+function storyboardFilters(duration: number, interval: number): string[] {
+  const { columns, rows, thumbWidth, thumbHeight } = STORYBOARD;
+  return [
+    // The last picture held one more interval, so that the final tick still gets its thumbnail.
+    `tpad=stop_mode=clone:stop_duration=${interval}`,
+    `fps=fps=1/${interval}:start_time=0:round=up`,
+    // Even sides for 4:2:0 (force_divisible_by is younger than some ffmpeg builds in use).
+    `scale=${thumbWidth}:${thumbHeight}:force_original_aspect_ratio=decrease:flags=fast_bilinear`,
+    'scale=trunc(iw/2)*2:trunc(ih/2)*2',
+    `pad=${thumbWidth}:${thumbHeight}:(ow-iw)/2:(oh-ih)/2:color=black`,
+    'setsar=1',
+    `trim=end_frame=${storyboardCount(duration, interval)}`,
+    `tile=${columns}x${rows}`,
+  ];
+}
+
+/** The poster's moment: a tenth of the way in, at most 5 s. */
+export const posterTime = (duration: number) => Math.min(duration * 0.1, 5);
+
+export function posterSize(width: number, height: number): { width: number; height: number } {
+  const posterWidth = Math.min(POSTER_MAX_WIDTH, width);
+  return { width: posterWidth, height: even((height * posterWidth) / width) };
+}
+
 /**
- * Poster and storyboard sheets in one ffmpeg run over the produced MP4. Thumbnail k is the
- * picture shown at k × interval (fps with round=up keeps the latest frame at or before each
- * tick). With `keyframesOnly` only keyframes are decoded, which is exact to within the keyframe
- * spacing (2 s in what the server encodes) and many times faster on a long video.
+ * The picture shown at the poster's moment (the latest frame at or before it, as for the
+ * storyboard), scaled: one frame out of the same decoded stream, without a seek of its own.
+ */
+function posterFilters(duration: number, size: { width: number; height: number }): string[] {
+  const at = Math.max(posterTime(duration), 0.001).toFixed(3);
+  return [
+    `tpad=stop_mode=clone:stop_duration=${at}`,
+    `fps=fps=1/${at}:start_time=0:round=up`,
+    'trim=start_frame=1:end_frame=2',
+    `scale=${size.width}:${size.height}`,
+    'setsar=1',
+  ];
+}
+
+const imageOutput = (quality: number, file: string, single: boolean) => [
+  '-q:v',
+  String(quality),
+  ...CLEAN_IMAGE_OUTPUT,
+  ...(single ? ['-frames:v', '1', '-update', '1'] : ['-start_number', '1']),
+  '-f',
+  'image2',
+  fileArg(file),
+];
+
+/** The filter graph (fed one video stream) and the output arguments of the poster and the sheets. */
+function pictureOutputs(
+  duration: number,
+  interval: number,
+  size: { width: number; height: number },
+  out: { posterFile: string; sheetPattern: string },
+  caps: EncoderCapabilities,
+): { graph: string; args: string[] } {
+  const graph = [
+    'split=2[board][cover]',
+    `[board]${storyboardFilters(duration, interval).join(',')}[sheets]`,
+    `[cover]${posterFilters(duration, posterSize(size.width, size.height)).join(',')}[poster]`,
+  ].join(';');
+  const args = [
+    '-map',
+    '[poster]',
+    ...imageOutput(3, out.posterFile, true),
+    '-map',
+    '[sheets]',
+    ...frameTiming(caps, 'passthrough'),
+    ...imageOutput(5, out.sheetPattern, false),
+  ];
+  return { graph, args };
+}
+
+/**
+ * The whole pipeline's output in one ffmpeg run, reading the source once: the MP4 (its packets
+ * copied for a remux, encoded for a transcode), the poster and the storyboard sheets, from the
+ * same decoded frames. For a remux with `keyframesOnly`, only keyframes are decoded (the copy
+ * does not decode at all), which is exact to within the keyframe spacing.
+ */
+export function processArgs(
+  plan: 'remux' | 'transcode',
+  source: SourceInfo,
+  file: string,
+  out: { video: string; posterFile: string; sheetPattern: string; interval: number; keyframesOnly: boolean },
+  caps: EncoderCapabilities,
+): string[] {
+  const encoded = plan === 'transcode' ? transcodeArgs(source, file, out.video, caps) : null;
+  const size = encoded ? outputSize(source) : { width: source.width, height: source.height };
+  const { graph, args: images } = pictureOutputs(source.duration, out.interval, size, out, caps);
+  if (encoded) {
+    // The encoder's own chain ends in [video]; the pictures branch off the same frames.
+    const vf = encoded.indexOf('-vf');
+    const chain = encoded[vf + 1]!;
+    const args = [...encoded.slice(0, vf), ...encoded.slice(vf + 2)];
+    const mapVideo = args.indexOf(`0:${source.videoStreamIndex}`);
+    args[mapVideo] = '[video]';
+    const full = `[0:${source.videoStreamIndex}]${chain},split=2[video][pictures];[pictures]${graph}`;
+    const input = args.indexOf('-map');
+    return [...args.slice(0, input), '-filter_complex', full, ...args.slice(input), ...images];
+  }
+  const remux = remuxArgs(source, file, out.video);
+  const input = remux.indexOf('-map');
+  return [
+    ...(out.keyframesOnly ? ['-skip_frame', 'nokey'] : []),
+    ...remux.slice(0, input),
+    '-filter_complex',
+    `[0:${source.videoStreamIndex}]${graph}`,
+    ...remux.slice(input),
+    ...images,
+  ];
+}
+
+/**
+ * Poster and storyboard sheets of a video file in one ffmpeg run (the same pictures processArgs
+ * makes beside the MP4). With `keyframesOnly` only keyframes are decoded.
  */
 export function posterAndStoryboardArgs(
   file: string,
@@ -299,61 +448,17 @@ export function posterAndStoryboardArgs(
     posterFile: string;
     sheetPattern: string;
   },
+  caps: EncoderCapabilities,
 ): string[] {
-  const { columns, rows, thumbWidth, thumbHeight } = STORYBOARD;
-  const posterAt = Math.min(opts.duration * 0.1, 5);
-  const posterWidth = Math.min(POSTER_MAX_WIDTH, opts.width);
-  const posterHeight = even((opts.height * posterWidth) / opts.width);
-  const count = storyboardCount(opts.duration, opts.interval);
-  const thumbs = [
-    // The last picture held one more interval, so that the final tick still gets its thumbnail.
-    `tpad=stop_mode=clone:stop_duration=${opts.interval}`,
-    `fps=fps=1/${opts.interval}:start_time=0:round=up`,
-    `scale=${thumbWidth}:${thumbHeight}:force_original_aspect_ratio=decrease:force_divisible_by=2:flags=fast_bilinear`,
-    `pad=${thumbWidth}:${thumbHeight}:(ow-iw)/2:(oh-ih)/2:color=black`,
-    'setsar=1',
-    `trim=end_frame=${count}`,
-    `tile=${columns}x${rows}`,
-  ];
+  const pictures = pictureOutputs(opts.duration, opts.interval, { width: opts.width, height: opts.height }, opts, caps);
   return [
-    '-ss',
-    posterAt.toFixed(3),
-    '-protocol_whitelist',
-    'file',
-    '-i',
-    fileArg(file),
     ...(opts.keyframesOnly ? ['-skip_frame', 'nokey'] : []),
     '-protocol_whitelist',
     'file',
     '-i',
     fileArg(file),
-    '-map',
-    '0:v:0',
-    '-frames:v',
-    '1',
-    '-vf',
-    `scale=${posterWidth}:${posterHeight}`,
-    '-q:v',
-    '3',
-    ...CLEAN_IMAGE_OUTPUT,
-    '-update',
-    '1',
-    '-f',
-    'image2',
-    fileArg(opts.posterFile),
-    '-map',
-    '1:v:0',
-    '-vf',
-    thumbs.join(','),
-    '-fps_mode',
-    'passthrough',
-    '-q:v',
-    '5',
-    ...CLEAN_IMAGE_OUTPUT,
-    '-start_number',
-    '1',
-    '-f',
-    'image2',
-    fileArg(opts.sheetPattern),
+    '-filter_complex',
+    `[0:v:0]${pictures.graph}`,
+    ...pictures.args,
   ];
 }
