@@ -8,7 +8,7 @@ import { ERRORS } from '@sutura/domain/errors';
 import { VIDEO_SOCKET_EVENTS, type VideoProgressEvent } from '@sutura/domain/videos';
 import { media, notifications, surgeries, videos } from '../src/db/schema.ts';
 import { leftoverMetadata, posterAndStoryboardArgs, storyboardVtt } from '../src/media-pipeline/encode.ts';
-import { ffmpegCapabilities, ffprobe, ffprobeText, fileArg, run, type ProbeData } from '../src/media-pipeline/ffmpeg.ts';
+import { ffmpegCapabilities, ffprobe, ffprobeText, fileArg, frameTiming, run, type ProbeData } from '../src/media-pipeline/ffmpeg.ts';
 import { classify, probeSource } from '../src/media-pipeline/probe.ts';
 import { markProcessingFailed, processVideo, type PipelineDeps } from '../src/media-pipeline/process-video.ts';
 import { createTestContext, type TestContext } from './harness.ts';
@@ -161,6 +161,42 @@ async function keyframeTimes(file: string): Promise<number[]> {
     .split('\n')
     .map((l) => Number.parseFloat(l))
     .filter(Number.isFinite);
+}
+
+/** Presentation times of every decoded video frame, in milliseconds. */
+async function frameTimes(file: string): Promise<number[]> {
+  const text = await ffprobeText([
+    '-v',
+    'error',
+    '-select_streams',
+    'v:0',
+    '-show_entries',
+    'frame=best_effort_timestamp_time',
+    '-of',
+    'csv=p=0',
+    fileArg(file),
+  ]);
+  return text
+    .split('\n')
+    .map((l) => Number.parseFloat(l))
+    .filter(Number.isFinite)
+    .map((t) => Math.round(t * 1000));
+}
+
+async function countedFrames(file: string): Promise<number> {
+  const text = await ffprobeText([
+    '-v',
+    'error',
+    '-count_frames',
+    '-select_streams',
+    'v:0',
+    '-show_entries',
+    'stream=nb_read_frames',
+    '-of',
+    'csv=p=0',
+    fileArg(file),
+  ]);
+  return Number(text.trim());
 }
 
 const IDENTIFYING = ['Dupont', 'Jean', 'DOB 1960', 'bloc 4', 'Martin', '48.8566', '2024-03-01', 'Lavf'];
@@ -366,6 +402,37 @@ describe('sources that are re-encoded', () => {
     expect(keys).toEqual([0, 2, 4]);
     await expectNoIdentifyingMetadata(output, probe, { encodedHere: true });
     expect(await exists(video.source)).toBe(false);
+  });
+
+  it('a phone clip at 30 then 15 fps keeps every frame at its own time', async () => {
+    const caps = await ffmpegCapabilities();
+    const clip = await makeClip('vfr.mp4', [
+      ...lavfiVideo(2, '30'),
+      ...lavfiVideo(2, '15'),
+      ...lavfiTone(4),
+      '-filter_complex',
+      '[0:v][1:v]concat=n=2:v=1:a=0[v]',
+      '-map',
+      '[v]',
+      '-map',
+      '2:a',
+      ...frameTiming(caps, 'passthrough'),
+      ...x264,
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+    ]);
+    const verdict = await probeSource(clip);
+    expect(verdict).toMatchObject({ kind: 'accepted', plan: 'transcode', source: { constantFrameRate: false } });
+    const video = await uploadedVideo(clip);
+    await processVideo(deps(), video.id);
+    expect(await getVideo(video.id)).toMatchObject({ mediaStatus: 'ready', remuxed: false });
+    const output = stored(`videos/${video.id}/video.mp4`);
+    const [before, after] = [await frameTimes(clip), await frameTimes(output)];
+    expect(before).toHaveLength(90);
+    expect(after).toEqual(before);
+    expect(await countedFrames(output)).toBe(90);
   });
 
   it('4:2:2 H.264: re-encoded to 8-bit 4:2:0', async () => {

@@ -124,6 +124,9 @@ export function transcodeArgs(source: SourceInfo, file: string, output: string, 
     'yuv420p',
     ...(source.hdr ? ['-color_primaries', 'bt709', '-color_trc', 'bt709', '-colorspace', 'bt709'] : []),
     ...(constant ? ['-r', String(fps), ...frameTiming(caps, 'cfr')] : frameTiming(caps, 'passthrough')),
+    // Before ffmpeg 5.1 (no -fps_mode), the MP4 of a variable rate with reordered frames ends its
+    // edit list at the last frame's time, which hides that frame: no B-frames there.
+    ...(!constant && !caps.fpsMode ? ['-bf', '0'] : []),
     '-g',
     String(gop),
     ...(constant ? ['-keyint_min', String(gop)] : []),

@@ -154,6 +154,12 @@ export const defaultFfprobePath = () => locatedOnce('ffprobe', process.env.FFPRO
 export type OrphanGuard = 'pdeathsig' | 'watchdog' | 'none';
 
 let guard: OrphanGuard | undefined;
+
+/** Forces a guard (the tests try the watchdog on a machine that has setpriv). */
+export function chooseOrphanGuard(mode: OrphanGuard): void {
+  guard = mode;
+}
+
 export function orphanGuard(): OrphanGuard {
   if (guard) return guard;
   if (process.platform === 'win32') guard = 'none';
@@ -433,8 +439,9 @@ async function detect(ffmpeg: ToolLocation, ffprobe: ToolLocation): Promise<Ffmp
 
 /** Where a path in use came from: what the search would find, or a configured path. */
 function describeTool(name: 'ffmpeg' | 'ffprobe', file: string): ToolLocation {
-  const found = locateTool(name);
-  return found.path === file ? found : { path: file, origin: 'env' };
+  if (file === onPath(name)) return { path: file, origin: 'system' };
+  if (file === npmShipped(name)) return { path: file, origin: 'npm' };
+  return { path: file, origin: file === name ? 'missing' : 'env' };
 }
 
 const detected = new Map<string, Promise<FfmpegCapabilities>>();
