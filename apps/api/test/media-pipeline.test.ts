@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '@sutura/domain/errors';
 import { VIDEO_SOCKET_EVENTS, type VideoProgressEvent } from '@sutura/domain/videos';
 import { media, notifications, surgeries, videos } from '../src/db/schema.ts';
-import { leftoverMetadata, posterAndStoryboardArgs, storyboardVtt } from '../src/media-pipeline/encode.ts';
+import { leftoverMetadata, posterAndStoryboardArgs, remux, storyboardVtt } from '../src/media-pipeline/encode.ts';
 import { ffmpegCapabilities, ffprobe, ffprobeText, fileArg, frameTiming, run, type ProbeData } from '../src/media-pipeline/ffmpeg.ts';
-import { classify, probeSource } from '../src/media-pipeline/probe.ts';
+import { classify, probeSource, type SourceInfo } from '../src/media-pipeline/probe.ts';
 import { markProcessingFailed, processVideo, type PipelineDeps } from '../src/media-pipeline/process-video.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 
@@ -486,6 +486,41 @@ describe('sources that are re-encoded', () => {
     await expectNoIdentifyingMetadata(output, probe, { encodedHere: true });
     const poster = await ffprobe(stored(`videos/${video.id}/poster.jpg`));
     expect(poster.streams[0]).toMatchObject({ width: 240, height: 320 });
+  });
+});
+
+describe('the remux in one pass', () => {
+  let clip: string;
+  let source: SourceInfo;
+  beforeAll(async () => {
+    // A keyframe every 2 s, as cameras and recorders write them.
+    clip = await makeClip('gop.mp4', [...lavfiVideo(10), ...lavfiTone(10), ...x264, '-pix_fmt', 'yuv420p', '-g', '50', '-c:a', 'aac']);
+    const verdict = await probeSource(clip);
+    if (verdict.kind !== 'accepted') throw new Error(verdict.detail);
+    source = verdict.source;
+  });
+
+  it('knows the keyframe spacing from the probe, without listing every packet', async () => {
+    expect(source.keyframeGap).toBeCloseTo(2, 2);
+    expect(source.packetCount).toBeGreaterThan(250 + 460);
+    // A clip with one keyframe has no spacing to rely on: its storyboard decodes every frame.
+    const single = await probeSource(
+      await makeClip('one-key.mp4', [...lavfiVideo(3), ...lavfiTone(3), ...x264, '-pix_fmt', 'yuv420p', '-c:a', 'aac']),
+    );
+    expect(single).toMatchObject({ kind: 'accepted', source: { keyframeGap: Infinity } });
+  });
+
+  it('writes the index into room kept before the data, and the slow way when that room is too small', async () => {
+    for (const reserve of [undefined, 1000]) {
+      const output = path.join(clips, `gop-remux-${reserve ?? 'auto'}.mp4`);
+      const retried: number[] = [];
+      await remux(source, clip, output, { reserve, onRetry: (r) => retried.push(r) });
+      expect(retried).toEqual(reserve ? [reserve] : []);
+      const boxes = await topLevelBoxes(output);
+      expect(boxes.indexOf('moov')).toBeGreaterThanOrEqual(0);
+      expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));
+      expect(await packets(output)).toBe(await packets(clip));
+    }
   });
 });
 

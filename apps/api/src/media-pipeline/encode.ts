@@ -1,4 +1,4 @@
-import { FfmpegError, ffprobe, ffprobeText, fileArg, frameTiming, type FfmpegCapabilities, type ProbeData } from './ffmpeg.ts';
+import { FfmpegError, ffprobe, fileArg, run, type ProcessOptions, frameTiming, type FfmpegCapabilities, type ProbeData } from './ffmpeg.ts';
 import type { SourceInfo } from './probe.ts';
 
 /** The ffmpeg arguments of each output of the pipeline, and the checks of what came out. */
@@ -53,8 +53,21 @@ function input(source: SourceInfo, file: string): string[] {
   return ['-protocol_whitelist', 'file', '-f', source.demuxer, '-i', fileArg(file)];
 }
 
-/** The first video and audio streams copied as they are into a fresh MP4. */
-export function remuxArgs(source: SourceInfo, file: string, output: string): string[] {
+/**
+ * Room kept before the media data for the MP4 index of a remux, from its packet count: at most
+ * 24 bytes a packet (size, time, composition offset, chunk) measured against ~8 in practice, so a
+ * few MB of padding on an hour. Null when the count is unknown.
+ */
+export function indexReserve(source: Pick<SourceInfo, 'packetCount'>): number | null {
+  return source.packetCount === null ? null : 64 * 1024 + 24 * source.packetCount;
+}
+
+/**
+ * The first video and audio streams copied as they are into a fresh MP4, its index first. With
+ * `reserve`, the index is written into room kept at the start (one pass); else `+faststart`
+ * moves it there once the file is written, reading and writing the whole file a second time.
+ */
+export function remuxArgs(source: SourceInfo, file: string, output: string, opts: { reserve?: number | null } = {}): string[] {
   return [
     ...input(source, file),
     '-map',
@@ -64,14 +77,31 @@ export function remuxArgs(source: SourceInfo, file: string, output: string): str
     '-c',
     'copy',
     ...CLEAN_VIDEO_OUTPUT,
-    '-movflags',
-    '+faststart',
+    ...(opts.reserve ? ['-moov_size', String(opts.reserve)] : ['-movflags', '+faststart']),
     '-max_muxing_queue_size',
     '4096',
     '-f',
     'mp4',
     fileArg(output),
   ];
+}
+
+/**
+ * Remuxes with the index in room kept for it (`reserve`, by default from the packet count), or
+ * with `+faststart` when that room proves too small: ffmpeg then says so and still exits with 0,
+ * leaving a file without an index.
+ */
+export async function remux(
+  source: SourceInfo,
+  file: string,
+  output: string,
+  opts: ProcessOptions & { reserve?: number | null; onProgress?: (seconds: number) => void; onRetry?: (reserve: number) => void },
+): Promise<void> {
+  const { reserve = indexReserve(source), onRetry, ...runOptions } = opts;
+  const first = await run(remuxArgs(source, file, output, { reserve }), runOptions);
+  if (!reserve || !/reserved_moov_size is too small/.test(first.stderr)) return;
+  onRetry?.(reserve);
+  await run(remuxArgs(source, file, output), runOptions);
 }
 
 const TONE_MAP = [
@@ -217,74 +247,6 @@ export async function inspectOutput(file: string, opts: { ffprobePath?: string; 
   };
 }
 
-/** Times of the keyframes of one video stream (by packet flags: nothing is decoded). */
-async function keyframeTimes(
-  file: string,
-  select: { stream: string; demuxer?: string; readIntervals?: string },
-  opts: { ffprobePath?: string; signal?: AbortSignal },
-): Promise<number[]> {
-  const text = await ffprobeText(
-    [
-      '-v',
-      'error',
-      '-protocol_whitelist',
-      'file',
-      ...(select.demuxer ? ['-f', select.demuxer] : []),
-      ...(select.readIntervals ? ['-read_intervals', select.readIntervals] : []),
-      '-select_streams',
-      select.stream,
-      '-show_entries',
-      'packet=pts_time,flags',
-      '-of',
-      'csv=p=0',
-      fileArg(file),
-    ],
-    { bin: opts.ffprobePath, signal: opts.signal, idleTimeoutMs: 60_000 },
-  );
-  return text
-    .split('\n')
-    .filter((line) => line.split(',')[1]?.includes('K'))
-    .map((line) => Number.parseFloat(line))
-    .filter(Number.isFinite)
-    .sort((a, b) => a - b);
-}
-
-/** Widest distance between keyframes, and from `from` to the first and the last to `to` when given. */
-const widestGap = (keys: number[], from: number | null, to: number | null) => {
-  if (keys.length === 0 || (keys.length === 1 && from === null && to === null)) return Infinity;
-  let gap = from === null ? 0 : keys[0]! - from;
-  for (let i = 1; i < keys.length; i++) gap = Math.max(gap, keys[i]! - keys[i - 1]!);
-  return to === null ? gap : Math.max(gap, to - keys[keys.length - 1]!);
-};
-
-/** Longest distance between two keyframes of the first video stream (and from the last to the end). */
-export async function longestKeyframeGap(
-  file: string,
-  duration: number,
-  opts: { ffprobePath?: string; signal?: AbortSignal },
-): Promise<number> {
-  return widestGap(await keyframeTimes(file, { stream: 'v:0' }, opts), 0, duration);
-}
-
-/**
- * The keyframe spacing of a source, read from its packet flags over its first and last minute
- * (the whole of a short one): an encoder keeps one setting for a recording, and listing every
- * packet of an hour costs as much as copying it.
- */
-export async function sourceKeyframeGap(
-  file: string,
-  source: Pick<SourceInfo, 'duration' | 'videoStreamIndex' | 'demuxer'>,
-  opts: { ffprobePath?: string; signal?: AbortSignal },
-): Promise<number> {
-  const select = { stream: String(source.videoStreamIndex), demuxer: source.demuxer };
-  if (source.duration <= 150) return widestGap(await keyframeTimes(file, select, opts), null, source.duration);
-  const [head, tail] = await Promise.all([
-    keyframeTimes(file, { ...select, readIntervals: '%+60' }, opts),
-    keyframeTimes(file, { ...select, readIntervals: `${(source.duration - 60).toFixed(3)}%` }, opts),
-  ]);
-  return Math.max(widestGap(head, null, null), widestGap(tail, null, null));
-}
-
 /** One thumbnail every `interval` seconds: 1 s for a 5-minute video, at most 10 s. */
 export function storyboardInterval(duration: number): number {
   return Math.min(10, Math.max(1, Math.ceil(duration / 300)));
@@ -398,42 +360,25 @@ function pictureOutputs(
 }
 
 /**
- * The whole pipeline's output in one ffmpeg run, reading the source once: the MP4 (its packets
- * copied for a remux, encoded for a transcode), the poster and the storyboard sheets, from the
- * same decoded frames. For a remux with `keyframesOnly`, only keyframes are decoded (the copy
- * does not decode at all), which is exact to within the keyframe spacing.
+ * A transcode with its poster and storyboard, in one ffmpeg run that reads and decodes the
+ * source once: the pictures branch off the frames the encoder receives.
  */
-export function processArgs(
-  plan: 'remux' | 'transcode',
+export function transcodeWithPicturesArgs(
   source: SourceInfo,
   file: string,
-  out: { video: string; posterFile: string; sheetPattern: string; interval: number; keyframesOnly: boolean },
+  out: { video: string; posterFile: string; sheetPattern: string; interval: number },
   caps: EncoderCapabilities,
 ): string[] {
-  const encoded = plan === 'transcode' ? transcodeArgs(source, file, out.video, caps) : null;
-  const size = encoded ? outputSize(source) : { width: source.width, height: source.height };
-  const { graph, args: images } = pictureOutputs(source.duration, out.interval, size, out, caps);
-  if (encoded) {
-    // The encoder's own chain ends in [video]; the pictures branch off the same frames.
-    const vf = encoded.indexOf('-vf');
-    const chain = encoded[vf + 1]!;
-    const args = [...encoded.slice(0, vf), ...encoded.slice(vf + 2)];
-    const mapVideo = args.indexOf(`0:${source.videoStreamIndex}`);
-    args[mapVideo] = '[video]';
-    const full = `[0:${source.videoStreamIndex}]${chain},split=2[video][pictures];[pictures]${graph}`;
-    const input = args.indexOf('-map');
-    return [...args.slice(0, input), '-filter_complex', full, ...args.slice(input), ...images];
-  }
-  const remux = remuxArgs(source, file, out.video);
-  const input = remux.indexOf('-map');
-  return [
-    ...(out.keyframesOnly ? ['-skip_frame', 'nokey'] : []),
-    ...remux.slice(0, input),
-    '-filter_complex',
-    `[0:${source.videoStreamIndex}]${graph}`,
-    ...remux.slice(input),
-    ...images,
-  ];
+  const encoded = transcodeArgs(source, file, out.video, caps);
+  const { graph, args: images } = pictureOutputs(source.duration, out.interval, outputSize(source), out, caps);
+  // The encoder's own chain ends in [video]; the pictures branch off the same frames.
+  const vf = encoded.indexOf('-vf');
+  const chain = encoded[vf + 1]!;
+  const args = [...encoded.slice(0, vf), ...encoded.slice(vf + 2)];
+  args[args.indexOf(`0:${source.videoStreamIndex}`)] = '[video]';
+  const full = `[0:${source.videoStreamIndex}]${chain},split=2[video][pictures];[pictures]${graph}`;
+  const firstMap = args.indexOf('-map');
+  return [...args.slice(0, firstMap), '-filter_complex', full, ...args.slice(firstMap), ...images];
 }
 
 /**
@@ -450,18 +395,23 @@ export function posterAndStoryboardArgs(
     keyframesOnly: boolean;
     posterFile: string;
     sheetPattern: string;
+    /** The demuxer and stream probed in a source; the first video stream of a file otherwise. */
+    demuxer?: string;
+    videoStreamIndex?: number;
   },
   caps: EncoderCapabilities,
 ): string[] {
   const pictures = pictureOutputs(opts.duration, opts.interval, { width: opts.width, height: opts.height }, opts, caps);
   return [
-    ...(opts.keyframesOnly ? ['-skip_frame', 'nokey'] : []),
+    // Other packets are dropped by the demuxer, before the decoder sees them (and the threads wait on them).
+    ...(opts.keyframesOnly ? ['-discard', 'nokey', '-skip_frame', 'nokey'] : []),
     '-protocol_whitelist',
     'file',
+    ...(opts.demuxer ? ['-f', opts.demuxer] : []),
     '-i',
     fileArg(file),
     '-filter_complex',
-    `[0:v:0]${pictures.graph}`,
+    `[0:${opts.videoStreamIndex ?? 'v:0'}]${pictures.graph}`,
     ...pictures.args,
   ];
 }

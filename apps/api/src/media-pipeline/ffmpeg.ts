@@ -48,6 +48,14 @@ export interface ProbeFormat {
 export interface ProbeData {
   format: ProbeFormat;
   streams: ProbeStream[];
+  /** Only when asked for (`-show_entries packet=...`), over the intervals read. */
+  packets?: ProbePacket[];
+}
+
+export interface ProbePacket {
+  stream_index: number;
+  pts_time?: string;
+  flags?: string;
 }
 
 export interface ProcessOptions {
@@ -318,7 +326,7 @@ export async function ffprobe(file: string, opts: ProcessOptions & { args?: stri
   );
   const data = JSON.parse(stdout) as Partial<ProbeData>;
   if (!data.format) throw new FfmpegError('ffprobe found no format', { stdout });
-  return { format: data.format, streams: data.streams ?? [] };
+  return { format: data.format, streams: data.streams ?? [], ...(data.packets ? { packets: data.packets } : {}) };
 }
 
 /** ffprobe with any arguments, answering its standard output (CSV of packets or frames). */

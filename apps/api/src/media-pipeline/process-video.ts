@@ -14,14 +14,15 @@ import type { Storage } from '../storage/storage.ts';
 import {
   inspectOutput,
   KEYFRAME_SECONDS,
+  posterAndStoryboardArgs,
   posterSize,
-  processArgs,
+  remux,
   sheetName,
-  sourceKeyframeGap,
   STORYBOARD,
   storyboardCount,
   storyboardInterval,
   storyboardVtt,
+  transcodeWithPicturesArgs,
 } from './encode.ts';
 import { ffmpegCapabilities, run } from './ffmpeg.ts';
 import { probeSource, type RefusalCode } from './probe.ts';
@@ -153,6 +154,13 @@ async function runPipeline(deps: PipelineDeps, video: VideoRow, source: string, 
   const progress = progressReporter(deps, video);
   const tools = { ffprobePath: config.ffprobePath, ...(signal ? { signal } : {}) };
 
+  // Each step's time goes to the debug log (bench/media.ts reads it).
+  let stepStart = performance.now();
+  const stepDone = (step: string, extra: Record<string, unknown> = {}) => {
+    const now = performance.now();
+    log.debug({ videoId: video.id, step, ms: Math.round(now - stepStart), ...extra }, `media pipeline: ${step}`);
+    stepStart = now;
+  };
   const verdict = await probeSource(source, tools);
   if (verdict.kind === 'refused') {
     log.info({ videoId: video.id, code: verdict.code, detail: verdict.detail }, 'media pipeline: file refused');
@@ -174,26 +182,75 @@ async function runPipeline(deps: PipelineDeps, video: VideoRow, source: string, 
   const interval = storyboardInterval(info.duration);
   const count = storyboardCount(info.duration, interval);
   // A transcode decodes every frame anyway; a remux decodes keyframes only when they are close.
-  const keyframesOnly =
-    plan === 'remux' && interval >= KEYFRAME_SECONDS && (await sourceKeyframeGap(source, info, tools)) <= KEYFRAME_SECONDS + 0.05;
-  const startedAt = performance.now();
-  await run(
-    processArgs(
-      plan,
-      info,
-      source,
-      { video: output, posterFile, sheetPattern: path.join(storyboardDir, 'sheet-%03d.jpg'), interval, keyframesOnly },
-      caps,
-    ),
-    {
-      bin: config.ffmpegPath,
+  const keyframesOnly = plan === 'remux' && interval >= KEYFRAME_SECONDS && (info.keyframeGap ?? Infinity) <= KEYFRAME_SECONDS + 0.05;
+  stepDone('probe');
+  const sheetPattern = path.join(storyboardDir, 'sheet-%03d.jpg');
+  const runOptions = {
+    bin: config.ffmpegPath,
+    // Generous: a 4-hour recording re-encoded on a small server; a stuck ffmpeg is caught by the idle timeout.
+    timeoutMs: 30 * 60_000 + info.duration * 5000,
+  };
+  const onProgress = (seconds: number) => progress.report(2 + 90 * Math.min(1, seconds / info.duration));
+  if (plan === 'transcode') {
+    await run(transcodeWithPicturesArgs(info, source, { video: output, posterFile, sheetPattern, interval }, caps), {
+      ...runOptions,
       signal,
-      // Generous: a 4-hour recording re-encoded on a small server; a stuck ffmpeg is caught by the idle timeout.
-      timeoutMs: 30 * 60_000 + info.duration * 5000,
-      onProgress: (seconds) => progress.report(2 + 90 * Math.min(1, seconds / info.duration)),
-    },
-  );
-  log.debug({ videoId: video.id, plan, keyframesOnly, ms: Math.round(performance.now() - startedAt) }, 'media pipeline: ffmpeg done');
+      onProgress,
+    });
+  } else {
+    // Two processes side by side: the copy is bound by the disk, the pictures by the processor,
+    // and one ffmpeg does one thing at a time. Either failing stops the other.
+    const both = new AbortController();
+    const stop = () => both.abort();
+    signal?.addEventListener('abort', stop, { once: true });
+    if (signal?.aborted) stop();
+    let firstFailure: { error: unknown } | undefined;
+    const failFast = async (work: Promise<unknown>) => {
+      try {
+        await work;
+      } catch (error) {
+        firstFailure ??= { error };
+        stop();
+      }
+    };
+    try {
+      // Both ended before going on, so that no ffmpeg still writes into the work folder.
+      await Promise.all([
+        failFast(
+          remux(info, source, output, {
+            ...runOptions,
+            signal: both.signal,
+            onProgress,
+            onRetry: (reserve) => log.warn({ videoId: video.id, reserve }, 'media pipeline: the index did not fit its room, remuxed again'),
+          }),
+        ),
+        failFast(
+          run(
+            posterAndStoryboardArgs(
+              source,
+              {
+                duration: info.duration,
+                width: info.width,
+                height: info.height,
+                interval,
+                keyframesOnly,
+                posterFile,
+                sheetPattern,
+                demuxer: info.demuxer,
+                videoStreamIndex: info.videoStreamIndex,
+              },
+              caps,
+            ),
+            { ...runOptions, signal: both.signal },
+          ),
+        ),
+      ]);
+      if (firstFailure) throw firstFailure.error;
+    } finally {
+      signal?.removeEventListener('abort', stop);
+    }
+  }
+  stepDone('ffmpeg', { plan, keyframesOnly });
   const result = await inspectOutput(output, tools);
   progress.report(93);
 
@@ -257,6 +314,7 @@ async function runPipeline(deps: PipelineDeps, video: VideoRow, source: string, 
   const sizes = new Map<string, number>();
   // Moved into storage, not copied: the work folder is on the same disk (DATA_DIR/tmp).
   for (const o of outputs) sizes.set(o.id, (await storage.putFile(o.key, o.file)).size);
+  stepDone('check and store');
   progress.report(99);
   await progress.flush();
 
