@@ -36,6 +36,7 @@ import { videoRoutes } from './modules/videos/videos.routes.ts';
 import { createVideoService } from './modules/videos/videos.service.ts';
 import { vocabularyRoutes } from './modules/vocabularies/vocabularies.routes.ts';
 import { createVocabularyService } from './modules/vocabularies/vocabularies.service.ts';
+import { ffmpegCapabilities } from './media-pipeline/ffmpeg.ts';
 
 export interface AppDeps {
   config: Config;
@@ -109,7 +110,13 @@ export async function buildApp(
       // Public: the legal texts are read before anyone signs in.
       v1.get('/legal/operator', { config: { access: 'public' }, schema: { tags: ['health'] } }, async () => ok(config.legal));
       v1.get('/health', { config: { access: 'public' }, schema: { tags: ['health'] } }, async () =>
-        ok({ status: 'ok', version: APP_VERSION, maxUploadBytes: config.maxUploadBytes }),
+        ok({
+          status: 'ok',
+          version: APP_VERSION,
+          maxUploadBytes: config.maxUploadBytes,
+          // Whether uploads can become playable videos here (ffmpeg and ffprobe found and able).
+          mediaPipeline: (await ffmpegCapabilities({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath })).usable,
+        }),
       );
       await v1.register(authRoutes({ auth: services.auth, rateLimit: config.rateLimitAuthPerMinute }));
       await v1.register(

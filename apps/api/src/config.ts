@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '@sutura/domain/videos';
+import { locateTool } from './media-pipeline/ffmpeg.ts';
 
 const onOff = z.enum(['on', 'off']);
 
@@ -64,7 +65,7 @@ export type Config = {
   maxUploadBytes: number;
   logLevel: string;
   webDist: string;
-  /** The ffmpeg and ffprobe binaries of the media pipeline (the ones on PATH unless set). */
+  /** The ffmpeg and ffprobe binaries of the media pipeline: FFMPEG_PATH, else on PATH, else the npm-shipped ones. */
   ffmpegPath: string;
   ffprobePath: string;
   trustProxy: boolean | number | string;
@@ -107,8 +108,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     legal: legalDetails(env),
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
-    ffmpegPath: e.FFMPEG_PATH ?? 'ffmpeg',
-    ffprobePath: e.FFPROBE_PATH ?? 'ffprobe',
+    ffmpegPath: locateTool('ffmpeg', e.FFMPEG_PATH).path,
+    ffprobePath: locateTool('ffprobe', e.FFPROBE_PATH).path,
   };
 }
 

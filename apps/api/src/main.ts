@@ -13,6 +13,7 @@ import type { RealtimeHub } from './modules/notifications/notifications.service.
 import { createRealtimeEmitter } from './realtime/socket.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seed } from './seed.ts';
 import { seedDemoVideos } from './demo-videos.ts';
+import { ffmpegCapabilities, type FfmpegCapabilities } from './media-pipeline/ffmpeg.ts';
 
 /** Stops with the reason alone when the operator has something to fix. */
 function fail(err: unknown): never {
@@ -47,6 +48,16 @@ const storage = createLocalStorage(path.join(config.dataDir, 'media'));
 const queue = await createQueue(database, log);
 const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log });
 
+/** The operator's line about the media pipeline: which ffmpeg, from where, or what is missing. */
+function mediaLine(caps: FfmpegCapabilities): string {
+  const from = { env: 'FFMPEG_PATH', system: 'system', npm: 'npm package', missing: 'not found' } as const;
+  const tool = (t: FfmpegCapabilities['ffmpeg']) => `${t.version ?? '?'} (${from[t.origin]}, ${t.path})`;
+  if (!caps.usable) return `Media pipeline UNUSABLE: ${caps.problems.join('; ')}. Install ffmpeg or set FFMPEG_PATH and FFPROBE_PATH.`;
+  return `Media: ffmpeg ${tool(caps.ffmpeg)}, ffprobe ${tool(caps.ffprobe)}`;
+}
+const mediaTools = await ffmpegCapabilities({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
+if (!mediaTools.usable) log.error({ problems: mediaTools.problems }, 'media pipeline unusable');
+
 closers.push(() => queue.stop());
 let services: Services;
 let hub: RealtimeHub;
@@ -66,7 +77,7 @@ if (config.workers !== 'only') {
   releaseStartupMemory();
   await app.listen({ port: config.port, host: config.host });
   closers.unshift(() => app.close());
-  const lines = [`Sutura is running at ${config.publicUrl}`];
+  const lines = [`Sutura is running at ${config.publicUrl}`, mediaLine(mediaTools)];
   if (createdDemo) {
     lines.push('Demo accounts (password for all: ' + DEMO_PASSWORD + '):');
     for (const a of DEMO_ACCOUNTS) lines.push(`  ${a.role.padEnd(13)} ${a.email}`);
@@ -86,7 +97,7 @@ if (config.workers !== 'only') {
   hub = emitter.hub;
   services = createServices({ config, database, storage, queue, log }, hub);
   releaseStartupMemory();
-  log.info('worker process started');
+  log.info({ media: mediaLine(mediaTools) }, 'worker process started');
 }
 
 if (config.workers !== 'off') {

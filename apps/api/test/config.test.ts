@@ -47,12 +47,26 @@ describe('configuration', () => {
 });
 
 describe('GET /v1/health', () => {
-  it('tells the client the largest video it may send', async () => {
+  it('tells the client the largest video it may send, and whether uploads can be processed', async () => {
     const { createTestContext } = await import('./harness.ts');
     const ctx = await createTestContext({ workers: false, env: { MAX_UPLOAD_BYTES: '5000000' } });
     try {
       const res = await ctx.inject({ method: 'GET', url: '/v1/health' });
-      expect(res.json()).toEqual({ success: true, data: { status: 'ok', version: '0.0.5', maxUploadBytes: 5_000_000 } });
+      expect(res.json()).toEqual({
+        success: true,
+        data: { status: 'ok', version: '0.0.5', maxUploadBytes: 5_000_000, mediaPipeline: true },
+      });
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('says the media pipeline is unusable when ffmpeg cannot be run', async () => {
+    const { createTestContext } = await import('./harness.ts');
+    const ctx = await createTestContext({ workers: false, env: { FFMPEG_PATH: '/nonexistent/ffmpeg' } });
+    try {
+      const res = await ctx.inject({ method: 'GET', url: '/v1/health' });
+      expect(res.json()).toMatchObject({ success: true, data: { status: 'ok', mediaPipeline: false } });
     } finally {
       await ctx.close();
     }

@@ -100,6 +100,9 @@ export async function createTestContext(
     JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
     RATE_LIMIT_AUTH_PER_MINUTE: '1000',
     LOG_LEVEL: 'silent',
+    // The media tests run once more on the npm-shipped binaries (scripts/test-media-npm.ts).
+    ...(process.env.FFMPEG_PATH ? { FFMPEG_PATH: process.env.FFMPEG_PATH } : {}),
+    ...(process.env.FFPROBE_PATH ? { FFPROBE_PATH: process.env.FFPROBE_PATH } : {}),
     ...opts.env,
   });
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '@sutura/domain/errors';
 import { VIDEO_SOCKET_EVENTS, type VideoProgressEvent } from '@sutura/domain/videos';
 import { media, notifications, surgeries, videos } from '../src/db/schema.ts';
-import { leftoverMetadata, posterAndStoryboardArgs, storyboardVtt } from '../src/media-pipeline/encode.ts';
-import { ffprobe, ffprobeText, fileArg, run, type ProbeData } from '../src/media-pipeline/ffmpeg.ts';
-import { classify, probeSource } from '../src/media-pipeline/probe.ts';
+import { leftoverMetadata, posterAndStoryboardArgs, remux, storyboardVtt } from '../src/media-pipeline/encode.ts';
+import { ffmpegCapabilities, ffprobe, ffprobeText, fileArg, frameTiming, run, type ProbeData } from '../src/media-pipeline/ffmpeg.ts';
+import { classify, probeSource, type SourceInfo } from '../src/media-pipeline/probe.ts';
 import { markProcessingFailed, processVideo, type PipelineDeps } from '../src/media-pipeline/process-video.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 
@@ -161,6 +161,42 @@ async function keyframeTimes(file: string): Promise<number[]> {
     .split('\n')
     .map((l) => Number.parseFloat(l))
     .filter(Number.isFinite);
+}
+
+/** Presentation times of every decoded video frame, in milliseconds. */
+async function frameTimes(file: string): Promise<number[]> {
+  const text = await ffprobeText([
+    '-v',
+    'error',
+    '-select_streams',
+    'v:0',
+    '-show_entries',
+    'frame=best_effort_timestamp_time',
+    '-of',
+    'csv=p=0',
+    fileArg(file),
+  ]);
+  return text
+    .split('\n')
+    .map((l) => Number.parseFloat(l))
+    .filter(Number.isFinite)
+    .map((t) => Math.round(t * 1000));
+}
+
+async function countedFrames(file: string): Promise<number> {
+  const text = await ffprobeText([
+    '-v',
+    'error',
+    '-count_frames',
+    '-select_streams',
+    'v:0',
+    '-show_entries',
+    'stream=nb_read_frames',
+    '-of',
+    'csv=p=0',
+    fileArg(file),
+  ]);
+  return Number(text.trim());
 }
 
 const IDENTIFYING = ['Dupont', 'Jean', 'DOB 1960', 'bloc 4', 'Martin', '48.8566', '2024-03-01', 'Lavf'];
@@ -368,6 +404,37 @@ describe('sources that are re-encoded', () => {
     expect(await exists(video.source)).toBe(false);
   });
 
+  it('a phone clip at 30 then 15 fps keeps every frame at its own time', async () => {
+    const caps = await ffmpegCapabilities();
+    const clip = await makeClip('vfr.mp4', [
+      ...lavfiVideo(2, '30'),
+      ...lavfiVideo(2, '15'),
+      ...lavfiTone(4),
+      '-filter_complex',
+      '[0:v][1:v]concat=n=2:v=1:a=0[v]',
+      '-map',
+      '[v]',
+      '-map',
+      '2:a',
+      ...frameTiming(caps, 'passthrough'),
+      ...x264,
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+    ]);
+    const verdict = await probeSource(clip);
+    expect(verdict).toMatchObject({ kind: 'accepted', plan: 'transcode', source: { constantFrameRate: false } });
+    const video = await uploadedVideo(clip);
+    await processVideo(deps(), video.id);
+    expect(await getVideo(video.id)).toMatchObject({ mediaStatus: 'ready', remuxed: false });
+    const output = stored(`videos/${video.id}/video.mp4`);
+    const [before, after] = [await frameTimes(clip), await frameTimes(output)];
+    expect(before).toHaveLength(90);
+    expect(after).toEqual(before);
+    expect(await countedFrames(output)).toBe(90);
+  });
+
   it('4:2:2 H.264: re-encoded to 8-bit 4:2:0', async () => {
     const clip = await makeClip('422.mp4', [...lavfiVideo(2), ...lavfiTone(2), ...x264, '-pix_fmt', 'yuv422p', '-c:a', 'aac']);
     const verdict = await probeSource(clip);
@@ -419,6 +486,41 @@ describe('sources that are re-encoded', () => {
     await expectNoIdentifyingMetadata(output, probe, { encodedHere: true });
     const poster = await ffprobe(stored(`videos/${video.id}/poster.jpg`));
     expect(poster.streams[0]).toMatchObject({ width: 240, height: 320 });
+  });
+});
+
+describe('the remux in one pass', () => {
+  let clip: string;
+  let source: SourceInfo;
+  beforeAll(async () => {
+    // A keyframe every 2 s, as cameras and recorders write them.
+    clip = await makeClip('gop.mp4', [...lavfiVideo(10), ...lavfiTone(10), ...x264, '-pix_fmt', 'yuv420p', '-g', '50', '-c:a', 'aac']);
+    const verdict = await probeSource(clip);
+    if (verdict.kind !== 'accepted') throw new Error(verdict.detail);
+    source = verdict.source;
+  });
+
+  it('knows the keyframe spacing from the probe, without listing every packet', async () => {
+    expect(source.keyframeGap).toBeCloseTo(2, 2);
+    expect(source.packetCount).toBeGreaterThan(250 + 460);
+    // A clip with one keyframe has no spacing to rely on: its storyboard decodes every frame.
+    const single = await probeSource(
+      await makeClip('one-key.mp4', [...lavfiVideo(3), ...lavfiTone(3), ...x264, '-pix_fmt', 'yuv420p', '-c:a', 'aac']),
+    );
+    expect(single).toMatchObject({ kind: 'accepted', source: { keyframeGap: Infinity } });
+  });
+
+  it('writes the index into room kept before the data, and the slow way when that room is too small', async () => {
+    for (const reserve of [undefined, 1000]) {
+      const output = path.join(clips, `gop-remux-${reserve ?? 'auto'}.mp4`);
+      const retried: number[] = [];
+      await remux(source, clip, output, { reserve, onRetry: (r) => retried.push(r) });
+      expect(retried).toEqual(reserve ? [reserve] : []);
+      const boxes = await topLevelBoxes(output);
+      expect(boxes.indexOf('moov')).toBeGreaterThanOrEqual(0);
+      expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));
+      expect(await packets(output)).toBe(await packets(clip));
+    }
   });
 });
 
@@ -557,15 +659,19 @@ describe('the storyboard', () => {
       const dir = path.join(clips, `board-${keyframesOnly}`);
       await mkdir(dir);
       await run(
-        posterAndStoryboardArgs(clip, {
-          duration: 10,
-          width: 320,
-          height: 240,
-          interval: 3,
-          keyframesOnly,
-          posterFile: path.join(dir, 'poster.jpg'),
-          sheetPattern: path.join(dir, 'sheet-%03d.jpg'),
-        }),
+        posterAndStoryboardArgs(
+          clip,
+          {
+            duration: 10,
+            width: 320,
+            height: 240,
+            interval: 3,
+            keyframesOnly,
+            posterFile: path.join(dir, 'poster.jpg'),
+            sheetPattern: path.join(dir, 'sheet-%03d.jpg'),
+          },
+          await ffmpegCapabilities(),
+        ),
       );
       expect((await readdir(dir)).sort()).toEqual(['poster.jpg', 'sheet-001.jpg']);
       // The grey value at the centre of each cell: four thumbnails, then black.

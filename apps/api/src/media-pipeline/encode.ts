@@ -1,4 +1,4 @@
-import { FfmpegError, ffprobe, ffprobeText, fileArg, type ProbeData } from './ffmpeg.ts';
+import { FfmpegError, ffprobe, fileArg, run, type ProcessOptions, frameTiming, type FfmpegCapabilities, type ProbeData } from './ffmpeg.ts';
 import type { SourceInfo } from './probe.ts';
 
 /** The ffmpeg arguments of each output of the pipeline, and the checks of what came out. */
@@ -40,6 +40,9 @@ export function outputSize(source: Pick<SourceInfo, 'displayWidth' | 'displayHei
   return { width: even(source.displayWidth * scale), height: even(source.displayHeight * scale) };
 }
 
+/** What of the ffmpeg in use the arguments depend on. */
+export type EncoderCapabilities = Pick<FfmpegCapabilities, 'fpsMode' | 'filters'>;
+
 /** Constant output rate: the source's, rounded, at most 60 (30 when the source does not say). */
 export function outputFrameRate(source: Pick<SourceInfo, 'frameRate'>): number {
   return Math.min(MAX_FRAME_RATE, Math.max(1, Math.round(source.frameRate ?? 30)));
@@ -50,8 +53,21 @@ function input(source: SourceInfo, file: string): string[] {
   return ['-protocol_whitelist', 'file', '-f', source.demuxer, '-i', fileArg(file)];
 }
 
-/** The first video and audio streams copied as they are into a fresh MP4. */
-export function remuxArgs(source: SourceInfo, file: string, output: string): string[] {
+/**
+ * Room kept before the media data for the MP4 index of a remux, from its packet count: at most
+ * 24 bytes a packet (size, time, composition offset, chunk) measured against ~8 in practice, so a
+ * few MB of padding on an hour. Null when the count is unknown.
+ */
+export function indexReserve(source: Pick<SourceInfo, 'packetCount'>): number | null {
+  return source.packetCount === null ? null : 64 * 1024 + 24 * source.packetCount;
+}
+
+/**
+ * The first video and audio streams copied as they are into a fresh MP4, its index first. With
+ * `reserve`, the index is written into room kept at the start (one pass); else `+faststart`
+ * moves it there once the file is written, reading and writing the whole file a second time.
+ */
+export function remuxArgs(source: SourceInfo, file: string, output: string, opts: { reserve?: number | null } = {}): string[] {
   return [
     ...input(source, file),
     '-map',
@@ -61,14 +77,31 @@ export function remuxArgs(source: SourceInfo, file: string, output: string): str
     '-c',
     'copy',
     ...CLEAN_VIDEO_OUTPUT,
-    '-movflags',
-    '+faststart',
+    ...(opts.reserve ? ['-moov_size', String(opts.reserve)] : ['-movflags', '+faststart']),
     '-max_muxing_queue_size',
     '4096',
     '-f',
     'mp4',
     fileArg(output),
   ];
+}
+
+/**
+ * Remuxes with the index in room kept for it (`reserve`, by default from the packet count), or
+ * with `+faststart` when that room proves too small: ffmpeg then says so and still exits with 0,
+ * leaving a file without an index.
+ */
+export async function remux(
+  source: SourceInfo,
+  file: string,
+  output: string,
+  opts: ProcessOptions & { reserve?: number | null; onProgress?: (seconds: number) => void; onRetry?: (reserve: number) => void },
+): Promise<void> {
+  const { reserve = indexReserve(source), onRetry, ...runOptions } = opts;
+  const first = await run(remuxArgs(source, file, output, { reserve }), runOptions);
+  if (!reserve || !/reserved_moov_size is too small/.test(first.stderr)) return;
+  onRetry?.(reserve);
+  await run(remuxArgs(source, file, output), runOptions);
 }
 
 const TONE_MAP = [
@@ -80,19 +113,23 @@ const TONE_MAP = [
 ];
 
 /**
- * H.264 High 8-bit 4:2:0 at a constant rate with a keyframe every 2 s, AAC stereo 48 kHz (a
- * silent track when the source has none). ffmpeg turns the picture upright while decoding
- * (autorotate), so the output carries no rotation.
+ * H.264 High 8-bit 4:2:0 with a keyframe every 2 s, AAC stereo 48 kHz (a silent track when the
+ * source has none). A constant-rate source keeps its rate (at most 60); a variable-rate one
+ * keeps every frame at its own time, since resampling it to one rate drops or repeats frames.
+ * ffmpeg turns the picture upright while decoding (autorotate), so the output carries no rotation.
  */
-export function transcodeArgs(source: SourceInfo, file: string, output: string): string[] {
+export function transcodeArgs(source: SourceInfo, file: string, output: string, caps: EncoderCapabilities): string[] {
   const { width, height } = outputSize(source);
   const fps = outputFrameRate(source);
-  const gop = fps * KEYFRAME_SECONDS;
+  const constant = source.constantFrameRate;
+  // A variable rate has no frame count per 2 s: the forced keyframes set the spacing.
+  const gop = constant ? fps * KEYFRAME_SECONDS : MAX_FRAME_RATE * KEYFRAME_SECONDS;
+  const toneMap = source.hdr && caps.filters.has('zscale') && caps.filters.has('tonemap');
   const filters = [
     ...(source.interlaced ? ['yadif=deint=interlaced'] : []),
     `scale=${width}:${height}:flags=bicubic`,
     'setsar=1',
-    ...(source.hdr ? TONE_MAP : []),
+    ...(toneMap ? TONE_MAP : []),
     'format=yuv420p',
   ];
   const silent = source.audioStreamIndex === null;
@@ -116,14 +153,13 @@ export function transcodeArgs(source: SourceInfo, file: string, output: string):
     '-pix_fmt',
     'yuv420p',
     ...(source.hdr ? ['-color_primaries', 'bt709', '-color_trc', 'bt709', '-colorspace', 'bt709'] : []),
-    '-r',
-    String(fps),
-    '-fps_mode',
-    'cfr',
+    ...(constant ? ['-r', String(fps), ...frameTiming(caps, 'cfr')] : frameTiming(caps, 'passthrough')),
+    // Before ffmpeg 5.1 (no -fps_mode), the MP4 of a variable rate with reordered frames ends its
+    // edit list at the last frame's time, which hides that frame: no B-frames there.
+    ...(!constant && !caps.fpsMode ? ['-bf', '0'] : []),
     '-g',
     String(gop),
-    '-keyint_min',
-    String(gop),
+    ...(constant ? ['-keyint_min', String(gop)] : []),
     '-sc_threshold',
     '0',
     '-force_key_frames',
@@ -211,40 +247,6 @@ export async function inspectOutput(file: string, opts: { ffprobePath?: string; 
   };
 }
 
-/** Longest distance between two keyframes of the first video stream (and from the last to the end). */
-export async function longestKeyframeGap(
-  file: string,
-  duration: number,
-  opts: { ffprobePath?: string; signal?: AbortSignal },
-): Promise<number> {
-  const text = await ffprobeText(
-    [
-      '-v',
-      'error',
-      '-protocol_whitelist',
-      'file',
-      '-select_streams',
-      'v:0',
-      '-show_entries',
-      'packet=pts_time,flags',
-      '-of',
-      'csv=p=0',
-      fileArg(file),
-    ],
-    { bin: opts.ffprobePath, signal: opts.signal, idleTimeoutMs: 60_000 },
-  );
-  const keys = text
-    .split('\n')
-    .filter((line) => line.split(',')[1]?.includes('K'))
-    .map((line) => Number.parseFloat(line))
-    .filter(Number.isFinite)
-    .sort((a, b) => a - b);
-  if (keys.length === 0) return Infinity;
-  let gap = keys[0]!;
-  for (let i = 1; i < keys.length; i++) gap = Math.max(gap, keys[i]! - keys[i - 1]!);
-  return Math.max(gap, duration - keys[keys.length - 1]!);
-}
-
 /** One thumbnail every `interval` seconds: 1 s for a 5-minute video, at most 10 s. */
 export function storyboardInterval(duration: number): number {
   return Math.min(10, Math.max(1, Math.ceil(duration / 300)));
@@ -282,11 +284,106 @@ export function storyboardVtt(duration: number, interval: number): string {
   return cues.join('\n');
 }
 
+/** The filters that turn the frames of a video into storyboard sheets (thumbnail k shows k × interval). */
+function storyboardFilters(duration: number, interval: number): string[] {
+  const { columns, rows, thumbWidth, thumbHeight } = STORYBOARD;
+  return [
+    // The last picture held one more interval, so that the final tick still gets its thumbnail.
+    `tpad=stop_mode=clone:stop_duration=${interval}`,
+    `fps=fps=1/${interval}:start_time=0:round=up`,
+    // Even sides for 4:2:0 (force_divisible_by is younger than some ffmpeg builds in use).
+    `scale=${thumbWidth}:${thumbHeight}:force_original_aspect_ratio=decrease:flags=fast_bilinear`,
+    'scale=trunc(iw/2)*2:trunc(ih/2)*2',
+    `pad=${thumbWidth}:${thumbHeight}:(ow-iw)/2:(oh-ih)/2:color=black`,
+    'setsar=1',
+    `trim=end_frame=${storyboardCount(duration, interval)}`,
+    `tile=${columns}x${rows}`,
+  ];
+}
+
+/** The poster's moment: a tenth of the way in, at most 5 s. */
+export const posterTime = (duration: number) => Math.min(duration * 0.1, 5);
+
+export function posterSize(width: number, height: number): { width: number; height: number } {
+  const posterWidth = Math.min(POSTER_MAX_WIDTH, width);
+  return { width: posterWidth, height: even((height * posterWidth) / width) };
+}
+
 /**
- * Poster and storyboard sheets in one ffmpeg run over the produced MP4. Thumbnail k is the
- * picture shown at k × interval (fps with round=up keeps the latest frame at or before each
- * tick). With `keyframesOnly` only keyframes are decoded, which is exact to within the keyframe
- * spacing (2 s in what the server encodes) and many times faster on a long video.
+ * The picture shown at the poster's moment (the latest frame at or before it, as for the
+ * storyboard), scaled: one frame out of the same decoded stream, without a seek of its own.
+ */
+function posterFilters(duration: number, size: { width: number; height: number }): string[] {
+  const at = Math.max(posterTime(duration), 0.001).toFixed(3);
+  return [
+    `tpad=stop_mode=clone:stop_duration=${at}`,
+    `fps=fps=1/${at}:start_time=0:round=up`,
+    'trim=start_frame=1:end_frame=2',
+    `scale=${size.width}:${size.height}`,
+    'setsar=1',
+  ];
+}
+
+const imageOutput = (quality: number, file: string, single: boolean) => [
+  '-q:v',
+  String(quality),
+  ...CLEAN_IMAGE_OUTPUT,
+  ...(single ? ['-frames:v', '1', '-update', '1'] : ['-start_number', '1']),
+  '-f',
+  'image2',
+  fileArg(file),
+];
+
+/** The filter graph (fed one video stream) and the output arguments of the poster and the sheets. */
+function pictureOutputs(
+  duration: number,
+  interval: number,
+  size: { width: number; height: number },
+  out: { posterFile: string; sheetPattern: string },
+  caps: EncoderCapabilities,
+): { graph: string; args: string[] } {
+  const graph = [
+    'split=2[board][cover]',
+    `[board]${storyboardFilters(duration, interval).join(',')}[sheets]`,
+    `[cover]${posterFilters(duration, posterSize(size.width, size.height)).join(',')}[poster]`,
+  ].join(';');
+  const args = [
+    '-map',
+    '[poster]',
+    ...imageOutput(3, out.posterFile, true),
+    '-map',
+    '[sheets]',
+    ...frameTiming(caps, 'passthrough'),
+    ...imageOutput(5, out.sheetPattern, false),
+  ];
+  return { graph, args };
+}
+
+/**
+ * A transcode with its poster and storyboard, in one ffmpeg run that reads and decodes the
+ * source once: the pictures branch off the frames the encoder receives.
+ */
+export function transcodeWithPicturesArgs(
+  source: SourceInfo,
+  file: string,
+  out: { video: string; posterFile: string; sheetPattern: string; interval: number },
+  caps: EncoderCapabilities,
+): string[] {
+  const encoded = transcodeArgs(source, file, out.video, caps);
+  const { graph, args: images } = pictureOutputs(source.duration, out.interval, outputSize(source), out, caps);
+  // The encoder's own chain ends in [video]; the pictures branch off the same frames.
+  const vf = encoded.indexOf('-vf');
+  const chain = encoded[vf + 1]!;
+  const args = [...encoded.slice(0, vf), ...encoded.slice(vf + 2)];
+  args[args.indexOf(`0:${source.videoStreamIndex}`)] = '[video]';
+  const full = `[0:${source.videoStreamIndex}]${chain},split=2[video][pictures];[pictures]${graph}`;
+  const firstMap = args.indexOf('-map');
+  return [...args.slice(0, firstMap), '-filter_complex', full, ...args.slice(firstMap), ...images];
+}
+
+/**
+ * Poster and storyboard sheets of a video file in one ffmpeg run (the same pictures processArgs
+ * makes beside the MP4). With `keyframesOnly` only keyframes are decoded.
  */
 export function posterAndStoryboardArgs(
   file: string,
@@ -298,62 +395,23 @@ export function posterAndStoryboardArgs(
     keyframesOnly: boolean;
     posterFile: string;
     sheetPattern: string;
+    /** The demuxer and stream probed in a source; the first video stream of a file otherwise. */
+    demuxer?: string;
+    videoStreamIndex?: number;
   },
+  caps: EncoderCapabilities,
 ): string[] {
-  const { columns, rows, thumbWidth, thumbHeight } = STORYBOARD;
-  const posterAt = Math.min(opts.duration * 0.1, 5);
-  const posterWidth = Math.min(POSTER_MAX_WIDTH, opts.width);
-  const posterHeight = even((opts.height * posterWidth) / opts.width);
-  const count = storyboardCount(opts.duration, opts.interval);
-  const thumbs = [
-    // The last picture held one more interval, so that the final tick still gets its thumbnail.
-    `tpad=stop_mode=clone:stop_duration=${opts.interval}`,
-    `fps=fps=1/${opts.interval}:start_time=0:round=up`,
-    `scale=${thumbWidth}:${thumbHeight}:force_original_aspect_ratio=decrease:force_divisible_by=2:flags=fast_bilinear`,
-    `pad=${thumbWidth}:${thumbHeight}:(ow-iw)/2:(oh-ih)/2:color=black`,
-    'setsar=1',
-    `trim=end_frame=${count}`,
-    `tile=${columns}x${rows}`,
-  ];
+  const pictures = pictureOutputs(opts.duration, opts.interval, { width: opts.width, height: opts.height }, opts, caps);
   return [
-    '-ss',
-    posterAt.toFixed(3),
+    // Other packets are dropped by the demuxer, before the decoder sees them (and the threads wait on them).
+    ...(opts.keyframesOnly ? ['-discard', 'nokey', '-skip_frame', 'nokey'] : []),
     '-protocol_whitelist',
     'file',
+    ...(opts.demuxer ? ['-f', opts.demuxer] : []),
     '-i',
     fileArg(file),
-    ...(opts.keyframesOnly ? ['-skip_frame', 'nokey'] : []),
-    '-protocol_whitelist',
-    'file',
-    '-i',
-    fileArg(file),
-    '-map',
-    '0:v:0',
-    '-frames:v',
-    '1',
-    '-vf',
-    `scale=${posterWidth}:${posterHeight}`,
-    '-q:v',
-    '3',
-    ...CLEAN_IMAGE_OUTPUT,
-    '-update',
-    '1',
-    '-f',
-    'image2',
-    fileArg(opts.posterFile),
-    '-map',
-    '1:v:0',
-    '-vf',
-    thumbs.join(','),
-    '-fps_mode',
-    'passthrough',
-    '-q:v',
-    '5',
-    ...CLEAN_IMAGE_OUTPUT,
-    '-start_number',
-    '1',
-    '-f',
-    'image2',
-    fileArg(opts.sheetPattern),
+    '-filter_complex',
+    `[0:${opts.videoStreamIndex ?? 'v:0'}]${pictures.graph}`,
+    ...pictures.args,
   ];
 }

@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process';
+import { accessSync, chmodSync, constants, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 /**
  * The ffmpeg adapter: every call to ffmpeg and ffprobe goes through here. Arguments are passed
  * as an array to the binary (never through a shell), and the child is killed on timeout, on
- * silence, on abort and when its caller gives up.
+ * silence, on abort and when its caller gives up — and when the server process dies, even by
+ * SIGKILL (see orphanGuard).
  */
 
 export interface ProbeStream {
@@ -45,6 +48,14 @@ export interface ProbeFormat {
 export interface ProbeData {
   format: ProbeFormat;
   streams: ProbeStream[];
+  /** Only when asked for (`-show_entries packet=...`), over the intervals read. */
+  packets?: ProbePacket[];
+}
+
+export interface ProbePacket {
+  stream_index: number;
+  pts_time?: string;
+  flags?: string;
 }
 
 export interface ProcessOptions {
@@ -70,8 +81,121 @@ export class FfmpegError extends Error {
   }
 }
 
-export const defaultFfmpegPath = () => process.env.FFMPEG_PATH || 'ffmpeg';
-export const defaultFfprobePath = () => process.env.FFPROBE_PATH || 'ffprobe';
+/** Where a binary was found: FFMPEG_PATH / FFPROBE_PATH, the system's PATH, the npm package, or nowhere. */
+export type ToolOrigin = 'env' | 'system' | 'npm' | 'missing';
+
+export interface ToolLocation {
+  path: string;
+  origin: ToolOrigin;
+}
+
+const isExecutable = (file: string) => {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+};
+
+function onPath(name: string, searchPath = process.env.PATH ?? ''): string | null {
+  const extensions = process.platform === 'win32' ? ['.exe', ''] : [''];
+  for (const dir of searchPath.split(path.delimiter)) {
+    if (!dir) continue;
+    for (const ext of extensions) {
+      const file = path.join(dir, name + ext);
+      if (isExecutable(file)) return file;
+    }
+  }
+  return null;
+}
+
+/** The platform package of `@ffmpeg-installer` / `@ffprobe-installer` (optional dependencies). */
+function npmShipped(name: 'ffmpeg' | 'ffprobe'): string | null {
+  const pkg = `@${name}-installer/${process.platform}-${process.arch}`;
+  let dir: string;
+  try {
+    dir = path.dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`));
+  } catch {
+    return null;
+  }
+  const file = path.join(dir, process.platform === 'win32' ? `${name}.exe` : name);
+  if (isExecutable(file)) return file;
+  try {
+    // The package's postinstall only sets the execute bit; an install without scripts leaves it off.
+    chmodSync(file, statSync(file).mode | 0o111);
+    return isExecutable(file) ? file : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Finds ffmpeg or ffprobe: the configured path when set, else the system's (on PATH), else the
+ * binary shipped in the npm package. A binary found nowhere keeps its bare name, so that the
+ * first run fails with "cannot run ffmpeg" and the health check says the pipeline is unusable.
+ */
+export function locateTool(name: 'ffmpeg' | 'ffprobe', configured?: string | undefined, searchPath = process.env.PATH ?? ''): ToolLocation {
+  if (configured) return { path: configured, origin: 'env' };
+  const system = onPath(name, searchPath);
+  if (system) return { path: system, origin: 'system' };
+  const shipped = npmShipped(name);
+  return shipped ? { path: shipped, origin: 'npm' } : { path: name, origin: 'missing' };
+}
+
+const located = new Map<string, string>();
+function locatedOnce(name: 'ffmpeg' | 'ffprobe', configured: string | undefined): string {
+  const key = `${name}\0${configured ?? ''}`;
+  let found = located.get(key);
+  if (found === undefined) located.set(key, (found = locateTool(name, configured).path));
+  return found;
+}
+export const defaultFfmpegPath = () => locatedOnce('ffmpeg', process.env.FFMPEG_PATH || undefined);
+export const defaultFfprobePath = () => locatedOnce('ffprobe', process.env.FFPROBE_PATH || undefined);
+
+/**
+ * How a child is tied to the server's life. A child killed by the server on timeout or abort is
+ * easy; one whose server died (SIGKILL, out of memory) is not, since ffmpeg ignores SIGPIPE and a
+ * closed stdin. `setpriv --pdeathsig` (util-linux) asks the kernel to kill the child with its
+ * parent; without it, a shell watches the server's pid and kills the child's process group.
+ */
+export type OrphanGuard = 'pdeathsig' | 'watchdog' | 'none';
+
+let guard: OrphanGuard | undefined;
+
+/** Forces a guard (the tests try the watchdog on a machine that has setpriv). */
+export function chooseOrphanGuard(mode: OrphanGuard): void {
+  guard = mode;
+}
+
+export function orphanGuard(): OrphanGuard {
+  if (guard) return guard;
+  if (process.platform === 'win32') guard = 'none';
+  else guard = process.platform === 'linux' && onPath('setpriv') ? 'pdeathsig' : 'watchdog';
+  return guard;
+}
+
+/** Kills the child when the server's pid is gone; the child's own end ends the watch. */
+const WATCHDOG = [
+  'server=$1; shift',
+  '"$@" & child=$!',
+  '(while kill -0 "$server" 2>/dev/null; do sleep 1; done; kill -9 "$child" 2>/dev/null) & watch=$!',
+  'wait "$child"; status=$?',
+  'kill "$watch" 2>/dev/null',
+  'exit "$status"',
+].join('\n');
+
+/** The command that starts `bin args` under the orphan guard, and whether it runs in its own process group. */
+export function guardedCommand(bin: string, args: string[], mode = orphanGuard()): { command: string; args: string[]; group: boolean } {
+  switch (mode) {
+    case 'pdeathsig':
+      return { command: 'setpriv', args: ['--pdeathsig', 'SIGKILL', '--', bin, ...args], group: false };
+    case 'watchdog':
+      return { command: '/bin/sh', args: ['-c', WATCHDOG, 'sutura-media', String(process.pid), bin, ...args], group: true };
+    case 'none':
+      return { command: bin, args, group: false };
+  }
+}
 
 /** An input or output file for ffmpeg: `file:` keeps a name from being read as a protocol or option. */
 export function fileArg(file: string): string {
@@ -96,7 +220,26 @@ function execute(
       reject(new FfmpegError(`${path.basename(bin)} aborted before it started`));
       return;
     }
-    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    // Behind a wrapper a missing binary is no spawn error: say so the same way.
+    if (bin.includes(path.sep) && !isExecutable(bin)) {
+      reject(new FfmpegError(`cannot run ${bin}: not an executable file`));
+      return;
+    }
+    const guarded = guardedCommand(bin, args);
+    const child = spawn(guarded.command, guarded.args, { stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true, detached: guarded.group });
+    const kill = () => {
+      if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+      // The watchdog's shell, the binary and the watch share one process group.
+      if (guarded.group) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+          return;
+        } catch {
+          // The group is gone already.
+        }
+      }
+      child.kill('SIGKILL');
+    };
     const out: string[] = [];
     let outLength = 0;
     let stderr = '';
@@ -113,7 +256,7 @@ function execute(
       if (settled) return;
       settled = true;
       cleanup();
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      kill();
       reject(new FfmpegError(message, { stderr, stdout: out.join('') }));
     };
     const onAbort = () => fail(`${path.basename(bin)} aborted`);
@@ -183,7 +326,7 @@ export async function ffprobe(file: string, opts: ProcessOptions & { args?: stri
   );
   const data = JSON.parse(stdout) as Partial<ProbeData>;
   if (!data.format) throw new FfmpegError('ffprobe found no format', { stdout });
-  return { format: data.format, streams: data.streams ?? [] };
+  return { format: data.format, streams: data.streams ?? [], ...(data.packets ? { packets: data.packets } : {}) };
 }
 
 /** ffprobe with any arguments, answering its standard output (CSV of packets or frames). */
@@ -231,4 +374,105 @@ export async function run(args: string[], opts: ProcessOptions & { onProgress?: 
     { idleTimeoutMs: 5 * 60_000, ...opts, collectStdout: false, onStdout },
   );
   return { progress: last, stderr };
+}
+
+/**
+ * What the ffmpeg in use can do, detected once per binary. The pipeline adapts its arguments to
+ * it (a 2018 build knows `-vsync` but not `-fps_mode`); other users of ffmpeg (render, analysis)
+ * read `filters` before relying on one.
+ */
+export interface FfmpegCapabilities {
+  ffmpeg: ToolLocation & { version: string | null };
+  ffprobe: ToolLocation & { version: string | null };
+  /** Both binaries run and have every encoder and filter the media pipeline needs. */
+  usable: boolean;
+  /** What is missing when not usable (for the operator's log, never for a client). */
+  problems: string[];
+  /** `-fps_mode` exists (ffmpeg 5.1 and later); before it, `-vsync` said the same. */
+  fpsMode: boolean;
+  filters: ReadonlySet<string>;
+  encoders: ReadonlySet<string>;
+}
+
+/** What the pipeline cannot do without (tone mapping, zscale + tonemap, is skipped when absent). */
+const REQUIRED_ENCODERS = ['libx264', 'aac', 'mjpeg'];
+const REQUIRED_FILTERS = ['scale', 'setsar', 'format', 'fps', 'tpad', 'tile', 'trim', 'pad', 'anullsrc', 'yadif'];
+
+/** Names in the first column after the flags of `-filters` / `-encoders` listings. */
+function listed(text: string, pattern: RegExp): Set<string> {
+  const names = new Set<string>();
+  for (const line of text.split('\n')) {
+    const match = pattern.exec(line);
+    if (match) names.add(match[1]!);
+  }
+  return names;
+}
+
+const versionOf = (text: string) => /version (\S+)/.exec(text)?.[1] ?? null;
+
+async function detect(ffmpeg: ToolLocation, ffprobe: ToolLocation): Promise<FfmpegCapabilities> {
+  const ask = (bin: string, args: string[]) =>
+    execute(bin, ['-hide_banner', ...args], { timeoutMs: 20_000, collectStdout: true }).then(
+      (r) => r.stdout,
+      () => null,
+    );
+  const [version, filters, encoders, help, probeVersion] = await Promise.all([
+    ask(ffmpeg.path, ['-version']),
+    ask(ffmpeg.path, ['-filters']),
+    ask(ffmpeg.path, ['-encoders']),
+    ask(ffmpeg.path, ['-h', 'long']),
+    ask(ffprobe.path, ['-version']),
+  ]);
+  const filterSet = listed(filters ?? '', /^\s*[TSC.|]{2,3}\s+(\w+)\s/);
+  const encoderSet = listed(encoders ?? '', /^\s*[VASFXBD.]{6}\s+(\w+)\s/);
+  const problems: string[] = [];
+  if (version === null) problems.push(`cannot run ffmpeg (${ffmpeg.path})`);
+  if (probeVersion === null) problems.push(`cannot run ffprobe (${ffprobe.path})`);
+  if (version !== null) {
+    const missingEncoders = REQUIRED_ENCODERS.filter((e) => !encoderSet.has(e));
+    const missingFilters = REQUIRED_FILTERS.filter((f) => !filterSet.has(f));
+    if (missingEncoders.length) problems.push(`ffmpeg lacks the encoders ${missingEncoders.join(', ')}`);
+    if (missingFilters.length) problems.push(`ffmpeg lacks the filters ${missingFilters.join(', ')}`);
+  }
+  return {
+    ffmpeg: { ...ffmpeg, version: version === null ? null : versionOf(version) },
+    ffprobe: { ...ffprobe, version: probeVersion === null ? null : versionOf(probeVersion) },
+    usable: problems.length === 0,
+    problems,
+    fpsMode: /^-fps_mode\b/m.test(help ?? ''),
+    filters: filterSet,
+    encoders: encoderSet,
+  };
+}
+
+/** Where a path in use came from: what the search would find, or a configured path. */
+function describeTool(name: 'ffmpeg' | 'ffprobe', file: string): ToolLocation {
+  if (file === onPath(name)) return { path: file, origin: 'system' };
+  if (file === npmShipped(name)) return { path: file, origin: 'npm' };
+  return { path: file, origin: file === name ? 'missing' : 'env' };
+}
+
+const detected = new Map<string, Promise<FfmpegCapabilities>>();
+
+/**
+ * The capabilities of the ffmpeg and ffprobe given (the configured ones by default), detected at
+ * the first call and remembered.
+ */
+export function ffmpegCapabilities(
+  opts: { ffmpegPath?: string | undefined; ffprobePath?: string | undefined } = {},
+): Promise<FfmpegCapabilities> {
+  const ffmpegPath = opts.ffmpegPath ?? defaultFfmpegPath();
+  const ffprobePath = opts.ffprobePath ?? defaultFfprobePath();
+  const key = `${ffmpegPath}\0${ffprobePath}`;
+  let found = detected.get(key);
+  if (!found) {
+    found = detect(describeTool('ffmpeg', ffmpegPath), describeTool('ffprobe', ffprobePath));
+    detected.set(key, found);
+  }
+  return found;
+}
+
+/** The output option that sets how frames are timed: `-fps_mode`, or `-vsync` before ffmpeg 5.1. */
+export function frameTiming(caps: Pick<FfmpegCapabilities, 'fpsMode'>, mode: 'cfr' | 'vfr' | 'passthrough'): string[] {
+  return [caps.fpsMode ? '-fps_mode' : '-vsync', mode];
 }

@@ -32,6 +32,14 @@ export interface SourceInfo {
   /** PQ or HLG transfer: tone-mapped to SDR when transcoding. */
   hdr: boolean;
   majorBrand: string | null;
+  /**
+   * Widest distance between keyframes seen in the first minute and the last seconds (packet
+   * flags, nothing decoded for the first); null before probeSource looked. An encoder keeps one
+   * setting for a recording, and listing every packet of an hour costs as much as copying it.
+   */
+  keyframeGap: number | null;
+  /** Packets of the video and audio streams kept, when the container counts them (MP4 does). */
+  packetCount: number | null;
 }
 
 export type ProbeVerdict =
@@ -82,6 +90,11 @@ function positive(value: string | number | undefined): number | null {
   const n = Number(value);
   return value !== undefined && value !== 'N/A' && Number.isFinite(n) && n > 0 ? n : null;
 }
+
+const counted = (stream: ProbeStream) => {
+  const n = Number(stream.nb_frames);
+  return stream.nb_frames !== undefined && Number.isInteger(n) && n > 0 ? n : null;
+};
 
 /** Matroska keeps a stream's duration in a DURATION tag ("00:01:02.500000000"). */
 function tagDuration(stream: ProbeStream): number | null {
@@ -152,6 +165,8 @@ export function classify(data: ProbeData): ProbeVerdict {
     interlaced: ['tt', 'bb', 'tb', 'bt'].includes(video.field_order ?? ''),
     hdr: ['smpte2084', 'arib-std-b67'].includes(video.color_transfer ?? ''),
     majorBrand: data.format.tags?.major_brand?.trim() || null,
+    keyframeGap: null,
+    packetCount: counted(video) !== null && (!audio || counted(audio) !== null) ? counted(video)! + (audio ? counted(audio)! : 0) : null,
   };
 
   // Remux only what every browser plays as it is; anything else is re-encoded.
@@ -169,6 +184,16 @@ export function classify(data: ProbeData): ProbeVerdict {
   return { kind: 'accepted', plan: reasons.length === 0 ? 'remux' : 'transcode', reasons, source };
 }
 
+/** Widest distance between consecutive keyframe times (Infinity with fewer than two), and from the last to `end`. */
+export function widestKeyframeGap(keys: number[], end?: number): number {
+  if (keys.length < 2 && end === undefined) return Infinity;
+  if (keys.length === 0) return Infinity;
+  const sorted = [...keys].sort((a, b) => a - b);
+  let gap = 0;
+  for (let i = 1; i < sorted.length; i++) gap = Math.max(gap, sorted[i]! - sorted[i - 1]!);
+  return end === undefined ? gap : Math.max(gap, end - sorted[sorted.length - 1]!);
+}
+
 /** The end of the video stream, in the stream's own timestamps. */
 function videoEnd(data: ProbeData, source: SourceInfo): number {
   const stream = data.streams.find((s) => s.index === source.videoStreamIndex)!;
@@ -183,13 +208,13 @@ function videoEnd(data: ProbeData, source: SourceInfo): number {
  * Decodes the last seconds of the video stream: a file cut short (an interrupted copy, a full
  * card) still announces its whole duration, but its last frames are missing or undecodable.
  */
-async function tailIsDecodable(
+async function checkTail(
   file: string,
   data: ProbeData,
   source: SourceInfo,
   bin: string | undefined,
   signal?: AbortSignal,
-): Promise<string | null> {
+): Promise<{ damage: string | null; keyframeGap: number }> {
   const end = videoEnd(data, source);
   const from = Math.max(0, end - 3);
   let text: string;
@@ -207,9 +232,9 @@ async function tailIsDecodable(
         '-select_streams',
         String(source.videoStreamIndex),
         '-show_entries',
-        'frame=best_effort_timestamp_time',
+        'frame=best_effort_timestamp_time,key_frame',
         '-of',
-        'csv=p=0',
+        'csv=p=0:nk=0',
         fileArg(file),
       ],
       { bin, timeoutMs: 10 * 60_000, idleTimeoutMs: 60_000, signal },
@@ -218,22 +243,37 @@ async function tailIsDecodable(
     if (!(err instanceof FfmpegError) || signal?.aborted) throw err;
     text = err.stdout;
   }
-  const times = text
+  // key=value pairs, in ffprobe's order of fields whatever the order asked.
+  const frames = text
     .split('\n')
-    .map((line) => Number.parseFloat(line))
-    .filter(Number.isFinite);
-  if (times.length === 0) return 'no frame could be decoded at the end';
+    .map((line) => Object.fromEntries(line.split(',').map((pair) => pair.split('='))) as Record<string, string | undefined>)
+    .map((f) => ({ time: Number.parseFloat(f.best_effort_timestamp_time ?? ''), key: f.key_frame === '1' }))
+    .filter((f) => Number.isFinite(f.time));
+  if (frames.length === 0) return { damage: 'no frame could be decoded at the end', keyframeGap: Infinity };
+  const times = frames.map((f) => f.time);
   const last = Math.max(...times);
   const frame = source.frameRate ? 1 / source.frameRate : 0.04;
   const tolerance = Math.max(1, 3 * frame) + 0.002 * source.duration;
-  return last >= end - tolerance ? null : `the last decodable frame is at ${last.toFixed(2)} s of ${end.toFixed(2)} s`;
+  return {
+    damage: last >= end - tolerance ? null : `the last decodable frame is at ${last.toFixed(2)} s of ${end.toFixed(2)} s`,
+    // The read starts at a keyframe: the spacing of the last ones, and from the last to the end.
+    keyframeGap: widestKeyframeGap(
+      frames.filter((f) => f.key).map((f) => f.time),
+      last + frame,
+    ),
+  };
 }
 
 /** Probes an uploaded file and decides what to do with it. */
 export async function probeSource(file: string, opts: { ffprobePath?: string; signal?: AbortSignal } = {}): Promise<ProbeVerdict> {
   let data: ProbeData;
   try {
-    data = await ffprobe(file, { bin: opts.ffprobePath, signal: opts.signal });
+    // The packets of the first minute come with it: their flags tell the keyframe spacing.
+    data = await ffprobe(file, {
+      bin: opts.ffprobePath,
+      signal: opts.signal,
+      args: ['-read_intervals', '%+60', '-show_entries', 'packet=stream_index,pts_time,flags'],
+    });
   } catch (err) {
     if (!(err instanceof FfmpegError) || opts.signal?.aborted) throw err;
     // ffprobe gave up: a known video container is damaged or cut ("moov atom not found"); anything else is not a video.
@@ -245,6 +285,11 @@ export async function probeSource(file: string, opts: { ffprobePath?: string; si
   }
   const verdict = classify(data);
   if (verdict.kind === 'refused') return verdict;
-  const damage = await tailIsDecodable(file, data, verdict.source, opts.ffprobePath, opts.signal);
-  return damage ? { kind: 'refused', code: 'MEDIA_TRUNCATED', detail: damage } : verdict;
+  const tail = await checkTail(file, data, verdict.source, opts.ffprobePath, opts.signal);
+  if (tail.damage) return { kind: 'refused', code: 'MEDIA_TRUNCATED', detail: tail.damage };
+  const headKeys = (data.packets ?? [])
+    .filter((p) => p.stream_index === verdict.source.videoStreamIndex && p.flags?.includes('K'))
+    .map((p) => Number.parseFloat(p.pts_time ?? ''))
+    .filter(Number.isFinite);
+  return { ...verdict, source: { ...verdict.source, keyframeGap: Math.max(widestKeyframeGap(headKeys), tail.keyframeGap) } };
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { access, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -15,17 +14,17 @@ import type { Storage } from '../storage/storage.ts';
 import {
   inspectOutput,
   KEYFRAME_SECONDS,
-  longestKeyframeGap,
   posterAndStoryboardArgs,
-  remuxArgs,
+  posterSize,
+  remux,
   sheetName,
   STORYBOARD,
   storyboardCount,
   storyboardInterval,
   storyboardVtt,
-  transcodeArgs,
+  transcodeWithPicturesArgs,
 } from './encode.ts';
-import { run } from './ffmpeg.ts';
+import { ffmpegCapabilities, run } from './ffmpeg.ts';
 import { probeSource, type RefusalCode } from './probe.ts';
 
 export interface PipelineDeps {
@@ -155,6 +154,13 @@ async function runPipeline(deps: PipelineDeps, video: VideoRow, source: string, 
   const progress = progressReporter(deps, video);
   const tools = { ffprobePath: config.ffprobePath, ...(signal ? { signal } : {}) };
 
+  // Each step's time goes to the debug log (bench/media.ts reads it).
+  let stepStart = performance.now();
+  const stepDone = (step: string, extra: Record<string, unknown> = {}) => {
+    const now = performance.now();
+    log.debug({ videoId: video.id, step, ms: Math.round(now - stepStart), ...extra }, `media pipeline: ${step}`);
+    stepStart = now;
+  };
   const verdict = await probeSource(source, tools);
   if (verdict.kind === 'refused') {
     log.info({ videoId: video.id, code: verdict.code, detail: verdict.detail }, 'media pipeline: file refused');
@@ -167,47 +173,98 @@ async function runPipeline(deps: PipelineDeps, video: VideoRow, source: string, 
   progress.report(1);
   await removeEarlierOutputs(deps, video.id);
 
+  const caps = await ffmpegCapabilities({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
   const output = path.join(work, 'video.mp4');
-  await run(plan === 'remux' ? remuxArgs(info, source, output) : transcodeArgs(info, source, output), {
-    bin: config.ffmpegPath,
-    signal,
-    // Generous: a 4-hour recording re-encoded on a small server; a stuck ffmpeg is caught by the idle timeout.
-    timeoutMs: 30 * 60_000 + info.duration * 5000,
-    onProgress: (seconds) => progress.report(2 + 86 * Math.min(1, seconds / info.duration)),
-  });
-  const result = await inspectOutput(output, tools);
-  progress.report(90);
-
-  const interval = storyboardInterval(result.duration);
-  const count = storyboardCount(result.duration, interval);
-  const keyframesOnly =
-    interval >= KEYFRAME_SECONDS &&
-    (plan === 'transcode' || (await longestKeyframeGap(output, result.duration, tools)) <= KEYFRAME_SECONDS + 0.05);
   const storyboardDir = path.join(work, 'storyboard');
   await mkdir(storyboardDir);
   const posterFile = path.join(work, 'poster.jpg');
-  await run(
-    posterAndStoryboardArgs(output, {
-      duration: result.duration,
-      width: result.width,
-      height: result.height,
-      interval,
-      keyframesOnly,
-      posterFile,
-      sheetPattern: path.join(storyboardDir, 'sheet-%03d.jpg'),
-    }),
-    { bin: config.ffmpegPath, signal, timeoutMs: 30 * 60_000 + result.duration * 2000 },
-  );
+  // The storyboard follows the source's duration: the sheets are drawn while the MP4 is written.
+  const interval = storyboardInterval(info.duration);
+  const count = storyboardCount(info.duration, interval);
+  // A transcode decodes every frame anyway; a remux decodes keyframes only when they are close.
+  const keyframesOnly = plan === 'remux' && interval >= KEYFRAME_SECONDS && (info.keyframeGap ?? Infinity) <= KEYFRAME_SECONDS + 0.05;
+  stepDone('probe');
+  const sheetPattern = path.join(storyboardDir, 'sheet-%03d.jpg');
+  const runOptions = {
+    bin: config.ffmpegPath,
+    // Generous: a 4-hour recording re-encoded on a small server; a stuck ffmpeg is caught by the idle timeout.
+    timeoutMs: 30 * 60_000 + info.duration * 5000,
+  };
+  const onProgress = (seconds: number) => progress.report(2 + 90 * Math.min(1, seconds / info.duration));
+  if (plan === 'transcode') {
+    await run(transcodeWithPicturesArgs(info, source, { video: output, posterFile, sheetPattern, interval }, caps), {
+      ...runOptions,
+      signal,
+      onProgress,
+    });
+  } else {
+    // Two processes side by side: the copy is bound by the disk, the pictures by the processor,
+    // and one ffmpeg does one thing at a time. Either failing stops the other.
+    const both = new AbortController();
+    const stop = () => both.abort();
+    signal?.addEventListener('abort', stop, { once: true });
+    if (signal?.aborted) stop();
+    let firstFailure: { error: unknown } | undefined;
+    const failFast = async (work: Promise<unknown>) => {
+      try {
+        await work;
+      } catch (error) {
+        firstFailure ??= { error };
+        stop();
+      }
+    };
+    try {
+      // Both ended before going on, so that no ffmpeg still writes into the work folder.
+      await Promise.all([
+        failFast(
+          remux(info, source, output, {
+            ...runOptions,
+            signal: both.signal,
+            onProgress,
+            onRetry: (reserve) => log.warn({ videoId: video.id, reserve }, 'media pipeline: the index did not fit its room, remuxed again'),
+          }),
+        ),
+        failFast(
+          run(
+            posterAndStoryboardArgs(
+              source,
+              {
+                duration: info.duration,
+                width: info.width,
+                height: info.height,
+                interval,
+                keyframesOnly,
+                posterFile,
+                sheetPattern,
+                demuxer: info.demuxer,
+                videoStreamIndex: info.videoStreamIndex,
+              },
+              caps,
+            ),
+            { ...runOptions, signal: both.signal },
+          ),
+        ),
+      ]);
+      if (firstFailure) throw firstFailure.error;
+    } finally {
+      signal?.removeEventListener('abort', stop);
+    }
+  }
+  stepDone('ffmpeg', { plan, keyframesOnly });
+  const result = await inspectOutput(output, tools);
+  progress.report(93);
+
   const perSheet = STORYBOARD.columns * STORYBOARD.rows;
   const sheets = (await readdir(storyboardDir)).filter((f) => /^sheet-\d{3}\.jpg$/.test(f)).sort();
   const expected = Array.from({ length: Math.ceil(count / perSheet) }, (_, i) => sheetName(i));
   if (sheets.join() !== expected.join()) throw new Error(`storyboard: expected ${expected.length} sheets, got ${sheets.length}`);
+  if (!(await exists(posterFile))) throw new Error('no poster was written');
   const vttFile = path.join(storyboardDir, 'storyboard.vtt');
-  await writeFile(vttFile, storyboardVtt(result.duration, interval));
+  await writeFile(vttFile, storyboardVtt(info.duration, interval));
   progress.report(94);
 
   const prefix = `videos/${video.id}`;
-  const posterWidth = Math.min(1280, result.width);
+  const poster = posterSize(result.width, result.height);
   const outputs: {
     id: string;
     kind: PipelineMediaKind;
@@ -232,8 +289,8 @@ async function runPipeline(deps: PipelineDeps, video: VideoRow, source: string, 
       key: `${prefix}/poster.jpg`,
       file: posterFile,
       contentType: 'image/jpeg',
-      width: posterWidth,
-      height: Math.max(2, Math.round((result.height * posterWidth) / result.width / 2) * 2),
+      width: poster.width,
+      height: poster.height,
     },
     ...sheets.map((name) => ({
       id: randomUUID(),
@@ -255,7 +312,9 @@ async function runPipeline(deps: PipelineDeps, video: VideoRow, source: string, 
     },
   ];
   const sizes = new Map<string, number>();
-  for (const o of outputs) sizes.set(o.id, (await storage.put(o.key, createReadStream(o.file))).size);
+  // Moved into storage, not copied: the work folder is on the same disk (DATA_DIR/tmp).
+  for (const o of outputs) sizes.set(o.id, (await storage.putFile(o.key, o.file)).size);
+  stepDone('check and store');
   progress.report(99);
   await progress.flush();
 

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -7,6 +7,11 @@ import { pipeline } from 'node:stream/promises';
 /** Where media bytes live. Keys are relative paths chosen by the server, never by a client. */
 export interface Storage {
   put(key: string, body: Readable | Buffer): Promise<{ size: number }>;
+  /**
+   * Takes a finished local file as the object: moved when it can be (same filesystem), never
+   * copied twice. The file is gone from its place afterwards.
+   */
+  putFile(key: string, file: string): Promise<{ size: number }>;
   read(key: string, range?: { start: number; end: number }): Promise<Readable>;
   size(key: string): Promise<number | undefined>;
   delete(key: string): Promise<void>;
@@ -33,6 +38,21 @@ export function createLocalStorage(root: string): Storage {
         await pipeline(body, createWriteStream(partial));
       }
       await rename(partial, full);
+      return { size: (await stat(full)).size };
+    },
+    async putFile(key, file) {
+      const full = resolve(key);
+      await mkdir(path.dirname(full), { recursive: true });
+      try {
+        await rename(file, full);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+        // Another filesystem: copied beside and renamed, so a reader never sees half a file.
+        const partial = `${full}.partial`;
+        await copyFile(file, partial);
+        await rename(partial, full);
+        await rm(file, { force: true });
+      }
       return { size: (await stat(full)).size };
     },
     async read(key, range) {

@@ -1,0 +1,207 @@
+/**
+ * What the media pipeline costs against what ffmpeg alone does with the same file, in one run.
+ * Usage: node bench/media.ts [height]   (default 360; 1080 for full HD, slower to generate)
+ *
+ * Sources, generated once into $TMPDIR/sutura-bench-media and reused: one hour of H.264 + AAC in
+ * MP4 as a recorder writes it (index at the end, a keyframe every 2 s, 25 fps, 16:9 at the given
+ * height), made by joining copies of one generated minute; and that minute in Matroska, which
+ * the pipeline re-encodes. The small default size keeps generation quick on a small machine; the
+ * remux path's cost grows with the bytes, as a stream copy's does.
+ *
+ *   remux:     (a) `ffmpeg -i source -c copy out.mp4`, a plain stream copy (the floor of any
+ *              remux); (b) processVideo() on the same file: probe, one ffmpeg run writing the
+ *              MP4 with its index first, the poster and the storyboard, checks, files moved into
+ *              storage, rows written. The ratio is b / a.
+ *   transcode: (a) `ffmpeg -i source -c:v libx264 -preset veryfast -crf 23 -c:a aac out.mp4`;
+ *              (b) processVideo() on the Matroska minute. The ratio is b / a.
+ * Each figure is the faster of two runs. The database is the tests' (TEST_DATABASE_URL, else the
+ * embedded one). The last line sums it up.
+ */
+import { copyFile, mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { eq } from 'drizzle-orm';
+import { createTestContext } from '../apps/api/test/harness.ts';
+import { videos } from '../apps/api/src/db/schema.ts';
+import { ffmpegCapabilities, fileArg, run } from '../apps/api/src/media-pipeline/ffmpeg.ts';
+import { processVideo } from '../apps/api/src/media-pipeline/process-video.ts';
+
+const height = Number(process.argv[2] ?? 360);
+const width = Math.round((height * 16) / 9 / 2) * 2;
+const bitrate = height >= 1080 ? '8M' : height >= 720 ? '4M' : '1500k';
+const cache = path.join(tmpdir(), 'sutura-bench-media', `${width}x${height}`);
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+async function exists(file: string) {
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function timed(work: () => Promise<void>): Promise<number> {
+  const start = performance.now();
+  await work();
+  return performance.now() - start;
+}
+
+/** The faster of two runs, each followed by its cleanup (outside the time). */
+async function best(work: () => Promise<void>, cleanup: () => Promise<void>): Promise<number> {
+  let fastest = Infinity;
+  for (let i = 0; i < 2; i++) {
+    fastest = Math.min(fastest, await timed(work));
+    await cleanup();
+  }
+  return fastest;
+}
+
+async function sources(): Promise<{ hour: string; minute: string }> {
+  await mkdir(cache, { recursive: true });
+  const minuteMp4 = path.join(cache, 'minute.mp4');
+  const minute = path.join(cache, 'minute.mkv');
+  const hour = path.join(cache, 'hour.mp4');
+  if (!(await exists(minuteMp4))) {
+    say(`Generating one minute at ${width}×${height}…`);
+    await run([
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=size=${width}x${height}:rate=25:duration=60`,
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=48000:duration=60',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-b:v',
+      bitrate,
+      '-pix_fmt',
+      'yuv420p',
+      '-g',
+      '50',
+      '-keyint_min',
+      '50',
+      '-sc_threshold',
+      '0',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '128k',
+      '-f',
+      'mp4',
+      fileArg(minuteMp4),
+    ]);
+  }
+  if (!(await exists(minute))) await run(['-i', fileArg(minuteMp4), '-c', 'copy', '-f', 'matroska', fileArg(minute)]);
+  if (!(await exists(hour))) {
+    say('Joining sixty copies into one hour…');
+    const list = path.join(cache, 'list.txt');
+    await writeFile(list, Array.from({ length: 60 }, () => `file '${minuteMp4}'\n`).join(''));
+    await run(['-f', 'concat', '-safe', '0', '-i', fileArg(list), '-c', 'copy', '-f', 'mp4', fileArg(`${hour}.partial`)]);
+    await copyFile(`${hour}.partial`, hour);
+    await rm(`${hour}.partial`);
+  }
+  return { hour, minute };
+}
+
+const { hour, minute } = await sources();
+const caps = await ffmpegCapabilities();
+say(
+  `ffmpeg ${caps.ffmpeg.version} (${caps.ffmpeg.origin}); sources in ${cache}; ${((await stat(hour)).size / 1024 ** 2).toFixed(0)} MB for the hour`,
+);
+
+const ctx = await createTestContext({ workers: false });
+const out = path.join(ctx.dataDir, 'bench-out.mp4');
+try {
+  const author = await ctx.createUser('learner');
+  const steps: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      const entry = JSON.parse(chunk.toString()) as { step?: string; ms?: number };
+      if (entry.step && entry.ms !== undefined) steps.push(`${entry.step} ${seconds(entry.ms)}`);
+      done();
+    },
+  });
+  const deps = {
+    db: ctx.database.db,
+    storage: ctx.storage,
+    mediaService: ctx.services.mediaService,
+    notifications: ctx.services.notifications,
+    hub: { emitToUser: () => {} },
+    config: ctx.config,
+    log: pino({ level: 'debug' }, sink),
+  };
+
+  /** processVideo on a copy of the file, as the upload route leaves it (the copy is not timed). */
+  async function pipeline(file: string): Promise<{ ms: number; remuxed: boolean; steps: string }> {
+    let fastest = Infinity;
+    let remuxed = false;
+    let fastestSteps = '';
+    for (let i = 0; i < 2; i++) {
+      const key = `uploads/${randomUUID()}`;
+      await mkdir(path.join(ctx.dataDir, 'uploads'), { recursive: true });
+      await copyFile(file, path.join(ctx.dataDir, key));
+      const [row] = await ctx.database.db
+        .insert(videos)
+        .values({ authorId: author.id, kind: 'video', mediaStatus: 'processing', sourceKey: key, sourceSize: (await stat(file)).size })
+        .returning();
+      steps.length = 0;
+      const ms = await timed(() => processVideo(deps, row!.id));
+      if (ms < fastest) [fastest, fastestSteps] = [ms, steps.join(', ')];
+      const [done] = await ctx.database.db.select().from(videos).where(eq(videos.id, row!.id));
+      if (done?.mediaStatus !== 'ready') throw new Error(`the pipeline did not finish: ${done?.mediaStatus} ${done?.failureReason}`);
+      remuxed = done.remuxed ?? false;
+      await ctx.storage.deletePrefix(`videos/${row!.id}`);
+      await ctx.database.db.delete(videos).where(eq(videos.id, row!.id));
+    }
+    return { ms: fastest, remuxed, steps: fastestSteps };
+  }
+
+  const copyMs = await best(
+    () => run(['-i', fileArg(hour), '-map', '0', '-c', 'copy', '-f', 'mp4', fileArg(out)]).then(() => {}),
+    () => rm(out, { force: true }),
+  );
+  say(`(a) plain stream copy of the hour:     ${seconds(copyMs)}`);
+  const remux = await pipeline(hour);
+  if (!remux.remuxed) throw new Error('the hour was not remuxed');
+  say(`(b) the pipeline on the hour (remux):  ${seconds(remux.ms)}  (${remux.steps})`);
+
+  const encodeMs = await best(
+    () =>
+      run([
+        '-i',
+        fileArg(minute),
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-crf',
+        '23',
+        '-c:a',
+        'aac',
+        '-b:a',
+        '128k',
+        '-f',
+        'mp4',
+        fileArg(out),
+      ]).then(() => {}),
+    () => rm(out, { force: true }),
+  );
+  say(`(c) plain ffmpeg encode of the minute: ${seconds(encodeMs)}`);
+  const transcode = await pipeline(minute);
+  if (transcode.remuxed) throw new Error('the minute was not transcoded');
+  say(`(d) the pipeline on the minute (transcode): ${seconds(transcode.ms)}  (${transcode.steps})`);
+
+  say(
+    `media: remux ${(remux.ms / copyMs).toFixed(2)} of stream copy (1 h source, ${width}×${height}), ` +
+      `transcode ${(transcode.ms / encodeMs).toFixed(2)} of plain ffmpeg encode (1 min source); ffmpeg ${caps.ffmpeg.version}`,
+  );
+} finally {
+  await ctx.close();
+}
