@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,6 +74,15 @@ function preloadFonts(): Plugin {
   };
 }
 
+const domainSource = fileURLToPath(new URL('../../packages/domain/src/', import.meta.url));
+
+/** zod itself, and every module of the domain that builds schemas with it. */
+function isSchemaModule(id: string): boolean {
+  if (/node_modules[\\/]zod[\\/]/.test(id)) return true;
+  if (!id.startsWith(domainSource) || !id.endsWith('.ts')) return false;
+  return /^import (?!type )[^;]*from 'zod'/m.test(readFileSync(id, 'utf8'));
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react(), preloadFonts(), precompress()],
@@ -95,11 +105,21 @@ export default defineConfig({
     // Which chunk holds which module: the delivery test checks the sign-in page against it.
     manifest: true,
     rolldownOptions: {
+      // The shared schemas are built at the top of the domain's modules; declared pure, those a
+      // page does not use are dropped, and zod with them when the page uses none. (So the web app
+      // must not configure zod globally with a bare `z.config(...)` call: it would be dropped.)
+      treeshake: { manualPureFunctions: ['z'] },
       output: {
         // React changes less often than the app and every page needs it: its own chunk stays cached
         // across deployments. Everything else is split by route, so a page loads only what it shows.
         codeSplitting: {
-          groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ }],
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
+            // zod and the shared schemas together, so that no page fetches them with some shared
+            // helper: only the pages that validate or parse with a schema do.
+            // Their zod-free imports (limits, languages) stay where they are: the first screen needs them.
+            { name: 'schemas', test: isSchemaModule, includeDependenciesRecursively: false },
+          ],
         },
       },
     },

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import type { Socket } from 'socket.io-client';
-import { SOCKET_EVENTS } from '@sutura/domain/notifications';
+import { SOCKET_EVENTS } from '@sutura/domain/socket-events';
 import { readToken } from '@/lib/http';
 import { useSession } from '@/lib/session';
 import { connectSocket } from '@/lib/socket';

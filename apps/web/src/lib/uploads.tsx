@@ -3,7 +3,7 @@ import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanst
 import type { DetailedError, HttpRequest, Upload } from 'tus-js-client';
 import type { ApiResult } from '@sutura/domain/envelope';
 import { fileTooBigMessage, isErrorCode } from '@sutura/domain/errors';
-import { DEFAULT_MAX_UPLOAD_BYTES } from '@sutura/domain/videos';
+import { DEFAULT_MAX_UPLOAD_BYTES } from '@sutura/domain/limits';
 import { api, API_BASE, readToken } from '@/lib/http';
 import { currentLanguage, i18n } from '@/lib/i18n';
 import { useSession } from '@/lib/session';
