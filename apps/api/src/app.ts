@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import fastifyCompress from '@fastify/compress';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -37,6 +38,23 @@ import { createVideoService } from './modules/videos/videos.service.ts';
 import { vocabularyRoutes } from './modules/vocabularies/vocabularies.routes.ts';
 import { createVocabularyService } from './modules/vocabularies/vocabularies.service.ts';
 import { ffmpegCapabilities } from './media-pipeline/ffmpeg.ts';
+
+/** JSON answers smaller than this go as they are: compressing them would not save a packet. */
+const COMPRESS_MIN_BYTES = 1024;
+
+/**
+ * Built files carry a hash of their content in their name: cached for a year, never revalidated.
+ * The page and the service worker are revalidated at every load, so a deployment shows at once.
+ */
+export function webCacheControl(relativePath: string): string {
+  const file = relativePath
+    .split(path.sep)
+    .join('/')
+    .replace(/\.(?:br|gz)$/, '');
+  if (file.startsWith('assets/')) return 'public, max-age=31536000, immutable';
+  if (file === 'index.html' || file === 'sw.js') return 'no-cache';
+  return 'public, max-age=3600';
+}
 
 export interface AppDeps {
   config: Config;
@@ -107,6 +125,14 @@ export async function buildApp(
 
   await app.register(
     async (v1) => {
+      // JSON answers only: media are already compressed (and sent by ranges), uploads carry no
+      // body back, the socket does not go through these routes. Request bodies are never inflated.
+      await v1.register(fastifyCompress, {
+        encodings: ['br', 'gzip'],
+        threshold: COMPRESS_MIN_BYTES,
+        customTypes: /^application\/(?:[\w.+-]+\+)?json(?:;|$)/,
+        globalDecompression: false,
+      });
       // Public: the legal texts are read before anyone signs in.
       v1.get('/legal/operator', { config: { access: 'public' }, schema: { tags: ['health'] } }, async () => ok(config.legal));
       v1.get('/health', { config: { access: 'public' }, schema: { tags: ['health'] } }, async () =>
@@ -149,14 +175,17 @@ export async function buildApp(
   const webIndex = path.join(config.webDist, 'index.html');
   const serveWeb = deps.serveWeb !== false && existsSync(webIndex);
   if (serveWeb) {
-    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false, maxAge: '1h' });
+    // The build writes .br and .gz beside each file; they are sent as they are.
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      wildcard: false,
+      index: false,
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, file) => reply.header('cache-control', webCacheControl(path.relative(config.webDist, file))),
+    });
   }
-  registerNotFound(
-    app,
-    serveWeb
-      ? (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html', config.webDist, { maxAge: 0 })
-      : undefined,
-  );
+  registerNotFound(app, serveWeb ? (_request, reply) => reply.sendFile('index.html') : undefined);
 
   const realtime = await createRealtime({ server: app.server, auth: services.auth, pool: deps.database.pool, log: deps.log });
   live.realtime = realtime;

@@ -92,7 +92,7 @@ async function openTestDatabase(): Promise<{ database: Database; drop: () => Pro
 }
 
 export async function createTestContext(
-  opts: { env?: Record<string, string>; workers?: boolean; listen?: boolean } = {},
+  opts: { env?: Record<string, string>; workers?: boolean; listen?: boolean; serveWeb?: boolean } = {},
 ): Promise<TestContext> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sutura-test-'));
   const config = loadConfig({
@@ -125,7 +125,15 @@ export async function createTestContext(
   };
   Object.defineProperty(clock, 'now', { get: realClock });
 
-  const { app, services, routes, hub } = await buildApp({ config, database, storage, queue, log, clock: realClock, serveWeb: false });
+  const { app, services, routes, hub } = await buildApp({
+    config,
+    database,
+    storage,
+    queue,
+    log,
+    clock: realClock,
+    serveWeb: opts.serveWeb ?? false,
+  });
   if (opts.workers !== false) {
     const pipeline = {
       db: database.db,

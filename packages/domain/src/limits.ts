@@ -7,6 +7,8 @@ export const CODE_MAX_ATTEMPTS = 5;
 export const LEASE_HOURS = 12;
 export const CURRENT_STEP_OFFSET_MS = 50;
 export const UPLOAD_RESET_DELAY_MS = 1500;
+/** Default largest video upload: 20 GB (configurable with MAX_UPLOAD_BYTES). */
+export const DEFAULT_MAX_UPLOAD_BYTES = 20 * 1024 ** 3;
 export const LANGUAGE_RELOAD_DELAY_MS = 100;
 export const TOAST_DURATION_MS = 5000;
 export const PAGE_LIMIT_DEFAULT = 20;

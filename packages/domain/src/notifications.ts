@@ -84,8 +84,4 @@ export const updateNotificationBody = z.object({
   status: z.enum(NOTIFICATION_STATUSES, { error: 'INVALID_VALUE' }),
 });
 
-export const SOCKET_EVENTS = {
-  initialize: 'INITIALIZE',
-  restartConnection: 'RESTART_CONNECTION',
-  notificationReceived: 'NOTIFICATION_RECEIVED',
-} as const;
+export { SOCKET_EVENTS } from './socket-events.ts';

@@ -1,9 +1,7 @@
 import { z } from 'zod';
+import { LANG_PREFERENCES, THEME_PREFERENCES } from './preference-values.ts';
 
-export const LANG_PREFERENCES = ['auto', 'fr', 'en'] as const;
-export const THEME_PREFERENCES = ['auto', 'light', 'dark'] as const;
-export type LangPreference = (typeof LANG_PREFERENCES)[number];
-export type ThemePreference = (typeof THEME_PREFERENCES)[number];
+export * from './preference-values.ts';
 
 export const preferencesSchema = z.object({
   langCode: z.enum(LANG_PREFERENCES, { error: 'INVALID_VALUE' }),
@@ -11,8 +9,6 @@ export const preferencesSchema = z.object({
   showRatings: z.boolean({ error: 'INVALID_VALUE' }),
 });
 export type Preferences = z.infer<typeof preferencesSchema>;
-
-export const DEFAULT_PREFERENCES: Preferences = { langCode: 'auto', theme: 'auto', showRatings: true };
 
 /**
  * Events that can reach a person by email as well as in the app. Later workflow steps add

@@ -147,8 +147,7 @@ export const videoListResponse = z.object({
   limit: z.number(),
 });
 
-/** Default largest video upload: 20 GB (configurable with MAX_UPLOAD_BYTES). */
-export const DEFAULT_MAX_UPLOAD_BYTES = 20 * 1024 ** 3;
+export { DEFAULT_MAX_UPLOAD_BYTES } from './limits.ts';
 /** One storyboard thumbnail every this many seconds at most. */
 export const STORYBOARD_MAX_INTERVAL_SECONDS = 10;
 export const SKIP_SECONDS = 10;

@@ -94,8 +94,9 @@ export function registerNotFound(
   serveWeb: ((request: FastifyRequest, reply: FastifyReply) => unknown) | undefined,
 ): void {
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/v1/') || request.url === '/v1' || !serveWeb || request.method !== 'GET')
-      return fail(request, reply, 404, 'NOT_FOUND');
+    // A missing built file (a chunk of an older deployment) is a 404, not the app's page.
+    const notPage = request.url.startsWith('/v1/') || request.url === '/v1' || request.url.startsWith('/assets/');
+    if (notPage || !serveWeb || request.method !== 'GET') return fail(request, reply, 404, 'NOT_FOUND');
     return serveWeb(request, reply);
   });
 }

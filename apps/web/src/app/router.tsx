@@ -1,27 +1,19 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-// Pages of the settings and account features: that feature's engineer owns these two files.
+// Each feature exports its pages as RouteObject[] from its `routes.tsx`; that feature's engineer owns it.
 import { accountRoutes } from '@/features/account/routes';
+import { guestRoutes, openAuthRoutes } from '@/features/auth/routes';
+import { dashboardRoutes } from '@/features/dashboard/routes';
 import { settingsRoutes } from '@/features/settings/routes';
 import { videoRoutes } from '@/features/videos/routes';
 import { AppProviders } from '@/app/providers';
 import { GuestOnly } from '@/app/guest-only';
 import { NotFoundPage, RouteErrorPage } from '@/app/route-error';
-import { PublicLayout } from '@/app/layouts/public-layout';
-import { SignedInLayout } from '@/app/layouts/signed-in-layout';
-import { ForgotPasswordPage } from '@/features/auth/forgot-password-page';
-import { LoginPage } from '@/features/auth/login-page';
-import { LogoutPage } from '@/features/auth/logout-page';
-import { SignUpPage } from '@/features/auth/sign-up-page';
-import { ValidateEmailPage } from '@/features/auth/validate-email-page';
-import { DashboardPage } from '@/features/dashboard/dashboard-page';
+
+// Every page loads with its route, in its own chunk: in a feature's routes.tsx write
+// `{ path: '/x', lazy: { Component: async () => (await import('@/features/x/pages/x-page')).XPage } }`.
 
 /** Pages of the signed-in shell. Add the routes of a new feature here. */
-const signedInRoutes: RouteObject[] = [
-  { path: '/dashboard', element: <DashboardPage /> },
-  ...settingsRoutes,
-  ...accountRoutes,
-  ...videoRoutes,
-];
+const signedInRoutes: RouteObject[] = [...dashboardRoutes, ...settingsRoutes, ...accountRoutes, ...videoRoutes];
 
 function joinPath(parent: string, path: string | undefined): string {
   if (!path) return parent;
@@ -46,41 +38,25 @@ export const router = createBrowserRouter([
   {
     element: <AppProviders />,
     errorElement: <RouteErrorPage />,
+    // Nothing is drawn until the first page's code and texts are there: no spinner, no keys.
+    HydrateFallback: () => null,
     children: [
       { path: '/', element: <Navigate to="/dashboard" replace /> },
       {
-        element: <PublicLayout />,
+        lazy: { Component: async () => (await import('@/app/layouts/public-layout')).PublicLayout },
         children: [
           { path: '/auth', element: <Navigate to="/auth/login" replace /> },
-          {
-            path: '/auth/login',
-            element: (
-              <GuestOnly>
-                <LoginPage />
-              </GuestOnly>
-            ),
-          },
-          {
-            path: '/auth/sign-up',
-            element: (
-              <GuestOnly>
-                <SignUpPage />
-              </GuestOnly>
-            ),
-          },
-          {
-            path: '/auth/forgot-password',
-            element: (
-              <GuestOnly>
-                <ForgotPasswordPage />
-              </GuestOnly>
-            ),
-          },
-          { path: '/auth/validate-email', element: <ValidateEmailPage /> },
-          { path: '/auth/logout', element: <LogoutPage /> },
+          { element: <GuestOnly />, children: guestRoutes },
+          ...openAuthRoutes,
         ],
       },
-      { element: <SignedInLayout availablePaths={availablePaths} />, children: signedInRoutes },
+      {
+        lazy: async () => {
+          const { SignedInLayout } = await import('@/app/layouts/signed-in-layout');
+          return { element: <SignedInLayout availablePaths={availablePaths} /> };
+        },
+        children: signedInRoutes,
+      },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

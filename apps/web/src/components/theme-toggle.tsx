@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
 import DarkModeOutlined from '@mui/icons-material/DarkModeOutlined';
 import LightModeOutlined from '@mui/icons-material/LightModeOutlined';
 import { useColorMode } from '@/lib/theme';
+import { LazyTooltip } from '@/components/lazy-tooltip';
 
 /** Flips light and dark; a signed-in person's choice is saved in their preferences. */
 export function ThemeToggle() {
@@ -11,7 +11,7 @@ export function ThemeToggle() {
   const { mode, setPreference } = useColorMode();
   const label = t(mode === 'dark' ? 'switchToLight' : 'switchToDark');
   return (
-    <Tooltip title={label}>
+    <LazyTooltip title={label}>
       <IconButton
         data-testid="theme-toggle"
         aria-label={label}
@@ -20,6 +20,6 @@ export function ThemeToggle() {
       >
         {mode === 'dark' ? <LightModeOutlined /> : <DarkModeOutlined />}
       </IconButton>
-    </Tooltip>
+    </LazyTooltip>
   );
 }

@@ -1,4 +1,4 @@
-import i18n from 'i18next';
+import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { ERRORS } from '@sutura/domain/errors';
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '@sutura/domain/i18n';
@@ -7,28 +7,42 @@ import { STORAGE_KEYS } from '@sutura/domain/limits';
 type Messages = Record<string, unknown>;
 
 // Every JSON file of src/locales/<lang>/ is a namespace, so a new file needs no registration here.
-const files = import.meta.glob<Messages>('../locales/*/*.json', { eager: true, import: 'default' });
+// Each is its own chunk, fetched the first time a screen in that language uses it: a page loads
+// neither the other language nor the namespaces of pages it does not show.
+const files = import.meta.glob<Messages>('../locales/*/*.json', { import: 'default' });
 
-function buildResources(): Record<Language, Record<string, Messages>> {
-  const resources: Record<Language, Record<string, Messages>> = { fr: {}, en: {} };
-  for (const [path, messages] of Object.entries(files)) {
-    const match = /\/locales\/([^/]+)\/([^/]+)\.json$/.exec(path);
-    const lang = match?.[1];
-    const ns = match?.[2];
-    if (!isLanguage(lang) || !ns) continue;
-    resources[lang][ns] = messages;
-  }
-  for (const lang of LANGUAGES) {
-    // The catalogue writes placeholders as {name}; i18next expects {{name}}.
-    resources[lang].errors = Object.fromEntries(
-      Object.entries(ERRORS).map(([code, texts]) => [code, texts[lang].replace(/\{(\w+)\}/g, '{{$1}}')]),
-    );
-  }
-  return resources;
+/**
+ * Loaded with the first screen, in parallel with its code: what every screen uses, the signed-in
+ * shell's outside /auth, and the namespace named like the first segment of the path (auth,
+ * dashboard, videos, settings…) when there is one. Others load when a component asks for them.
+ */
+function startupNamespaces(): string[] {
+  const segment = typeof location === 'undefined' ? '' : (location.pathname.split('/')[1] ?? '');
+  const namespaces = ['common', 'errors'];
+  if (segment !== 'auth') namespaces.push('shell', 'menu', 'notifications');
+  if (Object.keys(files).some((file) => file.endsWith(`/${segment}.json`))) namespaces.push(segment);
+  return namespaces;
 }
 
-export const resources = buildResources();
-export const namespaces = [...new Set(Object.values(resources).flatMap((r) => Object.keys(r)))];
+/** The catalogue writes placeholders as {name}; i18next expects {{name}}. */
+function errorMessages(lang: Language): Messages {
+  return Object.fromEntries(Object.entries(ERRORS).map(([code, texts]) => [code, texts[lang].replace(/\{(\w+)\}/g, '{{$1}}')]));
+}
+
+const localeFiles: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(lang, ns, callback) {
+    if (!isLanguage(lang)) return callback(new Error(`Unknown language ${lang}`), false);
+    if (ns === 'errors') return callback(null, errorMessages(lang));
+    const load = files[`../locales/${lang}/${ns}.json`];
+    if (!load) return callback(new Error(`No translations ${lang}/${ns}`), false);
+    load().then(
+      (messages) => callback(null, messages),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
+    );
+  },
+};
 
 export function readStoredLanguage(): Language | undefined {
   try {
@@ -54,22 +68,28 @@ function reflectLanguage(lang: Language): void {
   document.title = i18n.t('common:documentTitle', { lng: lang });
 }
 
-void i18n.use(initReactI18next).init({
-  resources,
-  ns: namespaces,
-  defaultNS: 'common',
-  lng: readStoredLanguage() ?? browserLanguage(),
-  fallbackLng: DEFAULT_LANGUAGE,
-  supportedLngs: [...LANGUAGES],
-  interpolation: { escapeValue: false },
-  returnNull: false,
-  react: { useSuspense: false },
-});
-
+// Also fired by init, once the texts of the language are loaded.
 i18n.on('languageChanged', (lng) => {
   if (isLanguage(lng)) reflectLanguage(lng);
 });
-if (isLanguage(i18n.language)) reflectLanguage(i18n.language);
+
+/** Resolves once the texts of the first screen are there: the app renders no untranslated key. */
+export const i18nReady = i18n
+  .use(localeFiles)
+  .use(initReactI18next)
+  .init({
+    ns: startupNamespaces(),
+    defaultNS: 'common',
+    lng: readStoredLanguage() ?? browserLanguage(),
+    // Both languages hold every key (a test checks it): no other language is ever fetched.
+    fallbackLng: false,
+    supportedLngs: [...LANGUAGES],
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    // A component whose namespace is not loaded yet suspends (route changes keep the previous
+    // page meanwhile) instead of showing its keys.
+    react: { useSuspense: true },
+  });
 
 export function currentLanguage(): Language {
   const lang = i18n.resolvedLanguage ?? i18n.language;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import type { Socket } from 'socket.io-client';
-import { SOCKET_EVENTS } from '@sutura/domain/notifications';
+import { SOCKET_EVENTS } from '@sutura/domain/socket-events';
 import { readToken } from '@/lib/http';
 import { useSession } from '@/lib/session';
 import { connectSocket } from '@/lib/socket';
@@ -34,12 +34,26 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (!userId || signingOut || !readToken()) return;
-    const socket = connectSocket();
-    const initialize = () => socket.emit(SOCKET_EVENTS.initialize, { id: userId });
-    socket.on('connect', initialize);
-    socket.on(SOCKET_EVENTS.restartConnection, initialize);
-    publish(socket);
+    let socket: Socket | null = null;
+    let closed = false;
+    const initialize = () => socket?.emit(SOCKET_EVENTS.initialize, { id: userId });
+    void connectSocket().then(
+      (connected) => {
+        // Signed out, or another person signed in, while the client was loading.
+        if (closed) {
+          connected.disconnect();
+          return;
+        }
+        socket = connected;
+        socket.on('connect', initialize);
+        socket.on(SOCKET_EVENTS.restartConnection, initialize);
+        publish(socket);
+      },
+      (error: unknown) => console.error(error),
+    );
     return () => {
+      closed = true;
+      if (!socket) return;
       socket.off('connect', initialize);
       socket.off(SOCKET_EVENTS.restartConnection, initialize);
       socket.disconnect();

@@ -1,7 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import type { Session } from '@sutura/domain/auth';
-import { DEFAULT_PREFERENCES, type Preferences } from '@sutura/domain/preferences';
+import { DEFAULT_PREFERENCES } from '@sutura/domain/preference-values';
+import type { Preferences } from '@sutura/domain/preferences';
 import { api, clearToken, readToken, setUnauthorizedHandler, storeToken } from '@/lib/http';
 import { setLanguage } from '@/lib/i18n';
 import { queryClient } from '@/lib/query';

@@ -5,7 +5,7 @@ import CssBaseline from '@mui/material/CssBaseline';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { alpha, createTheme, ThemeProvider, type Theme } from '@mui/material/styles';
 import { BREAKPOINTS, COLORS, STORAGE_KEYS } from '@sutura/domain/limits';
-import { THEME_PREFERENCES, type ThemePreference } from '@sutura/domain/preferences';
+import { THEME_PREFERENCES, type ThemePreference } from '@sutura/domain/preference-values';
 import { useSession } from '@/lib/session';
 
 declare module '@mui/material/styles' {

@@ -1,12 +1,5 @@
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import Alert from '@mui/material/Alert';
-import Snackbar from '@mui/material/Snackbar';
-import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
-import ErrorOutlined from '@mui/icons-material/ErrorOutlined';
-import InfoOutlined from '@mui/icons-material/InfoOutlined';
-import WarningAmberOutlined from '@mui/icons-material/WarningAmberOutlined';
-import { TOAST_DURATION_MS } from '@sutura/domain/limits';
 
 export type ToastType = 'error' | 'success' | 'info' | 'warning';
 type ToastFn = (type: ToastType, message: string) => void;
@@ -17,14 +10,7 @@ interface Toast {
   message: string;
 }
 
-// SPEC §8: error → error, success → primary, info → secondary, warning → quaternary.
-const PALETTE = { error: 'error', success: 'primary', info: 'secondary', warning: 'quaternary' } as const;
-const ICONS = {
-  error: <ErrorOutlined fontSize="inherit" />,
-  success: <CheckCircleOutlined fontSize="inherit" />,
-  info: <InfoOutlined fontSize="inherit" />,
-  warning: <WarningAmberOutlined fontSize="inherit" />,
-} as const;
+const ToastView = lazy(() => import('@/lib/toast-view'));
 
 const ToastContext = createContext<ToastFn | null>(null);
 
@@ -52,41 +38,19 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     <ToastContext.Provider value={value}>
       {children}
       {current && (
-        <Snackbar
-          key={current.id}
-          open={open}
-          autoHideDuration={TOAST_DURATION_MS}
-          onClose={close}
-          anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
-          slotProps={{
-            transition: {
-              onExited: () => {
-                setQueue((q) => q.slice(1));
-                setOpen(true);
-              },
-            },
-          }}
-          sx={{ top: { xs: 10, sm: 16 } }}
-        >
-          <Alert
-            variant="filled"
-            icon={ICONS[current.type]}
-            severity={current.type}
-            onClose={() => close()}
-            slotProps={{ closeButton: { 'aria-label': t('close') } }}
-            sx={{
-              bgcolor: `${PALETTE[current.type]}.main`,
-              color: `${PALETTE[current.type]}.contrastText`,
-              '& .MuiAlert-icon, & .MuiAlert-action': { color: 'inherit' },
-              alignItems: 'center',
-              maxWidth: 560,
-              width: '100%',
-              boxShadow: 3,
+        <Suspense fallback={null}>
+          <ToastView
+            key={current.id}
+            toast={current}
+            open={open}
+            closeLabel={t('close')}
+            onClose={close}
+            onExited={() => {
+              setQueue((q) => q.slice(1));
+              setOpen(true);
             }}
-          >
-            {current.message}
-          </Alert>
-        </Snackbar>
+          />
+        </Suspense>
       )}
     </ToastContext.Provider>
   );

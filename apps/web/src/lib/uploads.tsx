@@ -1,10 +1,9 @@
 import { createContext, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { DetailedError, Upload, type HttpRequest } from 'tus-js-client';
+import type { DetailedError, HttpRequest, Upload } from 'tus-js-client';
 import type { ApiResult } from '@sutura/domain/envelope';
 import { fileTooBigMessage, isErrorCode } from '@sutura/domain/errors';
-import { DEFAULT_MAX_UPLOAD_BYTES } from '@sutura/domain/videos';
+import { DEFAULT_MAX_UPLOAD_BYTES } from '@sutura/domain/limits';
 import { api, API_BASE, readToken } from '@/lib/http';
 import { currentLanguage, i18n } from '@/lib/i18n';
 import { useSession } from '@/lib/session';
@@ -103,10 +102,18 @@ function envelopeError(body: string | undefined): { code: string; message: strin
   return undefined;
 }
 
+/**
+ * The tus client and the texts of its messages, fetched with the first upload: pages that never
+ * upload (the sign-in page, the dashboard) do not load them.
+ */
+async function loadTus(): Promise<typeof import('tus-js-client')> {
+  const [tus] = await Promise.all([import('tus-js-client'), i18n.loadNamespaces('upload')]);
+  return tus;
+}
+
 function responseOf(error: Error): { status: number; body: string | undefined } {
-  if (error instanceof DetailedError && error.originalResponse) {
-    return { status: error.originalResponse.getStatus(), body: error.originalResponse.getBody() };
-  }
+  const response = (error as Partial<DetailedError>).originalResponse;
+  if (response) return { status: response.getStatus(), body: response.getBody() };
   return { status: 0, body: undefined };
 }
 
@@ -194,6 +201,7 @@ export class UploadManager {
     const maxBytes = (await this.handlers?.maxUploadBytes()) ?? DEFAULT_MAX_UPLOAD_BYTES;
     if (file.size > maxBytes) throw new UploadRefusedError(fileTooBigMessage(file.name, maxBytes, currentLanguage()));
 
+    const { Upload } = await loadTus();
     const endpoint = uploadsEndpoint();
     const metadata: Record<string, string> = { videoId };
     if (file.type) metadata.filetype = file.type;
@@ -419,7 +427,6 @@ export function UploadsProvider({ children }: { children: ReactNode }) {
   const toast = useToast();
   const { setUploadProgress } = useUiState();
   const { status } = useSession();
-  const { t } = useTranslation('upload');
   const uploads = useSyncExternalStore(manager.subscribe, manager.getSnapshot, manager.getSnapshot);
 
   useEffect(() => {
@@ -440,7 +447,7 @@ export function UploadsProvider({ children }: { children: ReactNode }) {
       if (!manager.hasActive()) return;
       event.preventDefault();
       // Older browsers show their own text only when this is set.
-      event.returnValue = t('manager.leaveWarning');
+      event.returnValue = i18n.t('upload:manager.leaveWarning');
     };
     window.addEventListener('offline', offline);
     window.addEventListener('online', online);
@@ -450,7 +457,7 @@ export function UploadsProvider({ children }: { children: ReactNode }) {
       window.removeEventListener('online', online);
       window.removeEventListener('beforeunload', beforeUnload);
     };
-  }, [manager, t]);
+  }, [manager]);
 
   useEffect(() => {
     if (status === 'signedOut') manager.stopAll();

@@ -1,9 +1,11 @@
+import { Suspense } from 'react';
 import { Link as RouterLink, Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import { LAYOUT } from '@sutura/domain/limits';
 import { LanguageSwitcher } from '@/components/language-switcher';
 import { Logo } from '@/components/logo';
+import { PageLoader } from '@/components/page-loader';
 import { ThemeToggle } from '@/components/theme-toggle';
 
 /** Pages without a session: a narrow centred column under a simple header. */
@@ -30,7 +32,9 @@ export function PublicLayout() {
           </Box>
         </Box>
         <Box component="main" sx={{ pb: 6, pt: { xs: 1, sm: 3 } }}>
-          <Outlet />
+          <Suspense fallback={<PageLoader />}>
+            <Outlet />
+          </Suspense>
         </Box>
       </Box>
     </Box>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import Box from '@mui/material/Box';
@@ -40,13 +40,13 @@ function Shell() {
   };
 
   const admin = MENU.some((entry) => entry.admin && isActivePath(entry.path, pathname));
-  const page = admin ? (
-    <AdminThemeScope>
+  // A page whose texts or code are still loading shows the loader inside the shell, never its keys.
+  const outlet = (
+    <Suspense fallback={<PageLoader />}>
       <Outlet />
-    </AdminThemeScope>
-  ) : (
-    <Outlet />
+    </Suspense>
   );
+  const page = admin ? <AdminThemeScope>{outlet}</AdminThemeScope> : outlet;
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100dvh', bgcolor: 'background.default', color: 'text.primary' }}>

@@ -3,7 +3,6 @@ import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import ArrowBack from '@mui/icons-material/ArrowBack';
 import Logout from '@mui/icons-material/Logout';
@@ -16,6 +15,7 @@ import { UserAvatar } from '@/app/shell/user-avatar';
 import { useLogout } from '@/app/shell/use-logout';
 import { NotificationBell } from '@/features/notifications/components/notification-bell';
 import { useSession } from '@/lib/session';
+import { LazyTooltip } from '@/components/lazy-tooltip';
 
 function parentPath(pathname: string): string {
   const parts = pathname.replace(/\/+$/, '').split('/');
@@ -82,21 +82,21 @@ export function ShellHeader({ large, showMenuButton, onOpenMenu, onOpenNotificat
         <ThemeToggle />
         {large && session ? (
           <>
-            <Tooltip title={t('shell:myAccount')}>
+            <LazyTooltip title={t('shell:myAccount')}>
               <IconButton component={RouterLink} to="/my-account" aria-label={t('shell:myAccount')} sx={{ ml: 1, p: 0.5 }}>
                 <UserAvatar session={session} />
               </IconButton>
-            </Tooltip>
+            </LazyTooltip>
             <Button data-testid="logout" onClick={logout} color="inherit" startIcon={<Logout />} sx={{ ml: 1 }}>
               {t('shell:logout')}
             </Button>
           </>
         ) : (
-          <Tooltip title={t('shell:logout')}>
+          <LazyTooltip title={t('shell:logout')}>
             <IconButton data-testid="logout" aria-label={t('shell:logout')} onClick={logout} color="inherit">
               <Logout />
             </IconButton>
-          </Tooltip>
+          </LazyTooltip>
         )}
       </Box>
     </Box>

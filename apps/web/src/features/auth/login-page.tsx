@@ -1,18 +1,25 @@
 import { useTranslation } from 'react-i18next';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { loginBody } from '@sutura/domain/auth';
+import type { LoginBody, loginBody } from '@sutura/domain/auth';
+import type { z } from 'zod';
 import { applyApiFieldErrors, PasswordFieldControl, TextFieldControl } from '@/components/form-field';
 import { AuthCard } from '@/features/auth/components/auth-card';
 import { useLogin } from '@/features/auth/api/auth';
 import { ApiRequestError, errorText } from '@/lib/http';
+import { lazyResolver } from '@/lib/lazy-resolver';
 import { useSession } from '@/lib/session';
+
+// The sign-in page is the first screen of most visits: it draws before zod has arrived.
+const loginResolver = lazyResolver<z.input<typeof loginBody>, LoginBody>(async () => {
+  const [{ zodResolver }, { loginBody }] = await Promise.all([import('@hookform/resolvers/zod'), import('@sutura/domain/auth')]);
+  return zodResolver(loginBody);
+});
 
 export function LoginPage() {
   const { t } = useTranslation('auth');
@@ -20,7 +27,7 @@ export function LoginPage() {
   const { signIn } = useSession();
   const login = useLogin();
   const { control, handleSubmit, setError, getValues } = useForm({
-    resolver: zodResolver(loginBody),
+    resolver: loginResolver,
     defaultValues: { email: '', password: '' },
   });
 
@@ -40,7 +47,7 @@ export function LoginPage() {
 
   return (
     <AuthCard title={t('login.title')} intro={t('login.intro')}>
-      <Box component="form" noValidate onSubmit={onSubmit}>
+      <Box component="form" noValidate onSubmit={onSubmit} onFocus={loginResolver.preload}>
         {login.isError && (
           <Alert
             severity="error"

@@ -1,4 +1,4 @@
-import { useState, type MouseEvent } from 'react';
+import { lazy, Suspense, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useForm, type Resolver } from 'react-hook-form';
 import { Link as RouterLink, useNavigate } from 'react-router';
@@ -24,9 +24,13 @@ import { applyApiFieldErrors, CheckboxControl, PasswordFieldControl, RadioGroupC
 import { AuthCard } from '@/features/auth/components/auth-card';
 import { checkRpps, useSignUp, type RppsCheck } from '@/features/auth/api/auth';
 import { useSpecialties } from '@/features/auth/api/specialties';
-import { GeneralConditionsText, PrivacyPolicyText } from '@/features/settings/legal-texts';
 import { ApiRequestError, errorText } from '@/lib/http';
 import { useToast } from '@/lib/toast';
+import { PageLoader } from '@/components/page-loader';
+
+// The legal texts (and their translations) load when the dialog first opens.
+const GeneralConditionsText = lazy(async () => ({ default: (await import('@/features/settings/legal-texts')).GeneralConditionsText }));
+const PrivacyPolicyText = lazy(async () => ({ default: (await import('@/features/settings/legal-texts')).PrivacyPolicyText }));
 
 type SignUpField = (typeof SIGN_UP_STEPS)[number][number];
 
@@ -391,7 +395,9 @@ export function SignUpPage() {
       >
         <DialogTitle id="legal-dialog-title">{dialog === 'privacy' ? t('signUp.privacyTitle') : t('signUp.termsTitle')}</DialogTitle>
         <DialogContent dividers>
-          {dialog === 'privacy' ? <PrivacyPolicyText hideTitle /> : <GeneralConditionsText hideTitle />}
+          <Suspense fallback={<PageLoader />}>
+            {dialog === 'privacy' ? <PrivacyPolicyText hideTitle /> : <GeneralConditionsText hideTitle />}
+          </Suspense>
         </DialogContent>
         <DialogActions>
           <Button onClick={() => setDialogOpen(false)}>{t('signUp.close')}</Button>

@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { notificationListResponse, SOCKET_EVENTS, type Notification } from '@sutura/domain/notifications';
+import type { notificationListResponse, Notification } from '@sutura/domain/notifications';
+import { SOCKET_EVENTS } from '@sutura/domain/socket-events';
 import type { z } from 'zod';
 import { api } from '@/lib/http';
 import { useSocketEvent } from '@/lib/realtime';

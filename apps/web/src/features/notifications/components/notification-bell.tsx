@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
 import NotificationsOutlined from '@mui/icons-material/NotificationsOutlined';
 import { useNotifications } from '@/features/notifications/api/notifications';
+import { LazyTooltip } from '@/components/lazy-tooltip';
 
 export function NotificationBell({ onOpen }: { onOpen(): void }) {
   const { t } = useTranslation('notifications');
@@ -11,7 +11,7 @@ export function NotificationBell({ onOpen }: { onOpen(): void }) {
   const unread = data ? Math.max(data.unread, data.data.filter((n) => n.status === 'unread').length) : 0;
   const label = unread > 0 ? t('openUnread', { count: unread }) : t('open');
   return (
-    <Tooltip title={t('title')}>
+    <LazyTooltip title={t('title')}>
       <IconButton data-testid="notification-bell" aria-label={label} onClick={onOpen} color="inherit" sx={{ position: 'relative' }}>
         <NotificationsOutlined />
         {unread > 0 && (
@@ -33,6 +33,6 @@ export function NotificationBell({ onOpen }: { onOpen(): void }) {
           />
         )}
       </IconButton>
-    </Tooltip>
+    </LazyTooltip>
   );
 }

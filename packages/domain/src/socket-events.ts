@@ -1,0 +1,6 @@
+/** Events of the realtime socket (kept apart from the schemas: the web app's shell loads them first). */
+export const SOCKET_EVENTS = {
+  initialize: 'INITIALIZE',
+  restartConnection: 'RESTART_CONNECTION',
+  notificationReceived: 'NOTIFICATION_RECEIVED',
+} as const;
