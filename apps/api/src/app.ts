@@ -13,6 +13,8 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { registerAccessControl, type RouteRule } from './http/access.ts';
 import { ok, registerEnvelope, registerNotFound } from './http/envelope.ts';
+import { clientErrorHandler, frameworkErrors, registerInputGuard, registerSecurityHeaders } from './http/hardening.ts';
+import { JSON_BODY_LIMIT, registerRequestDeadline } from './http/timeouts.ts';
 import type { Queue } from './jobs/queue.ts';
 import { createRealtime } from './realtime/socket.ts';
 import type { Storage } from './storage/storage.ts';
@@ -76,9 +78,19 @@ export async function buildApp(
     loggerInstance: deps.log as FastifyBaseLogger,
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
-    bodyLimit: 1024 * 1024,
-    // Video uploads stream for as long as they need (tus resumes them if cut); headers still time out.
+    // JSON bodies are small; the picture and avatar route and tus set their own limits.
+    bodyLimit: JSON_BODY_LIMIT,
+    // Node's whole-request timeout would cut long video uploads (tus resumes them, but needlessly):
+    // every other route gets its own deadline from registerRequestDeadline.
     requestTimeout: 0,
+    connectionTimeout: config.idleTimeoutSeconds * 1000,
+    keepAliveTimeout: 5000,
+    // Path parameters are ids and names: longer than this is refused with 414.
+    routerOptions: { maxParamLength: 200 },
+    // Slow headers are cut by Node; it looks for them every second instead of every 30.
+    http: { headersTimeout: config.headersTimeoutSeconds * 1000, connectionsCheckingInterval: 1000 },
+    clientErrorHandler,
+    frameworkErrors,
     // Only behind a reverse proxy the operator names; otherwise X-Forwarded-For would let a client pick its address.
     trustProxy: config.trustProxy as boolean,
   }).withTypeProvider<ZodTypeProvider>();
@@ -93,6 +105,9 @@ export async function buildApp(
   // Access first: an anonymous caller learns nothing about the route's input rules.
   const routes = registerAccessControl(app, services.auth);
   registerEnvelope(app);
+  registerInputGuard(app);
+  registerSecurityHeaders(app, config.publicUrl);
+  registerRequestDeadline(app, config.requestTimeoutSeconds * 1000);
   await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifyMultipart, { limits: { fileSize: config.avatarMaxBytes, files: 1, fields: 5 }, throwFileSizeLimit: true });
   await app.register(fastifySwagger, {

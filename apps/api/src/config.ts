@@ -27,6 +27,9 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default('Sutura <no-reply@sutura.local>'),
   SUPPORT_EMAIL: z.email().default('support@sutura.local'),
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(20),
+  IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(86400).default(900),
   AVATAR_MAX_BYTES: z.coerce
     .number()
@@ -59,6 +62,12 @@ export type Config = {
   supportEmail: string;
   rateLimitAuthPerMinute: number;
   signedUrlTtlSeconds: number;
+  /** Time a request (headers and body) may take, except the tus upload routes. */
+  requestTimeoutSeconds: number;
+  /** Time the headers of a request may take to arrive. */
+  headersTimeoutSeconds: number;
+  /** A connection that sends nothing for this long is closed (a tus upload resumes). */
+  idleTimeoutSeconds: number;
   avatarMaxBytes: number;
   /** Largest video accepted through tus; a bigger Upload-Length is refused before any byte. */
   maxUploadBytes: number;
@@ -101,6 +110,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     supportEmail: e.SUPPORT_EMAIL,
     rateLimitAuthPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE,
     signedUrlTtlSeconds: e.SIGNED_URL_TTL_SECONDS,
+    requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
+    headersTimeoutSeconds: e.HEADERS_TIMEOUT_SECONDS,
+    idleTimeoutSeconds: e.IDLE_TIMEOUT_SECONDS,
     avatarMaxBytes: e.AVATAR_MAX_BYTES,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     logLevel: e.LOG_LEVEL,

@@ -26,6 +26,17 @@ export const ERRORS = {
   },
   PAYLOAD_TOO_LARGE: { status: 413, en: 'The file is too big', fr: 'Le fichier est trop volumineux' },
   UNSUPPORTED_MEDIA: { status: 415, en: 'This file is not a supported image', fr: "Ce fichier n'est pas une image prise en charge" },
+  URI_TOO_LONG: { status: 414, en: 'The address of this request is too long', fr: "L'adresse de cette requête est trop longue" },
+  HEADERS_TOO_LARGE: {
+    status: 431,
+    en: 'The headers of this request are too large',
+    fr: 'Les en-têtes de cette requête sont trop volumineux',
+  },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    en: 'The request took too long to arrive, please try again',
+    fr: 'La requête a mis trop de temps à arriver, veuillez réessayer',
+  },
   QUERY_UNKNOWN_FIELD: { status: 400, en: 'Unknown field in the query: {field}', fr: 'Champ inconnu dans la requête : {field}' },
 
   INVALID_CREDENTIALS: {
@@ -144,6 +155,11 @@ export const ERRORS = {
     fr: 'Vous devez accepter les conditions générales et la politique de confidentialité',
   },
   TEXT_TOO_LONG: { status: 400, en: 'This text is too long', fr: 'Ce texte est trop long' },
+  TEXT_INVALID_CHARACTERS: {
+    status: 400,
+    en: 'This text contains a character that is not allowed',
+    fr: "Ce texte contient un caractère qui n'est pas autorisé",
+  },
   INVALID_VALUE: { status: 400, en: 'This value is not allowed', fr: "Cette valeur n'est pas autorisée" },
 } as const satisfies Record<string, { status: number; en: string; fr: string }>;
 

@@ -26,6 +26,7 @@ import { requireUser } from '../../http/access.ts';
 import { requestLanguage, LANGUAGE_COOKIE } from '../../http/language.ts';
 import { authRateLimit, clientInfo } from '../../http/route-helpers.ts';
 import { AppError } from '../../http/errors.ts';
+import { MULTIPART_REQUEST_TIMEOUT_MS } from '../../http/timeouts.ts';
 import type { VideoService } from '../videos/videos.service.ts';
 import type { UserService } from './users.service.ts';
 
@@ -170,16 +171,23 @@ export function usersRoutes(deps: {
 
     // One file per request: an avatar (AVATAR_MAX_BYTES), or a picture of a case (PICTURE_MAX_BYTES,
     // with the case's `videoId`). Each limit is enforced for its own purpose.
-    app.post('/common/medias/create/upload', { config: { access: 'authenticated' }, schema: { tags: ['media'] } }, async (request) => {
+    const multipart = { access: 'authenticated' as const, requestTimeoutMs: MULTIPART_REQUEST_TIMEOUT_MS };
+    app.post('/common/medias/create/upload', { config: multipart, schema: { tags: ['media'] } }, async (request) => {
       if (!request.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA');
       const user = requireUser(request);
       let purpose = 'avatar';
       let videoId: string | undefined;
       let file: Buffer | undefined;
-      for await (const part of request.parts({ limits: { fileSize: Math.max(deps.avatarMaxBytes, PICTURE_MAX_BYTES) } })) {
-        if (part.type === 'field' && part.fieldname === 'purpose') purpose = String(part.value);
-        else if (part.type === 'field' && part.fieldname === 'videoId') videoId = String(part.value);
-        else if (part.type === 'file') file = await part.toBuffer();
+      try {
+        for await (const part of request.parts({ limits: { fileSize: Math.max(deps.avatarMaxBytes, PICTURE_MAX_BYTES) } })) {
+          if (part.type === 'field' && part.fieldname === 'purpose') purpose = String(part.value);
+          else if (part.type === 'field' && part.fieldname === 'videoId') videoId = String(part.value);
+          else if (part.type === 'file') file = await part.toBuffer();
+        }
+      } catch (err) {
+        // The limits keep their own codes; a body that is not well-formed multipart is the caller's error.
+        if (err instanceof AppError || (err as { statusCode?: number }).statusCode) throw err;
+        throw new AppError('VALIDATION', {}, [{ path: 'file', code: 'INVALID_VALUE' }]);
       }
       if (!file || file.length === 0) throw new AppError('VALIDATION', {}, [{ path: 'file', code: 'FIELD_REQUIRED' }]);
       if (purpose === 'avatar') {
