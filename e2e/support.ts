@@ -13,12 +13,12 @@ export async function codeFromOutbox(email: string, after = 0): Promise<string> 
         const files = (await readdir(outbox).catch(() => [] as string[])).filter((f) => f.endsWith(`-${safe}.eml`)).sort();
         if (files.length <= after) return undefined;
         const text = await readFile(path.join(outbox, files.at(-1)!), 'utf8');
-        code = /^\s{4}(\d{5})\s*$/m.exec(text)?.[1];
+        code = /^\s{4}(\d{8})\s*$/m.exec(text)?.[1];
         return code;
       },
       { timeout: 20_000 },
     )
-    .toMatch(/^\d{5}$/);
+    .toMatch(/^\d{8}$/);
   return code!;
 }
 

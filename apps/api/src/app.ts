@@ -32,7 +32,7 @@ import { createNotificationService, type RealtimeHub } from './modules/notificat
 import { rppsRoutes } from './modules/rpps/rpps.routes.ts';
 import { createRppsService } from './modules/rpps/rpps.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
-import { createUserService } from './modules/users/users.service.ts';
+import { createResetBlockedNotice, createUserService } from './modules/users/users.service.ts';
 import { uploadRoutes } from './modules/videos/tus.ts';
 import { videoRoutes } from './modules/videos/videos.routes.ts';
 import { createVideoService } from './modules/videos/videos.service.ts';
@@ -62,7 +62,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   const notifications = createNotificationService({ db, hub, queue, publicUrl: config.publicUrl });
   const auth = createAuthService({ db, tokens, audit, mediaService, notifications, tokenTtlHours: config.tokenTtlHours, clock });
   const rpps = createRppsService(db);
-  const codes = createCodes(db, config.jwtSecret, clock);
+  const codes = createCodes(db, config.jwtSecret, clock, createResetBlockedNotice(db, queue));
   const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, clock });
   const vocabularies = createVocabularyService(db);
   const videos = createVideoService({ db, storage, mediaService, notifications, audit, queue, hub, dataDir: config.dataDir, clock });

@@ -62,8 +62,8 @@ export const ERRORS = {
   CODE_INVALID: { status: 400, en: 'The validation code is incorrect', fr: 'Le code de validation est incorrect' },
   CODE_FORMAT: {
     status: 400,
-    en: 'The validation code must be a number of 5 digits',
-    fr: 'Le code de validation doit être un nombre de 5 chiffres',
+    en: 'The validation code must be a number of 8 digits',
+    fr: 'Le code de validation doit être un nombre de 8 chiffres',
   },
   CODE_EXPIRED: {
     status: 400,
@@ -74,6 +74,11 @@ export const ERRORS = {
     status: 429,
     en: 'Too many wrong codes: please ask for a new code',
     fr: 'Trop de codes erronés : veuillez demander un nouveau code',
+  },
+  CODE_WAIT: {
+    status: 429,
+    en: 'Too many wrong codes for this account: you can ask for a new code in {minutes} min',
+    fr: 'Trop de codes erronés pour ce compte : vous pourrez demander un nouveau code dans {minutes} min',
   },
   CURRENT_PASSWORD_INCORRECT: { status: 400, en: 'Your current password is incorrect', fr: 'Votre mot de passe actuel est incorrect' },
   EMAIL_VALIDATION_FAILED: { status: 400, en: 'Your email could not be validated', fr: "Votre e-mail n'a pas pu être validé" },

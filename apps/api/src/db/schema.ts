@@ -126,7 +126,10 @@ export const sessions = pgTable(
   (t) => [index('sessions_user').on(t.userId)],
 );
 
-/** Codes mailed for email validation and password reset (hashed, 15 minutes, 5 tries). */
+/**
+ * Codes mailed for email validation and password reset (hashed, 15 minutes, 5 tries). Rows stay
+ * after use: the wrong tries they hold count against the account's budget (codes.ts).
+ */
 export const verificationCodes = pgTable(
   'verification_codes',
   {
@@ -139,6 +142,8 @@ export const verificationCodes = pgTable(
     attempts: integer('attempts').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    /** Set when the right code was given (consumedAt alone may mean replaced by a newer code). */
+    usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index('verification_codes_user_purpose').on(t.userId, t.purpose)],

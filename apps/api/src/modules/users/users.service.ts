@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { isLanguage, type Language } from '@sutura/domain/i18n';
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from '@sutura/domain/i18n';
 import type { Role } from '@sutura/domain/roles';
 import type { Session, signUpFieldsSchema } from '@sutura/domain/auth';
 import { DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_PREFERENCES, type Preferences } from '@sutura/domain/preferences';
@@ -22,6 +22,20 @@ type ProfileUpdate = z.output<typeof updateProfileBody>;
 
 export function mailLanguage(user: Pick<UserRow, 'preferences'>, fallback: Language): Language {
   return isLanguage(user.preferences.langCode) ? user.preferences.langCode : fallback;
+}
+
+/** Tells the holder of an account that its password reset codes are paused (codes.ts, onBlocked). */
+export function createResetBlockedNotice(db: Db, queue: Queue) {
+  return async (userId: string, purpose: 'verify' | 'reset'): Promise<void> => {
+    if (purpose !== 'reset') return;
+    const [user] = await db.select().from(users).where(eq(users.id, userId));
+    if (!user) return;
+    await queue.send('mail.send', {
+      to: user.email,
+      lang: mailLanguage(user, DEFAULT_LANGUAGE),
+      template: { name: 'resetBlocked', params: { firstName: user.firstName } },
+    });
+  };
 }
 
 export function createUserService(deps: {
