@@ -18,7 +18,7 @@ import { JSON_BODY_LIMIT, registerRequestDeadline } from './http/timeouts.ts';
 import type { Queue } from './jobs/queue.ts';
 import { createRealtime } from './realtime/socket.ts';
 import type { Storage } from './storage/storage.ts';
-import { createAudit } from './modules/audit/audit.service.ts';
+import { createAudit, createAuditCounter } from './modules/audit/audit.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createCodes } from './modules/auth/codes.ts';
@@ -60,7 +60,17 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   const urls = createSignedUrls(config.jwtSecret, config.signedUrlTtlSeconds, clock);
   const mediaService = createMediaService({ db, storage, urls });
   const notifications = createNotificationService({ db, hub, queue, publicUrl: config.publicUrl });
-  const auth = createAuthService({ db, tokens, audit, mediaService, notifications, tokenTtlHours: config.tokenTtlHours, clock });
+  const auth = createAuthService({
+    db,
+    tokens,
+    audit,
+    auditCount: createAuditCounter(db),
+    mediaService,
+    notifications,
+    tokenTtlHours: config.tokenTtlHours,
+    signInFailuresPerAddress: config.signInFailuresPerAddress,
+    clock,
+  });
   const rpps = createRppsService(db);
   const codes = createCodes(db, config.jwtSecret, clock, createResetBlockedNotice(db, queue));
   const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, clock });
@@ -133,13 +143,14 @@ export async function buildApp(
           videos: services.videos,
           avatarMaxBytes: config.avatarMaxBytes,
           rateLimit: config.rateLimitAuthPerMinute,
+          lookupsPerHour: config.rateLimitLookupsPerHour,
         }),
       );
       await v1.register(rppsRoutes({ rpps: services.rpps, rateLimit: config.rateLimitAuthPerMinute }));
       await v1.register(notificationRoutes({ notifications: services.notifications }));
       await v1.register(mediaRoutes({ mediaService: services.mediaService, urls: services.urls, storage: deps.storage }));
       await v1.register(vocabularyRoutes({ vocabularies: services.vocabularies }));
-      await v1.register(videoRoutes({ videos: services.videos }));
+      await v1.register(videoRoutes({ videos: services.videos, lookupsPerHour: config.rateLimitLookupsPerHour }));
       await v1.register(uploadRoutes({ videos: services.videos, maxUploadBytes: config.maxUploadBytes }));
       await v1.register(
         contactRoutes({

@@ -27,6 +27,8 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default('Sutura <no-reply@sutura.local>'),
   SUPPORT_EMAIL: z.email().default('support@sutura.local'),
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_LOOKUPS_PER_HOUR: z.coerce.number().int().min(1).default(30),
+  SIGN_IN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(20),
   IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
@@ -61,6 +63,10 @@ export type Config = {
   mailFrom: string;
   supportEmail: string;
   rateLimitAuthPerMinute: number;
+  /** Lookups that reveal whether an email has an account (reset, resend, share), per address or person. */
+  rateLimitLookupsPerHour: number;
+  /** Failed sign-ins from one address, whatever the emails, over 15 minutes. */
+  signInFailuresPerAddress: number;
   signedUrlTtlSeconds: number;
   /** Time a request (headers and body) may take, except the tus upload routes. */
   requestTimeoutSeconds: number;
@@ -109,6 +115,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     supportEmail: e.SUPPORT_EMAIL,
     rateLimitAuthPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE,
+    rateLimitLookupsPerHour: e.RATE_LIMIT_LOOKUPS_PER_HOUR,
+    signInFailuresPerAddress: e.SIGN_IN_FAILURES_PER_ADDRESS,
     signedUrlTtlSeconds: e.SIGNED_URL_TTL_SECONDS,
     requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
     headersTimeoutSeconds: e.HEADERS_TIMEOUT_SECONDS,

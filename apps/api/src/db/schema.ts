@@ -314,7 +314,12 @@ export const auditLog = pgTable(
     details: jsonb('details').$type<Record<string, unknown>>(),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_log_created').on(t.createdAt), index('audit_log_actor').on(t.actorId)],
+  (t) => [
+    index('audit_log_created').on(t.createdAt),
+    index('audit_log_actor').on(t.actorId),
+    // Failed sign-ins per address (auth.service, login).
+    index('audit_log_ip_action_created').on(t.ip, t.action, t.createdAt),
+  ],
 );
 
 /** Small key/value settings kept in the database (first-start markers and the like). */

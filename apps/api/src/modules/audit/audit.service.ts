@@ -1,3 +1,4 @@
+import { and, count, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
 
@@ -31,6 +32,18 @@ export type Audit = (
   ip: string | null,
   details?: Record<string, unknown>,
 ) => Promise<void>;
+
+/** How many times an action came from an address in the last minutes (the database's clock, as the rows'). */
+export function createAuditCounter(db: Db) {
+  return async (action: AuditAction, ip: string, minutes: number): Promise<number> => {
+    const [row] = await db
+      .select({ n: count() })
+      .from(auditLog)
+      .where(and(eq(auditLog.action, action), eq(auditLog.ip, ip), gt(auditLog.createdAt, sql`now() - make_interval(mins => ${minutes})`)));
+    return row?.n ?? 0;
+  };
+}
+export type AuditCounter = ReturnType<typeof createAuditCounter>;
 
 /** One writer for the audit log, so every module records actions the same way. */
 export function createAudit(db: Db): Audit {

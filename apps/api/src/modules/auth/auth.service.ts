@@ -7,12 +7,15 @@ import type { Db } from '../../db/client.ts';
 import { knownDevices, sessions, users } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/access.ts';
-import type { Audit } from '../audit/audit.service.ts';
+import type { Audit, AuditCounter } from '../audit/audit.service.ts';
 import type { MediaService } from '../media/media.service.ts';
 import type { NotificationService } from '../notifications/notifications.service.ts';
 import type { Tokens } from './tokens.ts';
 
 export type UserRow = typeof users.$inferSelect;
+
+/** The window of the per-address limit on failed sign-ins. */
+export const SIGN_IN_WINDOW_MINUTES = 15;
 
 // A hash to compare against when the email is unknown, so both paths take the same time.
 const decoyHash = argon2.hash('decoy-password-1', { type: argon2.argon2id });
@@ -62,6 +65,9 @@ export function createAuthService(deps: {
   mediaService: MediaService;
   notifications: NotificationService;
   tokenTtlHours: number;
+  /** Failed sign-ins from one address over SIGN_IN_WINDOW_MINUTES, whatever the emails, before it waits. */
+  signInFailuresPerAddress: number;
+  auditCount: AuditCounter;
   clock: () => Date;
 }) {
   const { db, tokens, audit, mediaService, notifications, clock } = deps;
@@ -103,6 +109,9 @@ export function createAuthService(deps: {
     rememberDevice,
 
     async login(email: string, password: string, ip: string, userAgent: string | undefined): Promise<Session> {
+      // Password spraying tries one password on many emails: the address waits, whatever the email.
+      if ((await deps.auditCount('auth.sign_in_failed', ip, SIGN_IN_WINDOW_MINUTES)) >= deps.signInFailuresPerAddress)
+        throw new AppError('RATE_LIMITED');
       const [user] = await db.select().from(users).where(eq(users.email, email));
       if (!user) {
         await verifyPassword(await decoyHash, password);

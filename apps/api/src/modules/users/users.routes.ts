@@ -24,7 +24,7 @@ import { ok } from '../../http/envelope.ts';
 import { listQuerystring } from '../../http/list-query.ts';
 import { requireUser } from '../../http/access.ts';
 import { requestLanguage, LANGUAGE_COOKIE } from '../../http/language.ts';
-import { authRateLimit, clientInfo } from '../../http/route-helpers.ts';
+import { authRateLimit, clientInfo, lookupLimit } from '../../http/route-helpers.ts';
 import { AppError } from '../../http/errors.ts';
 import { MULTIPART_REQUEST_TIMEOUT_MS } from '../../http/timeouts.ts';
 import type { VideoService } from '../videos/videos.service.ts';
@@ -37,10 +37,14 @@ export function usersRoutes(deps: {
   videos: VideoService;
   avatarMaxBytes: number;
   rateLimit: number;
+  lookupsPerHour: number;
 }): FastifyPluginAsyncZod {
   const { users } = deps;
   const limited = { rateLimit: authRateLimit(deps.rateLimit) };
   return async (app) => {
+    // Both answer whether an email has an account (EMAIL_NOT_FOUND, as the spec says).
+    const resendLookups = lookupLimit(app, deps.lookupsPerHour, 'resend');
+    const resetLookups = lookupLimit(app, deps.lookupsPerHour, 'reset');
     app.post(
       '/users',
       { config: { access: 'public', ...limited }, schema: { tags: ['users'], body: signUpBody } },
@@ -61,7 +65,7 @@ export function usersRoutes(deps: {
 
     app.post(
       '/users/verify/resend',
-      { config: { access: 'public', ...limited }, schema: { tags: ['users'], body: resendCodeBody } },
+      { config: { access: 'public', ...limited }, preHandler: resendLookups, schema: { tags: ['users'], body: resendCodeBody } },
       async (request) => {
         await users.resendVerification(request.body.email, requestLanguage(request));
         return ok({});
@@ -70,7 +74,7 @@ export function usersRoutes(deps: {
 
     app.post(
       '/users/reset/send',
-      { config: { access: 'public', ...limited }, schema: { tags: ['users'], body: resetSendBody } },
+      { config: { access: 'public', ...limited }, preHandler: resetLookups, schema: { tags: ['users'], body: resetSendBody } },
       async (request) => {
         await users.sendResetCode(request.body.email, request.ip, requestLanguage(request));
         return ok({});

@@ -1,0 +1,2 @@
+ALTER TABLE "verification_codes" ADD COLUMN "used_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "audit_log_ip_action_created" ON "audit_log" USING btree ("ip","action","created_at");
