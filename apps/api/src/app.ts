@@ -14,11 +14,12 @@ import type { Database } from './db/client.ts';
 import { registerAccessControl, type RouteRule } from './http/access.ts';
 import { ok, registerEnvelope, registerNotFound } from './http/envelope.ts';
 import { clientErrorHandler, frameworkErrors, registerInputGuard, registerSecurityHeaders } from './http/hardening.ts';
+import { registerSessionCookie } from './http/session-cookie.ts';
 import { JSON_BODY_LIMIT, registerRequestDeadline } from './http/timeouts.ts';
 import type { Queue } from './jobs/queue.ts';
 import { createRealtime } from './realtime/socket.ts';
 import type { Storage } from './storage/storage.ts';
-import { createAudit, createAuditCounter } from './modules/audit/audit.service.ts';
+import { createAudit, createAuditCounter, createAuditEraser } from './modules/audit/audit.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createCodes } from './modules/auth/codes.ts';
@@ -68,14 +69,18 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
     mediaService,
     notifications,
     tokenTtlHours: config.tokenTtlHours,
+    sessionMaxDays: config.sessionMaxDays,
+    tokenGraceSeconds: config.tokenGraceSeconds,
+    hub,
     signInFailuresPerAddress: config.signInFailuresPerAddress,
     clock,
   });
   const rpps = createRppsService(db);
   const codes = createCodes(db, config.jwtSecret, clock, createResetBlockedNotice(db, queue));
-  const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, clock });
-  const vocabularies = createVocabularyService(db);
   const videos = createVideoService({ db, storage, mediaService, notifications, audit, queue, hub, dataDir: config.dataDir, clock });
+  const eraseAudit = createAuditEraser(db);
+  const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, videos, eraseAudit, clock });
+  const vocabularies = createVocabularyService(db);
   return { audit, tokens, urls, mediaService, notifications, auth, rpps, codes, users, vocabularies, videos };
 }
 export type Services = ReturnType<typeof createServices>;
@@ -109,7 +114,10 @@ export async function buildApp(
 
   // The hub exists before the socket server so that services can be built first.
   const live: { realtime?: Awaited<ReturnType<typeof createRealtime>> } = {};
-  const hub: RealtimeHub = { emitToUser: (userId, event, payload) => live.realtime?.hub.emitToUser(userId, event, payload) };
+  const hub: RealtimeHub = {
+    emitToUser: (userId, event, payload) => live.realtime?.hub.emitToUser(userId, event, payload),
+    disconnectSessions: (sessionIds) => live.realtime?.hub.disconnectSessions(sessionIds),
+  };
   const services = createServices(deps, hub);
 
   // Access first: an anonymous caller learns nothing about the route's input rules.
@@ -118,6 +126,7 @@ export async function buildApp(
   registerInputGuard(app);
   registerSecurityHeaders(app, config.publicUrl);
   registerRequestDeadline(app, config.requestTimeoutSeconds * 1000);
+  registerSessionCookie(app, { secure: config.publicUrl.startsWith('https://'), maxAgeSeconds: config.tokenTtlHours * 3600 });
   await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifyMultipart, { limits: { fileSize: config.avatarMaxBytes, files: 1, fields: 5 }, throwFileSizeLimit: true });
   await app.register(fastifySwagger, {

@@ -19,6 +19,8 @@ const envSchema = z.object({
     .min(1)
     .max(24 * 90)
     .default(24 * 7),
+  SESSION_MAX_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  TOKEN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   DATABASE_URL: z.string().optional(),
   WORKERS: z.enum(['on', 'off', 'only']).default('on'),
   DEMO_DATA: onOff.optional(),
@@ -54,6 +56,10 @@ export type Config = {
   publicUrl: string;
   jwtSecret: string;
   tokenTtlHours: number;
+  /** Absolute lifetime of a session, from sign-in, whatever the refreshes. */
+  sessionMaxDays: number;
+  /** How long a token replaced by a refresh is still accepted. */
+  tokenGraceSeconds: number;
   databaseUrl: string | undefined;
   workers: 'on' | 'off' | 'only';
   demoData: boolean;
@@ -106,6 +112,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     jwtSecret: e.JWT_SECRET ?? persistedSecret(dataDir),
     tokenTtlHours: e.TOKEN_TTL_HOURS,
+    sessionMaxDays: e.SESSION_MAX_DAYS,
+    tokenGraceSeconds: e.TOKEN_GRACE_SECONDS,
     databaseUrl: e.DATABASE_URL,
     workers: e.WORKERS,
     // Demo accounts and videos only ever go into the embedded database unless asked for.

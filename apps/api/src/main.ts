@@ -75,7 +75,7 @@ if (config.workers !== 'only') {
   // On the embedded database there is no other process, hence nobody to push to.
   const emitter = database.pool ? await createRealtimeEmitter(database.pool) : undefined;
   if (emitter) closers.push(emitter.close);
-  hub = emitter?.hub ?? { emitToUser: () => {} };
+  hub = emitter?.hub ?? { emitToUser: () => {}, disconnectSessions: () => {} };
   services = createServices({ config, database, storage, queue, log }, hub);
   releaseStartupMemory();
   log.info('worker process started');

@@ -122,6 +122,11 @@ export const sessions = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** The id (`tid`) of the session's current token; a refresh replaces it. */
+    tokenId: uuid('token_id'),
+    /** The token a refresh replaced stays valid until `previousUntil` (requests already in flight). */
+    previousTokenId: uuid('previous_token_id'),
+    previousUntil: timestamp('previous_until', { withTimezone: true }),
   },
   (t) => [index('sessions_user').on(t.userId)],
 );

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, sql } from 'drizzle-orm';
+import { and, count, eq, gt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { auditLog } from '../../db/schema.ts';
 
@@ -44,6 +44,20 @@ export function createAuditCounter(db: Db) {
   };
 }
 export type AuditCounter = ReturnType<typeof createAuditCounter>;
+
+/**
+ * Account deletion: the log keeps that things happened (action, when, which ids), never what the
+ * person wrote or was (details such as an email tried at sign-in, profile fields, shares).
+ */
+export function createAuditEraser(db: Db) {
+  return async (userId: string, email: string): Promise<void> => {
+    await db
+      .update(auditLog)
+      .set({ details: null, ip: null })
+      .where(or(eq(auditLog.actorId, userId), eq(auditLog.entityId, userId), sql`${auditLog.details}->>'email' = ${email}`));
+  };
+}
+export type AuditEraser = ReturnType<typeof createAuditEraser>;
 
 /** One writer for the audit log, so every module records actions the same way. */
 export function createAudit(db: Db): Audit {

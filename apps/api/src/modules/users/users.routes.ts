@@ -57,9 +57,9 @@ export function usersRoutes(deps: {
     app.post(
       '/users/verify',
       { config: { access: 'public', ...limited }, schema: { tags: ['users'], body: verifyBody } },
-      async (request) => {
+      async (request, reply) => {
         const { ip, userAgent } = clientInfo(request);
-        return ok(await users.verifyEmail(request.body.email, request.body.code, ip, userAgent));
+        return ok(reply.session(await users.verifyEmail(request.body.email, request.body.code, ip, userAgent)));
       },
     );
 
@@ -102,9 +102,10 @@ export function usersRoutes(deps: {
     app.post(
       '/users/reset/setNewPassword',
       { config: { access: 'authenticated', ...limited }, schema: { tags: ['users'], body: setNewPasswordBody } },
-      async (request) => {
-        const { ip, userAgent } = clientInfo(request);
-        return ok(await users.changePassword(requireUser(request), request.body.currentPassword, request.body.password, ip, userAgent));
+      async (request, reply) => {
+        return ok(
+          reply.session(await users.changePassword(requireUser(request), request.body.currentPassword, request.body.password, request.ip)),
+        );
       },
     );
 
@@ -147,8 +148,9 @@ export function usersRoutes(deps: {
     app.post(
       '/users/me/delete',
       { config: { access: 'authenticated', ...limited }, schema: { tags: ['users'], body: deleteAccountBody } },
-      async (request) => {
+      async (request, reply) => {
         await users.deleteAccount(requireUser(request), request.body.password, request.body.confirmation, request.ip);
+        reply.clearSession();
         return ok({});
       },
     );

@@ -380,6 +380,25 @@ export function createVideoService(deps: {
       await audit(viewer.id, 'video.deleted', 'video', row.id, ip, { authorId: row.authorId, status: row.status });
     },
 
+    /**
+     * Account deletion: every case of the person, with every file (the storage prefix of each —
+     * playable file, poster, storyboard, pictures — and the tus upload, finished or not) and
+     * every row that hangs on it (shares, pictures; the database cascades). Returns how many.
+     */
+    async removeAllOf(authorId: string): Promise<number> {
+      const rows = await db
+        .select({ id: videos.id, uploadId: videos.uploadId, sourceKey: videos.sourceKey })
+        .from(videos)
+        .where(eq(videos.authorId, authorId));
+      // Rows first: once they are gone, nothing serves or processes these files any more.
+      await db.delete(videos).where(eq(videos.authorId, authorId));
+      for (const row of rows) {
+        await storage.deletePrefix(`videos/${row.id}`);
+        await removeUploadFiles(row);
+      }
+      return rows.length;
+    },
+
     async send(viewer: RequestUser, videoId: string, priority: boolean, ip: string, lang: Language): Promise<VideoDetail> {
       const { row } = await load(videoId, viewer, ['author']);
       if (row.status !== 'saved') throw new AppError('VIDEO_NOT_EDITABLE');
