@@ -27,13 +27,15 @@ function disconnector(io: Server) {
 function socketToken(auth: unknown, headers: IncomingHttpHeaders): string | null {
   const token = (auth as { token?: unknown } | undefined)?.token;
   if (typeof token === 'string' && token) return token;
-  let sameOrigin = false;
+  return sameOrigin(headers) ? (sessionCookieToken(headers.cookie) ?? null) : null;
+}
+
+function sameOrigin(headers: IncomingHttpHeaders): boolean {
   try {
-    sameOrigin = !!headers.origin && new URL(headers.origin).host === headers.host;
+    return !!headers.origin && new URL(headers.origin).host === headers.host;
   } catch {
-    sameOrigin = false;
+    return false;
   }
-  return sameOrigin ? (sessionCookieToken(headers.cookie) ?? null) : null;
 }
 
 /**

@@ -273,7 +273,7 @@ export function createUserService(deps: {
       await mediaService.removeAllOf(user.id);
       await db.delete(users).where(eq(users.id, user.id));
       await deps.eraseAudit(user.id, user.email);
-      await audit(user.id, 'user.deleted', 'user', user.id, null, { cases });
+      await audit(user.id, 'user.deleted', 'user', user.id, ip, { cases });
     },
 
     async publicUser(id: string, select: string[], populate: string[], viewerId: string, lang: Language) {
