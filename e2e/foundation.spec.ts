@@ -94,8 +94,11 @@ test('a surgeon signs up, validates the email, signs in, changes language and th
   await expect(page.getByTestId('notification-item').filter({ hasText: 'New sign-in' })).toBeVisible();
   await expect(page.getByTestId('notification-dot')).toBeHidden();
   expect(reads.length).toBe(1);
+  // API clients keep the Bearer token; the web app's session is an httpOnly cookie no script sees.
   const token = (await login.json()).data.token as string;
   const list = await request.get('/v1/notification/list', { headers: { authorization: `Bearer ${token}` } });
+  expect(await page.evaluate(() => document.cookie)).not.toContain('sutura_session');
+  expect((await page.context().cookies()).find((c) => c.name === 'sutura_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
   expect((await list.json()).data.unread).toBe(0);
   await page.keyboard.press('Escape');
 

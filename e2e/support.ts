@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 
-/** The newest mail to an address in the running server's outbox, and its 5-digit code. */
+/** The newest mail to an address in the running server's outbox, and its 8-digit code. */
 export async function codeFromOutbox(email: string, after = 0): Promise<string> {
   const outbox = path.join(process.env.E2E_DATA_DIR!, 'outbox');
   const safe = email.replace(/[^a-zA-Z0-9@._-]/g, '_');

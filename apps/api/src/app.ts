@@ -37,6 +37,7 @@ import { createResetBlockedNotice, createUserService } from './modules/users/use
 import { uploadRoutes } from './modules/videos/tus.ts';
 import { videoRoutes } from './modules/videos/videos.routes.ts';
 import { createVideoService } from './modules/videos/videos.service.ts';
+import { createUploadHousekeeping } from './modules/videos/upload-housekeeping.ts';
 import { vocabularyRoutes } from './modules/vocabularies/vocabularies.routes.ts';
 import { createVocabularyService } from './modules/vocabularies/vocabularies.service.ts';
 
@@ -77,11 +78,32 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   });
   const rpps = createRppsService(db);
   const codes = createCodes(db, config.jwtSecret, clock, createResetBlockedNotice(db, queue));
-  const videos = createVideoService({ db, storage, mediaService, notifications, audit, queue, hub, dataDir: config.dataDir, clock });
+  const videos = createVideoService({
+    db,
+    storage,
+    mediaService,
+    notifications,
+    audit,
+    queue,
+    hub,
+    dataDir: config.dataDir,
+    quotas: config.quotas,
+    clock,
+  });
+  const housekeeping = createUploadHousekeeping({
+    db,
+    storage,
+    notifications,
+    dataDir: config.dataDir,
+    expiryHours: config.uploadExpiryHours,
+    warnHours: 24,
+    clock,
+    log: deps.log,
+  });
   const eraseAudit = createAuditEraser(db);
   const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, videos, eraseAudit, clock });
   const vocabularies = createVocabularyService(db);
-  return { audit, tokens, urls, mediaService, notifications, auth, rpps, codes, users, vocabularies, videos };
+  return { audit, tokens, urls, mediaService, notifications, auth, rpps, codes, users, vocabularies, videos, housekeeping };
 }
 export type Services = ReturnType<typeof createServices>;
 

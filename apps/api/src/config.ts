@@ -41,6 +41,22 @@ const envSchema = z.object({
     .min(1024)
     .default(10 * 1024 * 1024),
   MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).default(DEFAULT_MAX_UPLOAD_BYTES),
+  MAX_CASES_WAITING_FOR_FILE: z.coerce.number().int().min(1).default(10),
+  MAX_UPLOAD_BYTES_IN_FLIGHT: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(2 * DEFAULT_MAX_UPLOAD_BYTES),
+  MAX_STORAGE_BYTES_PER_PERSON: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(10 * DEFAULT_MAX_UPLOAD_BYTES),
+  UPLOAD_EXPIRY_HOURS: z.coerce
+    .number()
+    .int()
+    .min(2)
+    .default(7 * 24),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   FFMPEG_PATH: z.string().optional(),
@@ -83,6 +99,10 @@ export type Config = {
   avatarMaxBytes: number;
   /** Largest video accepted through tus; a bigger Upload-Length is refused before any byte. */
   maxUploadBytes: number;
+  /** Per-person limits: video cases waiting for their file, bytes of unfinished uploads, bytes stored. */
+  quotas: { casesWaitingForFile: number; bytesInFlight: number; totalBytes: number };
+  /** An unfinished upload that receives nothing for this long is removed (the author is told a day before). */
+  uploadExpiryHours: number;
   logLevel: string;
   webDist: string;
   /** The ffmpeg and ffprobe binaries of the media pipeline (the ones on PATH unless set). */
@@ -131,6 +151,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idleTimeoutSeconds: e.IDLE_TIMEOUT_SECONDS,
     avatarMaxBytes: e.AVATAR_MAX_BYTES,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    quotas: {
+      casesWaitingForFile: e.MAX_CASES_WAITING_FOR_FILE,
+      bytesInFlight: e.MAX_UPLOAD_BYTES_IN_FLIGHT,
+      totalBytes: e.MAX_STORAGE_BYTES_PER_PERSON,
+    },
+    uploadExpiryHours: e.UPLOAD_EXPIRY_HOURS,
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     legal: legalDetails(env),

@@ -136,7 +136,7 @@ export async function createTestContext(
       config,
       log,
     };
-    await queue.startWorkers(createJobHandlers({ mailer, pipeline }));
+    await queue.startWorkers(createJobHandlers({ mailer, pipeline, housekeeping: services.housekeeping }));
   }
   await services.vocabularies.seed();
   await importRppsFile(RPPS_SAMPLE_FILE, (rows) => services.rpps.upsertBatch(rows));

@@ -111,6 +111,21 @@ export const ERRORS = {
     en: 'The file of this video has already been received',
     fr: 'Le fichier de cette vidéo a déjà été reçu',
   },
+  QUOTA_CASES_WAITING: {
+    status: 409,
+    en: 'You already have {max} cases waiting for their video: upload or delete one of them first',
+    fr: 'Vous avez déjà {max} cas en attente de leur vidéo : envoyez-en ou supprimez-en un d’abord',
+  },
+  QUOTA_UPLOADS_IN_FLIGHT: {
+    status: 413,
+    en: 'Your uploads in progress would exceed {max}: finish or cancel one of them first',
+    fr: 'Vos envois en cours dépasseraient {max} : terminez-en ou annulez-en un d’abord',
+  },
+  QUOTA_STORAGE: {
+    status: 413,
+    en: 'This upload would exceed your storage space of {max}: delete videos you no longer need first',
+    fr: 'Cet envoi dépasserait votre espace de stockage de {max} : supprimez d’abord des vidéos dont vous n’avez plus besoin',
+  },
   SHARE_SELF: { status: 400, en: 'You cannot share a video with yourself', fr: 'Vous ne pouvez pas partager une vidéo avec vous-même' },
   SHARE_USER_NOT_FOUND: {
     status: 404,

@@ -217,6 +217,8 @@ export const videos = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
     /** The tus upload id while the source is being received. */
     uploadId: text('upload_id'),
+    /** When the author was told that this unfinished upload will expire (housekeeping). */
+    uploadWarnedAt: timestamp('upload_warned_at', { withTimezone: true }),
     sourceKey: text('source_key'),
     sourceSize: bigint('source_size', { mode: 'number' }),
     videoMediaId: uuid('video_media_id'),

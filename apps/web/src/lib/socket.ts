@@ -1,15 +1,13 @@
 import { io, type Socket } from 'socket.io-client';
 import { SOCKET } from '@sutura/domain/limits';
-import { readToken } from '@/lib/http';
 
 /**
- * One websocket-only connection to the API's socket.io server on the same origin. The token is
- * read at every (re)connection, so a refreshed token is the one sent.
+ * One websocket-only connection to the API's socket.io server on the same origin. The browser
+ * sends the session cookie with the handshake; the server accepts it from this origin only.
  */
 export function connectSocket(): Socket {
   return io({
     path: '/socket.io',
-    auth: (cb) => cb({ token: readToken() }),
     transports: ['websocket'],
     reconnection: true,
     reconnectionAttempts: SOCKET.reconnectionAttempts,
