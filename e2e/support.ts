@@ -43,3 +43,15 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.getByRole('button', { name: /^(se connecter|sign in)$/i }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 }
+
+/**
+ * Every Content-Security-Policy violation the page reports (Chromium logs each refused script,
+ * style, image, media, worker or connection on the console). Assert it stays empty.
+ */
+export function watchCsp(page: Page): string[] {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Content-Security-Policy/i.test(message.text())) violations.push(message.text());
+  });
+  return violations;
+}
