@@ -49,7 +49,7 @@ test('a surgeon signs up, validates the email, signs in, changes language and th
 
   await expect(page).toHaveURL(/\/auth\/validate-email/);
   const code = await codeFromOutbox(email);
-  await field(page, 'Code de validation (5 chiffres)').fill(code);
+  await field(page, 'Code de validation (8 chiffres)').fill(code);
   await page.getByRole('button', { name: 'Valider mon e-mail' }).click();
   await expect(page.getByText('E-mail validé').first()).toBeVisible();
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 15_000 });

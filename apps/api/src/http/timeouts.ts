@@ -29,17 +29,15 @@ export function registerRequestDeadline(app: FastifyInstance, defaultMs: number)
     const ms = own === false || (own === undefined && uploads) ? undefined : (own ?? defaultMs);
     if (ms === undefined) return;
     const timer = setTimeout(() => {
-      if (!reply.sent) {
-        request.log.info('request deadline passed');
-        const body = {
-          success: false,
-          error: { code: 'REQUEST_TIMEOUT', message: errorMessage('REQUEST_TIMEOUT', requestLanguage(request)) },
-        };
-        reply.raw.once('finish', () => request.raw.destroy());
-        void reply.status(408).header('connection', 'close').send(body);
-      } else {
-        request.raw.destroy();
-      }
+      // Once an answer has started (a video streamed to a player), the idle timeout governs it.
+      if (reply.sent || reply.raw.headersSent) return;
+      request.log.info('request deadline passed');
+      const body = {
+        success: false,
+        error: { code: 'REQUEST_TIMEOUT', message: errorMessage('REQUEST_TIMEOUT', requestLanguage(request)) },
+      };
+      reply.raw.once('finish', () => request.raw.destroy());
+      void reply.status(408).header('connection', 'close').send(body);
     }, ms);
     timer.unref();
     timers.set(request, timer);
