@@ -49,7 +49,7 @@ test('a surgeon signs up, validates the email, signs in, changes language and th
 
   await expect(page).toHaveURL(/\/auth\/validate-email/);
   const code = await codeFromOutbox(email);
-  await field(page, 'Code de validation (5 chiffres)').fill(code);
+  await field(page, 'Code de validation (8 chiffres)').fill(code);
   await page.getByRole('button', { name: 'Valider mon e-mail' }).click();
   await expect(page.getByText('E-mail validé').first()).toBeVisible();
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 15_000 });
@@ -94,8 +94,11 @@ test('a surgeon signs up, validates the email, signs in, changes language and th
   await expect(page.getByTestId('notification-item').filter({ hasText: 'New sign-in' })).toBeVisible();
   await expect(page.getByTestId('notification-dot')).toBeHidden();
   expect(reads.length).toBe(1);
+  // API clients keep the Bearer token; the web app's session is an httpOnly cookie no script sees.
   const token = (await login.json()).data.token as string;
   const list = await request.get('/v1/notification/list', { headers: { authorization: `Bearer ${token}` } });
+  expect(await page.evaluate(() => document.cookie)).not.toContain('sutura_session');
+  expect((await page.context().cookies()).find((c) => c.name === 'sutura_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
   expect((await list.json()).data.unread).toBe(0);
   await page.keyboard.press('Escape');
 

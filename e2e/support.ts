@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 
-/** The newest mail to an address in the running server's outbox, and its 5-digit code. */
+/** The newest mail to an address in the running server's outbox, and its 8-digit code. */
 export async function codeFromOutbox(email: string, after = 0): Promise<string> {
   const outbox = path.join(process.env.E2E_DATA_DIR!, 'outbox');
   const safe = email.replace(/[^a-zA-Z0-9@._-]/g, '_');
@@ -13,12 +13,12 @@ export async function codeFromOutbox(email: string, after = 0): Promise<string> 
         const files = (await readdir(outbox).catch(() => [] as string[])).filter((f) => f.endsWith(`-${safe}.eml`)).sort();
         if (files.length <= after) return undefined;
         const text = await readFile(path.join(outbox, files.at(-1)!), 'utf8');
-        code = /^\s{4}(\d{5})\s*$/m.exec(text)?.[1];
+        code = /^\s{4}(\d{8})\s*$/m.exec(text)?.[1];
         return code;
       },
       { timeout: 20_000 },
     )
-    .toMatch(/^\d{5}$/);
+    .toMatch(/^\d{8}$/);
   return code!;
 }
 
@@ -42,4 +42,16 @@ export async function signIn(page: Page, email: string, password: string) {
     .fill(password);
   await page.getByRole('button', { name: /^(se connecter|sign in)$/i }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/**
+ * Every Content-Security-Policy violation the page reports (Chromium logs each refused script,
+ * style, image, media, worker or connection on the console). Assert it stays empty.
+ */
+export function watchCsp(page: Page): string[] {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Content-Security-Policy/i.test(message.text())) violations.push(message.text());
+  });
+  return violations;
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './support.ts';
+import { signIn, watchCsp } from './support.ts';
 
 const password = 'sutura2026';
 const learner = 'learner@sutura.local';
@@ -81,6 +81,7 @@ async function fillCase(page: Page) {
 
 test('a surgeon adds a video, watches it, shares it, revokes the share and deletes it', async ({ page, browser }) => {
   test.setTimeout(240_000);
+  const violations = watchCsp(page);
   await page.setViewportSize({ width: 1440, height: 900 });
   await signIn(page, learner, password);
 
@@ -206,4 +207,6 @@ test('a surgeon adds a video, watches it, shares it, revokes the share and delet
   await expect(page).toHaveURL(/\/videos$/);
   await expect(page.getByTestId('video-list-empty').or(page.getByTestId('video-card').first())).toBeVisible();
   await expect(page.locator(`[data-testid="video-card"][data-video-id="${videoId}"]`)).toHaveCount(0);
+  // Upload, player, storyboard, pictures and dialogs all ran under the strict policy.
+  expect(violations).toEqual([]);
 });

@@ -14,10 +14,13 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { registerAccessControl, type RouteRule } from './http/access.ts';
 import { ok, registerEnvelope, registerNotFound } from './http/envelope.ts';
+import { clientErrorHandler, frameworkErrors, registerInputGuard, registerSecurityHeaders } from './http/hardening.ts';
+import { registerSessionCookie } from './http/session-cookie.ts';
+import { JSON_BODY_LIMIT, registerRequestDeadline } from './http/timeouts.ts';
 import type { Queue } from './jobs/queue.ts';
 import { createRealtime } from './realtime/socket.ts';
 import type { Storage } from './storage/storage.ts';
-import { createAudit } from './modules/audit/audit.service.ts';
+import { createAudit, createAuditCounter, createAuditEraser } from './modules/audit/audit.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createCodes } from './modules/auth/codes.ts';
@@ -31,10 +34,11 @@ import { createNotificationService, type RealtimeHub } from './modules/notificat
 import { rppsRoutes } from './modules/rpps/rpps.routes.ts';
 import { createRppsService } from './modules/rpps/rpps.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
-import { createUserService } from './modules/users/users.service.ts';
+import { createResetBlockedNotice, createUserService } from './modules/users/users.service.ts';
 import { uploadRoutes } from './modules/videos/tus.ts';
 import { videoRoutes } from './modules/videos/videos.routes.ts';
 import { createVideoService } from './modules/videos/videos.service.ts';
+import { createUploadHousekeeping } from './modules/videos/upload-housekeeping.ts';
 import { vocabularyRoutes } from './modules/vocabularies/vocabularies.routes.ts';
 import { createVocabularyService } from './modules/vocabularies/vocabularies.service.ts';
 import { ffmpegCapabilities } from './media-pipeline/ffmpeg.ts';
@@ -77,13 +81,48 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   const urls = createSignedUrls(config.jwtSecret, config.signedUrlTtlSeconds, clock);
   const mediaService = createMediaService({ db, storage, urls });
   const notifications = createNotificationService({ db, hub, queue, publicUrl: config.publicUrl });
-  const auth = createAuthService({ db, tokens, audit, mediaService, notifications, tokenTtlHours: config.tokenTtlHours, clock });
+  const auth = createAuthService({
+    db,
+    tokens,
+    audit,
+    auditCount: createAuditCounter(db),
+    mediaService,
+    notifications,
+    tokenTtlHours: config.tokenTtlHours,
+    sessionMaxDays: config.sessionMaxDays,
+    tokenGraceSeconds: config.tokenGraceSeconds,
+    hub,
+    signInFailuresPerAddress: config.signInFailuresPerAddress,
+    clock,
+  });
   const rpps = createRppsService(db);
-  const codes = createCodes(db, config.jwtSecret, clock);
-  const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, clock });
+  const codes = createCodes(db, config.jwtSecret, clock, createResetBlockedNotice(db, queue));
+  const videos = createVideoService({
+    db,
+    storage,
+    mediaService,
+    notifications,
+    audit,
+    queue,
+    hub,
+    dataDir: config.dataDir,
+    quotas: config.quotas,
+    clock,
+  });
+  const housekeeping = createUploadHousekeeping({
+    db,
+    storage,
+    notifications,
+    dataDir: config.dataDir,
+    expiryHours: config.uploadExpiryHours,
+    warnHours: 24,
+    clock,
+    log: deps.log,
+  });
+  const eraseAudit = createAuditEraser(db);
+  const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, videos, eraseAudit, clock });
   const vocabularies = createVocabularyService(db);
-  const videos = createVideoService({ db, storage, mediaService, notifications, audit, queue, hub, dataDir: config.dataDir, clock });
-  return { audit, tokens, urls, mediaService, notifications, auth, rpps, codes, users, vocabularies, videos };
+  return { audit, tokens, urls, mediaService, notifications, auth, rpps, codes, users, vocabularies, videos, housekeeping };
 }
 export type Services = ReturnType<typeof createServices>;
 
@@ -95,9 +134,19 @@ export async function buildApp(
     loggerInstance: deps.log as FastifyBaseLogger,
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
-    bodyLimit: 1024 * 1024,
-    // Video uploads stream for as long as they need (tus resumes them if cut); headers still time out.
+    // JSON bodies are small; the picture and avatar route and tus set their own limits.
+    bodyLimit: JSON_BODY_LIMIT,
+    // Node's whole-request timeout would cut long video uploads (tus resumes them, but needlessly):
+    // every other route gets its own deadline from registerRequestDeadline.
     requestTimeout: 0,
+    connectionTimeout: config.idleTimeoutSeconds * 1000,
+    keepAliveTimeout: 5000,
+    // Path parameters are ids and names: longer than this is refused with 414.
+    routerOptions: { maxParamLength: 200 },
+    // Slow headers are cut by Node; it looks for them every second instead of every 30.
+    http: { headersTimeout: config.headersTimeoutSeconds * 1000, connectionsCheckingInterval: 1000 },
+    clientErrorHandler,
+    frameworkErrors,
     // Only behind a reverse proxy the operator names; otherwise X-Forwarded-For would let a client pick its address.
     trustProxy: config.trustProxy as boolean,
   }).withTypeProvider<ZodTypeProvider>();
@@ -106,12 +155,19 @@ export async function buildApp(
 
   // The hub exists before the socket server so that services can be built first.
   const live: { realtime?: Awaited<ReturnType<typeof createRealtime>> } = {};
-  const hub: RealtimeHub = { emitToUser: (userId, event, payload) => live.realtime?.hub.emitToUser(userId, event, payload) };
+  const hub: RealtimeHub = {
+    emitToUser: (userId, event, payload) => live.realtime?.hub.emitToUser(userId, event, payload),
+    disconnectSessions: (sessionIds) => live.realtime?.hub.disconnectSessions(sessionIds),
+  };
   const services = createServices(deps, hub);
 
   // Access first: an anonymous caller learns nothing about the route's input rules.
   const routes = registerAccessControl(app, services.auth);
   registerEnvelope(app);
+  registerInputGuard(app);
+  registerSecurityHeaders(app, config.publicUrl);
+  registerRequestDeadline(app, config.requestTimeoutSeconds * 1000);
+  registerSessionCookie(app, { secure: config.publicUrl.startsWith('https://'), maxAgeSeconds: config.tokenTtlHours * 3600 });
   await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifyMultipart, { limits: { fileSize: config.avatarMaxBytes, files: 1, fields: 5 }, throwFileSizeLimit: true });
   await app.register(fastifySwagger, {
@@ -151,13 +207,14 @@ export async function buildApp(
           videos: services.videos,
           avatarMaxBytes: config.avatarMaxBytes,
           rateLimit: config.rateLimitAuthPerMinute,
+          lookupsPerHour: config.rateLimitLookupsPerHour,
         }),
       );
       await v1.register(rppsRoutes({ rpps: services.rpps, rateLimit: config.rateLimitAuthPerMinute }));
       await v1.register(notificationRoutes({ notifications: services.notifications }));
       await v1.register(mediaRoutes({ mediaService: services.mediaService, urls: services.urls, storage: deps.storage }));
       await v1.register(vocabularyRoutes({ vocabularies: services.vocabularies }));
-      await v1.register(videoRoutes({ videos: services.videos }));
+      await v1.register(videoRoutes({ videos: services.videos, lookupsPerHour: config.rateLimitLookupsPerHour }));
       await v1.register(uploadRoutes({ videos: services.videos, maxUploadBytes: config.maxUploadBytes }));
       await v1.register(
         contactRoutes({

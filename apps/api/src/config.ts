@@ -20,6 +20,8 @@ const envSchema = z.object({
     .min(1)
     .max(24 * 90)
     .default(24 * 7),
+  SESSION_MAX_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  TOKEN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   DATABASE_URL: z.string().optional(),
   WORKERS: z.enum(['on', 'off', 'only']).default('on'),
   DEMO_DATA: onOff.optional(),
@@ -28,6 +30,11 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default('Sutura <no-reply@sutura.local>'),
   SUPPORT_EMAIL: z.email().default('support@sutura.local'),
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_LOOKUPS_PER_HOUR: z.coerce.number().int().min(1).default(30),
+  SIGN_IN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(20),
+  IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(86400).default(900),
   AVATAR_MAX_BYTES: z.coerce
     .number()
@@ -35,6 +42,22 @@ const envSchema = z.object({
     .min(1024)
     .default(10 * 1024 * 1024),
   MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).default(DEFAULT_MAX_UPLOAD_BYTES),
+  MAX_CASES_WAITING_FOR_FILE: z.coerce.number().int().min(1).default(10),
+  MAX_UPLOAD_BYTES_IN_FLIGHT: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(2 * DEFAULT_MAX_UPLOAD_BYTES),
+  MAX_STORAGE_BYTES_PER_PERSON: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(10 * DEFAULT_MAX_UPLOAD_BYTES),
+  UPLOAD_EXPIRY_HOURS: z.coerce
+    .number()
+    .int()
+    .min(2)
+    .default(7 * 24),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   FFMPEG_PATH: z.string().optional(),
@@ -50,6 +73,10 @@ export type Config = {
   publicUrl: string;
   jwtSecret: string;
   tokenTtlHours: number;
+  /** Absolute lifetime of a session, from sign-in, whatever the refreshes. */
+  sessionMaxDays: number;
+  /** How long a token replaced by a refresh is still accepted. */
+  tokenGraceSeconds: number;
   databaseUrl: string | undefined;
   workers: 'on' | 'off' | 'only';
   demoData: boolean;
@@ -59,10 +86,24 @@ export type Config = {
   mailFrom: string;
   supportEmail: string;
   rateLimitAuthPerMinute: number;
+  /** Lookups that reveal whether an email has an account (reset, resend, share), per address or person. */
+  rateLimitLookupsPerHour: number;
+  /** Failed sign-ins from one address, whatever the emails, over 15 minutes. */
+  signInFailuresPerAddress: number;
   signedUrlTtlSeconds: number;
+  /** Time a request (headers and body) may take, except the tus upload routes. */
+  requestTimeoutSeconds: number;
+  /** Time the headers of a request may take to arrive. */
+  headersTimeoutSeconds: number;
+  /** A connection that sends nothing for this long is closed (a tus upload resumes). */
+  idleTimeoutSeconds: number;
   avatarMaxBytes: number;
   /** Largest video accepted through tus; a bigger Upload-Length is refused before any byte. */
   maxUploadBytes: number;
+  /** Per-person limits: video cases waiting for their file, bytes of unfinished uploads, bytes stored. */
+  quotas: { casesWaitingForFile: number; bytesInFlight: number; totalBytes: number };
+  /** An unfinished upload that receives nothing for this long is removed (the author is told a day before). */
+  uploadExpiryHours: number;
   logLevel: string;
   webDist: string;
   /** The ffmpeg and ffprobe binaries of the media pipeline: FFMPEG_PATH, else on PATH, else the npm-shipped ones. */
@@ -92,6 +133,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     jwtSecret: e.JWT_SECRET ?? persistedSecret(dataDir),
     tokenTtlHours: e.TOKEN_TTL_HOURS,
+    sessionMaxDays: e.SESSION_MAX_DAYS,
+    tokenGraceSeconds: e.TOKEN_GRACE_SECONDS,
     databaseUrl: e.DATABASE_URL,
     workers: e.WORKERS,
     // Demo accounts and videos only ever go into the embedded database unless asked for.
@@ -101,9 +144,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     supportEmail: e.SUPPORT_EMAIL,
     rateLimitAuthPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE,
+    rateLimitLookupsPerHour: e.RATE_LIMIT_LOOKUPS_PER_HOUR,
+    signInFailuresPerAddress: e.SIGN_IN_FAILURES_PER_ADDRESS,
     signedUrlTtlSeconds: e.SIGNED_URL_TTL_SECONDS,
+    requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
+    headersTimeoutSeconds: e.HEADERS_TIMEOUT_SECONDS,
+    idleTimeoutSeconds: e.IDLE_TIMEOUT_SECONDS,
     avatarMaxBytes: e.AVATAR_MAX_BYTES,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    quotas: {
+      casesWaitingForFile: e.MAX_CASES_WAITING_FOR_FILE,
+      bytesInFlight: e.MAX_UPLOAD_BYTES_IN_FLIGHT,
+      totalBytes: e.MAX_STORAGE_BYTES_PER_PERSON,
+    },
+    uploadExpiryHours: e.UPLOAD_EXPIRY_HOURS,
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     legal: legalDetails(env),

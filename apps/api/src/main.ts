@@ -103,7 +103,7 @@ if (config.workers !== 'only') {
 if (config.workers !== 'off') {
   const { mediaService, notifications } = services;
   const pipeline = { db: database.db, storage, mediaService, notifications, hub, config, log };
-  await queue.startWorkers(createJobHandlers({ mailer, pipeline }));
+  await queue.startWorkers(createJobHandlers({ mailer, pipeline, housekeeping: services.housekeeping }));
 }
 closers.push(() => database.close());
 

@@ -38,7 +38,7 @@ describe('sign-up, email validation and sign-in', () => {
     const wrong = await ctx.inject({
       method: 'POST',
       url: '/v1/users/verify',
-      body: { email, code: code === '00000' ? '11111' : '00000' },
+      body: { email, code: code === '00000000' ? '11111111' : '00000000' },
     });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error.message).toBe(ERRORS.CODE_INVALID.fr);
@@ -192,7 +192,7 @@ describe('password reset and change', () => {
       url: '/v1/users/reset/check?langCode=en',
       body: { email: user.email, code: '12ab' },
     });
-    expect(badFormat.json().error.message).toBe('The validation code must be a number of 5 digits');
+    expect(badFormat.json().error.message).toBe('The validation code must be a number of 8 digits');
     expect((await ctx.inject({ method: 'POST', url: '/v1/users/reset/check', body: { email: user.email, code } })).json().data).toEqual({
       valid: true,
     });
@@ -216,7 +216,7 @@ describe('password reset and change', () => {
     const user = await ctx.createUser('learner');
     await ctx.inject({ method: 'POST', url: '/v1/users/reset/send', body: { email: user.email } });
     const code = codeFromMail((await ctx.waitForMail(user.email)).text);
-    const wrong = code === '99999' ? '99998' : '99999';
+    const wrong = code === '99999999' ? '99999998' : '99999999';
     const codes: string[] = [];
     for (let i = 0; i < 5; i++) {
       codes.push(
@@ -227,11 +227,13 @@ describe('password reset and change', () => {
     const locked = await ctx.inject({ method: 'POST', url: '/v1/users/reset/check', body: { email: user.email, code } });
     expect(locked.statusCode).toBe(429);
 
+    // After a locked code, a new one waits until the locked one has expired (README, Security).
+    ctx.clock.advance(15 * 60_000);
     await ctx.inject({ method: 'POST', url: '/v1/users/reset/send', body: { email: user.email } });
-    const fresh = codeFromMail((await ctx.waitForMail(user.email, { after: 1 })).text);
+    const fresh = codeFromMail((await ctx.waitForMail(user.email, { after: 2 })).text);
     ctx.clock.advance(15 * 60_000 + 1000);
     const expired = await ctx.inject({ method: 'POST', url: '/v1/users/reset/check', body: { email: user.email, code: fresh } });
-    ctx.clock.advance(-(15 * 60_000 + 1000));
+    ctx.clock.advance(-(30 * 60_000 + 1000));
     expect(expired.json().error.code).toBe('CODE_EXPIRED');
   });
 

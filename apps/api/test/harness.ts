@@ -144,7 +144,7 @@ export async function createTestContext(
       config,
       log,
     };
-    await queue.startWorkers(createJobHandlers({ mailer, pipeline }));
+    await queue.startWorkers(createJobHandlers({ mailer, pipeline, housekeeping: services.housekeeping }));
   }
   await services.vocabularies.seed();
   await importRppsFile(RPPS_SAMPLE_FILE, (rows) => services.rpps.upsertBatch(rows));
@@ -243,7 +243,7 @@ export async function createTestContext(
 
 /** The 5-digit code of a verification or reset mail. */
 export function codeFromMail(text: string): string {
-  const match = /^\s{4}(\d{5})\s*$/m.exec(text);
+  const match = /^\s{4}(\d{8})\s*$/m.exec(text);
   if (!match) throw new Error('No code in the mail');
   return match[1]!;
 }

@@ -85,9 +85,9 @@ async function signUp(
 
 /** The 5-digit code of the mail: in the subject and on its own line of the text. */
 function codeOf(mail: string): string {
-  const inSubject = /(\d{5})$/.exec(mailHeader(mail, 'Subject') ?? '')?.[1];
-  const inText = /^\s{4}(\d{5})\s*$/m.exec(mail)?.[1];
-  expect(inSubject).toMatch(/^\d{5}$/);
+  const inSubject = /(\d{8})$/.exec(mailHeader(mail, 'Subject') ?? '')?.[1];
+  const inText = /^\s{4}(\d{8})\s*$/m.exec(mail)?.[1];
+  expect(inSubject).toMatch(/^\d{8}$/);
   expect(inText).toBe(inSubject);
   return inSubject!;
 }

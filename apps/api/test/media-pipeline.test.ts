@@ -29,6 +29,7 @@ function deps(overrides: Partial<PipelineDeps> = {}): PipelineDeps {
     mediaService: ctx.services.mediaService,
     notifications: ctx.services.notifications,
     hub: {
+      disconnectSessions() {},
       emitToUser(userId, event, payload) {
         events.push({ userId, event, payload: payload as VideoProgressEvent });
         onEmit?.(payload as VideoProgressEvent);

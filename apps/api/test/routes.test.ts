@@ -116,7 +116,7 @@ describe('the route table', () => {
 
   it('refuses to build an app with a /v1 route that declares no access rule', async () => {
     const app = Fastify();
-    registerAccessControl(app, { authenticate: async () => null });
+    registerAccessControl(app, { authenticate: async () => null, sessionEndsAt: async () => null });
     // The rule is checked when the route is added, so the app never becomes ready.
     void app.register(
       async (v1) => {

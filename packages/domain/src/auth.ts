@@ -8,6 +8,7 @@ import {
   passwordField,
   passwordsMatch,
   phoneField,
+  plainString,
   required,
   rppsField,
   textField,
@@ -16,7 +17,7 @@ import {
 
 export const loginBody = z.object({
   email: emailField(),
-  password: z.string({ error: 'FIELD_REQUIRED' }).min(1, { error: 'FIELD_REQUIRED' }).max(256),
+  password: plainString().min(1, { error: 'FIELD_REQUIRED' }).max(256),
 });
 export type LoginBody = z.infer<typeof loginBody>;
 
@@ -64,7 +65,7 @@ const signUpFields = z.object({
   }),
   email: emailField(),
   password: passwordField(),
-  confirmPassword: z.string({ error: 'FIELD_REQUIRED' }).min(1, { error: 'FIELD_REQUIRED' }),
+  confirmPassword: plainString().min(1, { error: 'FIELD_REQUIRED' }),
   acceptTerms: z.literal(true, { error: 'TERMS_REQUIRED' }),
   acceptPrivacy: z.literal(true, { error: 'TERMS_REQUIRED' }),
 });
@@ -85,19 +86,19 @@ export const verifyBody = z.object({ email: emailField(), code: codeField() });
 export const resetSendBody = z.object({ email: emailField() });
 export const resetCheckBody = z.object({ email: emailField(), code: codeField() });
 export const resetCheckAndSetBody = z
-  .object({ email: emailField(), code: codeField(), password: passwordField(), confirmPassword: z.string({ error: 'FIELD_REQUIRED' }) })
+  .object({ email: emailField(), code: codeField(), password: passwordField(), confirmPassword: plainString() })
   .superRefine(passwordsMatch);
 /** Change of password by a signed-in person: the current one is required. */
 export const setNewPasswordBody = z
   .object({
-    currentPassword: z.string({ error: 'FIELD_REQUIRED' }).min(1, { error: 'FIELD_REQUIRED' }),
+    currentPassword: plainString().min(1, { error: 'FIELD_REQUIRED' }),
     password: passwordField(),
-    confirmPassword: z.string({ error: 'FIELD_REQUIRED' }),
+    confirmPassword: plainString(),
   })
   .superRefine(passwordsMatch);
 export const resendCodeBody = z.object({ email: emailField() });
 
-export const rppsCheckParams = z.object({ rpps: z.string(), lastName: z.string(), firstName: z.string() });
+export const rppsCheckParams = z.object({ rpps: plainString(), lastName: plainString(), firstName: plainString() });
 export const rppsCheckResponse = z.object({
   rpps: z.string(),
   lastName: z.string(),

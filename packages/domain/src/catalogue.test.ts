@@ -26,7 +26,7 @@ describe('error catalogue', () => {
     expect(ERRORS.EMAIL_TAKEN.en).toBe('An account already exists with the email address entered');
     expect(ERRORS.EMAIL_NOT_FOUND.en).toBe('No account was found with this email address');
     expect(ERRORS.CODE_INVALID.en).toBe('The validation code is incorrect');
-    expect(ERRORS.CODE_FORMAT.en).toBe('The validation code must be a number of 5 digits');
+    expect(ERRORS.CODE_FORMAT.en).toBe('The validation code must be a number of 8 digits');
     expect(ERRORS.CURRENT_PASSWORD_INCORRECT.en).toBe('Your current password is incorrect');
     expect(ERRORS.EMAIL_VALIDATION_FAILED.en).toBe('Your email could not be validated');
     expect(ERRORS.FIELD_REQUIRED.en).toBe('This field is required');

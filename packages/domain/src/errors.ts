@@ -26,6 +26,17 @@ export const ERRORS = {
   },
   PAYLOAD_TOO_LARGE: { status: 413, en: 'The file is too big', fr: 'Le fichier est trop volumineux' },
   UNSUPPORTED_MEDIA: { status: 415, en: 'This file is not a supported image', fr: "Ce fichier n'est pas une image prise en charge" },
+  URI_TOO_LONG: { status: 414, en: 'The address of this request is too long', fr: "L'adresse de cette requête est trop longue" },
+  HEADERS_TOO_LARGE: {
+    status: 431,
+    en: 'The headers of this request are too large',
+    fr: 'Les en-têtes de cette requête sont trop volumineux',
+  },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    en: 'The request took too long to arrive, please try again',
+    fr: 'La requête a mis trop de temps à arriver, veuillez réessayer',
+  },
   QUERY_UNKNOWN_FIELD: { status: 400, en: 'Unknown field in the query: {field}', fr: 'Champ inconnu dans la requête : {field}' },
 
   INVALID_CREDENTIALS: {
@@ -51,8 +62,8 @@ export const ERRORS = {
   CODE_INVALID: { status: 400, en: 'The validation code is incorrect', fr: 'Le code de validation est incorrect' },
   CODE_FORMAT: {
     status: 400,
-    en: 'The validation code must be a number of 5 digits',
-    fr: 'Le code de validation doit être un nombre de 5 chiffres',
+    en: 'The validation code must be a number of 8 digits',
+    fr: 'Le code de validation doit être un nombre de 8 chiffres',
   },
   CODE_EXPIRED: {
     status: 400,
@@ -63,6 +74,11 @@ export const ERRORS = {
     status: 429,
     en: 'Too many wrong codes: please ask for a new code',
     fr: 'Trop de codes erronés : veuillez demander un nouveau code',
+  },
+  CODE_WAIT: {
+    status: 429,
+    en: 'Too many wrong codes for this account: you can ask for a new code in {minutes} min',
+    fr: 'Trop de codes erronés pour ce compte : vous pourrez demander un nouveau code dans {minutes} min',
   },
   CURRENT_PASSWORD_INCORRECT: { status: 400, en: 'Your current password is incorrect', fr: 'Votre mot de passe actuel est incorrect' },
   EMAIL_VALIDATION_FAILED: { status: 400, en: 'Your email could not be validated', fr: "Votre e-mail n'a pas pu être validé" },
@@ -94,6 +110,21 @@ export const ERRORS = {
     status: 409,
     en: 'The file of this video has already been received',
     fr: 'Le fichier de cette vidéo a déjà été reçu',
+  },
+  QUOTA_CASES_WAITING: {
+    status: 409,
+    en: 'You already have {max} cases waiting for their video: upload or delete one of them first',
+    fr: 'Vous avez déjà {max} cas en attente de leur vidéo : envoyez-en ou supprimez-en un d’abord',
+  },
+  QUOTA_UPLOADS_IN_FLIGHT: {
+    status: 413,
+    en: 'Your uploads in progress would exceed {max}: finish or cancel one of them first',
+    fr: 'Vos envois en cours dépasseraient {max} : terminez-en ou annulez-en un d’abord',
+  },
+  QUOTA_STORAGE: {
+    status: 413,
+    en: 'This upload would exceed your storage space of {max}: delete videos you no longer need first',
+    fr: 'Cet envoi dépasserait votre espace de stockage de {max} : supprimez d’abord des vidéos dont vous n’avez plus besoin',
   },
   SHARE_SELF: { status: 400, en: 'You cannot share a video with yourself', fr: 'Vous ne pouvez pas partager une vidéo avec vous-même' },
   SHARE_USER_NOT_FOUND: {
@@ -144,6 +175,11 @@ export const ERRORS = {
     fr: 'Vous devez accepter les conditions générales et la politique de confidentialité',
   },
   TEXT_TOO_LONG: { status: 400, en: 'This text is too long', fr: 'Ce texte est trop long' },
+  TEXT_INVALID_CHARACTERS: {
+    status: 400,
+    en: 'This text contains a character that is not allowed',
+    fr: "Ce texte contient un caractère qui n'est pas autorisé",
+  },
   INVALID_VALUE: { status: 400, en: 'This value is not allowed', fr: "Cette valeur n'est pas autorisée" },
 } as const satisfies Record<string, { status: number; en: string; fr: string }>;
 

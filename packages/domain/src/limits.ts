@@ -1,9 +1,18 @@
 /** Business constants of SPEC §9 and the limits the product chose where the spec is silent. */
 export const PASSWORD_MIN_LENGTH = 8;
 export const RPPS_LENGTH = 11;
-export const CODE_LENGTH = 5;
+/** 8 digits: with the limits below, a year of guessing finds a code with a chance under 1e-6 (README, Security). */
+export const CODE_LENGTH = 8;
 export const CODE_TTL_MINUTES = 15;
+/** Wrong tries of one code before it locks. */
 export const CODE_MAX_ATTEMPTS = 5;
+/** Wrong tries per account and purpose over any 24 hours, across codes. */
+export const CODE_DAILY_GUESS_BUDGET = 10;
+/**
+ * After a code that received a wrong try, the next one waits CODE_TTL_MINUTES × 4^(n-1), n being
+ * the number of such codes in the last 365 days: 15 min, 1 h, 4 h, 16 h, 2.7 d, 10.7 d, 43 d, 171 d…
+ */
+export const CODE_WAIT_GROWTH = 4;
 export const LEASE_HOURS = 12;
 export const CURRENT_STEP_OFFSET_MS = 50;
 export const UPLOAD_RESET_DELAY_MS = 1500;

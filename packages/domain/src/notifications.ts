@@ -51,6 +51,18 @@ export const NOTIFICATION_KINDS = {
     en: 'The upload of your video of {surgery} is finished; it is being processed.',
     fr: "L'envoi de votre vidéo de {surgery} est terminé ; elle est en cours de traitement.",
   },
+  uploadExpiring: {
+    type: 'other',
+    group: 'videos',
+    en: 'The upload of your video of {surgery} has not moved for a while: resume it within {hours} h, or it will be removed.',
+    fr: "L'envoi de votre vidéo de {surgery} n'avance plus : reprenez-le dans les {hours} h, sinon il sera supprimé.",
+  },
+  uploadExpired: {
+    type: 'error',
+    group: 'videos',
+    en: 'The unfinished upload of your video of {surgery} was removed; the case waits for its video again.',
+    fr: "L'envoi inachevé de votre vidéo de {surgery} a été supprimé ; le cas attend de nouveau sa vidéo.",
+  },
   videoShared: {
     type: 'other',
     group: 'sharing',

@@ -26,7 +26,7 @@ describe('field rules of SPEC §5', () => {
   });
 
   it('passwords must match', () => {
-    const r = resetCheckAndSetBody.safeParse({ email: 'a@b.fr', code: '12345', password: 'abcdefg1', confirmPassword: 'abcdefg2' });
+    const r = resetCheckAndSetBody.safeParse({ email: 'a@b.fr', code: '12345678', password: 'abcdefg1', confirmPassword: 'abcdefg2' });
     expect(r.success).toBe(false);
     expect(r.error!.issues[0]).toMatchObject({ message: 'PASSWORD_MISMATCH', path: ['confirmPassword'] });
   });
@@ -37,14 +37,14 @@ describe('field rules of SPEC §5', () => {
       expect(messageOf(phoneField(), bad)).toBe('PHONE_FORMAT');
   });
 
-  it('RPPS number: 11 digits; recovery code: 5 digits', () => {
+  it('RPPS number: 11 digits; recovery code: 8 digits (README, Security)', () => {
     expect(messageOf(rppsField(), '10999901019')).toBeUndefined();
     expect(messageOf(rppsField(), '1099990101')).toBe('RPPS_FORMAT');
     expect(messageOf(rppsField(), '1099990101a')).toBe('RPPS_FORMAT');
-    expect(messageOf(codeField(), '01234')).toBeUndefined();
-    expect(messageOf(codeField(), '1234')).toBe('CODE_FORMAT');
-    expect(messageOf(codeField(), '12a45')).toBe('CODE_FORMAT');
-    expect(messageOf(verifyBody, { email: 'a@b.fr', code: '123456' })).toBe('CODE_FORMAT');
+    expect(messageOf(codeField(), '01234567')).toBeUndefined();
+    expect(messageOf(codeField(), '12345')).toBe('CODE_FORMAT');
+    expect(messageOf(codeField(), '12a45678')).toBe('CODE_FORMAT');
+    expect(messageOf(verifyBody, { email: 'a@b.fr', code: '123456789' })).toBe('CODE_FORMAT');
   });
 
   it('year fields must contain a number of years', () => {

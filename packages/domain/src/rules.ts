@@ -2,11 +2,26 @@ import { z } from 'zod';
 import { CODE_LENGTH, PASSWORD_MIN_LENGTH, RPPS_LENGTH } from './limits.ts';
 
 /** Field rules of SPEC §5. Messages are error codes of `errors.ts`. */
-export const required = () => z.string({ error: 'FIELD_REQUIRED' }).trim().min(1, { error: 'FIELD_REQUIRED' });
+
+// A lone UTF-16 surrogate (high not followed by low, or low not preceded by high).
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * NUL cannot be stored in a PostgreSQL text and a lone surrogate cannot be encoded as UTF-8:
+ * both are refused as input instead of failing in the database.
+ */
+export function hasForbiddenCharacters(value: string): boolean {
+  return value.includes('\u0000') || LONE_SURROGATE.test(value);
+}
+
+/** Every text of every input schema starts here. */
+export const plainString = () =>
+  z.string({ error: 'FIELD_REQUIRED' }).refine((v) => !hasForbiddenCharacters(v), { error: 'TEXT_INVALID_CHARACTERS' });
+
+export const required = () => plainString().trim().min(1, { error: 'FIELD_REQUIRED' });
 
 export const emailField = () =>
-  z
-    .string({ error: 'FIELD_REQUIRED' })
+  plainString()
     .trim()
     .min(1, { error: 'FIELD_REQUIRED' })
     .max(254, { error: 'EMAIL_FORMAT' })
@@ -14,8 +29,7 @@ export const emailField = () =>
     .transform((v) => v.toLowerCase());
 
 export const PASSWORD_PATTERN = new RegExp(`^(?=.*\\d).{${PASSWORD_MIN_LENGTH},128}$`);
-export const passwordField = () =>
-  z.string({ error: 'FIELD_REQUIRED' }).min(1, { error: 'FIELD_REQUIRED' }).regex(PASSWORD_PATTERN, { error: 'PASSWORD_RULE' });
+export const passwordField = () => plainString().min(1, { error: 'FIELD_REQUIRED' }).regex(PASSWORD_PATTERN, { error: 'PASSWORD_RULE' });
 
 export const PHONE_PATTERN = /^\+\d{2} \d{9}$/;
 export const phoneField = () => required().regex(PHONE_PATTERN, { error: 'PHONE_FORMAT' });
@@ -35,8 +49,7 @@ export const yearsField = () =>
 
 export const textField = (max: number) => required().max(max, { error: 'TEXT_TOO_LONG' });
 export const optionalText = (max: number) =>
-  z
-    .string()
+  plainString()
     .trim()
     .max(max, { error: 'TEXT_TOO_LONG' })
     .optional()

@@ -4,7 +4,7 @@ import { CARE_CENTRE_TYPES, ROBOTS } from './auth.ts';
 import { notificationSettingsSchema, preferencesSchema } from './preferences.ts';
 import { LANGUAGES } from './i18n.ts';
 import { CONTACT_MESSAGE_MAX } from './limits.ts';
-import { emailField, optionalText, phoneField, textField, yearsField } from './rules.ts';
+import { emailField, optionalText, phoneField, plainString, textField, yearsField } from './rules.ts';
 
 export const specialtyRef = z.object({ id: z.string(), name: z.string() });
 
@@ -71,11 +71,11 @@ export type UpdateProfileBody = z.input<typeof updateProfileBody>;
 /** The word a person types to confirm deleting their account. */
 export const DELETE_CONFIRMATION_WORDS = { fr: 'SUPPRIMER', en: 'DELETE' } as const;
 export const deleteAccountBody = z.object({
-  password: z.string({ error: 'FIELD_REQUIRED' }).min(1, { error: 'FIELD_REQUIRED' }),
-  confirmation: z.string({ error: 'FIELD_REQUIRED' }).min(1, { error: 'FIELD_REQUIRED' }),
+  password: plainString().min(1, { error: 'FIELD_REQUIRED' }),
+  confirmation: plainString().min(1, { error: 'FIELD_REQUIRED' }),
 });
 
-export const pushTokenBody = z.object({ pushToken: z.string().trim().min(1, { error: 'FIELD_REQUIRED' }).max(512) });
+export const pushTokenBody = z.object({ pushToken: plainString().trim().min(1, { error: 'FIELD_REQUIRED' }).max(512) });
 
 export const anonymousLanguageBody = z.object({ langCode: z.enum(LANGUAGES, { error: 'INVALID_VALUE' }) });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalText, textField } from './rules.ts';
+import { emailField, optionalText, textField } from './rules.ts';
 
 /** The workflow of DESIGN.md; a video is 'saved' once its media is ready. */
 export const VIDEO_STATUSES = [
@@ -76,7 +76,7 @@ export const createVideoBody = videoFieldsSchema.extend({ kind: z.enum(VIDEO_KIN
 export const updateVideoBody = videoFieldsSchema.partial().strict();
 export const sendVideoBody = z.object({ priority: z.boolean({ error: 'INVALID_VALUE' }).default(false) });
 export const favouriteBody = z.object({ favourite: z.boolean({ error: 'INVALID_VALUE' }) });
-export const shareVideoBody = z.object({ email: z.email({ error: 'EMAIL_FORMAT' }).transform((v) => v.trim().toLowerCase()) });
+export const shareVideoBody = z.object({ email: emailField() });
 
 /** The tabs of /videos. */
 export const VIDEO_TABS = ['mine', 'toAnalyze', 'analysed', 'shared'] as const;

@@ -122,11 +122,19 @@ export const sessions = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** The id (`tid`) of the session's current token; a refresh replaces it. */
+    tokenId: uuid('token_id'),
+    /** The token a refresh replaced stays valid until `previousUntil` (requests already in flight). */
+    previousTokenId: uuid('previous_token_id'),
+    previousUntil: timestamp('previous_until', { withTimezone: true }),
   },
   (t) => [index('sessions_user').on(t.userId)],
 );
 
-/** Codes mailed for email validation and password reset (hashed, 15 minutes, 5 tries). */
+/**
+ * Codes mailed for email validation and password reset (hashed, 15 minutes, 5 tries). Rows stay
+ * after use: the wrong tries they hold count against the account's budget (codes.ts).
+ */
 export const verificationCodes = pgTable(
   'verification_codes',
   {
@@ -139,6 +147,8 @@ export const verificationCodes = pgTable(
     attempts: integer('attempts').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    /** Set when the right code was given (consumedAt alone may mean replaced by a newer code). */
+    usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index('verification_codes_user_purpose').on(t.userId, t.purpose)],
@@ -207,6 +217,8 @@ export const videos = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
     /** The tus upload id while the source is being received. */
     uploadId: text('upload_id'),
+    /** When the author was told that this unfinished upload will expire (housekeeping). */
+    uploadWarnedAt: timestamp('upload_warned_at', { withTimezone: true }),
     sourceKey: text('source_key'),
     sourceSize: bigint('source_size', { mode: 'number' }),
     videoMediaId: uuid('video_media_id'),
@@ -309,7 +321,12 @@ export const auditLog = pgTable(
     details: jsonb('details').$type<Record<string, unknown>>(),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_log_created').on(t.createdAt), index('audit_log_actor').on(t.actorId)],
+  (t) => [
+    index('audit_log_created').on(t.createdAt),
+    index('audit_log_actor').on(t.actorId),
+    // Failed sign-ins per address (auth.service, login).
+    index('audit_log_ip_action_created').on(t.ip, t.action, t.createdAt),
+  ],
 );
 
 /** Small key/value settings kept in the database (first-start markers and the like). */

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { Role } from '@sutura/domain/roles';
 import type { Preferences } from '@sutura/domain/preferences';
 import { AppError } from './errors.ts';
+import { sessionCookieToken, wantsSessionCookie } from './session-cookie.ts';
 
 /**
  * Who may call a route: 'public' (anyone), 'authenticated' (any signed-in person), or the
@@ -14,6 +15,8 @@ export interface RequestUser {
   sessionId: string;
   roles: Role[];
   preferences: Preferences;
+  /** When this token stops being accepted (session expiry, absolute lifetime or refresh grace). */
+  sessionEndsAt: Date;
 }
 
 declare module 'fastify' {
@@ -28,6 +31,8 @@ declare module 'fastify' {
 export interface Authenticator {
   /** Resolves a bearer token to its live session, or null when invalid, expired or revoked. */
   authenticate(token: string): Promise<RequestUser | null>;
+  /** When a live session ends; null once it has ended or was revoked. */
+  sessionEndsAt(sessionId: string): Promise<Date | null>;
 }
 
 export function bearerToken(request: FastifyRequest): string | undefined {
@@ -35,6 +40,13 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   if (!header?.startsWith('Bearer ')) return undefined;
   return header.slice(7).trim() || undefined;
 }
+
+/** The Bearer token, else — only when the request says it is the web app — the session cookie. */
+export function requestToken(request: FastifyRequest): string | undefined {
+  return bearerToken(request) ?? (wantsSessionCookie(request) ? sessionCookieToken(request.headers.cookie) : undefined);
+}
+
+export { sessionCookieToken };
 
 export interface RouteRule {
   method: string;
@@ -57,7 +69,7 @@ export function registerAccessControl(app: FastifyInstance, auth: Authenticator)
   // Runs before validation so that an anonymous caller gets 401, not a 400 about their input.
   app.addHook('preValidation', async (request) => {
     const access = request.routeOptions.config.access;
-    const token = bearerToken(request);
+    const token = requestToken(request);
     if (token) request.user = await auth.authenticate(token);
     if (access === undefined || access === 'public') return;
     if (!request.user) throw new AppError('UNAUTHORIZED');

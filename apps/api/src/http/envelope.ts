@@ -4,6 +4,7 @@ import { ZodObject } from 'zod';
 import { errorMessage, isErrorCode, type ErrorCode } from '@sutura/domain/errors';
 import { QueryError } from '@sutura/domain/query';
 import { AppError } from './errors.ts';
+import { redactedError } from './hardening.ts';
 import { requestLanguage } from './language.ts';
 
 /** Sends `{ success: true, data }`; every handler returns through it. */
@@ -68,13 +69,14 @@ export function registerEnvelope(app: FastifyInstance): void {
       return fail(request, reply, 400, details[0]?.code ?? 'VALIDATION', {}, details);
     }
     if (error.statusCode === 429) return fail(request, reply, 429, 'RATE_LIMITED');
+    if (error.statusCode === 414) return fail(request, reply, 414, 'URI_TOO_LONG');
     const mapped = fastifyErrorCode(error);
     if (mapped) return fail(request, reply, error.statusCode && error.statusCode < 500 ? error.statusCode : 400, mapped);
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      request.log.info({ err: error }, 'client error');
+      request.log.info({ err: redactedError(error) }, 'client error');
       return fail(request, reply, error.statusCode, error.statusCode === 404 ? 'NOT_FOUND' : 'VALIDATION');
     }
-    request.log.error({ err: error }, 'unexpected error');
+    request.log.error({ err: redactedError(error) }, 'unexpected error');
     return fail(request, reply, 500, 'GENERIC');
   });
 

@@ -9,9 +9,16 @@ export interface JobPayloads {
   'mail.send': { to: string; lang: Language; template: MailTemplate };
   /** Probe, remux or transcode an uploaded video, then poster and storyboard (media-pipeline). */
   'video.process': { videoId: string };
+  /** Warn about, then remove, unfinished uploads that receive nothing (hourly). */
+  'uploads.expire': Record<string, never>;
+  /** Remove files that no row names (daily). */
+  'storage.sweep': Record<string, never>;
 }
 export type JobName = keyof JobPayloads;
-export const JOB_NAMES: JobName[] = ['mail.send', 'video.process'];
+export const JOB_NAMES: JobName[] = ['mail.send', 'video.process', 'uploads.expire', 'storage.sweep'];
+
+/** The periodic jobs and their cron (pg-boss keeps one schedule per name, whatever the processes). */
+const SCHEDULES: Partial<Record<JobName, string>> = { 'uploads.expire': '7 * * * *', 'storage.sweep': '17 3 * * *' };
 
 /** Retries of every queue, and what differs per job. */
 const QUEUE_OPTIONS: Record<JobName, QueueOptions> = {
@@ -19,6 +26,8 @@ const QUEUE_OPTIONS: Record<JobName, QueueOptions> = {
   // A transcode of hours of surgery outlasts pg-boss's 15-minute default; the heartbeat still
   // hands the job to another worker within a minute when its process dies.
   'video.process': { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 24 * 3600, heartbeatSeconds: 60 },
+  'uploads.expire': { retryLimit: 1, retryDelay: 60, expireInSeconds: 3600 },
+  'storage.sweep': { retryLimit: 1, retryDelay: 300, expireInSeconds: 6 * 3600 },
 };
 
 /** What a handler knows about the attempt it runs: the last one may record a final failure. */
@@ -44,6 +53,7 @@ export async function createQueue(database: Database, log: Logger): Promise<Queu
   for (const name of JOB_NAMES) {
     await boss.createQueue(name, QUEUE_OPTIONS[name]);
   }
+  for (const [name, cron] of Object.entries(SCHEDULES)) await boss.schedule(name, cron, {});
   return {
     async send(name, payload) {
       await boss.send(name, payload as object);

@@ -2,10 +2,17 @@ import type { JobHandlers } from './queue.ts';
 import type { Mailer } from '../modules/mail/mailer.ts';
 import { renderMail } from '../modules/mail/mail-templates.ts';
 import { markProcessingFailed, processVideo, type PipelineDeps } from '../media-pipeline/process-video.ts';
+import type { UploadHousekeeping } from '../modules/videos/upload-housekeeping.ts';
 
 /** The handler of every job; each is safe to run twice. */
-export function createJobHandlers(deps: { mailer: Mailer; pipeline: PipelineDeps }): JobHandlers {
+export function createJobHandlers(deps: { mailer: Mailer; pipeline: PipelineDeps; housekeeping: UploadHousekeeping }): JobHandlers {
   return {
+    'uploads.expire': async () => {
+      await deps.housekeeping.expireUploads();
+    },
+    'storage.sweep': async () => {
+      await deps.housekeeping.sweepOrphans();
+    },
     'mail.send': async ({ to, lang, template }) => {
       await deps.mailer.send(to, renderMail(template, lang));
     },

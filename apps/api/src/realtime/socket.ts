@@ -1,13 +1,42 @@
-import type { Server as HttpServer } from 'node:http';
+import type { IncomingHttpHeaders, Server as HttpServer } from 'node:http';
 import { Server } from 'socket.io';
 import { createAdapter } from '@socket.io/postgres-adapter';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { SOCKET_EVENTS } from '@sutura/domain/notifications';
-import type { Authenticator } from '../http/access.ts';
+import { sessionCookieToken, type Authenticator } from '../http/access.ts';
 import type { RealtimeHub } from '../modules/notifications/notifications.service.ts';
 
 const room = (userId: string) => `user:${userId}`;
+/** Every socket sits in its session's room from connection on, so that the session can close it. */
+const sessionRoom = (sessionId: string) => `session:${sessionId}`;
+/** setTimeout's largest delay; a longer session is checked again then. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function disconnector(io: Server) {
+  return (sessionIds: string[]) => {
+    for (const id of sessionIds) io.in(sessionRoom(id)).disconnectSockets(true);
+  };
+}
+
+/**
+ * The token a client opened its socket with: its `auth.token` (API clients), else the web app's
+ * session cookie — only from a page of this same origin, since a browser sends the cookie with a
+ * websocket opened by any page.
+ */
+function socketToken(auth: unknown, headers: IncomingHttpHeaders): string | null {
+  const token = (auth as { token?: unknown } | undefined)?.token;
+  if (typeof token === 'string' && token) return token;
+  return sameOrigin(headers) ? (sessionCookieToken(headers.cookie) ?? null) : null;
+}
+
+function sameOrigin(headers: IncomingHttpHeaders): boolean {
+  try {
+    return !!headers.origin && new URL(headers.origin).host === headers.host;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The socket of SPEC §4: a client authenticates with its token, then `INITIALIZE {id}` joins
@@ -22,22 +51,46 @@ export async function createRealtime(opts: { server: HttpServer; auth: Authentic
   io.adapter(createAdapter(opts.pool));
 
   io.use(async (socket, next) => {
-    const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
-    const user = typeof token === 'string' ? await opts.auth.authenticate(token).catch(() => null) : null;
+    const token = socketToken(socket.handshake.auth, socket.handshake.headers);
+    const user = token ? await opts.auth.authenticate(token).catch(() => null) : null;
     socket.data.userId = user?.id ?? null;
+    socket.data.sessionId = user?.sessionId ?? null;
     next();
   });
 
   io.on('connection', (socket) => {
+    const sessionId = socket.data.sessionId as string | null;
+    if (sessionId) void socket.join(sessionRoom(sessionId));
+
+    // A socket lives as long as the session it was opened with (a refresh extends the session;
+    // the socket does not need the new token). When the session's end comes, it is checked
+    // again and the socket closed unless a refresh moved it; a revocation closes it at once.
+    let timer: NodeJS.Timeout | undefined;
+    const alive = async () => (sessionId ? await opts.auth.sessionEndsAt(sessionId).catch(() => null) : null);
+    const schedule = (endsAt: Date | null) => {
+      if (!endsAt) return socket.disconnect(true);
+      timer = setTimeout(() => void alive().then(schedule), Math.min(MAX_TIMER_MS, Math.max(0, endsAt.getTime() - Date.now()) + 500));
+      timer.unref();
+    };
+    if (sessionId) void alive().then(schedule);
+    socket.on('disconnect', () => clearTimeout(timer));
+
     // A client that asks to restart is told to initialise again.
     socket.on(SOCKET_EVENTS.restartConnection, () => socket.emit(SOCKET_EVENTS.restartConnection));
     socket.on(SOCKET_EVENTS.initialize, async (payload: unknown) => {
       const id = (payload as { id?: unknown } | undefined)?.id;
-      if (typeof id !== 'string' || !socket.data.userId || socket.data.userId !== id) {
+      const userId = socket.data.userId as string | null;
+      if (typeof id !== 'string' || !userId || !sessionId || userId !== id) {
         opts.log.info({ socket: socket.id }, 'realtime: INITIALIZE refused');
         return;
       }
-      for (const joined of socket.rooms) if (joined !== socket.id) await socket.leave(joined);
+      // The session may have ended since the connection: checked again before joining.
+      if (!(await alive())) {
+        opts.log.info({ socket: socket.id }, 'realtime: session ended, socket closed');
+        socket.disconnect(true);
+        return;
+      }
+      for (const joined of socket.rooms) if (joined !== socket.id && joined !== sessionRoom(sessionId)) await socket.leave(joined);
       await socket.join(room(id));
     });
   });
@@ -46,6 +99,7 @@ export async function createRealtime(opts: { server: HttpServer; auth: Authentic
     emitToUser(userId, event, payload) {
       io.to(room(userId)).emit(event, payload);
     },
+    disconnectSessions: disconnector(io),
   };
 
   return {
@@ -77,6 +131,7 @@ export async function createRealtimeEmitter(pool: pg.Pool): Promise<{ hub: Realt
       emitToUser(userId, event, payload) {
         io.to(room(userId)).emit(event, payload);
       },
+      disconnectSessions: disconnector(io),
     },
     // io.close() expects an engine, which a detached server has none of: close the adapter alone.
     close: async () => {

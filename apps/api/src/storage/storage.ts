@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -17,6 +17,8 @@ export interface Storage {
   delete(key: string): Promise<void>;
   /** Removes every object under a prefix (all files of a video, of a person). */
   deletePrefix(prefix: string): Promise<void>;
+  /** Every object, with when it was last written (the sweep of files no row names). */
+  list(): AsyncIterable<{ key: string; modifiedAt: Date }>;
 }
 
 export function createLocalStorage(root: string): Storage {
@@ -70,6 +72,15 @@ export function createLocalStorage(root: string): Storage {
     },
     async deletePrefix(prefix) {
       await rm(resolve(prefix), { recursive: true, force: true });
+    },
+    async *list() {
+      const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        if (!entry.isFile()) continue;
+        const full = path.join(entry.parentPath, entry.name);
+        const info = await stat(full).catch(() => undefined);
+        if (info) yield { key: path.relative(root, full).split(path.sep).join('/'), modifiedAt: info.mtime };
+      }
     },
   };
 }

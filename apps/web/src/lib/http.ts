@@ -23,24 +23,15 @@ export class ApiRequestError extends Error {
   }
 }
 
-export function readToken(): string | null {
-  try {
-    return localStorage.getItem(STORAGE_KEYS.token);
-  } catch (error) {
-    console.error(error);
-    return null;
-  }
-}
+/**
+ * The session lives in an httpOnly cookie the server sets, out of reach of any script (not in
+ * localStorage as SPEC §9 had it). This header asks the server for that cookie mode and, since a
+ * page of another site cannot send it, proves the request comes from the app (docs/security.md).
+ */
+export const SESSION_HEADERS = { 'X-Sutura-Session': 'cookie' } as const;
 
-export function storeToken(token: string): void {
-  try {
-    localStorage.setItem(STORAGE_KEYS.token, token);
-  } catch (error) {
-    console.error(error);
-  }
-}
-
-export function clearToken(): void {
+/** A token an earlier version kept in localStorage is removed: the cookie replaced it. */
+export function forgetStoredToken(): void {
   try {
     localStorage.removeItem(STORAGE_KEYS.token);
   } catch (error) {
@@ -64,9 +55,7 @@ export async function api<T>(
   path: string,
   opts: { body?: unknown; query?: QueryParams; form?: FormData } = {},
 ): Promise<T> {
-  const token = readToken();
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (token) headers.Authorization = `Bearer ${token}`;
+  const headers: Record<string, string> = { Accept: 'application/json', ...SESSION_HEADERS };
   let body: BodyInit | undefined;
   if (opts.form) body = opts.form;
   else if (opts.body !== undefined) {
@@ -77,7 +66,7 @@ export async function api<T>(
 
   let response: Response;
   try {
-    response = await fetch(url, { method, headers, body });
+    response = await fetch(url, { method, headers, body, credentials: 'same-origin' });
   } catch {
     throw genericError();
   }
@@ -89,11 +78,11 @@ export async function api<T>(
     envelope = undefined;
   }
 
-  if (response.status === 401 && token && readToken() === token) onUnauthorized?.();
-
   if (!envelope || typeof envelope !== 'object' || !('success' in envelope)) throw genericError(response.status);
   if (!envelope.success) {
     const { code, message, details } = envelope.error;
+    // The session ended on the server (expired, revoked elsewhere): not a wrong password.
+    if (response.status === 401 && code === 'UNAUTHORIZED') onUnauthorized?.();
     throw new ApiRequestError(response.status, isErrorCode(code) ? code : 'GENERIC', message, details);
   }
   return envelope.data;

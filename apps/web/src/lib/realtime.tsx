@@ -1,7 +1,6 @@
 import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import type { Socket } from 'socket.io-client';
 import { SOCKET_EVENTS } from '@sutura/domain/socket-events';
-import { readToken } from '@/lib/http';
 import { useSession } from '@/lib/session';
 import { connectSocket } from '@/lib/socket';
 
@@ -33,7 +32,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
   const userId = session?.userId;
 
   useEffect(() => {
-    if (!userId || signingOut || !readToken()) return;
+    if (!userId || signingOut) return;
     let socket: Socket | null = null;
     let closed = false;
     const initialize = () => socket?.emit(SOCKET_EVENTS.initialize, { id: userId });

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import type { Session } from '@sutura/domain/auth';
 import { DEFAULT_PREFERENCES } from '@sutura/domain/preference-values';
 import type { Preferences } from '@sutura/domain/preferences';
-import { api, clearToken, readToken, setUnauthorizedHandler, storeToken } from '@/lib/http';
+import { api, forgetStoredToken, setUnauthorizedHandler } from '@/lib/http';
 import { setLanguage } from '@/lib/i18n';
 import { queryClient } from '@/lib/query';
 
@@ -28,31 +28,30 @@ function applyLanguagePreference(preferences: Preferences): void {
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
-  const [status, setStatus] = useState<SessionStatus>(() => (readToken() ? 'loading' : 'signedOut'));
+  // The session cookie cannot be read from here: the server says whether there is one.
+  const [status, setStatus] = useState<SessionStatus>('loading');
   const [session, setSession] = useState<Session | null>(null);
   const [signingOut, setSigningOut] = useState(false);
   // Bumped by every sign-out, so a session fetch started before it cannot sign the person back in.
   const epoch = useRef(0);
 
   const accept = useCallback((next: Session) => {
-    storeToken(next.token);
     setSession(next);
     setStatus('signedIn');
     applyLanguagePreference(next.preferences);
   }, []);
 
   const endLocally = useCallback(() => {
-    clearToken();
     setSession(null);
     setStatus('signedOut');
     queryClient.clear();
   }, []);
 
-  // SPEC §4: a stored token is exchanged for the current session and a refreshed token. Kept in a
-  // ref so strict mode's second effect run does not send the old token twice.
+  // SPEC §4: the session cookie is exchanged for the current session and a refreshed token (in the
+  // cookie). Kept in a ref so strict mode's second effect run does not send the old token twice.
   const bootstrap = useRef<Promise<Session> | null>(null);
   useEffect(() => {
-    if (!readToken()) return;
+    forgetStoredToken();
     let cancelled = false;
     const started = epoch.current;
     bootstrap.current ??= api<Session>('GET', '/auth');
@@ -81,7 +80,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     epoch.current += 1;
     setSigningOut(true);
     try {
-      if (readToken()) await api('DELETE', '/auth').catch(() => undefined);
+      await api('DELETE', '/auth').catch(() => undefined);
     } finally {
       endLocally();
       setSigningOut(false);

@@ -4,7 +4,7 @@ import type { DetailedError, HttpRequest, Upload } from 'tus-js-client';
 import type { ApiResult } from '@sutura/domain/envelope';
 import { fileTooBigMessage, isErrorCode } from '@sutura/domain/errors';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '@sutura/domain/limits';
-import { api, API_BASE, readToken } from '@/lib/http';
+import { api, API_BASE, SESSION_HEADERS } from '@/lib/http';
 import { currentLanguage, i18n } from '@/lib/i18n';
 import { useSession } from '@/lib/session';
 import { useToast, type ToastType } from '@/lib/toast';
@@ -43,11 +43,7 @@ async function fetchMaxUploadBytes(): Promise<number> {
     // The tus answer below, or the default.
   }
   try {
-    const token = readToken();
-    const response = await fetch(uploadsEndpoint(), {
-      method: 'OPTIONS',
-      headers: { 'Tus-Resumable': '1.0.0', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    });
+    const response = await fetch(uploadsEndpoint(), { method: 'OPTIONS', headers: { 'Tus-Resumable': '1.0.0', ...SESSION_HEADERS } });
     const max = Number(response.headers.get('Tus-Max-Size'));
     if (response.ok && Number.isSafeInteger(max) && max > 0) return max;
   } catch {
@@ -231,11 +227,10 @@ export class UploadManager {
       storeFingerprintForResuming: true,
       removeFingerprintOnSuccess: true,
       fingerprint: (f: File) => fingerprintOf(videoId, f, endpoint),
-      // The bearer token is set here only, not in `headers` as well: XHR would send both values
-      // joined by a comma. Read on each request, so a token the session refreshed is used.
+      // The session cookie goes with every request of this origin; the header asks for the cookie
+      // mode (and is the app's CSRF proof, docs/security.md).
       onBeforeRequest: (req: HttpRequest) => {
-        const current = readToken();
-        if (current) req.setHeader('Authorization', `Bearer ${current}`);
+        for (const [name, value] of Object.entries(SESSION_HEADERS)) req.setHeader(name, value);
         req.setHeader('Accept-Language', currentLanguage());
       },
       onShouldRetry: (error) => {

@@ -11,18 +11,19 @@ export function authRoutes(deps: { auth: AuthService; rateLimit: number }): Fast
     app.post(
       '/auth',
       { config: { access: 'public', rateLimit: authRateLimit(deps.rateLimit) }, schema: { tags: ['auth'], body: loginBody } },
-      async (request) => {
+      async (request, reply) => {
         const { ip, userAgent } = clientInfo(request);
-        return ok(await auth.login(request.body.email, request.body.password, ip, userAgent));
+        return ok(reply.session(await auth.login(request.body.email, request.body.password, ip, userAgent)));
       },
     );
 
-    app.get('/auth', { config: { access: 'authenticated' }, schema: { tags: ['auth'] } }, async (request) =>
-      ok(await auth.refresh(requireUser(request))),
+    app.get('/auth', { config: { access: 'authenticated' }, schema: { tags: ['auth'] } }, async (request, reply) =>
+      ok(reply.session(await auth.refresh(requireUser(request)))),
     );
 
-    app.delete('/auth', { config: { access: 'authenticated' }, schema: { tags: ['auth'] } }, async (request) => {
+    app.delete('/auth', { config: { access: 'authenticated' }, schema: { tags: ['auth'] } }, async (request, reply) => {
       await auth.signOut(requireUser(request), request.ip);
+      reply.clearSession();
       return ok({});
     });
   };

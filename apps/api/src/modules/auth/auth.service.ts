@@ -1,18 +1,21 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import argon2 from 'argon2';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { Role } from '@sutura/domain/roles';
 import type { Session } from '@sutura/domain/auth';
 import type { Db } from '../../db/client.ts';
 import { knownDevices, sessions, users } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/access.ts';
-import type { Audit } from '../audit/audit.service.ts';
+import type { Audit, AuditCounter } from '../audit/audit.service.ts';
 import type { MediaService } from '../media/media.service.ts';
-import type { NotificationService } from '../notifications/notifications.service.ts';
+import type { NotificationService, RealtimeHub } from '../notifications/notifications.service.ts';
 import type { Tokens } from './tokens.ts';
 
 export type UserRow = typeof users.$inferSelect;
+
+/** The window of the per-address limit on failed sign-ins. */
+export const SIGN_IN_WINDOW_MINUTES = 15;
 
 // A hash to compare against when the email is unknown, so both paths take the same time.
 const decoyHash = argon2.hash('decoy-password-1', { type: argon2.argon2id });
@@ -62,14 +65,23 @@ export function createAuthService(deps: {
   mediaService: MediaService;
   notifications: NotificationService;
   tokenTtlHours: number;
+  /** A session ends this long after sign-in, however often its token is refreshed. */
+  sessionMaxDays: number;
+  /** How long a token replaced by a refresh is still accepted. */
+  tokenGraceSeconds: number;
+  hub: Pick<RealtimeHub, 'disconnectSessions'>;
+  /** Failed sign-ins from one address over SIGN_IN_WINDOW_MINUTES, whatever the emails, before it waits. */
+  signInFailuresPerAddress: number;
+  auditCount: AuditCounter;
   clock: () => Date;
 }) {
-  const { db, tokens, audit, mediaService, notifications, clock } = deps;
+  const { db, tokens, audit, mediaService, notifications, clock, hub } = deps;
   const ttlMs = deps.tokenTtlHours * 3600_000;
+  const maxMs = deps.sessionMaxDays * 24 * 3600_000;
 
-  async function sessionPayload(user: UserRow, sessionId: string, expiresAt: Date): Promise<Session> {
+  async function sessionPayload(user: UserRow, sessionId: string, tokenId: string, expiresAt: Date): Promise<Session> {
     return {
-      token: await tokens.sign({ userId: user.id, sessionId }, expiresAt),
+      token: await tokens.sign({ userId: user.id, sessionId, tokenId }, expiresAt),
       userId: user.id,
       roles: user.roles as Role[],
       preferences: user.preferences,
@@ -79,12 +91,24 @@ export function createAuthService(deps: {
   }
 
   async function openSession(user: UserRow, ip: string, userAgent: string | undefined): Promise<Session> {
-    const expiresAt = new Date(clock().getTime() + ttlMs);
+    const now = clock();
+    const expiresAt = new Date(now.getTime() + Math.min(ttlMs, maxMs));
+    const tokenId = randomUUID();
     const [row] = await db
       .insert(sessions)
-      .values({ userId: user.id, device: describeDevice(userAgent), ip, expiresAt })
+      .values({ userId: user.id, device: describeDevice(userAgent), ip, expiresAt, tokenId, createdAt: now, lastSeenAt: now })
       .returning({ id: sessions.id });
-    return sessionPayload(user, row!.id, expiresAt);
+    return sessionPayload(user, row!.id, tokenId, expiresAt);
+  }
+
+  /** Revokes sessions of a person (all, or all but one) and closes their sockets. */
+  async function revokeSessions(userId: string, keep?: string): Promise<void> {
+    const revoked = await db
+      .update(sessions)
+      .set({ revokedAt: clock() })
+      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), keep ? ne(sessions.id, keep) : undefined))
+      .returning({ id: sessions.id });
+    hub.disconnectSessions(revoked.map((r) => r.id));
   }
 
   /** Tells the person when their account is opened from a device it has never been opened on. */
@@ -103,6 +127,9 @@ export function createAuthService(deps: {
     rememberDevice,
 
     async login(email: string, password: string, ip: string, userAgent: string | undefined): Promise<Session> {
+      // Password spraying tries one password on many emails: the address waits, whatever the email.
+      if ((await deps.auditCount('auth.sign_in_failed', ip, SIGN_IN_WINDOW_MINUTES)) >= deps.signInFailuresPerAddress)
+        throw new AppError('RATE_LIMITED');
       const [user] = await db.select().from(users).where(eq(users.email, email));
       if (!user) {
         await verifyPassword(await decoyHash, password);
@@ -120,32 +147,74 @@ export function createAuthService(deps: {
       return session;
     },
 
-    /** A fresh token for the same session, with a new expiry. */
+    /**
+     * A fresh token for the same session, with a new expiry but never past the session's absolute
+     * lifetime. The token it replaces stays valid for a short grace, then is refused.
+     */
     async refresh(requestUser: RequestUser): Promise<Session> {
       const [user] = await db.select().from(users).where(eq(users.id, requestUser.id));
-      if (!user) throw new AppError('UNAUTHORIZED');
-      const expiresAt = new Date(clock().getTime() + ttlMs);
-      await db.update(sessions).set({ expiresAt, lastSeenAt: clock() }).where(eq(sessions.id, requestUser.sessionId));
-      return sessionPayload(user, requestUser.sessionId, expiresAt);
+      const [session] = await db.select().from(sessions).where(eq(sessions.id, requestUser.sessionId));
+      if (!user || !session) throw new AppError('UNAUTHORIZED');
+      const now = clock();
+      const expiresAt = new Date(Math.min(now.getTime() + ttlMs, session.createdAt.getTime() + maxMs));
+      const tokenId = randomUUID();
+      await db
+        .update(sessions)
+        .set({
+          expiresAt,
+          lastSeenAt: now,
+          tokenId,
+          previousTokenId: session.tokenId,
+          previousUntil: new Date(now.getTime() + deps.tokenGraceSeconds * 1000),
+        })
+        .where(eq(sessions.id, session.id));
+      return sessionPayload(user, session.id, tokenId, expiresAt);
     },
 
     async signOut(requestUser: RequestUser, ip: string): Promise<void> {
       await db.update(sessions).set({ revokedAt: clock() }).where(eq(sessions.id, requestUser.sessionId));
+      hub.disconnectSessions([requestUser.sessionId]);
       await audit(requestUser.id, 'auth.sign_out', 'user', requestUser.id, ip);
     },
 
+    /** Every session of the person ends, and its sockets close (password reset, deletion). */
     async revokeAll(userId: string): Promise<void> {
-      await db
-        .update(sessions)
-        .set({ revokedAt: clock() })
-        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+      await revokeSessions(userId);
+    },
+
+    /** Every session but `keep` ends (a password change: the person stays signed in here). */
+    async revokeOthers(userId: string, keep: string): Promise<void> {
+      await revokeSessions(userId, keep);
+    },
+
+    /** When a live session ends (expiry or absolute lifetime); null when it has ended or was revoked. */
+    async sessionEndsAt(sessionId: string): Promise<Date | null> {
+      const now = clock();
+      const [row] = await db
+        .select({ expiresAt: sessions.expiresAt, createdAt: sessions.createdAt })
+        .from(sessions)
+        .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+      if (!row) return null;
+      const endsAt = Math.min(row.expiresAt.getTime(), row.createdAt.getTime() + maxMs);
+      return endsAt > now.getTime() ? new Date(endsAt) : null;
     },
 
     async authenticate(token: string): Promise<RequestUser | null> {
       const claims = await tokens.verify(token);
       if (!claims) return null;
+      const now = clock();
       const [row] = await db
-        .select({ id: users.id, roles: users.roles, preferences: users.preferences, sessionId: sessions.id })
+        .select({
+          id: users.id,
+          roles: users.roles,
+          preferences: users.preferences,
+          sessionId: sessions.id,
+          expiresAt: sessions.expiresAt,
+          createdAt: sessions.createdAt,
+          tokenId: sessions.tokenId,
+          previousTokenId: sessions.previousTokenId,
+          previousUntil: sessions.previousUntil,
+        })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
         .where(
@@ -153,11 +222,24 @@ export function createAuthService(deps: {
             eq(sessions.id, claims.sessionId),
             eq(sessions.userId, claims.userId),
             isNull(sessions.revokedAt),
-            gt(sessions.expiresAt, clock()),
+            gt(sessions.expiresAt, now),
+            gt(sessions.createdAt, new Date(now.getTime() - maxMs)),
           ),
         );
       if (!row) return null;
-      return { id: row.id, sessionId: row.sessionId, roles: row.roles as Role[], preferences: row.preferences };
+      // Sessions from before token ids accept their token until its first refresh.
+      const current = row.tokenId === null || claims.tokenId === row.tokenId;
+      const inGrace =
+        claims.tokenId !== null && claims.tokenId === row.previousTokenId && (row.previousUntil?.getTime() ?? 0) > now.getTime();
+      if (!current && !inGrace) return null;
+      const endsAt = Math.min(row.expiresAt.getTime(), row.createdAt.getTime() + maxMs, inGrace ? row.previousUntil!.getTime() : Infinity);
+      return {
+        id: row.id,
+        sessionId: row.sessionId,
+        roles: row.roles as Role[],
+        preferences: row.preferences,
+        sessionEndsAt: new Date(endsAt),
+      };
     },
   };
 }

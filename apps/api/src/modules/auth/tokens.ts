@@ -3,6 +3,8 @@ import { SignJWT, jwtVerify } from 'jose';
 export interface TokenClaims {
   userId: string;
   sessionId: string;
+  /** Which of the session's tokens this is: a refresh retires the one it replaced. */
+  tokenId: string | null;
 }
 
 export interface Tokens {
@@ -13,8 +15,8 @@ export interface Tokens {
 export function createTokens(secret: string): Tokens {
   const key = new TextEncoder().encode(secret);
   return {
-    async sign({ userId, sessionId }, expiresAt) {
-      return new SignJWT({ sid: sessionId })
+    async sign({ userId, sessionId, tokenId }, expiresAt) {
+      return new SignJWT({ sid: sessionId, ...(tokenId ? { tid: tokenId } : {}) })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(userId)
         .setIssuedAt()
@@ -25,7 +27,7 @@ export function createTokens(secret: string): Tokens {
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
         if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
-        return { userId: payload.sub, sessionId: payload.sid };
+        return { userId: payload.sub, sessionId: payload.sid, tokenId: typeof payload.tid === 'string' ? payload.tid : null };
       } catch {
         return null;
       }

@@ -10,6 +10,7 @@ export interface RenderedMail {
 export type MailTemplate =
   | { name: 'verificationCode'; params: { firstName: string; code: string } }
   | { name: 'resetCode'; params: { firstName: string; code: string } }
+  | { name: 'resetBlocked'; params: { firstName: string } }
   | { name: 'contact'; params: { fromName: string; fromEmail: string; subject: string; message: string; userId: string } }
   | { name: 'notification'; params: { content: string; link: string | null } };
 
@@ -68,6 +69,24 @@ export function renderMail(template: MailTemplate, lang: Language): RenderedMail
       return codeMail('verify', template.params.firstName, template.params.code, lang);
     case 'resetCode':
       return codeMail('reset', template.params.firstName, template.params.code, lang);
+    case 'resetBlocked': {
+      const fr = lang === 'fr';
+      const hello = fr ? `Bonjour ${template.params.firstName},` : `Hello ${template.params.firstName},`;
+      const lines = fr
+        ? [
+            'Des codes de réinitialisation erronés ont été saisis plusieurs fois pour votre compte Sutura : les nouveaux codes sont suspendus pour un temps.',
+            'Votre mot de passe n’a pas changé et vous pouvez toujours vous connecter avec lui. Si vous n’êtes pas à l’origine de ces essais, vous n’avez rien à faire ; si le problème persiste, écrivez au support.',
+          ]
+        : [
+            'Wrong password reset codes were entered several times for your Sutura account: new codes are paused for a while.',
+            'Your password has not changed and you can still sign in with it. If you did not make these attempts, you need not do anything; if it goes on, write to support.',
+          ];
+      return {
+        subject: fr ? 'Sutura : réinitialisation du mot de passe suspendue' : 'Sutura: password reset paused',
+        text: `${hello}\n\n${lines.join('\n\n')}\n`,
+        html: layout([hello, ...lines].map(escapeHtml), lang),
+      };
+    }
     case 'contact': {
       const p = template.params;
       const subject = `[Sutura contact] ${p.subject} — ${p.fromName}`;

@@ -8,6 +8,8 @@ import type { Queue } from '../../jobs/queue.ts';
 
 export interface RealtimeHub {
   emitToUser(userId: string, event: string, payload: unknown): void;
+  /** Closes the sockets opened with these sessions (signed out, revoked, expired). */
+  disconnectSessions(sessionIds: string[]): void;
 }
 
 type Row = typeof notifications.$inferSelect;

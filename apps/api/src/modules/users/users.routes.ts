@@ -24,8 +24,9 @@ import { ok } from '../../http/envelope.ts';
 import { listQuerystring } from '../../http/list-query.ts';
 import { requireUser } from '../../http/access.ts';
 import { requestLanguage, LANGUAGE_COOKIE } from '../../http/language.ts';
-import { authRateLimit, clientInfo } from '../../http/route-helpers.ts';
+import { authRateLimit, clientInfo, lookupLimit } from '../../http/route-helpers.ts';
 import { AppError } from '../../http/errors.ts';
+import { MULTIPART_REQUEST_TIMEOUT_MS } from '../../http/timeouts.ts';
 import type { VideoService } from '../videos/videos.service.ts';
 import type { UserService } from './users.service.ts';
 
@@ -36,10 +37,14 @@ export function usersRoutes(deps: {
   videos: VideoService;
   avatarMaxBytes: number;
   rateLimit: number;
+  lookupsPerHour: number;
 }): FastifyPluginAsyncZod {
   const { users } = deps;
   const limited = { rateLimit: authRateLimit(deps.rateLimit) };
   return async (app) => {
+    // Both answer whether an email has an account (EMAIL_NOT_FOUND, as the spec says).
+    const resendLookups = lookupLimit(app, deps.lookupsPerHour, 'resend');
+    const resetLookups = lookupLimit(app, deps.lookupsPerHour, 'reset');
     app.post(
       '/users',
       { config: { access: 'public', ...limited }, schema: { tags: ['users'], body: signUpBody } },
@@ -52,15 +57,15 @@ export function usersRoutes(deps: {
     app.post(
       '/users/verify',
       { config: { access: 'public', ...limited }, schema: { tags: ['users'], body: verifyBody } },
-      async (request) => {
+      async (request, reply) => {
         const { ip, userAgent } = clientInfo(request);
-        return ok(await users.verifyEmail(request.body.email, request.body.code, ip, userAgent));
+        return ok(reply.session(await users.verifyEmail(request.body.email, request.body.code, ip, userAgent)));
       },
     );
 
     app.post(
       '/users/verify/resend',
-      { config: { access: 'public', ...limited }, schema: { tags: ['users'], body: resendCodeBody } },
+      { config: { access: 'public', ...limited }, preHandler: resendLookups, schema: { tags: ['users'], body: resendCodeBody } },
       async (request) => {
         await users.resendVerification(request.body.email, requestLanguage(request));
         return ok({});
@@ -69,7 +74,7 @@ export function usersRoutes(deps: {
 
     app.post(
       '/users/reset/send',
-      { config: { access: 'public', ...limited }, schema: { tags: ['users'], body: resetSendBody } },
+      { config: { access: 'public', ...limited }, preHandler: resetLookups, schema: { tags: ['users'], body: resetSendBody } },
       async (request) => {
         await users.sendResetCode(request.body.email, request.ip, requestLanguage(request));
         return ok({});
@@ -97,9 +102,10 @@ export function usersRoutes(deps: {
     app.post(
       '/users/reset/setNewPassword',
       { config: { access: 'authenticated', ...limited }, schema: { tags: ['users'], body: setNewPasswordBody } },
-      async (request) => {
-        const { ip, userAgent } = clientInfo(request);
-        return ok(await users.changePassword(requireUser(request), request.body.currentPassword, request.body.password, ip, userAgent));
+      async (request, reply) => {
+        return ok(
+          reply.session(await users.changePassword(requireUser(request), request.body.currentPassword, request.body.password, request.ip)),
+        );
       },
     );
 
@@ -142,8 +148,9 @@ export function usersRoutes(deps: {
     app.post(
       '/users/me/delete',
       { config: { access: 'authenticated', ...limited }, schema: { tags: ['users'], body: deleteAccountBody } },
-      async (request) => {
+      async (request, reply) => {
         await users.deleteAccount(requireUser(request), request.body.password, request.body.confirmation, request.ip);
+        reply.clearSession();
         return ok({});
       },
     );
@@ -170,16 +177,23 @@ export function usersRoutes(deps: {
 
     // One file per request: an avatar (AVATAR_MAX_BYTES), or a picture of a case (PICTURE_MAX_BYTES,
     // with the case's `videoId`). Each limit is enforced for its own purpose.
-    app.post('/common/medias/create/upload', { config: { access: 'authenticated' }, schema: { tags: ['media'] } }, async (request) => {
+    const multipart = { access: 'authenticated' as const, requestTimeoutMs: MULTIPART_REQUEST_TIMEOUT_MS };
+    app.post('/common/medias/create/upload', { config: multipart, schema: { tags: ['media'] } }, async (request) => {
       if (!request.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA');
       const user = requireUser(request);
       let purpose = 'avatar';
       let videoId: string | undefined;
       let file: Buffer | undefined;
-      for await (const part of request.parts({ limits: { fileSize: Math.max(deps.avatarMaxBytes, PICTURE_MAX_BYTES) } })) {
-        if (part.type === 'field' && part.fieldname === 'purpose') purpose = String(part.value);
-        else if (part.type === 'field' && part.fieldname === 'videoId') videoId = String(part.value);
-        else if (part.type === 'file') file = await part.toBuffer();
+      try {
+        for await (const part of request.parts({ limits: { fileSize: Math.max(deps.avatarMaxBytes, PICTURE_MAX_BYTES) } })) {
+          if (part.type === 'field' && part.fieldname === 'purpose') purpose = String(part.value);
+          else if (part.type === 'field' && part.fieldname === 'videoId') videoId = String(part.value);
+          else if (part.type === 'file') file = await part.toBuffer();
+        }
+      } catch (err) {
+        // The limits keep their own codes; a body that is not well-formed multipart is the caller's error.
+        if (err instanceof AppError || (err as { statusCode?: number }).statusCode) throw err;
+        throw new AppError('VALIDATION', {}, [{ path: 'file', code: 'INVALID_VALUE' }]);
       }
       if (!file || file.length === 0) throw new AppError('VALIDATION', {}, [{ path: 'file', code: 'FIELD_REQUIRED' }]);
       if (purpose === 'avatar') {

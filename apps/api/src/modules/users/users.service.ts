@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { isLanguage, type Language } from '@sutura/domain/i18n';
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from '@sutura/domain/i18n';
 import type { Role } from '@sutura/domain/roles';
 import type { Session, signUpFieldsSchema } from '@sutura/domain/auth';
 import { DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_PREFERENCES, type Preferences } from '@sutura/domain/preferences';
@@ -10,7 +10,8 @@ import { specialties, users } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/access.ts';
 import type { Queue } from '../../jobs/queue.ts';
-import type { Audit } from '../audit/audit.service.ts';
+import type { Audit, AuditEraser } from '../audit/audit.service.ts';
+import type { VideoService } from '../videos/videos.service.ts';
 import { hashPassword, verifyPassword, type AuthService, type UserRow } from '../auth/auth.service.ts';
 import type { Codes } from '../auth/codes.ts';
 import type { MediaService } from '../media/media.service.ts';
@@ -24,6 +25,20 @@ export function mailLanguage(user: Pick<UserRow, 'preferences'>, fallback: Langu
   return isLanguage(user.preferences.langCode) ? user.preferences.langCode : fallback;
 }
 
+/** Tells the holder of an account that its password reset codes are paused (codes.ts, onBlocked). */
+export function createResetBlockedNotice(db: Db, queue: Queue) {
+  return async (userId: string, purpose: 'verify' | 'reset'): Promise<void> => {
+    if (purpose !== 'reset') return;
+    const [user] = await db.select().from(users).where(eq(users.id, userId));
+    if (!user) return;
+    await queue.send('mail.send', {
+      to: user.email,
+      lang: mailLanguage(user, DEFAULT_LANGUAGE),
+      template: { name: 'resetBlocked', params: { firstName: user.firstName } },
+    });
+  };
+}
+
 export function createUserService(deps: {
   db: Db;
   audit: Audit;
@@ -33,6 +48,8 @@ export function createUserService(deps: {
   rpps: RppsService;
   mediaService: MediaService;
   notifications: NotificationService;
+  videos: Pick<VideoService, 'removeAllOf'>;
+  eraseAudit: AuditEraser;
   clock: () => Date;
 }) {
   const { db, audit, codes, queue, auth, rpps, mediaService, notifications, clock } = deps;
@@ -178,22 +195,17 @@ export function createUserService(deps: {
       await audit(user.id, 'user.password_reset', 'user', user.id, ip);
     },
 
-    async changePassword(
-      requestUser: RequestUser,
-      currentPassword: string,
-      password: string,
-      ip: string,
-      userAgent: string | undefined,
-    ): Promise<Session> {
+    /** Every other session ends and its sockets close; this one goes on with a fresh token. */
+    async changePassword(requestUser: RequestUser, currentPassword: string, password: string, ip: string): Promise<Session> {
       const user = await byId(requestUser.id);
       if (!(await verifyPassword(user.passwordHash, currentPassword))) throw new AppError('CURRENT_PASSWORD_INCORRECT');
       await db
         .update(users)
         .set({ passwordHash: await hashPassword(password), updatedAt: clock() })
         .where(eq(users.id, user.id));
-      await auth.revokeAll(user.id);
+      await auth.revokeOthers(user.id, requestUser.sessionId);
       await audit(user.id, 'user.password_changed', 'user', user.id, ip);
-      const session = await auth.openSession(user, ip, userAgent);
+      const session = await auth.refresh(requestUser);
       await notifications.notify(user.id, 'passwordChanged');
       return session;
     },
@@ -246,17 +258,22 @@ export function createUserService(deps: {
     },
 
     /**
-     * Deletes the person, their files and everything that belongs to them (the database
-     * cascades). What they wrote about others keeps its content with the author set to null.
+     * Deletes the person and everything they uploaded: every case with its files and the rows that
+     * hang on it (what others wrote about a case goes with it), their avatar, sessions (sockets
+     * closed), codes, notifications, shares given and received (the database cascades). The audit
+     * log keeps the facts without their details. docs/security.md, point 3.
      */
     async deleteAccount(requestUser: RequestUser, password: string, confirmation: string, ip: string): Promise<void> {
       const user = await byId(requestUser.id);
       if (!(await verifyPassword(user.passwordHash, password))) throw new AppError('CURRENT_PASSWORD_INCORRECT');
       const words: string[] = Object.values(DELETE_CONFIRMATION_WORDS);
       if (!words.includes(confirmation.trim().toUpperCase())) throw new AppError('DELETE_CONFIRMATION');
+      await auth.revokeAll(user.id);
+      const cases = await deps.videos.removeAllOf(user.id);
       await mediaService.removeAllOf(user.id);
       await db.delete(users).where(eq(users.id, user.id));
-      await audit(user.id, 'user.deleted', 'user', user.id, ip);
+      await deps.eraseAudit(user.id, user.email);
+      await audit(user.id, 'user.deleted', 'user', user.id, ip, { cases });
     },
 
     async publicUser(id: string, select: string[], populate: string[], viewerId: string, lang: Language) {

@@ -214,7 +214,7 @@ export function uploadRoutes(deps: { videos: VideoService; maxUploadBytes: numbe
       checkVersion(request);
 
       const id = randomUUID();
-      if (!(await videos.claimUpload(user.id, videoId, id, size))) throw new AppError('VIDEO_ALREADY_UPLOADED');
+      if (!(await videos.claimUpload(user.id, videoId, id, size, requestLanguage(request)))) throw new AppError('VIDEO_ALREADY_UPLOADED');
       await store.create({
         id,
         size,

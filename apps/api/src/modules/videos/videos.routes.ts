@@ -14,6 +14,7 @@ import { requireUser } from '../../http/access.ts';
 import { ok } from '../../http/envelope.ts';
 import { listQuerystring } from '../../http/list-query.ts';
 import { requestLanguage } from '../../http/language.ts';
+import { lookupLimit } from '../../http/route-helpers.ts';
 import type { VideoService } from './videos.service.ts';
 
 const idParams = z.object({ id: z.uuid() });
@@ -27,9 +28,10 @@ const noBody = z.object({}).strict().nullish();
  * what someone may do with a given video is decided by the service, and anyone it does not
  * concern gets 404 (never 403), whether the video exists or not.
  */
-export function videoRoutes(deps: { videos: VideoService }): FastifyPluginAsyncZod {
+export function videoRoutes(deps: { videos: VideoService; lookupsPerHour: number }): FastifyPluginAsyncZod {
   const { videos } = deps;
   return async (app) => {
+    const shareLookups = lookupLimit(app, deps.lookupsPerHour, 'share');
     app.post(
       '/videos',
       { config: { access: ['learner'] }, schema: { tags: ['videos'], body: createVideoBody } },
@@ -79,7 +81,12 @@ export function videoRoutes(deps: { videos: VideoService }): FastifyPluginAsyncZ
 
     app.post(
       '/videos/:id/shares',
-      { config: { access: 'authenticated' }, schema: { tags: ['videos'], params: idParams, body: shareVideoBody } },
+      // Sharing answers whether an email has an account: limited per person.
+      {
+        config: { access: 'authenticated' },
+        preHandler: shareLookups,
+        schema: { tags: ['videos'], params: idParams, body: shareVideoBody },
+      },
       async (request) =>
         ok(await videos.share(requireUser(request), request.params.id, request.body.email, request.ip, requestLanguage(request))),
     );

@@ -1,8 +1,8 @@
 import { stat, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { and, asc, count, eq, inArray, or } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNotNull, ne, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { errorMessage, isErrorCode } from '@sutura/domain/errors';
+import { errorMessage, formatBytes, isErrorCode } from '@sutura/domain/errors';
 import type { Language } from '@sutura/domain/i18n';
 import type { ListQuery } from '@sutura/domain/query';
 import {
@@ -64,6 +64,28 @@ const bothNames = (row: { nameFr: string; nameEn: string } | undefined) =>
 /** The directory tus writes into, inside DATA_DIR; `videos.source_key` is relative to DATA_DIR. */
 export const UPLOADS_DIR = 'uploads';
 
+/** The uploaded bytes of a video and the tus info file beside them, wherever the upload stands. */
+export async function removeUploadFilesOf(dataDir: string, row: Pick<VideoRow, 'uploadId' | 'sourceKey'>): Promise<void> {
+  const uploadsDir = path.join(dataDir, UPLOADS_DIR);
+  const files = new Set<string>();
+  if (row.uploadId) files.add(path.join(uploadsDir, row.uploadId));
+  if (row.sourceKey) {
+    const source = path.resolve(dataDir, row.sourceKey);
+    if (source.startsWith(uploadsDir + path.sep)) files.add(source);
+  }
+  for (const file of files) {
+    await rm(file, { force: true });
+    await rm(`${file}.json`, { force: true });
+  }
+}
+
+/** Per-person limits on what waits for, or takes, storage (README, configuration). */
+export interface StorageQuotas {
+  casesWaitingForFile: number;
+  bytesInFlight: number;
+  totalBytes: number;
+}
+
 export function createVideoService(deps: {
   db: Db;
   storage: Storage;
@@ -73,6 +95,7 @@ export function createVideoService(deps: {
   queue: Queue;
   hub: RealtimeHub;
   dataDir: string;
+  quotas: StorageQuotas;
   clock: () => Date;
 }) {
   const { db, storage, mediaService, notifications, audit, queue, hub, clock } = deps;
@@ -270,19 +293,7 @@ export function createVideoService(deps: {
     };
   }
 
-  /** The uploaded bytes of a video and the tus info file beside them, wherever the upload stands. */
-  async function removeUploadFiles(row: Pick<VideoRow, 'uploadId' | 'sourceKey'>) {
-    const files = new Set<string>();
-    if (row.uploadId) files.add(uploadFile(row.uploadId));
-    if (row.sourceKey) {
-      const source = path.resolve(deps.dataDir, row.sourceKey);
-      if (source.startsWith(uploadsDir + path.sep)) files.add(source);
-    }
-    for (const file of files) {
-      await rm(file, { force: true });
-      await rm(`${file}.json`, { force: true });
-    }
-  }
+  const removeUploadFiles = (row: Pick<VideoRow, 'uploadId' | 'sourceKey'>) => removeUploadFilesOf(deps.dataDir, row);
 
   function pushProgress(row: Pick<VideoRow, 'id' | 'authorId'>, mediaStatus: MediaStatus, progress: number) {
     const payload: VideoProgressEvent = { videoId: row.id, mediaStatus, progress };
@@ -294,6 +305,15 @@ export function createVideoService(deps: {
 
     async create(viewer: RequestUser, body: CreateVideoBody, ip: string, lang: Language): Promise<VideoDetail> {
       const { kind, ...fields } = body;
+      if (kind === 'video') {
+        // Each case announces an upload: a person cannot open cases faster than they send files.
+        const [waiting] = await db
+          .select({ n: count() })
+          .from(videos)
+          .where(and(eq(videos.authorId, viewer.id), eq(videos.kind, 'video'), eq(videos.mediaStatus, 'uploading')));
+        if ((waiting?.n ?? 0) >= deps.quotas.casesWaitingForFile)
+          throw new AppError('QUOTA_CASES_WAITING', { max: deps.quotas.casesWaitingForFile });
+      }
       const keyStepIds = [...new Set(fields.keyStepIds)];
       await checkReferences({ ...fields, keyStepIds });
       const [row] = await db
@@ -399,6 +419,25 @@ export function createVideoService(deps: {
       await storage.deletePrefix(`videos/${row.id}`);
       await removeUploadFiles(row);
       await audit(viewer.id, 'video.deleted', 'video', row.id, ip, { authorId: row.authorId, status: row.status });
+    },
+
+    /**
+     * Account deletion: every case of the person, with every file (the storage prefix of each —
+     * playable file, poster, storyboard, pictures — and the tus upload, finished or not) and
+     * every row that hangs on it (shares, pictures; the database cascades). Returns how many.
+     */
+    async removeAllOf(authorId: string): Promise<number> {
+      const rows = await db
+        .select({ id: videos.id, uploadId: videos.uploadId, sourceKey: videos.sourceKey })
+        .from(videos)
+        .where(eq(videos.authorId, authorId));
+      // Rows first: once they are gone, nothing serves or processes these files any more.
+      await db.delete(videos).where(eq(videos.authorId, authorId));
+      for (const row of rows) {
+        await storage.deletePrefix(`videos/${row.id}`);
+        await removeUploadFiles(row);
+      }
+      return rows.length;
     },
 
     async send(viewer: RequestUser, videoId: string, priority: boolean, ip: string, lang: Language): Promise<VideoDetail> {
@@ -535,13 +574,31 @@ export function createVideoService(deps: {
      * Records a new upload on the video, atomically: false when the video changed meanwhile.
      * The upload it replaces (an abandoned one, or a failed file) is deleted.
      */
-    async claimUpload(viewerId: string, videoId: string, uploadId: string, size: number): Promise<boolean> {
+    async claimUpload(viewerId: string, videoId: string, uploadId: string, size: number, lang: Language): Promise<boolean> {
       const before = await db.transaction(async (tx) => {
+        // The person's row is locked: two uploads created at once are counted one after the other.
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, viewerId)).for('update');
+        const [inFlight] = await tx
+          .select({ bytes: sql<string>`coalesce(sum(${videos.sourceSize}), 0)` })
+          .from(videos)
+          .where(
+            and(eq(videos.authorId, viewerId), eq(videos.mediaStatus, 'uploading'), isNotNull(videos.uploadId), ne(videos.id, videoId)),
+          );
+        const flying = Number(inFlight?.bytes ?? 0);
+        if (flying + size > deps.quotas.bytesInFlight)
+          throw new AppError('QUOTA_UPLOADS_IN_FLIGHT', { max: formatBytes(deps.quotas.bytesInFlight, lang) });
+        const [stored] = await tx
+          .select({ bytes: sql<string>`coalesce(sum(${media.size}), 0)` })
+          .from(media)
+          .where(eq(media.ownerId, viewerId));
+        if (Number(stored?.bytes ?? 0) + flying + size > deps.quotas.totalBytes)
+          throw new AppError('QUOTA_STORAGE', { max: formatBytes(deps.quotas.totalBytes, lang) });
         const [current] = await tx.select().from(videos).where(eq(videos.id, videoId)).for('update');
         const [claimed] = await tx
           .update(videos)
           .set({
             uploadId,
+            uploadWarnedAt: null,
             sourceSize: size,
             sourceKey: null,
             mediaStatus: 'uploading',

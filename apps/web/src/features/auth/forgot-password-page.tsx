@@ -1,3 +1,4 @@
+import { CODE_LENGTH } from '@sutura/domain/limits';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useForm } from 'react-hook-form';
@@ -74,7 +75,7 @@ function CodeStep({ email, onChecked }: { email: string; onChecked(code: string)
         label={t('fields.code')}
         autoComplete="one-time-code"
         required
-        slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 5, pattern: '[0-9]*' } }}
+        slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: CODE_LENGTH, pattern: '[0-9]*' } }}
       />
       <Button type="submit" variant="contained" fullWidth size="large" sx={{ mt: 2 }} loading={check.isPending}>
         {t('forgot.checkCode')}

@@ -1,3 +1,4 @@
+import { CODE_LENGTH } from '@sutura/domain/limits';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useForm } from 'react-hook-form';
@@ -101,7 +102,7 @@ export function ValidateEmailPage() {
           autoComplete="one-time-code"
           required
           autoFocus
-          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 5, pattern: '[0-9]*' } }}
+          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: CODE_LENGTH, pattern: '[0-9]*' } }}
         />
         <Button type="submit" variant="contained" fullWidth size="large" sx={{ mt: 2 }} loading={verify.isPending}>
           {t('validate.submit')}

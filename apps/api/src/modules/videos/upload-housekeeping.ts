@@ -1,0 +1,116 @@
+import { readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { and, eq, isNotNull } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/client.ts';
+import { media, surgeries, videos } from '../../db/schema.ts';
+import type { Storage } from '../../storage/storage.ts';
+import type { NotificationService } from '../notifications/notifications.service.ts';
+import { removeUploadFilesOf, UPLOADS_DIR } from './videos.service.ts';
+
+/** A file younger than this is never swept: its row may be about to be written (a transcode's outputs). */
+const SWEEP_MIN_AGE_MS = 3600_000;
+
+/**
+ * The periodic jobs that keep storage bounded: unfinished uploads expire after `expiryHours`
+ * without a byte (the author is told `warnHours` before), and files that no row names are
+ * removed. Both are safe to run twice and on any worker.
+ */
+export function createUploadHousekeeping(deps: {
+  db: Db;
+  storage: Storage;
+  notifications: NotificationService;
+  dataDir: string;
+  expiryHours: number;
+  warnHours: number;
+  clock: () => Date;
+  log: Logger;
+}) {
+  const { db, storage, notifications, clock } = deps;
+  const uploadsDir = path.join(deps.dataDir, UPLOADS_DIR);
+
+  async function surgeryName(surgeryId: string | null): Promise<{ fr: string; en: string }> {
+    const [row] = surgeryId ? await db.select().from(surgeries).where(eq(surgeries.id, surgeryId)) : [];
+    return row ? { fr: row.nameFr, en: row.nameEn } : { fr: 'chirurgie', en: 'surgery' };
+  }
+
+  return {
+    /** Warns about, then removes, uploads that have received nothing for too long. */
+    async expireUploads(): Promise<{ warned: number; expired: number }> {
+      const now = clock().getTime();
+      const expiryMs = deps.expiryHours * 3600_000;
+      const warnMs = Math.max(0, expiryMs - deps.warnHours * 3600_000);
+      const rows = await db
+        .select()
+        .from(videos)
+        .where(and(eq(videos.mediaStatus, 'uploading'), isNotNull(videos.uploadId)));
+      let warned = 0;
+      let expired = 0;
+      for (const row of rows) {
+        // The last byte received dates the upload; the row's update time when nothing arrived.
+        const written = await stat(path.join(uploadsDir, row.uploadId!)).then(
+          (s) => s.mtime.getTime(),
+          () => row.updatedAt.getTime(),
+        );
+        const idle = now - Math.max(written, row.updatedAt.getTime());
+        if (idle >= expiryMs) {
+          const [gone] = await db
+            .update(videos)
+            .set({ uploadId: null, sourceSize: null, uploadWarnedAt: null, updatedAt: new Date(now) })
+            .where(and(eq(videos.id, row.id), eq(videos.uploadId, row.uploadId!), eq(videos.mediaStatus, 'uploading')))
+            .returning({ id: videos.id });
+          if (!gone) continue;
+          await removeUploadFilesOf(deps.dataDir, row);
+          await notifications.notify(row.authorId, 'uploadExpired', { surgery: await surgeryName(row.surgeryId) }, `/videos/${row.id}`);
+          expired += 1;
+        } else if (idle >= warnMs && !row.uploadWarnedAt) {
+          const [marked] = await db
+            .update(videos)
+            .set({ uploadWarnedAt: new Date(now) })
+            .where(and(eq(videos.id, row.id), eq(videos.uploadId, row.uploadId!)))
+            .returning({ id: videos.id });
+          if (!marked) continue;
+          const hours = Math.max(1, Math.round((expiryMs - idle) / 3600_000));
+          await notifications.notify(
+            row.authorId,
+            'uploadExpiring',
+            { surgery: await surgeryName(row.surgeryId), hours },
+            `/videos/${row.id}`,
+          );
+          warned += 1;
+        }
+      }
+      return { warned, expired };
+    },
+
+    /** Removes media objects and upload files that no row names any more (crashes, interrupted deletions). */
+    async sweepOrphans(): Promise<{ removed: number }> {
+      const before = clock().getTime() - SWEEP_MIN_AGE_MS;
+      let removed = 0;
+      const keys = new Set((await db.select({ key: media.storageKey }).from(media)).map((r) => r.key));
+      for await (const object of storage.list()) {
+        if (keys.has(object.key) || object.modifiedAt.getTime() > before) continue;
+        await storage.delete(object.key);
+        removed += 1;
+      }
+      const uploads = await db.select({ uploadId: videos.uploadId, sourceKey: videos.sourceKey }).from(videos);
+      const named = new Set<string>();
+      for (const row of uploads) {
+        if (row.uploadId) named.add(row.uploadId);
+        if (row.sourceKey?.startsWith(`${UPLOADS_DIR}/`)) named.add(row.sourceKey.slice(UPLOADS_DIR.length + 1));
+      }
+      for (const name of await readdir(uploadsDir).catch(() => [] as string[])) {
+        const id = name.replace(/\.json$/, '');
+        if (named.has(id)) continue;
+        const file = path.join(uploadsDir, name);
+        const info = await stat(file).catch(() => undefined);
+        if (!info?.isFile() || info.mtime.getTime() > before) continue;
+        await rm(file, { force: true });
+        removed += 1;
+      }
+      if (removed) deps.log.info({ removed }, 'storage sweep removed files no row names');
+      return { removed };
+    },
+  };
+}
+export type UploadHousekeeping = ReturnType<typeof createUploadHousekeeping>;
