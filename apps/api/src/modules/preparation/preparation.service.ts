@@ -305,7 +305,13 @@ export function createPreparationService(deps: {
       const now = clock();
       const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
       const prep = video ? await preparationOf(videoId) : undefined;
-      if (!video || !prep || prep.editorId !== viewer.id) throw notFound();
+      if (!video || !prep) throw notFound();
+      if (prep.editorId !== viewer.id) {
+        // Taken over after the lease ran out: its former holder is told, anyone else learns nothing.
+        const stillInStage = video.status === 'pending_preparation' || video.status === 'in_preparation';
+        if (stillInStage && (await claims.heldBefore(STAGE, videoId, viewer.id))) throw new AppError('LEASE_LOST');
+        throw notFound();
+      }
       const holding =
         video.status === 'in_preparation' && video.claimHolderId === viewer.id && video.leaseEndsAt !== null && video.leaseEndsAt > now;
       const submitted = SUBMITTED.includes(video.status as VideoStatus) && prep.submittedAt !== null;
