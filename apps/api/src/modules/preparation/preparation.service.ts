@@ -280,6 +280,8 @@ export function createPreparationService(deps: {
           .where(eq(preparations.videoId, videoId));
       }
       const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
+      // Sources sent before this stage existed have none yet.
+      if (video!.cutSuggestions === null) await queue.send('preparation.suggest', { videoId });
       poolChanged(videoId, 'claimed');
       statusChanged(video!, 'in_preparation');
       const surgery = await surgeryNames(video!.surgeryId);
