@@ -25,12 +25,16 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createCodes } from './modules/auth/codes.ts';
 import { createTokens } from './modules/auth/tokens.ts';
+import { createClaims } from './modules/claims/claims.service.ts';
 import { contactRoutes } from './modules/contact/contact.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { createMediaService } from './modules/media/media.service.ts';
 import { createSignedUrls } from './modules/media/signed-urls.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
 import { createNotificationService, type RealtimeHub } from './modules/notifications/notifications.service.ts';
+import { createPreparationJobs } from './modules/preparation/preparation.jobs.ts';
+import { preparationRoutes } from './modules/preparation/preparation.routes.ts';
+import { createPreparationService } from './modules/preparation/preparation.service.ts';
 import { rppsRoutes } from './modules/rpps/rpps.routes.ts';
 import { createRppsService } from './modules/rpps/rpps.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -97,6 +101,8 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   });
   const rpps = createRppsService(db);
   const codes = createCodes(db, config.jwtSecret, clock, createResetBlockedNotice(db, queue));
+  const claims = createClaims({ db, clock });
+  const preparation = createPreparationService({ db, claims, mediaService, notifications, hub, queue, clock });
   const videos = createVideoService({
     db,
     storage,
@@ -108,6 +114,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
     dataDir: config.dataDir,
     quotas: config.quotas,
     clock,
+    onSent: (videoId) => preparation.videoSent(videoId),
   });
   const housekeeping = createUploadHousekeeping({
     db,
@@ -122,7 +129,24 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   const eraseAudit = createAuditEraser(db);
   const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, videos, eraseAudit, clock });
   const vocabularies = createVocabularyService(db);
-  return { audit, tokens, urls, mediaService, notifications, auth, rpps, codes, users, vocabularies, videos, housekeeping };
+  const preparationJobs = createPreparationJobs({ db, storage, claims, preparation, notifications, queue, config, log: deps.log });
+  return {
+    audit,
+    tokens,
+    urls,
+    mediaService,
+    notifications,
+    auth,
+    rpps,
+    codes,
+    users,
+    vocabularies,
+    videos,
+    housekeeping,
+    claims,
+    preparation,
+    preparationJobs,
+  };
 }
 export type Services = ReturnType<typeof createServices>;
 
@@ -158,6 +182,7 @@ export async function buildApp(
   const hub: RealtimeHub = {
     emitToUser: (userId, event, payload) => live.realtime?.hub.emitToUser(userId, event, payload),
     disconnectSessions: (sessionIds) => live.realtime?.hub.disconnectSessions(sessionIds),
+    emitToRole: (role, event, payload) => live.realtime?.hub.emitToRole(role, event, payload),
   };
   const services = createServices(deps, hub);
 
@@ -215,6 +240,7 @@ export async function buildApp(
       await v1.register(mediaRoutes({ mediaService: services.mediaService, urls: services.urls, storage: deps.storage }));
       await v1.register(vocabularyRoutes({ vocabularies: services.vocabularies }));
       await v1.register(videoRoutes({ videos: services.videos, lookupsPerHour: config.rateLimitLookupsPerHour }));
+      await v1.register(preparationRoutes({ preparation: services.preparation }));
       await v1.register(uploadRoutes({ videos: services.videos, maxUploadBytes: config.maxUploadBytes }));
       await v1.register(
         contactRoutes({

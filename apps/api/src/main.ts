@@ -103,7 +103,8 @@ if (config.workers !== 'only') {
 if (config.workers !== 'off') {
   const { mediaService, notifications } = services;
   const pipeline = { db: database.db, storage, mediaService, notifications, hub, config, log };
-  await queue.startWorkers(createJobHandlers({ mailer, pipeline, housekeeping: services.housekeeping }));
+  const preparation = { service: services.preparation, jobs: services.preparationJobs };
+  await queue.startWorkers(createJobHandlers({ mailer, pipeline, housekeeping: services.housekeeping, preparation }));
 }
 closers.push(() => database.close());
 

@@ -144,7 +144,8 @@ export async function createTestContext(
       config,
       log,
     };
-    await queue.startWorkers(createJobHandlers({ mailer, pipeline, housekeeping: services.housekeeping }));
+    const preparation = { service: services.preparation, jobs: services.preparationJobs };
+    await queue.startWorkers(createJobHandlers({ mailer, pipeline, housekeeping: services.housekeeping, preparation }));
   }
   await services.vocabularies.seed();
   await importRppsFile(RPPS_SAMPLE_FILE, (rows) => services.rpps.upsertBatch(rows));

@@ -1,5 +1,6 @@
 import { PgBoss, type QueueOptions } from 'pg-boss';
 import type { Logger } from 'pino';
+import { LEASE_SWEEP_CRON } from '@sutura/domain/claims';
 import type { Language } from '@sutura/domain/i18n';
 import type { Database } from '../db/client.ts';
 import type { MailTemplate } from '../modules/mail/mail-templates.ts';
@@ -13,12 +14,23 @@ export interface JobPayloads {
   'uploads.expire': Record<string, never>;
   /** Remove files that no row names (daily). */
   'storage.sweep': Record<string, never>;
+  /** Scene changes, dark and washed-out stretches of a source sent for preparation. */
+  'preparation.suggest': { videoId: string };
+  /** Joins the kept ranges of a submitted preparation; `attempt` names the submit it renders. */
+  'preparation.render': { videoId: string; attempt: number };
+  /** Periodic: leases of the workflow stages that ran out go back to their pools. */
+  'claims.sweep': Record<string, never>;
 }
 export type JobName = keyof JobPayloads;
-export const JOB_NAMES: JobName[] = ['mail.send', 'video.process', 'uploads.expire', 'storage.sweep'];
-
-/** The periodic jobs and their cron (pg-boss keeps one schedule per name, whatever the processes). */
-const SCHEDULES: Partial<Record<JobName, string>> = { 'uploads.expire': '7 * * * *', 'storage.sweep': '17 3 * * *' };
+export const JOB_NAMES: JobName[] = [
+  'mail.send',
+  'video.process',
+  'uploads.expire',
+  'storage.sweep',
+  'preparation.suggest',
+  'preparation.render',
+  'claims.sweep',
+];
 
 /** Retries of every queue, and what differs per job. */
 const QUEUE_OPTIONS: Record<JobName, QueueOptions> = {
@@ -28,6 +40,17 @@ const QUEUE_OPTIONS: Record<JobName, QueueOptions> = {
   'video.process': { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 24 * 3600, heartbeatSeconds: 60 },
   'uploads.expire': { retryLimit: 1, retryDelay: 60, expireInSeconds: 3600 },
   'storage.sweep': { retryLimit: 1, retryDelay: 300, expireInSeconds: 6 * 3600 },
+  'preparation.suggest': { retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 6 * 3600, heartbeatSeconds: 60 },
+  // A render that dies with its process is handed to another worker by the heartbeat; the
+  // handler is idempotent and records its result once (see modules/preparation/preparation.jobs.ts).
+  'preparation.render': { retryLimit: 3, retryDelay: 10, retryBackoff: true, expireInSeconds: 12 * 3600, heartbeatSeconds: 60 },
+  'claims.sweep': { retryLimit: 0, expireInSeconds: 300 },
+};
+/** The periodic jobs and their cron, UTC (pg-boss keeps one schedule per name, whatever the processes). */
+const SCHEDULES: Partial<Record<JobName, string>> = {
+  'uploads.expire': '7 * * * *',
+  'storage.sweep': '17 3 * * *',
+  'claims.sweep': LEASE_SWEEP_CRON,
 };
 
 /** What a handler knows about the attempt it runs: the last one may record a final failure. */

@@ -37,6 +37,7 @@ function sameOrigin(headers: IncomingHttpHeaders): boolean {
     return false;
   }
 }
+const roleRoom = (role: string) => `role:${role}`;
 
 /**
  * The socket of SPEC §4: a client authenticates with its token, then `INITIALIZE {id}` joins
@@ -55,6 +56,7 @@ export async function createRealtime(opts: { server: HttpServer; auth: Authentic
     const user = token ? await opts.auth.authenticate(token).catch(() => null) : null;
     socket.data.userId = user?.id ?? null;
     socket.data.sessionId = user?.sessionId ?? null;
+    socket.data.roles = user?.roles ?? [];
     next();
   });
 
@@ -91,7 +93,7 @@ export async function createRealtime(opts: { server: HttpServer; auth: Authentic
         return;
       }
       for (const joined of socket.rooms) if (joined !== socket.id && joined !== sessionRoom(sessionId)) await socket.leave(joined);
-      await socket.join(room(id));
+      await socket.join([room(id), ...(socket.data.roles as string[]).map(roleRoom)]);
     });
   });
 
@@ -100,6 +102,9 @@ export async function createRealtime(opts: { server: HttpServer; auth: Authentic
       io.to(room(userId)).emit(event, payload);
     },
     disconnectSessions: disconnector(io),
+    emitToRole(role, event, payload) {
+      io.to(roleRoom(role)).emit(event, payload);
+    },
   };
 
   return {
@@ -132,6 +137,9 @@ export async function createRealtimeEmitter(pool: pg.Pool): Promise<{ hub: Realt
         io.to(room(userId)).emit(event, payload);
       },
       disconnectSessions: disconnector(io),
+      emitToRole(role, event, payload) {
+        io.to(roleRoom(role)).emit(event, payload);
+      },
     },
     // io.close() expects an engine, which a detached server has none of: close the adapter alone.
     close: async () => {

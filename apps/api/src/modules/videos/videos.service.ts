@@ -20,7 +20,7 @@ import {
 } from '@sutura/domain/videos';
 import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
-import { media, organs, surgeries, surgerySteps, users, videoPictures, videoShares, videos } from '../../db/schema.ts';
+import { media, organs, surgeries, surgerySteps, users, videoPictures, videoShares, videoSteps, videos } from '../../db/schema.ts';
 import type { RequestUser } from '../../http/access.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Queue } from '../../jobs/queue.ts';
@@ -97,6 +97,8 @@ export function createVideoService(deps: {
   dataDir: string;
   quotas: StorageQuotas;
   clock: () => Date;
+  /** The next stage hears of a video the learner sent (the editors' pool). */
+  onSent?: (videoId: string) => Promise<void>;
 }) {
   const { db, storage, mediaService, notifications, audit, queue, hub, clock } = deps;
   const uploadsDir = path.join(deps.dataDir, UPLOADS_DIR);
@@ -254,6 +256,13 @@ export function createVideoService(deps: {
       uploadedBytes(row),
     ]);
 
+    const renderedSteps = await db
+      .select({ step: videoSteps, vocabulary: { nameFr: surgerySteps.nameFr, nameEn: surgerySteps.nameEn } })
+      .from(videoSteps)
+      .leftJoin(surgerySteps, eq(surgerySteps.id, videoSteps.surgeryStepId))
+      .where(eq(videoSteps.videoId, row.id))
+      .orderBy(asc(videoSteps.position));
+
     const fields: Partial<VideoFields> = {};
     for (const key of FIELD_KEYS) {
       const value = row[key];
@@ -290,6 +299,15 @@ export function createVideoService(deps: {
       shares: shares.map((s) => ({ ...s, createdAt: s.createdAt.toISOString() })),
       uploadedBytes: uploaded,
       sourceSize: row.sourceSize,
+      sourceUrl: access === 'author' ? mediaService.urlFor(row.sourceMediaId, viewerId) : null,
+      steps: renderedSteps.map(({ step, vocabulary }) => ({
+        id: step.id,
+        position: step.position,
+        surgeryStepId: step.surgeryStepId,
+        name: vocabulary ? localName(vocabulary, lang) : step.name,
+        start: step.start,
+        end: step.end,
+      })),
     };
   }
 
@@ -451,6 +469,7 @@ export function createVideoService(deps: {
         .returning();
       if (!sent) throw new AppError('VIDEO_NOT_EDITABLE');
       await audit(viewer.id, 'video.sent', 'video', row.id, ip, { priority });
+      await deps.onSent?.(row.id);
       return detailOf(sent, 'author', viewer.id, lang);
     },
 
