@@ -1,4 +1,14 @@
-import { FfmpegError, ffprobe, fileArg, run, type ProcessOptions, frameTiming, type FfmpegCapabilities, type ProbeData } from './ffmpeg.ts';
+import {
+  FfmpegError,
+  ffprobe,
+  ffprobeText,
+  fileArg,
+  run,
+  type ProcessOptions,
+  frameTiming,
+  type FfmpegCapabilities,
+  type ProbeData,
+} from './ffmpeg.ts';
 import type { SourceInfo } from './probe.ts';
 
 /** The ffmpeg arguments of each output of the pipeline, and the checks of what came out. */
@@ -245,6 +255,40 @@ export async function inspectOutput(file: string, opts: { ffprobePath?: string; 
     videoCodec: video.codec_name ?? '',
     audioCodec: audio.codec_name ?? '',
   };
+}
+
+/** Longest distance between two keyframes of the first video stream (and from the last to the end). */
+export async function longestKeyframeGap(
+  file: string,
+  duration: number,
+  opts: { ffprobePath?: string; signal?: AbortSignal },
+): Promise<number> {
+  const text = await ffprobeText(
+    [
+      '-v',
+      'error',
+      '-protocol_whitelist',
+      'file',
+      '-select_streams',
+      'v:0',
+      '-show_entries',
+      'packet=pts_time,flags',
+      '-of',
+      'csv=p=0',
+      fileArg(file),
+    ],
+    { bin: opts.ffprobePath, signal: opts.signal, idleTimeoutMs: 60_000 },
+  );
+  const keys = text
+    .split('\n')
+    .filter((line) => line.split(',')[1]?.includes('K'))
+    .map((line) => Number.parseFloat(line))
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
+  if (keys.length === 0) return Infinity;
+  let gap = keys[0]!;
+  for (let i = 1; i < keys.length; i++) gap = Math.max(gap, keys[i]! - keys[i - 1]!);
+  return Math.max(gap, duration - keys[keys.length - 1]!);
 }
 
 /** One thumbnail every `interval` seconds: 1 s for a 5-minute video, at most 10 s. */

@@ -21,7 +21,7 @@ import {
   storyboardInterval,
   storyboardVtt,
 } from '../../media-pipeline/encode.ts';
-import { run } from '../../media-pipeline/ffmpeg.ts';
+import { ffmpegCapabilities, run } from '../../media-pipeline/ffmpeg.ts';
 import { renderRanges, type FrameRange } from '../../media-pipeline/render-ranges.ts';
 import type { Queue } from '../../jobs/queue.ts';
 import type { Storage } from '../../storage/storage.ts';
@@ -154,15 +154,19 @@ export function createPreparationJobs(deps: PreparationJobDeps) {
         await mkdir(storyboardDir);
         const posterFile = path.join(work, 'poster.jpg');
         await run(
-          posterAndStoryboardArgs(output, {
-            duration: result.duration,
-            width: result.width,
-            height: result.height,
-            interval,
-            keyframesOnly,
-            posterFile,
-            sheetPattern: path.join(storyboardDir, 'sheet-%03d.jpg'),
-          }),
+          posterAndStoryboardArgs(
+            output,
+            {
+              duration: result.duration,
+              width: result.width,
+              height: result.height,
+              interval,
+              keyframesOnly,
+              posterFile,
+              sheetPattern: path.join(storyboardDir, 'sheet-%03d.jpg'),
+            },
+            await ffmpegCapabilities({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath }),
+          ),
           { bin: config.ffmpegPath, signal, timeoutMs: 30 * 60_000 + result.duration * 2000 },
         );
         const sheets = (await readdir(storyboardDir)).filter((f) => /^sheet-\d{3}\.jpg$/.test(f)).sort();
