@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ffprobe, ffprobeText, fileArg, run } from './ffmpeg.ts';
+import { ffmpegCapabilities, ffprobe, ffprobeText, fileArg, frameTiming, run } from './ffmpeg.ts';
 import { KEYFRAME_SECONDS } from './encode.ts';
 
 /**
@@ -208,8 +208,7 @@ async function encodeWhole(
       ...['-protocol_whitelist', 'file', '-i', fileArg(file), '-filter_complex', graph, '-map', '[v]'],
       ...(source.hasAudio ? ['-map', '[a]', '-c:a', 'aac', '-b:a', '128k'] : []),
       ...ENCODE_VIDEO(source.frameRate),
-      '-fps_mode',
-      'cfr',
+      ...frameTiming(await ffmpegCapabilities({ ffmpegPath: tools.ffmpegPath, ffprobePath: tools.ffprobePath }), 'cfr'),
       '-r',
       String(source.frameRate),
       ...CLEAN,
