@@ -26,6 +26,7 @@ import { mediaRoutes } from './modules/media/media.routes.ts';
 import { createMediaService } from './modules/media/media.service.ts';
 import { createSignedUrls } from './modules/media/signed-urls.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
+import { createPushService, loadVapidKeys } from './modules/push/push.service.ts';
 import { createNotificationService, type RealtimeHub } from './modules/notifications/notifications.service.ts';
 import { rppsRoutes } from './modules/rpps/rpps.routes.ts';
 import { createRppsService } from './modules/rpps/rpps.service.ts';
@@ -44,6 +45,8 @@ export interface AppDeps {
   queue: Queue;
   log: Logger;
   clock?: () => Date;
+  /** How Web Push requests leave the process (tests pass one that trusts their own server). */
+  pushFetch?: typeof fetch;
   /** Serve the built web app (off in API tests). */
   serveWeb?: boolean;
 }
@@ -57,14 +60,21 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   const tokens = createTokens(config.jwtSecret);
   const urls = createSignedUrls(config.jwtSecret, config.signedUrlTtlSeconds, clock);
   const mediaService = createMediaService({ db, storage, urls });
-  const notifications = createNotificationService({ db, hub, queue, publicUrl: config.publicUrl });
+  const vapid = loadVapidKeys({
+    dataDir: config.dataDir,
+    publicKey: config.vapidPublicKey,
+    privateKey: config.vapidPrivateKey,
+    subject: config.vapidSubject,
+  });
+  const push = createPushService({ db, vapid, log: deps.log, ...(deps.pushFetch ? { fetch: deps.pushFetch } : {}) });
+  const notifications = createNotificationService({ db, hub, queue, publicUrl: config.publicUrl, push, log: deps.log });
   const auth = createAuthService({ db, tokens, audit, mediaService, notifications, tokenTtlHours: config.tokenTtlHours, clock });
   const rpps = createRppsService(db);
   const codes = createCodes(db, config.jwtSecret, clock);
   const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, clock });
   const vocabularies = createVocabularyService(db);
   const videos = createVideoService({ db, storage, mediaService, notifications, audit, queue, hub, dataDir: config.dataDir, clock });
-  return { audit, tokens, urls, mediaService, notifications, auth, rpps, codes, users, vocabularies, videos };
+  return { audit, tokens, urls, mediaService, push, notifications, auth, rpps, codes, users, vocabularies, videos };
 }
 export type Services = ReturnType<typeof createServices>;
 
@@ -109,13 +119,14 @@ export async function buildApp(
       // Public: the legal texts are read before anyone signs in.
       v1.get('/legal/operator', { config: { access: 'public' }, schema: { tags: ['health'] } }, async () => ok(config.legal));
       v1.get('/health', { config: { access: 'public' }, schema: { tags: ['health'] } }, async () =>
-        ok({ status: 'ok', version: APP_VERSION, maxUploadBytes: config.maxUploadBytes }),
+        ok({ status: 'ok', version: APP_VERSION, maxUploadBytes: config.maxUploadBytes, pushPublicKey: services.push.publicKey }),
       );
       await v1.register(authRoutes({ auth: services.auth, rateLimit: config.rateLimitAuthPerMinute }));
       await v1.register(
         usersRoutes({
           users: services.users,
           videos: services.videos,
+          push: services.push,
           avatarMaxBytes: config.avatarMaxBytes,
           rateLimit: config.rateLimitAuthPerMinute,
         }),

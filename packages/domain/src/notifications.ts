@@ -87,6 +87,12 @@ export const NOTIFICATION_KINDS = {
     en: 'Your video of {surgery} was prepared: it now waits for an expert.',
     fr: 'Votre vidéo de {surgery} a été préparée : elle attend maintenant un expert.',
   },
+  analysisSubmitted: {
+    type: 'success',
+    group: 'analysis',
+    en: 'Your video of {surgery} has been analysed by {expert}: read the advice.',
+    fr: 'Votre vidéo de {surgery} a été analysée par {expert} : consultez les conseils.',
+  },
 } as const satisfies Record<string, { type: (typeof NOTIFICATION_TYPES)[number]; group: EmailEvent; en: string; fr: string }>;
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
 
