@@ -13,11 +13,12 @@ import { nasaTlxSchema } from './videos.ts';
 
 export const RATING_LEVELS = [1, 2, 3, 4, 5] as const;
 export type RatingLevel = (typeof RATING_LEVELS)[number];
+/** An integer 1..5, typed as the level it is. */
 export const ratingSchema = z
   .number({ error: 'INVALID_VALUE' })
   .int({ error: 'INVALID_VALUE' })
   .min(1, { error: 'INVALID_VALUE' })
-  .max(5, { error: 'INVALID_VALUE' });
+  .max(5, { error: 'INVALID_VALUE' }) as unknown as z.ZodType<RatingLevel, RatingLevel>;
 
 /** SPEC §9: the five levels run from red to dark green. */
 export function ratingColor(level: RatingLevel): string {
@@ -222,7 +223,9 @@ export type AnalysisStatus = (typeof ANALYSIS_STATUSES)[number];
 
 export const stepRatingSchema = z.object({ stepId: z.uuid({ error: 'INVALID_VALUE' }), rating: ratingSchema.nullable() }).strict();
 export const kpiRatingsSchema = z
-  .object(Object.fromEntries(KPIS.map((k) => [k, ratingSchema.nullable()])) as Record<Kpi, z.ZodNullable<typeof ratingSchema>>)
+  .object(
+    Object.fromEntries(KPIS.map((k) => [k, ratingSchema.nullable()])) as Record<Kpi, z.ZodNullable<z.ZodType<RatingLevel, RatingLevel>>>,
+  )
   .partial()
   .strict();
 export type KpiRatings = z.infer<typeof kpiRatingsSchema>;
@@ -301,8 +304,20 @@ export const draftSchema = z.object({
 });
 export type AnalysisDraft = z.infer<typeof draftSchema>;
 
-/** Finalize refused: what is still unrated (answered as the error's `details`). */
-export const unratedSchema = z.object({ steps: z.array(z.object({ stepId: z.string(), name: z.string() })), kpis: z.array(z.enum(KPIS)) });
+/**
+ * Finalize refused with ANALYSIS_UNRATED: the error's `details` list what is unrated, each as
+ * `{ path: 'stepRatings.<stepId>' | 'kpiRatings.<kpi>', code: 'FIELD_REQUIRED' }`.
+ */
+export function unratedPaths(details: readonly { path: string }[]): { stepIds: string[]; kpis: Kpi[] } {
+  const stepIds: string[] = [];
+  const kpis: Kpi[] = [];
+  for (const { path } of details) {
+    if (path.startsWith('stepRatings.')) stepIds.push(path.slice('stepRatings.'.length));
+    const kpi = path.startsWith('kpiRatings.') ? path.slice('kpiRatings.'.length) : null;
+    if (kpi && (KPIS as readonly string[]).includes(kpi)) kpis.push(kpi as Kpi);
+  }
+  return { stepIds, kpis };
+}
 
 // ---- The expert's lists
 
@@ -356,7 +371,10 @@ export type ExpertList = (typeof EXPERT_LISTS)[number];
 
 export const expertListResponse = z.object({ data: z.array(expertListItemSchema), total: z.number(), page: z.number(), limit: z.number() });
 
-/** GET /expert/videos/{id}: everything the analysis page shows, for the expert holding it. */
+/**
+ * GET /expert/videos/{id}: everything the analysis page shows, for the expert holding it (or,
+ * read-only with no lease, for the expert who submitted it).
+ */
 export const expertWorkspaceSchema = z.object({
   id: z.string(),
   status: z.string(),
@@ -373,9 +391,9 @@ export const expertWorkspaceSchema = z.object({
   duration: z.number().nullable(),
   pictures: z.array(z.object({ id: z.string(), url: z.string(), width: z.number().nullable(), height: z.number().nullable() })),
   steps: z.array(analysisStepSchema),
-  fencingToken: z.number(),
-  leaseEndsAt: z.string(),
-  hoursLeft: z.number(),
+  fencingToken: z.number().nullable(),
+  leaseEndsAt: z.string().nullable(),
+  hoursLeft: z.number().nullable(),
   draft: draftSchema,
 });
 export type ExpertWorkspace = z.infer<typeof expertWorkspaceSchema>;
@@ -435,8 +453,3 @@ export function formatTimecode(seconds: number): string {
   const s = String(total % 60).padStart(2, '0');
   return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
-
-export const ANALYSIS_SOCKET_EVENTS = {
-  /** To every expert: the pool changed (a video arrived, was claimed or came back); refetch it. */
-  poolChanged: 'ANALYSIS_POOL_CHANGED',
-} as const;
