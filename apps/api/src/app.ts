@@ -16,7 +16,11 @@ import { ok, registerEnvelope, registerNotFound } from './http/envelope.ts';
 import type { Queue } from './jobs/queue.ts';
 import { createRealtime } from './realtime/socket.ts';
 import type { Storage } from './storage/storage.ts';
+import { analysisRoutes } from './modules/analysis/analysis.routes.ts';
+import { createAnalysisService } from './modules/analysis/analysis.service.ts';
+import { createVoiceStore } from './modules/analysis/voice.ts';
 import { createAudit } from './modules/audit/audit.service.ts';
+import { createClaims } from './modules/claims/claims.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createCodes } from './modules/auth/codes.ts';
@@ -74,7 +78,10 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, clock });
   const vocabularies = createVocabularyService(db);
   const videos = createVideoService({ db, storage, mediaService, notifications, audit, queue, hub, dataDir: config.dataDir, clock });
-  return { audit, tokens, urls, mediaService, push, notifications, auth, rpps, codes, users, vocabularies, videos };
+  const claims = createClaims({ db, clock });
+  const voice = createVoiceStore({ mediaService, ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
+  const analysis = createAnalysisService({ db, mediaService, notifications, audit, claims, voice, clock });
+  return { audit, tokens, urls, mediaService, push, notifications, auth, rpps, codes, users, vocabularies, videos, claims, analysis };
 }
 export type Services = ReturnType<typeof createServices>;
 
@@ -136,6 +143,7 @@ export async function buildApp(
       await v1.register(mediaRoutes({ mediaService: services.mediaService, urls: services.urls, storage: deps.storage }));
       await v1.register(vocabularyRoutes({ vocabularies: services.vocabularies }));
       await v1.register(videoRoutes({ videos: services.videos }));
+      await v1.register(analysisRoutes({ analysis: services.analysis }));
       await v1.register(uploadRoutes({ videos: services.videos, maxUploadBytes: config.maxUploadBytes }));
       await v1.register(
         contactRoutes({

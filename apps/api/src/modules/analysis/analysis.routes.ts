@@ -120,8 +120,9 @@ export function analysisRoutes(deps: { analysis: AnalysisService }): FastifyPlug
         schema: { tags: ['analysis'], params: idParams, consumes: ['multipart/form-data'] },
       },
       async (request) => {
-        if (!request.isMultipart()) throw new AppError('VOICE_NOT_AUDIO');
         const user = requireUser(request);
+        await analysis.assertHolding(user, request.params.id);
+        if (!request.isMultipart()) throw new AppError('VOICE_NOT_AUDIO');
         const work = await mkdtemp(path.join(tmpdir(), 'sutura-voice-upload-'));
         try {
           let token: number | undefined;

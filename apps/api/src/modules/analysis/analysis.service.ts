@@ -508,6 +508,12 @@ export function createAnalysisService(deps: {
 
     // ---- Voice advice
 
+    /** Before reading an upload: 404 unless the caller is the video's current holder. */
+    async assertHolding(viewer: RequestUser, videoId: string): Promise<void> {
+      const [video] = await db.select({ holderId: videos.claimHolderId, status: videos.status }).from(videos).where(eq(videos.id, videoId));
+      if (!video || video.status !== 'in_analysis' || video.holderId !== viewer.id) throw notFound();
+    },
+
     /** Checked and transcoded by the voice store; replaces the previous recording. */
     async setVoice(viewer: RequestUser, videoId: string, fencingToken: number, file: string) {
       await fenced(viewer, videoId, fencingToken);
