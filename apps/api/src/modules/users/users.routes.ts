@@ -157,12 +157,10 @@ export function usersRoutes(deps: {
       async (request) => {
         const user = requireUser(request);
         const { pushToken, keys } = request.body;
-        await users.savePushToken(user, pushToken);
         // A browser subscription: its endpoint is the address of a push service.
-        if (keys) {
-          if (!/^https?:\/\//.test(pushToken)) throw new AppError('VALIDATION', {}, [{ path: 'pushToken', code: 'INVALID_VALUE' }]);
-          await deps.push.subscribe(user.id, pushToken, keys, request.headers['user-agent']);
-        }
+        if (keys && !/^https?:\/\//.test(pushToken)) throw new AppError('VALIDATION', {}, [{ path: 'pushToken', code: 'INVALID_VALUE' }]);
+        await users.savePushToken(user, pushToken);
+        if (keys) await deps.push.subscribe(user.id, pushToken, keys, request.headers['user-agent']);
         return ok({});
       },
     );
