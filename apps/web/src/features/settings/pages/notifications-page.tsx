@@ -12,6 +12,7 @@ import Typography from '@mui/material/Typography';
 import { EMAIL_EVENTS, type EmailEvent } from '@sutura/domain/preferences';
 import { errorText } from '@/lib/http';
 import { useToast } from '@/lib/toast';
+import { PushToggle } from '@/features/settings/components/push-toggle';
 import { SettingsPage } from '@/features/settings/components/settings-page';
 import { useNotificationSettings, useUpdateNotificationSettings } from '@/features/settings/api/notification-settings';
 
@@ -31,6 +32,7 @@ export function NotificationSettingsPage() {
 
   return (
     <SettingsPage path="/settings/notifications" intro={t('notifications.intro')}>
+      <PushToggle />
       <Alert severity="info" variant="outlined" sx={{ mb: 2 }}>
         {t('notifications.inAppAlways')}
       </Alert>
