@@ -81,7 +81,23 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   const claims = createClaims({ db, clock });
   const voice = createVoiceStore({ mediaService, ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
   const analysis = createAnalysisService({ db, mediaService, notifications, audit, claims, voice, clock });
-  return { audit, tokens, urls, mediaService, push, notifications, auth, rpps, codes, users, vocabularies, videos, claims, analysis };
+  return {
+    audit,
+    tokens,
+    urls,
+    mediaService,
+    push,
+    notifications,
+    auth,
+    rpps,
+    codes,
+    users,
+    vocabularies,
+    videos,
+    claims,
+    voice,
+    analysis,
+  };
 }
 export type Services = ReturnType<typeof createServices>;
 

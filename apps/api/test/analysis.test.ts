@@ -10,6 +10,8 @@ import { LEASE_MS } from '@sutura/domain/claims';
 import { DEFAULT_PREFERENCES } from '@sutura/domain/preferences';
 import { analyses, media, notifications, surgerySteps, users, videoShares, videoSteps, videos } from '../src/db/schema.ts';
 import { ffprobe } from '../src/media-pipeline/ffmpeg.ts';
+import pino from 'pino';
+import { DEMO_EXPERT_EMAIL, seedDemoAnalysis } from '../src/demo-analysis.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 import { videoForm } from './video-fixtures.ts';
 
@@ -528,6 +530,42 @@ describe('finalize, abandon and expiry', () => {
       ctx.clock.advance(-(LEASE_MS + 60_000));
     }
   });
+});
+
+describe('the demo data', () => {
+  it('gives the demo expert a prepared video to claim and the demo learner a full analysis to read', async () => {
+    const demoExpert = await ctx.createUser('expert', { email: DEMO_EXPERT_EMAIL });
+    const waiting = await preparedVideo();
+    const analysed = await preparedVideo();
+    for (const v of [waiting, analysed]) await db().delete(videoSteps).where(eq(videoSteps.videoId, v.id));
+    await db().update(videos).set({ status: 'analysed' }).where(eq(videos.id, analysed.id));
+    const durations = new Map([
+      [waiting.id, 150],
+      [analysed.id, 120],
+    ]);
+    await seedDemoAnalysis({ db: db(), voice: ctx.services.voice, log: pino({ level: 'silent' }), durations });
+    // Run twice (a restart during the first run): nothing doubles.
+    await seedDemoAnalysis({ db: db(), voice: ctx.services.voice, log: pino({ level: 'silent' }), durations });
+
+    const pool = await ctx.inject({ method: 'GET', url: '/v1/expert/pool?limit=100', token: demoExpert.token });
+    const item = pool.json().data.data.find((v: { id: string }) => v.id === waiting.id);
+    expect(item.stepCount).toBe(4);
+    await claim(waiting.id, demoExpert);
+
+    const res = await ctx.inject({ method: 'GET', url: `/v1/videos/${analysed.id}/analysis`, token: learner.token });
+    expect(res.statusCode, res.body).toBe(200);
+    const result = analysisResultSchema.parse(res.json().data);
+    expect(result.steps).toHaveLength(4);
+    expect(result.steps.every((s) => s.rating)).toBe(true);
+    expect(result.kpis.every((k) => k.rating)).toBe(true);
+    expect(result.comments).toHaveLength(3);
+    expect(result.advice).toContain('main non dominante');
+    expect(result.voice!.duration).toBeGreaterThan(7);
+    const served = await ctx.app.inject({ method: 'GET', url: result.voice!.url });
+    const file = path.join(work, 'demo-voice.m4a');
+    await writeFile(file, served.rawPayload);
+    expect((await ffprobe(file)).streams.map((s) => s.codec_name)).toEqual(['aac']);
+  }, 60_000);
 });
 
 describe('the expert’s public profile', () => {
