@@ -20,11 +20,11 @@ import { analysisRoutes } from './modules/analysis/analysis.routes.ts';
 import { createAnalysisService } from './modules/analysis/analysis.service.ts';
 import { createVoiceStore } from './modules/analysis/voice.ts';
 import { createAudit } from './modules/audit/audit.service.ts';
-import { createClaims } from './modules/claims/claims.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createCodes } from './modules/auth/codes.ts';
 import { createTokens } from './modules/auth/tokens.ts';
+import { createClaims } from './modules/claims/claims.service.ts';
 import { contactRoutes } from './modules/contact/contact.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { createMediaService } from './modules/media/media.service.ts';
@@ -32,6 +32,9 @@ import { createSignedUrls } from './modules/media/signed-urls.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
 import { createPushService, loadVapidKeys } from './modules/push/push.service.ts';
 import { createNotificationService, type RealtimeHub } from './modules/notifications/notifications.service.ts';
+import { createPreparationJobs } from './modules/preparation/preparation.jobs.ts';
+import { preparationRoutes } from './modules/preparation/preparation.routes.ts';
+import { createPreparationService } from './modules/preparation/preparation.service.ts';
 import { rppsRoutes } from './modules/rpps/rpps.routes.ts';
 import { createRppsService } from './modules/rpps/rpps.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -77,10 +80,23 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   const codes = createCodes(db, config.jwtSecret, clock);
   const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, clock });
   const vocabularies = createVocabularyService(db);
-  const videos = createVideoService({ db, storage, mediaService, notifications, audit, queue, hub, dataDir: config.dataDir, clock });
   const claims = createClaims({ db, clock });
+  const preparation = createPreparationService({ db, claims, mediaService, notifications, hub, queue, clock });
+  const videos = createVideoService({
+    db,
+    storage,
+    mediaService,
+    notifications,
+    audit,
+    queue,
+    hub,
+    dataDir: config.dataDir,
+    clock,
+    onSent: (videoId) => preparation.videoSent(videoId),
+  });
+  const preparationJobs = createPreparationJobs({ db, storage, claims, preparation, notifications, queue, config, log: deps.log });
   const voice = createVoiceStore({ mediaService, ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
-  const analysis = createAnalysisService({ db, mediaService, notifications, audit, claims, voice, clock });
+  const analysis = createAnalysisService({ db, mediaService, notifications, audit, claims, voice, hub, clock });
   return {
     audit,
     tokens,
@@ -95,6 +111,8 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
     vocabularies,
     videos,
     claims,
+    preparation,
+    preparationJobs,
     voice,
     analysis,
   };
@@ -120,7 +138,10 @@ export async function buildApp(
 
   // The hub exists before the socket server so that services can be built first.
   const live: { realtime?: Awaited<ReturnType<typeof createRealtime>> } = {};
-  const hub: RealtimeHub = { emitToUser: (userId, event, payload) => live.realtime?.hub.emitToUser(userId, event, payload) };
+  const hub: RealtimeHub = {
+    emitToUser: (userId, event, payload) => live.realtime?.hub.emitToUser(userId, event, payload),
+    emitToRole: (role, event, payload) => live.realtime?.hub.emitToRole(role, event, payload),
+  };
   const services = createServices(deps, hub);
 
   // Access first: an anonymous caller learns nothing about the route's input rules.
@@ -159,6 +180,7 @@ export async function buildApp(
       await v1.register(mediaRoutes({ mediaService: services.mediaService, urls: services.urls, storage: deps.storage }));
       await v1.register(vocabularyRoutes({ vocabularies: services.vocabularies }));
       await v1.register(videoRoutes({ videos: services.videos }));
+      await v1.register(preparationRoutes({ preparation: services.preparation }));
       await v1.register(analysisRoutes({ analysis: services.analysis }));
       await v1.register(uploadRoutes({ videos: services.videos, maxUploadBytes: config.maxUploadBytes }));
       await v1.register(

@@ -549,6 +549,24 @@ describe('finalize, abandon and expiry', () => {
       expect((await workspace(video.id, otherExpert)).draft.advice).toBe('');
       const late = await save(video.id, { fencingToken: token, advice: 'après' });
       expect(late.json().error.code).toBe('LEASE_LOST');
+      const told = await db().select().from(notifications).where(eq(notifications.userId, expert.id));
+      expect(told.map((n) => n.key)).toContain('analysisLeaseExpired');
+
+      // Left to expire with nobody claiming it: the periodic sweep gives it back and drops the draft.
+      const other = await preparedVideo();
+      const otherToken = await claim(other.id, otherExpert);
+      await save(other.id, { fencingToken: otherToken, advice: 'oublié' }, otherExpert);
+      ctx.clock.advance(LEASE_MS + 60_000);
+      try {
+        expect(await ctx.services.analysis.tidyExpiredLeases()).toBeGreaterThanOrEqual(1);
+        const [back] = await db().select().from(videos).where(eq(videos.id, other.id));
+        expect(back!.status).toBe('pending_analysis');
+        expect(await db().select().from(analyses).where(eq(analyses.videoId, other.id))).toEqual([]);
+        const notes = await db().select().from(notifications).where(eq(notifications.userId, otherExpert.id));
+        expect(notes.map((n) => n.key)).toContain('analysisLeaseExpired');
+      } finally {
+        ctx.clock.advance(-(LEASE_MS + 60_000));
+      }
     } finally {
       ctx.clock.advance(-(LEASE_MS + 60_000));
     }

@@ -440,6 +440,17 @@ export function activeTimes(steps: readonly { start: number; end: number }[], du
   return { active: round(active), nonActive: round(Math.max(0, duration - active)) };
 }
 
+/**
+ * To every connected expert: a video left the pool (claimed) or came back to it (released, lease
+ * expired); refetch the pool. Videos that arrive from the preparation stage are not announced:
+ * the pool page also refetches every minute.
+ */
+export const ANALYSIS_SOCKET_EVENTS = { poolChanged: 'ANALYSIS_POOL_CHANGED' } as const;
+export interface AnalysisPoolChangedEvent {
+  videoId: string;
+  change: 'claimed' | 'returned';
+}
+
 /** `/videos/{id}?t=SECONDS` opens the player at a comment's moment. */
 export function momentLink(videoId: string, seconds: number): string {
   return `/videos/${videoId}?t=${Math.floor(seconds)}`;

@@ -2,6 +2,8 @@ import { and, asc, count, desc, eq, gt, inArray, lte, ne, or, sql, type SQL } fr
 import {
   activeTimes,
   ANALYSIS_LIMITS,
+  ANALYSIS_SOCKET_EVENTS,
+  type AnalysisPoolChangedEvent,
   KPIS,
   type AnalysisComment,
   type AnalysisDraft,
@@ -36,7 +38,7 @@ import type { RequestUser } from '../../http/access.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Audit } from '../audit/audit.service.ts';
 import type { MediaService } from '../media/media.service.ts';
-import type { NotificationService } from '../notifications/notifications.service.ts';
+import type { NotificationService, RealtimeHub } from '../notifications/notifications.service.ts';
 import type { VoiceStore } from './voice.ts';
 
 type VideoRow = typeof videos.$inferSelect;
@@ -44,10 +46,15 @@ type AnalysisRow = typeof analyses.$inferSelect;
 
 /** What the analysis stage needs of the shared claim module (modules/claims). */
 export interface AnalysisClaims {
-  claim(stage: 'analysis', videoId: string, userId: string): Promise<ClaimResponse>;
+  claim(
+    stage: 'analysis',
+    videoId: string,
+    userId: string,
+  ): Promise<ClaimResponse & { previous: { holderId: string | null; fencingToken: number } | null }>;
   release(stage: 'analysis', videoId: string, userId: string, fencingToken: number): Promise<unknown>;
   assertHolder(stage: 'analysis', videoId: string, userId: string, fencingToken: number): Promise<VideoRow>;
   finish(stage: 'analysis', videoId: string, userId: string, fencingToken: number, nextStatus: 'analysed'): Promise<VideoRow>;
+  sweepExpired(stages: readonly 'analysis'[]): Promise<{ videoId: string; holderId: string | null }[]>;
 }
 
 const localName = (row: { nameFr: string; nameEn: string }, lang: Language) => (lang === 'fr' ? row.nameFr : row.nameEn);
@@ -83,9 +90,20 @@ export function createAnalysisService(deps: {
   audit: Audit;
   claims: AnalysisClaims;
   voice: VoiceStore;
+  hub: RealtimeHub;
   clock: () => Date;
 }) {
-  const { db, mediaService, notifications, audit, claims, voice, clock } = deps;
+  const { db, mediaService, notifications, audit, claims, voice, hub, clock } = deps;
+
+  function poolChanged(videoId: string, change: AnalysisPoolChangedEvent['change']) {
+    const payload: AnalysisPoolChangedEvent = { videoId, change };
+    hub.emitToRole('expert', ANALYSIS_SOCKET_EVENTS.poolChanged, payload);
+  }
+
+  async function surgeryOf(video: Pick<VideoRow, 'surgeryId'>) {
+    const [surgery] = video.surgeryId ? await db.select().from(surgeries).where(eq(surgeries.id, video.surgeryId)) : [];
+    return surgery ? { fr: surgery.nameFr, en: surgery.nameEn } : { fr: 'chirurgie', en: 'surgery' };
+  }
 
   /** In the pool: waiting for an expert, or held under a lease that has run out (free at once). */
   const inPool = (now: Date) =>
@@ -275,6 +293,20 @@ export function createAnalysisService(deps: {
   }
 
   return {
+    /** For the periodic job: expired leases back to the pool, their drafts dropped, their experts told. */
+    async tidyExpiredLeases(): Promise<number> {
+      const expired = await claims.sweepExpired(['analysis']);
+      for (const claim of expired) {
+        await discardDraft(claim.videoId);
+        poolChanged(claim.videoId, 'returned');
+        const [video] = await db.select().from(videos).where(eq(videos.id, claim.videoId));
+        if (video && claim.holderId) {
+          await notifications.notify(claim.holderId, 'analysisLeaseExpired', { surgery: await surgeryOf(video) }, '/expert');
+        }
+      }
+      return expired.length;
+    },
+
     // ---- The expert's lists
 
     async pool(viewer: RequestUser, query: ListQuery, lang: Language) {
@@ -337,6 +369,12 @@ export function createAnalysisService(deps: {
       await discardDraft(videoId, viewer.id);
       await holderDraft(videoId, viewer.id);
       await audit(viewer.id, 'analysis.claimed', 'video', videoId, ip, { fencingToken: granted.fencingToken });
+      poolChanged(videoId, 'claimed');
+      // Taken over from an expired lease the sweep had not tidied yet: its expert is told.
+      if (granted.previous?.holderId && granted.previous.holderId !== viewer.id) {
+        const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
+        await notifications.notify(granted.previous.holderId, 'analysisLeaseExpired', { surgery: await surgeryOf(video!) }, '/expert');
+      }
       return { videoId, stage: 'analysis', fencingToken: granted.fencingToken, leaseEndsAt: granted.leaseEndsAt };
     },
 
@@ -345,6 +383,7 @@ export function createAnalysisService(deps: {
       await claims.release('analysis', videoId, viewer.id, fencingToken);
       await discardDraft(videoId);
       await audit(viewer.id, 'analysis.abandoned', 'video', videoId, ip);
+      poolChanged(videoId, 'returned');
       return { videoId, released: true as const };
     },
 
@@ -457,13 +496,12 @@ export function createAnalysisService(deps: {
         .where(and(eq(analyses.videoId, videoId), eq(analyses.status, 'draft'), eq(analyses.expertId, viewer.id)))
         .returning();
       await audit(viewer.id, 'analysis.submitted', 'video', videoId, ip, { unrated: unrated.length });
-      const [surgery] = video.surgeryId ? await db.select().from(surgeries).where(eq(surgeries.id, video.surgeryId)) : [];
       const [expert] = await db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, viewer.id));
       await notifications.notify(
         video.authorId,
         'analysisSubmitted',
         {
-          surgery: surgery ? { fr: surgery.nameFr, en: surgery.nameEn } : { fr: 'chirurgie', en: 'surgery' },
+          surgery: await surgeryOf(video),
           expert: `${expert?.firstName ?? ''} ${expert?.lastName ?? ''}`.trim(),
         },
         `/videos/${videoId}`,
