@@ -32,7 +32,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
