@@ -152,8 +152,9 @@ async function frameError(output: string): Promise<number> {
   };
   for (const r of RANGES) {
     const length = r.endFrame - r.startFrame;
-    const [first] = await readFrameNumbers(output, { at: (offset + 0.25) / RATE, frames: 1 });
-    const [last] = await readFrameNumbers(output, { at: (offset + length - 1 + 0.25) / RATE, frames: 1 });
+    // Half a frame before: a seek keeps the frames at or after the time.
+    const [first] = await readFrameNumbers(output, { at: Math.max(0, offset - 0.5) / RATE, frames: 1 });
+    const [last] = await readFrameNumbers(output, { at: (offset + length - 1.5) / RATE, frames: 1 });
     worst = Math.max(worst, distance(first, r.startFrame), distance(last, r.endFrame - 1));
     offset += length;
   }

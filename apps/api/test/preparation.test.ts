@@ -374,9 +374,17 @@ describe('preparing a video', () => {
     expect(told.map((n) => n.key)).toContain('preparationRenderFailed');
     const again = await call('POST', `/editor/videos/${video.id}/submit`, editor, { fencingToken: detail.fencingToken });
     expect(again.statusCode, again.body).toBe(200);
-    await waitFor(async () => {
-      const [row] = await ctx.database.db.select().from(videos).where(eq(videos.id, video.id));
-      return row!.status === 'pending_analysis' ? row : undefined;
-    });
+    // A second run of the same render beside the queue's (a worker that died and was replaced).
+    await Promise.all([
+      ctx.services.preparationJobs.render(video.id, 8),
+      waitFor(async () => {
+        const [row] = await ctx.database.db.select().from(videos).where(eq(videos.id, video.id));
+        return row!.status === 'pending_analysis' ? row : undefined;
+      }),
+    ]);
+    const files = await ctx.database.db.select().from(media).where(eq(media.videoId, video.id));
+    expect(files.filter((f) => f.kind === 'prepared-video')).toHaveLength(1);
+    const toLearner = await ctx.database.db.select().from(notifications).where(eq(notifications.userId, learner.id));
+    expect(toLearner.filter((n) => n.key === 'videoPrepared' && n.link === `/videos/${video.id}`)).toHaveLength(1);
   }, 180_000);
 });

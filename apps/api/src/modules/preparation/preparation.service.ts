@@ -276,7 +276,16 @@ export function createPreparationService(deps: {
         // Nobody sees another editor's draft: a new editor starts afresh.
         await db
           .update(preparations)
-          .set({ editorId: viewer.id, phase: 'trim', trims: [], steps: [], savedAt: null, renderStatus: 'idle', renderError: null })
+          .set({
+            editorId: viewer.id,
+            phase: 'trim',
+            trims: [],
+            steps: [],
+            savedAt: null,
+            submittedAt: null,
+            renderStatus: 'idle',
+            renderError: null,
+          })
           .where(eq(preparations.videoId, videoId));
       }
       const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
