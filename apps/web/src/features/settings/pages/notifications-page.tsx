@@ -32,7 +32,6 @@ export function NotificationSettingsPage() {
 
   return (
     <SettingsPage path="/settings/notifications" intro={t('notifications.intro')}>
-      <PushToggle />
       <Alert severity="info" variant="outlined" sx={{ mb: 2 }}>
         {t('notifications.inAppAlways')}
       </Alert>
@@ -78,6 +77,9 @@ export function NotificationSettingsPage() {
           </List>
         </Paper>
       )}
+      <Box sx={{ mt: 3 }}>
+        <PushToggle />
+      </Box>
     </SettingsPage>
   );
 }
