@@ -20,6 +20,9 @@ import { JSON_BODY_LIMIT, registerRequestDeadline } from './http/timeouts.ts';
 import type { Queue } from './jobs/queue.ts';
 import { createRealtime } from './realtime/socket.ts';
 import type { Storage } from './storage/storage.ts';
+import { analysisRoutes } from './modules/analysis/analysis.routes.ts';
+import { createAnalysisService } from './modules/analysis/analysis.service.ts';
+import { createVoiceStore } from './modules/analysis/voice.ts';
 import { createAudit, createAuditCounter, createAuditEraser } from './modules/audit/audit.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
@@ -31,6 +34,7 @@ import { mediaRoutes } from './modules/media/media.routes.ts';
 import { createMediaService } from './modules/media/media.service.ts';
 import { createSignedUrls } from './modules/media/signed-urls.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
+import { createPushService, loadVapidKeys } from './modules/push/push.service.ts';
 import { createNotificationService, type RealtimeHub } from './modules/notifications/notifications.service.ts';
 import { createPreparationJobs } from './modules/preparation/preparation.jobs.ts';
 import { preparationRoutes } from './modules/preparation/preparation.routes.ts';
@@ -71,6 +75,8 @@ export interface AppDeps {
   queue: Queue;
   log: Logger;
   clock?: () => Date;
+  /** How Web Push requests leave the process (tests pass one that trusts their own server). */
+  pushFetch?: typeof fetch;
   /** Serve the built web app (off in API tests). */
   serveWeb?: boolean;
 }
@@ -84,7 +90,14 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   const tokens = createTokens(config.jwtSecret);
   const urls = createSignedUrls(config.jwtSecret, config.signedUrlTtlSeconds, clock);
   const mediaService = createMediaService({ db, storage, urls });
-  const notifications = createNotificationService({ db, hub, queue, publicUrl: config.publicUrl });
+  const vapid = loadVapidKeys({
+    dataDir: config.dataDir,
+    publicKey: config.vapidPublicKey,
+    privateKey: config.vapidPrivateKey,
+    subject: config.vapidSubject,
+  });
+  const push = createPushService({ db, vapid, log: deps.log, ...(deps.pushFetch ? { fetch: deps.pushFetch } : {}) });
+  const notifications = createNotificationService({ db, hub, queue, publicUrl: config.publicUrl, push, log: deps.log });
   const auth = createAuthService({
     db,
     tokens,
@@ -130,11 +143,14 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, videos, eraseAudit, clock });
   const vocabularies = createVocabularyService(db);
   const preparationJobs = createPreparationJobs({ db, storage, claims, preparation, notifications, queue, config, log: deps.log });
+  const voice = createVoiceStore({ mediaService, ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
+  const analysis = createAnalysisService({ db, mediaService, notifications, audit, claims, voice, hub, clock });
   return {
     audit,
     tokens,
     urls,
     mediaService,
+    push,
     notifications,
     auth,
     rpps,
@@ -146,6 +162,8 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
     claims,
     preparation,
     preparationJobs,
+    voice,
+    analysis,
   };
 }
 export type Services = ReturnType<typeof createServices>;
@@ -223,6 +241,7 @@ export async function buildApp(
           maxUploadBytes: config.maxUploadBytes,
           // Whether uploads can become playable videos here (ffmpeg and ffprobe found and able).
           mediaPipeline: (await ffmpegCapabilities({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath })).usable,
+          pushPublicKey: services.push.publicKey,
         }),
       );
       await v1.register(authRoutes({ auth: services.auth, rateLimit: config.rateLimitAuthPerMinute }));
@@ -230,6 +249,7 @@ export async function buildApp(
         usersRoutes({
           users: services.users,
           videos: services.videos,
+          push: services.push,
           avatarMaxBytes: config.avatarMaxBytes,
           rateLimit: config.rateLimitAuthPerMinute,
           lookupsPerHour: config.rateLimitLookupsPerHour,
@@ -241,6 +261,7 @@ export async function buildApp(
       await v1.register(vocabularyRoutes({ vocabularies: services.vocabularies }));
       await v1.register(videoRoutes({ videos: services.videos, lookupsPerHour: config.rateLimitLookupsPerHour }));
       await v1.register(preparationRoutes({ preparation: services.preparation }));
+      await v1.register(analysisRoutes({ analysis: services.analysis }));
       await v1.register(uploadRoutes({ videos: services.videos, maxUploadBytes: config.maxUploadBytes }));
       await v1.register(
         contactRoutes({

@@ -62,6 +62,12 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   FFMPEG_PATH: z.string().optional(),
   FFPROBE_PATH: z.string().optional(),
+  VAPID_PUBLIC_KEY: z.string().min(40).optional(),
+  VAPID_PRIVATE_KEY: z.string().min(20).optional(),
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)/)
+    .optional(),
   /** 'false', 'true', a hop count, or a comma-separated list of proxy addresses. */
   TRUST_PROXY: z.string().default('false'),
 });
@@ -110,6 +116,10 @@ export type Config = {
   ffmpegPath: string;
   ffprobePath: string;
   trustProxy: boolean | number | string;
+  /** Web Push keys: both set, or generated once into DATA_DIR/vapid-keys.json. */
+  vapidPublicKey: string | undefined;
+  vapidPrivateKey: string | undefined;
+  vapidSubject: string;
   /** The operator's details quoted by the legal texts (LEGAL_OPERATOR_NAME → operatorName). */
   legal: Record<string, string>;
 };
@@ -124,6 +134,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${bad}`);
   }
   const e = parsed.data;
+  if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
+    throw new ConfigError('Invalid configuration:\n  VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: set both or neither');
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   return {
@@ -160,6 +173,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadExpiryHours: e.UPLOAD_EXPIRY_HOURS,
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    vapidPublicKey: e.VAPID_PUBLIC_KEY,
+    vapidPrivateKey: e.VAPID_PRIVATE_KEY,
+    vapidSubject: e.VAPID_SUBJECT ?? `mailto:${e.SUPPORT_EMAIL}`,
     legal: legalDetails(env),
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     ffmpegPath: locateTool('ffmpeg', e.FFMPEG_PATH).path,

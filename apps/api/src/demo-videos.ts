@@ -28,6 +28,7 @@ const CASES: DemoCase[] = [
   { author: 'learner@sutura.local', surgery: 'cholecystectomy', status: 'saved', seconds: 150, favourite: true, tlx: tlx(55) },
   { author: 'learner@sutura.local', surgery: 'adrenalectomy', status: 'pending_preparation', seconds: 180, priority: true, tlx: tlx(65) },
   { author: 'learner@sutura.local', surgery: 'pyeloplasty', status: 'analysed', seconds: 120, tlx: tlx(40) },
+  // Rendered by the preparation stage, it then waits in the demo expert's pool.
   { author: 'learner@sutura.local', surgery: 'prostate_enucleation', status: 'prepared', seconds: 150, tlx: tlx(60) },
   {
     author: 'learner2@sutura.local',
@@ -93,8 +94,16 @@ function tlx(base: number): NasaTlx {
 /**
  * Demo videos for a newcomer: clips generated with ffmpeg (a visible clock and a tone), put
  * through the real media pipeline, plus a pictures-only case. Runs once, after the server is up.
+ * Answers the length of each clip by video id, for the stages that follow (demo-analysis.ts).
  */
-export async function seedDemoVideos(deps: { db: Db; queue: Queue; mediaService: MediaService; dataDir: string; log: Logger }) {
+export async function seedDemoVideos(deps: {
+  db: Db;
+  queue: Queue;
+  mediaService: MediaService;
+  dataDir: string;
+  log: Logger;
+}): Promise<Map<string, number>> {
+  const durations = new Map<string, number>();
   const { db, queue, log } = deps;
   const emails = [...new Set([...CASES.flatMap((c) => [c.author, c.sharedWith ?? c.author]), DEMO_EDITOR])];
   const people = new Map(
@@ -150,6 +159,7 @@ export async function seedDemoVideos(deps: { db: Db; queue: Queue; mediaService:
     }
     if (demo.sharedWith && people.get(demo.sharedWith))
       await db.insert(videoShares).values({ videoId: row!.id, userId: people.get(demo.sharedWith)! });
+    durations.set(row!.id, demo.seconds);
     await queue.send('video.process', { videoId: row!.id });
     log.info({ videoId: row!.id, surgery: demo.surgery }, 'demo video queued');
   }
@@ -196,4 +206,5 @@ export async function seedDemoVideos(deps: { db: Db; queue: Queue; mediaService:
       await db.insert(videoPictures).values({ videoId: row!.id, mediaId: picture.id, position: i });
     }
   }
+  return durations;
 }

@@ -12,6 +12,7 @@ import { buildApp, createServices, type Services } from './app.ts';
 import type { RealtimeHub } from './modules/notifications/notifications.service.ts';
 import { createRealtimeEmitter } from './realtime/socket.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seed } from './seed.ts';
+import { seedDemoAnalysis } from './demo-analysis.ts';
 import { seedDemoVideos } from './demo-videos.ts';
 import { ffmpegCapabilities, type FfmpegCapabilities } from './media-pipeline/ffmpeg.ts';
 
@@ -86,9 +87,9 @@ if (config.workers !== 'only') {
   if (createdDemo && config.demoVideos) lines.push('Demo videos are being generated in the background; they appear in a few minutes.');
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
   if (createdDemo && config.demoVideos) {
-    seedDemoVideos({ db: database.db, queue, mediaService: services.mediaService, dataDir: config.dataDir, log }).catch((err: unknown) =>
-      log.error({ err }, 'demo videos could not be generated'),
-    );
+    seedDemoVideos({ db: database.db, queue, mediaService: services.mediaService, dataDir: config.dataDir, log })
+      .then((durations) => seedDemoAnalysis({ db: database.db, voice: services.voice, log, durations, ffmpegPath: config.ffmpegPath }))
+      .catch((err: unknown) => log.error({ err }, 'demo videos could not be generated'));
   }
 } else {
   // No socket server here: pushes go through the PostgreSQL adapter to the HTTP processes.
@@ -104,7 +105,7 @@ if (config.workers !== 'off') {
   const { mediaService, notifications } = services;
   const pipeline = { db: database.db, storage, mediaService, notifications, hub, config, log };
   const preparation = { service: services.preparation, jobs: services.preparationJobs };
-  await queue.startWorkers(createJobHandlers({ mailer, pipeline, housekeeping: services.housekeeping, preparation }));
+  await queue.startWorkers(createJobHandlers({ mailer, pipeline, housekeeping: services.housekeeping, preparation, analysis: services.analysis }));
 }
 closers.push(() => database.close());
 

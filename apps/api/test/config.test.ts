@@ -32,6 +32,14 @@ describe('configuration', () => {
     }
   });
 
+  it('takes the VAPID keys of the settings together, or refuses one without the other', () => {
+    const publicKey = `B${'A'.repeat(86)}`;
+    const config = loadConfig({ DATA_DIR: dataDir(), VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: 'p'.repeat(43) });
+    expect(config.vapidPublicKey).toBe(publicKey);
+    expect(config.vapidSubject).toBe('mailto:support@sutura.local');
+    expect(() => loadConfig({ DATA_DIR: dataDir(), VAPID_PUBLIC_KEY: publicKey })).toThrow(/VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY/);
+  });
+
   it('reads the proxy trust and the operator details of the legal texts', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: '1' }).trustProxy).toBe(1);
     expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: 'true' }).trustProxy).toBe(true);
@@ -47,15 +55,18 @@ describe('configuration', () => {
 });
 
 describe('GET /v1/health', () => {
-  it('tells the client the largest video it may send, and whether uploads can be processed', async () => {
+  it('tells the client the largest video it may send, whether uploads can be processed, and the Web Push key', async () => {
     const { createTestContext } = await import('./harness.ts');
     const ctx = await createTestContext({ workers: false, env: { MAX_UPLOAD_BYTES: '5000000' } });
     try {
       const res = await ctx.inject({ method: 'GET', url: '/v1/health' });
+      const kept = JSON.parse(readFileSync(path.join(ctx.dataDir, 'vapid-keys.json'), 'utf8')) as { publicKey: string };
       expect(res.json()).toEqual({
         success: true,
-        data: { status: 'ok', version: '0.0.5', maxUploadBytes: 5_000_000, mediaPipeline: true },
+        data: { status: 'ok', version: '0.0.5', maxUploadBytes: 5_000_000, mediaPipeline: true, pushPublicKey: kept.publicKey },
       });
+      // An uncompressed P-256 point, as PushManager.subscribe() takes it.
+      expect(Buffer.from(kept.publicKey, 'base64url')).toHaveLength(65);
     } finally {
       await ctx.close();
     }

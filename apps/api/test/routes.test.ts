@@ -86,11 +86,27 @@ const BY_ID: Record<string, (id: string, viewer: Person) => { query?: string; bo
   'PUT /v1/editor/videos/:id/steps': () => ({ body: { fencingToken: 1, steps: [] } }),
   'POST /v1/editor/videos/:id/submit': () => ({ body: { fencingToken: 1 } }),
   'PATCH /v1/uploads/:id': () => ({}),
+  'POST /v1/expert/videos/:id/claim': () => ({ body: {} }),
+  'POST /v1/expert/videos/:id/release': () => ({ body: { fencingToken: 1 } }),
+  'GET /v1/expert/videos/:id': () => ({}),
+  'PUT /v1/expert/videos/:id/analysis': () => ({ body: { fencingToken: 1, advice: 'Keep the camera steady.' } }),
+  'POST /v1/expert/videos/:id/finalize': () => ({ body: { fencingToken: 1 } }),
+  'POST /v1/expert/videos/:id/comments': () => ({ body: { fencingToken: 1, start: 3, text: 'Here' } }),
+  'PUT /v1/expert/videos/:id/comments/:commentId': () => ({ body: { fencingToken: 1, start: 3, text: 'Here' } }),
+  'DELETE /v1/expert/videos/:id/comments/:commentId': () => ({ body: { fencingToken: 1 } }),
+  'POST /v1/expert/videos/:id/voice': () => ({}),
+  'DELETE /v1/expert/videos/:id/voice': () => ({ body: { fencingToken: 1 } }),
+  'GET /v1/videos/:id/analysis': () => ({}),
+  'GET /v1/videos/:id/analysis/report': () => ({}),
   'DELETE /v1/uploads/:id': () => ({}),
 };
 
-/** Routes whose body is not JSON. */
-const MULTIPART_ROUTES = ['POST /v1/common/medias/create/upload'];
+/** Routes whose body is not JSON, and the refusal of a JSON body there. */
+const MULTIPART_ROUTES: Record<string, { status: number; code: string }> = {
+  'POST /v1/common/medias/create/upload': { status: 415, code: 'UNSUPPORTED_MEDIA' },
+};
+/** Multipart routes about a video: whoever it does not concern gets 404 before the body is read. */
+const MULTIPART_BY_ID = ['POST /v1/expert/videos/:id/voice'];
 /** tus: a creation carries its file's bytes (or nothing), described by headers. */
 const TUS_ROUTES = ['POST /v1/uploads/'];
 
@@ -204,10 +220,21 @@ describe('400 for a refused request', () => {
     const writes = ctx.routes.filter((r) => r.method === 'POST' || r.method === 'PUT');
     for (const route of writes) {
       const documented = doc.paths[route.url.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
-      if (MULTIPART_ROUTES.includes(key(route))) {
+      const multipart = MULTIPART_ROUTES[key(route)];
+      if (multipart) {
         // A JSON body where a file is expected is not an image.
         const res = await inject({ method: route.method, url: route.url, token: allowedToken(route.access), body: { file: 'x' } });
-        expectError(res, 415, 'UNSUPPORTED_MEDIA');
+        expectError(res, multipart.status, multipart.code);
+        continue;
+      }
+      if (MULTIPART_BY_ID.includes(key(route))) {
+        const res = await inject({
+          method: route.method,
+          url: fill(route.url, randomUUID()),
+          token: allowedToken(route.access),
+          body: { file: 'x' },
+        });
+        expectError(res, 404, 'NOT_FOUND');
         continue;
       }
       if (TUS_ROUTES.includes(key(route))) {

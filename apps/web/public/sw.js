@@ -55,3 +55,38 @@ self.addEventListener('fetch', (event) => {
     );
   }
 });
+
+// Web Push: the server sends { title, body, url, tag } for each notification (modules/push).
+self.addEventListener('push', (event) => {
+  let message = { title: 'Sutura', body: '', url: null, tag: undefined };
+  try {
+    message = { ...message, ...event.data.json() };
+  } catch {
+    if (event.data) message.body = event.data.text();
+  }
+  event.waitUntil(
+    self.registration.showNotification(message.title, {
+      body: message.body,
+      tag: message.tag,
+      icon: '/icons/icon-192.png',
+      badge: '/icons/icon-192.png',
+      data: { url: message.url || '/dashboard' },
+    }),
+  );
+});
+
+// A click focuses a window of the app already open (and takes it to the page), or opens one.
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const target = new URL(event.notification.data?.url || '/dashboard', self.location.origin).href;
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(async (windows) => {
+      const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
+      if (open) {
+        await open.focus();
+        return 'navigate' in open ? open.navigate(target) : undefined;
+      }
+      return self.clients.openWindow(target);
+    }),
+  );
+});

@@ -210,6 +210,36 @@ export const ERRORS = {
     en: 'The prepared video could not be rendered: your work is kept, submit it again',
     fr: "La vidéo préparée n'a pas pu être générée : votre travail est conservé, soumettez-la de nouveau",
   },
+  ANALYSIS_UNRATED: {
+    status: 409,
+    en: 'Some steps or skills are not rated yet: rate them, or confirm anyway',
+    fr: 'Certaines étapes ou compétences ne sont pas encore notées : notez-les, ou confirmez quand même',
+  },
+  ANALYSIS_SUBMITTED: {
+    status: 409,
+    en: 'This analysis has been submitted and can no longer be changed',
+    fr: 'Cette analyse a été envoyée et ne peut plus être modifiée',
+  },
+  ANALYSIS_NOT_READY: {
+    status: 404,
+    en: 'The analysis of this video is not available yet',
+    fr: "L'analyse de cette vidéo n'est pas encore disponible",
+  },
+  COMMENTS_LIMIT: {
+    status: 409,
+    en: 'You have reached the maximum number of comments ({max})',
+    fr: 'Vous avez atteint le nombre maximal de commentaires ({max})',
+  },
+  VOICE_NOT_AUDIO: {
+    status: 422,
+    en: 'This file is not a sound recording: record your advice again',
+    fr: "Ce fichier n'est pas un enregistrement sonore : enregistrez de nouveau votre conseil",
+  },
+  VOICE_TOO_LONG: {
+    status: 422,
+    en: 'The voice advice is too long: {max} minutes at most',
+    fr: 'Le conseil vocal est trop long : {max} minutes au maximum',
+  },
 
   // Field rules of SPEC §5, used as zod messages.
   FIELD_REQUIRED: { status: 400, en: 'This field is required', fr: 'Ce champ est obligatoire' },

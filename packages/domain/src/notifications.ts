@@ -99,6 +99,18 @@ export const NOTIFICATION_KINDS = {
     en: 'Your video of {surgery} was prepared: it now waits for an expert.',
     fr: 'Votre vidéo de {surgery} a été préparée : elle attend maintenant un expert.',
   },
+  analysisLeaseExpired: {
+    type: 'other',
+    group: 'analysis',
+    en: 'Your 12-hour hold on the video of {surgery} has expired: it went back to the pool and your draft was discarded.',
+    fr: 'Votre réservation de 12 heures sur la vidéo de {surgery} a expiré : elle est retournée dans la file et votre brouillon a été supprimé.',
+  },
+  analysisSubmitted: {
+    type: 'success',
+    group: 'analysis',
+    en: 'Your video of {surgery} has been analysed by {expert}: read the advice.',
+    fr: 'Votre vidéo de {surgery} a été analysée par {expert} : consultez les conseils.',
+  },
 } as const satisfies Record<string, { type: (typeof NOTIFICATION_TYPES)[number]; group: EmailEvent; en: string; fr: string }>;
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
 

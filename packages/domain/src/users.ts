@@ -75,7 +75,26 @@ export const deleteAccountBody = z.object({
   confirmation: plainString().min(1, { error: 'FIELD_REQUIRED' }),
 });
 
-export const pushTokenBody = z.object({ pushToken: plainString().trim().min(1, { error: 'FIELD_REQUIRED' }).max(512) });
+/**
+ * PUT /users/save/pushtoken: one device's push address. In a browser `pushToken` is the Web Push
+ * subscription's endpoint and `keys` its encryption keys (PushSubscription.toJSON()); a native
+ * app token comes alone. DELETE with the same `pushToken` stops pushes to that device.
+ */
+export const pushTokenBody = z
+  .object({
+    pushToken: plainString().trim().min(1, { error: 'FIELD_REQUIRED' }).max(2048, { error: 'INVALID_VALUE' }),
+    keys: z
+      .object({
+        p256dh: plainString().min(1, { error: 'FIELD_REQUIRED' }).max(256, { error: 'INVALID_VALUE' }),
+        auth: plainString().min(1, { error: 'FIELD_REQUIRED' }).max(256, { error: 'INVALID_VALUE' }),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export const removePushTokenBody = z.object({ pushToken: plainString().trim().min(1, { error: 'FIELD_REQUIRED' }).max(2048) }).strict();
+/** GET /push/public-key: what a browser needs to subscribe (null when push is not set up). */
+export const pushPublicKeyResponse = z.object({ publicKey: plainString() });
 
 export const anonymousLanguageBody = z.object({ langCode: z.enum(LANGUAGES, { error: 'INVALID_VALUE' }) });
 

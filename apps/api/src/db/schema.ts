@@ -427,3 +427,65 @@ export const appState = pgTable('app_state', {
   value: jsonb('value').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * An expert's analysis of a prepared video (modules/analysis): one row per video, a draft while
+ * the expert holds the video, submitted once. Ratings are levels 1 to 5; a step's rating is keyed
+ * by the id of its row in `video_steps`.
+ */
+export const analyses = pgTable(
+  'analyses',
+  {
+    videoId: uuid('video_id')
+      .primaryKey()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    /** Kept as a plain value once the expert's account is deleted: the learner keeps the advice. */
+    expertId: uuid('expert_id').references(() => users.id, { onDelete: 'set null' }),
+    status: text('status').notNull().default('draft'),
+    stepRatings: jsonb('step_ratings').$type<Record<string, number | null>>().notNull().default({}),
+    kpiRatings: jsonb('kpi_ratings').$type<Record<string, number | null>>().notNull().default({}),
+    globalRating: integer('global_rating'),
+    assessment: text('assessment').notNull().default(''),
+    advice: text('advice').notNull().default(''),
+    voiceMediaId: uuid('voice_media_id'),
+    voiceDuration: doublePrecision('voice_duration'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+  },
+  (t) => [index('analyses_expert_submitted').on(t.expertId, t.submittedAt)],
+);
+
+/** A time-coded comment of an analysis, in seconds of the rendered video (`end` for a range). */
+export const analysisComments = pgTable(
+  'analysis_comments',
+  {
+    id: id(),
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => analyses.videoId, { onDelete: 'cascade' }),
+    start: doublePrecision('start').notNull(),
+    end: doublePrecision('end'),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('analysis_comments_video').on(t.videoId, t.start)],
+);
+
+/** A device that receives Web Push notifications; the push service's endpoint names it. */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('push_subscriptions_endpoint').on(t.endpoint), index('push_subscriptions_user').on(t.userId)],
+);

@@ -3,6 +3,7 @@ import type { Mailer } from '../modules/mail/mailer.ts';
 import { renderMail } from '../modules/mail/mail-templates.ts';
 import { markProcessingFailed, processVideo, type PipelineDeps } from '../media-pipeline/process-video.ts';
 import type { UploadHousekeeping } from '../modules/videos/upload-housekeeping.ts';
+import type { AnalysisService } from '../modules/analysis/analysis.service.ts';
 import type { PreparationJobs } from '../modules/preparation/preparation.jobs.ts';
 import type { PreparationService } from '../modules/preparation/preparation.service.ts';
 
@@ -12,6 +13,7 @@ export function createJobHandlers(deps: {
   pipeline: PipelineDeps;
   housekeeping: UploadHousekeeping;
   preparation: { service: PreparationService; jobs: PreparationJobs };
+  analysis: Pick<AnalysisService, 'tidyExpiredLeases'>;
 }): JobHandlers {
   const { preparation } = deps;
   return {
@@ -49,6 +51,7 @@ export function createJobHandlers(deps: {
     },
     'claims.sweep': async () => {
       await preparation.service.tidyExpiredLeases();
+      await deps.analysis.tidyExpiredLeases();
     },
   };
 }

@@ -5,6 +5,7 @@ import { guestRoutes, openAuthRoutes } from '@/features/auth/routes';
 import { dashboardRoutes } from '@/features/dashboard/routes';
 import { settingsRoutes } from '@/features/settings/routes';
 import { videoRoutes } from '@/features/videos/routes';
+import { expertRoutes } from '@/features/expert/routes';
 import { AppProviders } from '@/app/providers';
 import { GuestOnly } from '@/app/guest-only';
 import { NotFoundPage, RouteErrorPage } from '@/app/route-error';
@@ -13,7 +14,7 @@ import { NotFoundPage, RouteErrorPage } from '@/app/route-error';
 // `{ path: '/x', lazy: { Component: async () => (await import('@/features/x/pages/x-page')).XPage } }`.
 
 /** Pages of the signed-in shell. Add the routes of a new feature here. */
-const signedInRoutes: RouteObject[] = [...dashboardRoutes, ...settingsRoutes, ...accountRoutes, ...videoRoutes];
+const signedInRoutes: RouteObject[] = [...dashboardRoutes, ...settingsRoutes, ...accountRoutes, ...videoRoutes, ...expertRoutes];
 
 function joinPath(parent: string, path: string | undefined): string {
   if (!path) return parent;

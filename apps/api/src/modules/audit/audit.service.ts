@@ -22,7 +22,10 @@ export type AuditAction =
   | 'video.shared'
   | 'video.share_revoked'
   | 'video.deleted'
-  | 'video.retry';
+  | 'video.retry'
+  | 'analysis.claimed'
+  | 'analysis.abandoned'
+  | 'analysis.submitted';
 
 export type Audit = (
   actorId: string | null,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import type { OutputInfo, ResizeOptions } from 'sharp';
 import { AVATAR_SIZE_PX, PICTURE_MAX_SIDE_PX } from '@sutura/domain/limits';
@@ -75,6 +76,25 @@ export function createMediaService(deps: { db: Db; storage: Storage; urls: Signe
     async storePicture(ownerId: string, videoId: string, bytes: Buffer): Promise<MediaRow> {
       const resize: ResizeOptions = { width: PICTURE_MAX_SIDE_PX, height: PICTURE_MAX_SIDE_PX, fit: 'inside', withoutEnlargement: true };
       return storeImage({ ownerId, videoId, kind: 'picture', bytes, resize, key: (id) => `videos/${videoId}/pictures/${id}.webp` });
+    },
+
+    /** A file made by the server (a transcoded voice advice), stored as it is under `key(id)`. */
+    async storeFile(opts: {
+      ownerId: string;
+      videoId: string | null;
+      kind: string;
+      contentType: string;
+      file: string;
+      key: (id: string) => string;
+    }): Promise<MediaRow> {
+      const id = randomUUID();
+      const storageKey = opts.key(id);
+      const { size } = await storage.put(storageKey, createReadStream(opts.file));
+      const [row] = await db
+        .insert(media)
+        .values({ id, ownerId: opts.ownerId, videoId: opts.videoId, kind: opts.kind, storageKey, contentType: opts.contentType, size })
+        .returning();
+      return row!;
     },
 
     async get(mediaId: string): Promise<MediaRow | undefined> {

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
 import { isLanguage, type Language } from '@sutura/domain/i18n';
 import { NOTIFICATION_KINDS, SOCKET_EVENTS, type Notification, type NotificationKind } from '@sutura/domain/notifications';
 import type { Role } from '@sutura/domain/roles';
@@ -6,6 +7,7 @@ import type { Db } from '../../db/client.ts';
 import { notifications, users } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Queue } from '../../jobs/queue.ts';
+import type { PushService } from '../push/push.service.ts';
 
 export interface RealtimeHub {
   emitToUser(userId: string, event: string, payload: unknown): void;
@@ -37,8 +39,15 @@ function render(row: Row, lang: Language): Notification {
   };
 }
 
-export function createNotificationService(deps: { db: Db; hub: RealtimeHub; queue: Queue; publicUrl: string }) {
-  const { db, hub, queue, publicUrl } = deps;
+export function createNotificationService(deps: {
+  db: Db;
+  hub: RealtimeHub;
+  queue: Queue;
+  publicUrl: string;
+  push?: Pick<PushService, 'sendToUser'>;
+  log?: Logger;
+}) {
+  const { db, hub, queue, publicUrl, push } = deps;
   return {
     /** Stores a notification, pushes it live, and mails it where the person asked for it. */
     async notify(userId: string, key: NotificationKind, params: Record<string, NotificationParam> = {}, link: string | null = null) {
@@ -51,6 +60,11 @@ export function createNotificationService(deps: { db: Db; hub: RealtimeHub; queu
       const lang: Language = isLanguage(user.preferences.langCode) ? user.preferences.langCode : 'fr';
       const notification = render(row!, lang);
       hub.emitToUser(userId, SOCKET_EVENTS.notificationReceived, notification);
+      // Best effort and off the request: a push service that is slow or down delays nobody, and
+      // the notification is stored and mailed whatever happens to it.
+      push
+        ?.sendToUser(userId, { title: 'Sutura', body: notification.content, url: link, tag: notification.id })
+        .catch((err: unknown) => deps.log?.warn({ err }, 'push not sent'));
       if (user.settings[NOTIFICATION_KINDS[key].group]) {
         await queue.send('mail.send', {
           to: user.email,

@@ -18,6 +18,7 @@ import {
   anonymousLanguageBody,
   deleteAccountBody,
   pushTokenBody,
+  removePushTokenBody,
   updateProfileBody,
 } from '@sutura/domain/users';
 import { ok } from '../../http/envelope.ts';
@@ -27,6 +28,7 @@ import { requestLanguage, LANGUAGE_COOKIE } from '../../http/language.ts';
 import { authRateLimit, clientInfo, lookupLimit } from '../../http/route-helpers.ts';
 import { AppError } from '../../http/errors.ts';
 import { MULTIPART_REQUEST_TIMEOUT_MS } from '../../http/timeouts.ts';
+import type { PushService } from '../push/push.service.ts';
 import type { VideoService } from '../videos/videos.service.ts';
 import type { UserService } from './users.service.ts';
 
@@ -35,6 +37,7 @@ const idParams = z.object({ id: z.uuid() });
 export function usersRoutes(deps: {
   users: UserService;
   videos: VideoService;
+  push: PushService;
   avatarMaxBytes: number;
   rateLimit: number;
   lookupsPerHour: number;
@@ -159,7 +162,23 @@ export function usersRoutes(deps: {
       '/users/save/pushtoken',
       { config: { access: 'authenticated' }, schema: { tags: ['users'], body: pushTokenBody } },
       async (request) => {
-        await users.savePushToken(requireUser(request), request.body.pushToken);
+        const user = requireUser(request);
+        const { pushToken, keys } = request.body;
+        // A browser subscription: its endpoint is the address of a push service.
+        if (keys && !/^https?:\/\//.test(pushToken)) throw new AppError('VALIDATION', {}, [{ path: 'pushToken', code: 'INVALID_VALUE' }]);
+        await users.savePushToken(user, pushToken);
+        if (keys) await deps.push.subscribe(user.id, pushToken, keys, request.headers['user-agent']);
+        return ok({});
+      },
+    );
+
+    app.delete(
+      '/users/save/pushtoken',
+      { config: { access: 'authenticated' }, schema: { tags: ['users'], body: removePushTokenBody } },
+      async (request) => {
+        const user = requireUser(request);
+        await deps.push.unsubscribe(user.id, request.body.pushToken);
+        await users.clearPushToken(user, request.body.pushToken);
         return ok({});
       },
     );

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '@sutura/domain/i18n';
 import type { Role } from '@sutura/domain/roles';
@@ -255,6 +255,13 @@ export function createUserService(deps: {
 
     async savePushToken(requestUser: RequestUser, pushToken: string): Promise<void> {
       await db.update(users).set({ pushToken, updatedAt: clock() }).where(eq(users.id, requestUser.id));
+    },
+
+    async clearPushToken(requestUser: RequestUser, pushToken: string): Promise<void> {
+      await db
+        .update(users)
+        .set({ pushToken: null, updatedAt: clock() })
+        .where(and(eq(users.id, requestUser.id), eq(users.pushToken, pushToken)));
     },
 
     /**

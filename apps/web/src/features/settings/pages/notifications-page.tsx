@@ -12,6 +12,7 @@ import Typography from '@mui/material/Typography';
 import { EMAIL_EVENTS, type EmailEvent } from '@sutura/domain/preferences';
 import { errorText } from '@/lib/http';
 import { useToast } from '@/lib/toast';
+import { PushToggle } from '@/features/settings/components/push-toggle';
 import { SettingsPage } from '@/features/settings/components/settings-page';
 import { useNotificationSettings, useUpdateNotificationSettings } from '@/features/settings/api/notification-settings';
 
@@ -76,6 +77,9 @@ export function NotificationSettingsPage() {
           </List>
         </Paper>
       )}
+      <Box sx={{ mt: 3 }}>
+        <PushToggle />
+      </Box>
     </SettingsPage>
   );
 }

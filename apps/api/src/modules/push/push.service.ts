@@ -1,0 +1,112 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import webPush from 'web-push';
+import type { Db } from '../../db/client.ts';
+import { pushSubscriptions } from '../../db/schema.ts';
+
+export interface VapidKeys {
+  publicKey: string;
+  privateKey: string;
+  /** A mailto: or https: address the push services may contact about this sender. */
+  subject: string;
+}
+
+/** VAPID keys from the settings, else generated once and kept in DATA_DIR like the JWT secret. */
+export function loadVapidKeys(opts: {
+  dataDir: string;
+  publicKey?: string | undefined;
+  privateKey?: string | undefined;
+  subject: string;
+}): VapidKeys {
+  if (opts.publicKey && opts.privateKey) return { publicKey: opts.publicKey, privateKey: opts.privateKey, subject: opts.subject };
+  const file = path.join(opts.dataDir, 'vapid-keys.json');
+  if (existsSync(file)) {
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as { publicKey: string; privateKey: string };
+    return { ...kept, subject: opts.subject };
+  }
+  const keys = webPush.generateVAPIDKeys();
+  writeFileSync(file, JSON.stringify(keys), { mode: 0o600 });
+  return { ...keys, subject: opts.subject };
+}
+
+/** What the service worker shows (apps/web/public/sw.js). */
+export interface PushMessage {
+  title: string;
+  body: string;
+  /** Path of the app to open on click. */
+  url: string | null;
+  /** One notification per tag on the device: a newer one replaces it. */
+  tag: string;
+}
+
+/**
+ * Web Push: one subscription per device (its push service's endpoint), each message encrypted
+ * for that device and signed with the VAPID key. A subscription the push service says is gone
+ * (404, 410) is deleted; other failures are logged and the message dropped, like a lost SMS.
+ */
+export function createPushService(deps: { db: Db; vapid: VapidKeys; log: Logger; fetch?: typeof fetch }) {
+  const { db, vapid, log } = deps;
+  const send = deps.fetch ?? fetch;
+  return {
+    publicKey: vapid.publicKey,
+
+    async subscribe(userId: string, endpoint: string, keys: { p256dh: string; auth: string }, userAgent: string | undefined) {
+      // An endpoint names one browser profile: it moves to whoever signs in there now.
+      await db
+        .insert(pushSubscriptions)
+        .values({ userId, endpoint, p256dh: keys.p256dh, auth: keys.auth, userAgent: userAgent?.slice(0, 300) ?? null })
+        .onConflictDoUpdate({
+          target: pushSubscriptions.endpoint,
+          set: { userId, p256dh: keys.p256dh, auth: keys.auth, userAgent: userAgent?.slice(0, 300) ?? null },
+        });
+    },
+
+    async unsubscribe(userId: string, endpoint: string) {
+      await db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.endpoint, endpoint)));
+    },
+
+    async hasSubscriptions(userId: string): Promise<boolean> {
+      const [row] = await db
+        .select({ id: pushSubscriptions.id })
+        .from(pushSubscriptions)
+        .where(eq(pushSubscriptions.userId, userId))
+        .limit(1);
+      return Boolean(row);
+    },
+
+    /** Sends to every device of the person; answers how many accepted it. */
+    async sendToUser(userId: string, message: PushMessage): Promise<number> {
+      const rows = await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
+      let delivered = 0;
+      for (const row of rows) {
+        const details = webPush.generateRequestDetails(
+          { endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } },
+          JSON.stringify(message),
+          { vapidDetails: vapid, TTL: 24 * 3600, urgency: 'normal', contentEncoding: 'aes128gcm' },
+        );
+        try {
+          const res = await send(details.endpoint, {
+            method: details.method,
+            headers: details.headers as Record<string, string>,
+            body: new Uint8Array(details.body as Buffer),
+            signal: AbortSignal.timeout(15_000),
+          });
+          if (res.status === 404 || res.status === 410) {
+            await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, row.id));
+          } else if (res.ok) {
+            delivered++;
+          } else {
+            log.warn({ status: res.status, host: new URL(row.endpoint).host }, 'push refused');
+          }
+          await res.body?.cancel();
+        } catch (err) {
+          log.warn({ err, host: new URL(row.endpoint).host }, 'push failed');
+        }
+      }
+      return delivered;
+    },
+  };
+}
+export type PushService = ReturnType<typeof createPushService>;

@@ -1,0 +1,139 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Pagination from '@mui/material/Pagination';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import Typography from '@mui/material/Typography';
+import { ANALYSIS_SOCKET_EVENTS, EXPERT_LISTS, type ExpertList } from '@sutura/domain/analysis';
+import { SOCKET_EVENTS } from '@sutura/domain/notifications';
+import { errorText } from '@/lib/http';
+import { useSocketEvent } from '@/lib/realtime';
+import { useToast } from '@/lib/toast';
+import { EXPERT_PAGE_SIZE, expertKeys, useClaimVideo, useExpertList } from '@/features/expert/api/expert-lists';
+import { ExpertVideoCard } from '@/features/expert/components/expert-video-card';
+
+const isList = (value: string | null): value is ExpertList => (EXPERT_LISTS as readonly string[]).includes(value ?? '');
+
+/** `/expert`: the pool of prepared videos, what I hold with the hours left, what I analysed. */
+export function ExpertSpacePage() {
+  const { t } = useTranslation('expert');
+  const toast = useToast();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [search, setSearch] = useSearchParams();
+  const tabParam = search.get('tab');
+  const list: ExpertList = isList(tabParam) ? tabParam : 'pool';
+  const page = Math.max(1, Number(search.get('page')) || 1);
+  const videos = useExpertList(list, page);
+  const claim = useClaimVideo();
+  const [claimingId, setClaimingId] = useState<string | null>(null);
+
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: expertKeys.all });
+  useSocketEvent(ANALYSIS_SOCKET_EVENTS.poolChanged, refresh);
+  useSocketEvent(SOCKET_EVENTS.notificationReceived, refresh);
+
+  const select = (next: ExpertList) => setSearch(next === 'pool' ? {} : { tab: next });
+  const claimVideo = (videoId: string) => {
+    if (claim.isPending) return;
+    setClaimingId(videoId);
+    claim.mutate(videoId, {
+      onSuccess: () => void navigate(`/expert/${videoId}`),
+      onError: (error) => toast('error', errorText(error)),
+      onSettled: () => setClaimingId(null),
+    });
+  };
+
+  const pages = videos.data ? Math.max(1, Math.ceil(videos.data.total / EXPERT_PAGE_SIZE)) : 1;
+
+  return (
+    <Box sx={{ maxWidth: 1400, mx: 'auto', width: '100%' }}>
+      <Tabs
+        value={list}
+        onChange={(_, next: ExpertList) => select(next)}
+        variant="scrollable"
+        allowScrollButtonsMobile
+        aria-label={t('tabs.label')}
+        sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}
+      >
+        {EXPERT_LISTS.map((name) => (
+          <Tab
+            key={name}
+            value={name}
+            label={t(`tabs.${name}`)}
+            id={`expert-tab-${name}`}
+            aria-controls="expert-tab-panel"
+            data-testid={`expert-tab-${name}`}
+          />
+        ))}
+      </Tabs>
+      <Box id="expert-tab-panel" role="tabpanel" aria-labelledby={`expert-tab-${list}`}>
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+          {t(`intro.${list}`)}
+        </Typography>
+        {videos.isError ? (
+          <Alert
+            severity="error"
+            action={
+              <Button color="inherit" size="small" onClick={() => void videos.refetch()}>
+                {t('retry')}
+              </Button>
+            }
+          >
+            {errorText(videos.error)}
+          </Alert>
+        ) : !videos.data ? (
+          <Box role="status" aria-label={t('loading')} sx={gridSx}>
+            {Array.from({ length: 4 }, (_, i) => (
+              <Skeleton key={i} variant="rounded" height={320} />
+            ))}
+          </Box>
+        ) : videos.data.data.length === 0 ? (
+          <Paper variant="outlined" data-testid="expert-list-empty" sx={{ p: { xs: 3, sm: 5 }, textAlign: 'center', borderRadius: 3 }}>
+            <Typography>{t(`empty.${list}`)}</Typography>
+          </Paper>
+        ) : (
+          <>
+            <Typography role="status" variant="body2" sx={{ color: 'text.secondary', mb: 1.5 }}>
+              {t('count', { count: videos.data.total })}
+            </Typography>
+            <Box component="ul" sx={{ ...gridSx, listStyle: 'none', p: 0, m: 0 }} aria-busy={videos.isFetching}>
+              {videos.data.data.map((video) => (
+                <Box component="li" key={video.id}>
+                  <ExpertVideoCard
+                    video={video}
+                    list={list}
+                    claiming={claim.isPending && claimingId === video.id}
+                    disabled={claim.isPending}
+                    onClaim={() => claimVideo(video.id)}
+                  />
+                </Box>
+              ))}
+            </Box>
+            {list !== 'held' && pages > 1 && (
+              <Pagination
+                count={pages}
+                page={Math.min(page, pages)}
+                onChange={(_, next) => setSearch({ ...(list === 'pool' ? {} : { tab: list }), page: String(next) })}
+                color="primary"
+                sx={{ mt: 3, display: 'flex', justifyContent: 'center' }}
+              />
+            )}
+          </>
+        )}
+      </Box>
+    </Box>
+  );
+}
+
+const gridSx = {
+  display: 'grid',
+  gap: 2,
+  gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))', xl: 'repeat(4, minmax(0, 1fr))' },
+} as const;

@@ -1,0 +1,43 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { AnalysisResult } from '@sutura/domain/analysis';
+import { isErrorCode } from '@sutura/domain/errors';
+import { api, API_BASE, ApiRequestError, readToken } from '@/lib/http';
+import { currentLanguage } from '@/lib/i18n';
+
+/**
+ * The expert's analysis of an analysed video (docs/analysis-contract.md). Under the video's
+ * detail key, so that a status change or a showRatings change (which refreshes everything)
+ * fetches it again.
+ */
+export const analysisResultOptions = (videoId: string, lang: string) =>
+  queryOptions({
+    queryKey: ['videos', 'detail', videoId, lang, 'analysis'] as const,
+    queryFn: () => api<AnalysisResult>('GET', `/videos/${videoId}/analysis`),
+  });
+
+export function useAnalysisResult(videoId: string, enabled: boolean) {
+  return useQuery({ ...analysisResultOptions(videoId, currentLanguage()), enabled });
+}
+
+/** The PDF report in the reader's language, saved under the name the server gives it. */
+export async function downloadAnalysisReport(videoId: string): Promise<void> {
+  const token = readToken();
+  const response = await fetch(`${API_BASE}/videos/${videoId}/analysis/report?langCode=${currentLanguage()}`, {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+  });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+    const code = isErrorCode(body?.error?.code) ? body.error.code : 'GENERIC';
+    throw new ApiRequestError(response.status, code, body?.error?.message ?? response.statusText);
+  }
+  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'analysis-report.pdf';
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The click has handed the blob to the download; the address can go.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
