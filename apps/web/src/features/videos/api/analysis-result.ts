@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { AnalysisResult } from '@sutura/domain/analysis';
 import { isErrorCode } from '@sutura/domain/errors';
-import { api, API_BASE, ApiRequestError, readToken } from '@/lib/http';
+import { api, API_BASE, ApiRequestError, SESSION_HEADERS } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
 
 /**
@@ -21,9 +21,8 @@ export function useAnalysisResult(videoId: string, enabled: boolean) {
 
 /** The PDF report in the reader's language, saved under the name the server gives it. */
 export async function downloadAnalysisReport(videoId: string): Promise<void> {
-  const token = readToken();
   const response = await fetch(`${API_BASE}/videos/${videoId}/analysis/report?langCode=${currentLanguage()}`, {
-    headers: token ? { Authorization: `Bearer ${token}` } : {},
+    headers: SESSION_HEADERS,
   });
   if (!response.ok) {
     const body = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
