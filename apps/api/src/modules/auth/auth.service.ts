@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import argon2 from 'argon2';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Role } from '@sutura/domain/roles';
 import type { Session } from '@sutura/domain/auth';
 import type { Db } from '../../db/client.ts';
@@ -66,6 +66,20 @@ export function createAuthService(deps: {
 }) {
   const { db, tokens, audit, mediaService, notifications, clock } = deps;
   const ttlMs = deps.tokenTtlHours * 3600_000;
+  // Every authenticated request runs it: built once, a named statement on every connection.
+  const sessionOf = db
+    .select({ id: users.id, roles: users.roles, preferences: users.preferences, sessionId: sessions.id })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('sessionId')),
+        eq(sessions.userId, sql.placeholder('userId')),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+      ),
+    )
+    .prepare('auth_session');
 
   async function sessionPayload(user: UserRow, sessionId: string, expiresAt: Date): Promise<Session> {
     return {
@@ -144,18 +158,7 @@ export function createAuthService(deps: {
     async authenticate(token: string): Promise<RequestUser | null> {
       const claims = await tokens.verify(token);
       if (!claims) return null;
-      const [row] = await db
-        .select({ id: users.id, roles: users.roles, preferences: users.preferences, sessionId: sessions.id })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(
-          and(
-            eq(sessions.id, claims.sessionId),
-            eq(sessions.userId, claims.userId),
-            isNull(sessions.revokedAt),
-            gt(sessions.expiresAt, clock()),
-          ),
-        );
+      const [row] = await sessionOf.execute({ sessionId: claims.sessionId, userId: claims.userId, now: clock() });
       if (!row) return null;
       return { id: row.id, sessionId: row.sessionId, roles: row.roles as Role[], preferences: row.preferences };
     },

@@ -1,6 +1,6 @@
 import { stat, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { and, asc, count, eq, inArray, or } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { errorMessage, isErrorCode } from '@sutura/domain/errors';
 import type { Language } from '@sutura/domain/i18n';
@@ -198,6 +198,31 @@ export function createVideoService(deps: {
     organ: r.organ,
   });
 
+  // What every detail reads: built once, named statements on every connection.
+  const videoWithAccess = selectWithNames({ shared: sharedWith(sql.placeholder('viewerId')) })
+    .where(eq(videos.id, sql.placeholder('videoId')))
+    .prepare('video_detail');
+  const picturesOf = db
+    .select({ id: videoPictures.id, mediaId: videoPictures.mediaId, width: media.width, height: media.height })
+    .from(videoPictures)
+    .innerJoin(media, eq(media.id, videoPictures.mediaId))
+    .where(eq(videoPictures.videoId, sql.placeholder('videoId')))
+    .orderBy(asc(videoPictures.position), asc(videoPictures.createdAt))
+    .prepare('video_pictures');
+  const sharesOf = db
+    .select({
+      userId: videoShares.userId,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      createdAt: videoShares.createdAt,
+    })
+    .from(videoShares)
+    .innerJoin(users, eq(users.id, videoShares.userId))
+    .where(eq(videoShares.videoId, sql.placeholder('videoId')))
+    .orderBy(asc(videoShares.createdAt))
+    .prepare('video_shares');
+
   async function detailOf(row: VideoRow, access: VideoAccess, viewerId: string, lang: Language, known?: Names): Promise<VideoDetail> {
     // Independent reads, sent together rather than one after the other.
     const [names, steps, pictures, shares, uploaded] = await Promise.all([
@@ -208,26 +233,8 @@ export function createVideoService(deps: {
       row.keyStepIds.length
         ? db.select().from(surgerySteps).where(inArray(surgerySteps.id, row.keyStepIds)).orderBy(asc(surgerySteps.position))
         : [],
-      db
-        .select({ id: videoPictures.id, mediaId: videoPictures.mediaId, width: media.width, height: media.height })
-        .from(videoPictures)
-        .innerJoin(media, eq(media.id, videoPictures.mediaId))
-        .where(eq(videoPictures.videoId, row.id))
-        .orderBy(asc(videoPictures.position), asc(videoPictures.createdAt)),
-      access === 'shared'
-        ? []
-        : db
-            .select({
-              userId: videoShares.userId,
-              email: users.email,
-              firstName: users.firstName,
-              lastName: users.lastName,
-              createdAt: videoShares.createdAt,
-            })
-            .from(videoShares)
-            .innerJoin(users, eq(users.id, videoShares.userId))
-            .where(eq(videoShares.videoId, row.id))
-            .orderBy(asc(videoShares.createdAt)),
+      picturesOf.execute({ videoId: row.id }),
+      access === 'shared' ? [] : sharesOf.execute({ videoId: row.id }),
       uploadedBytes(row),
     ]);
 
@@ -238,12 +245,7 @@ export function createVideoService(deps: {
     }
     const storyboard = row.storyboard;
     return {
-      ...summaryOf(
-        row,
-        { ...names, pictureCount: pictures.length, access },
-        viewerId,
-        lang,
-      ),
+      ...summaryOf(row, { ...names, pictureCount: pictures.length, access }, viewerId, lang),
       fields,
       nasaTlxRawScore: row.nasaTlx ? nasaTlxRawScore(row.nasaTlx) : null,
       keySteps: steps.map((s) => ({ id: s.id, name: localName(s, lang) })),
@@ -347,7 +349,7 @@ export function createVideoService(deps: {
 
     /** load() and detailOf()'s names in one query: who may see it comes with the row. */
     async detail(viewer: RequestUser, videoId: string, lang: Language): Promise<VideoDetail> {
-      const [found] = await selectWithNames({ shared: sharedWith(viewer.id) }).where(eq(videos.id, videoId));
+      const [found] = await videoWithAccess.execute({ viewerId: viewer.id, videoId });
       const access: VideoAccess | null = !found
         ? null
         : found.video.authorId === viewer.id
