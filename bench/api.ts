@@ -19,6 +19,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -109,6 +110,18 @@ interface Result {
   rps: number;
   p99: number;
   errors: number;
+  /** CPU time of the server's process per request (Linux), where the two differ when the machine is busy. */
+  cpuMs: number | undefined;
+}
+
+/** CPU time a process has used so far, from /proc (undefined elsewhere). */
+function cpuTime(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -116,10 +129,11 @@ interface Result {
  * answer is read; product and bare take turns by the second, so that both meet the same
  * machine (on a shared machine, other loads come and go within a run).
  */
-async function compare(targets: { port: number; next: () => { path: string; token: string } }[]): Promise<Result[]> {
+async function compare(targets: { port: number; pid: number; next: () => { path: string; token: string } }[]): Promise<Result[]> {
   const agents = targets.map(() => new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS }));
   const latencies: number[][] = targets.map(() => []);
   const errors = targets.map(() => 0);
+  const cpu = targets.map(() => 0 as number | undefined);
   const one = (i: number, target: { path: string; token: string }) =>
     new Promise<number>((resolve) => {
       const headers = { authorization: `Bearer ${target.token}` };
@@ -132,6 +146,7 @@ async function compare(targets: { port: number; next: () => { path: string; toke
   for (let second = 0; second < SECONDS; second++) {
     for (let i = 0; i < targets.length; i++) {
       const end = performance.now() + 1000;
+      const cpuBefore = cpuTime(targets[i]!.pid);
       await Promise.all(
         Array.from({ length: CONNECTIONS }, async () => {
           while (performance.now() < end) {
@@ -142,12 +157,19 @@ async function compare(targets: { port: number; next: () => { path: string; toke
           }
         }),
       );
+      const cpuAfter = cpuTime(targets[i]!.pid);
+      cpu[i] = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpu[i]! + cpuAfter - cpuBefore;
     }
   }
   for (const agent of agents) agent.destroy();
   return latencies.map((l, i) => {
     l.sort((a, b) => a - b);
-    return { rps: l.length / SECONDS, p99: l[Math.floor(l.length * 0.99)] ?? 0, errors: errors[i]! };
+    return {
+      rps: l.length / SECONDS,
+      p99: l[Math.floor(l.length * 0.99)] ?? 0,
+      errors: errors[i]!,
+      cpuMs: cpu[i]! / Math.max(1, l.length),
+    };
   });
 }
 
@@ -179,7 +201,7 @@ try {
   const client = new pg.Client({ connectionString: url });
   client.on('error', () => {});
   await client.connect();
-  let started = performance.now();
+  const started = performance.now();
   await seed(client);
   say(`seeded ${LEARNERS * VIDEOS_PER_LEARNER} videos over ${LEARNERS} learners in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
@@ -226,13 +248,14 @@ try {
       return { path: route.byVideo ? prefix + video : prefix, token: learner.token };
     };
     const [p, b] = (await compare([
-      { port: PRODUCT_PORT, next: target(route.product) },
-      { port: BARE_PORT, next: target(route.bare) },
+      { port: PRODUCT_PORT, pid: product.pid!, next: target(route.product) },
+      { port: BARE_PORT, pid: bare.pid!, next: target(route.bare) },
     ])) as [Result, Result];
     const ratio = p.rps / b.rps;
+    const cpu = (r: Result) => (r.cpuMs === undefined ? '' : `, ${r.cpuMs.toFixed(2)} ms CPU/req`);
     say(
-      `${route.name.padEnd(13)} product ${p.rps.toFixed(0).padStart(5)} req/s p99 ${p.p99.toFixed(0).padStart(4)} ms` +
-        ` | bare ${b.rps.toFixed(0).padStart(5)} req/s p99 ${b.p99.toFixed(0).padStart(4)} ms | ratio ${ratio.toFixed(2)}` +
+      `${route.name.padEnd(13)} product ${p.rps.toFixed(0).padStart(5)} req/s p99 ${p.p99.toFixed(0).padStart(4)} ms${cpu(p)}` +
+        ` | bare ${b.rps.toFixed(0).padStart(5)} req/s p99 ${b.p99.toFixed(0).padStart(4)} ms${cpu(b)} | ratio ${ratio.toFixed(2)}` +
         (p.errors + b.errors ? ` | ${p.errors} + ${b.errors} errors` : ''),
     );
     if (p.errors || b.errors) ok = false;
