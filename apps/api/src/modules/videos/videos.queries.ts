@@ -36,9 +36,9 @@ function parseDate(key: string, value: string): { at: Date; dayOnly: boolean } {
  * them; `all` for administrators) and the filters, each value checked (400 INVALID_VALUE).
  * Without a tab the caller sees every case of theirs.
  */
-export function listConditions(filter: ListQuery['filter'], viewer: RequestUser): SQL {
+export function listConditions(filter: ListQuery['filter'], viewer: RequestUser, viewerId: string | Placeholder = viewer.id): SQL {
   const conditions: SQL[] = [];
-  const mine = eq(videos.authorId, viewer.id);
+  const mine = eq(videos.authorId, viewerId);
   const tab = filter.tab;
   if (tab === undefined) conditions.push(mine);
   else if (tab === 'all') {
@@ -55,7 +55,7 @@ export function listConditions(filter: ListQuery['filter'], viewer: RequestUser)
         conditions.push(mine, eq(videos.status, 'analysed'));
         break;
       case 'shared':
-        conditions.push(sharedWith(viewer.id));
+        conditions.push(sharedWith(viewerId));
         break;
     }
   }

@@ -1,6 +1,6 @@
 import { stat, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { and, asc, count, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { errorMessage, isErrorCode } from '@sutura/domain/errors';
 import type { Language } from '@sutura/domain/i18n';
@@ -8,6 +8,7 @@ import type { ListQuery } from '@sutura/domain/query';
 import {
   nasaTlxRawScore,
   VIDEO_SOCKET_EVENTS,
+  VIDEO_TABS,
   type createVideoBody,
   type MediaStatus,
   type updateVideoBody,
@@ -223,6 +224,59 @@ export function createVideoService(deps: {
     .orderBy(asc(videoShares.createdAt))
     .prepare('video_shares');
 
+  function listQueries(where: SQL, order: SQL[]) {
+    return {
+      rows: selectWithNames({ pictureCount })
+        .where(where)
+        .orderBy(...order),
+      total: db.select({ total: count() }).from(videos).where(where),
+    };
+  }
+
+  function adHocList(viewer: RequestUser, query: ListQuery, lang: Language) {
+    const { rows, total } = listQueries(listConditions(query.filter, viewer), listOrder(query.sort, lang));
+    return Promise.all([rows.limit(query.limit).offset((query.page - 1) * query.limit), total]);
+  }
+
+  /**
+   * The lists the app shows most (a tab of the caller's own videos, newest first, no other filter)
+   * as statements built once per tab: the query building and planning of a big select are then
+   * paid once, not at every page.
+   */
+  const preparedLists = new Map<string, ReturnType<typeof prepareList>>();
+  function prepareList(tab: string | undefined) {
+    const viewerId = sql.placeholder('viewerId');
+    const filter: Record<string, string> = tab === undefined ? {} : { tab };
+    // The viewer only serves the role check of the `all` tab, which never comes here.
+    const where = listConditions(filter, { id: '', sessionId: '', roles: [], preferences: undefined as never }, viewerId);
+    const { rows, total } = listQueries(where, listOrder([], 'fr'));
+    return {
+      rows: rows
+        .limit(sql.placeholder('limit'))
+        .offset(sql.placeholder('offset'))
+        .prepare(`video_list_${tab ?? 'any'}`),
+      total: total.prepare(`video_count_${tab ?? 'any'}`),
+    };
+  }
+  function preparedList(query: ListQuery) {
+    const tab = query.filter.tab;
+    const keys = Object.keys(query.filter);
+    if (
+      query.sort.length ||
+      keys.some((k) => k !== 'tab') ||
+      (tab !== undefined && !(VIDEO_TABS as readonly string[]).includes(tab)) ||
+      tab === 'all'
+    )
+      return undefined;
+    let prepared = preparedLists.get(tab ?? '');
+    if (!prepared) preparedLists.set(tab ?? '', (prepared = prepareList(tab)));
+    return (viewerId: string) =>
+      Promise.all([
+        prepared.rows.execute({ viewerId, limit: query.limit, offset: (query.page - 1) * query.limit }),
+        prepared.total.execute({ viewerId }),
+      ]);
+  }
+
   async function detailOf(row: VideoRow, access: VideoAccess, viewerId: string, lang: Language, known?: Names): Promise<VideoDetail> {
     // Independent reads, sent together rather than one after the other.
     const [names, steps, pictures, shares, uploaded] = await Promise.all([
@@ -318,15 +372,7 @@ export function createVideoService(deps: {
     },
 
     async list(viewer: RequestUser, query: ListQuery, lang: Language) {
-      const where = listConditions(query.filter, viewer);
-      const [rows, [total]] = await Promise.all([
-        selectWithNames({ pictureCount })
-          .where(where)
-          .orderBy(...listOrder(query.sort, lang))
-          .limit(query.limit)
-          .offset((query.page - 1) * query.limit),
-        db.select({ total: count() }).from(videos).where(where),
-      ]);
+      const [rows, [total]] = await (preparedList(query)?.(viewer.id) ?? adHocList(viewer, query, lang));
       const isAdmin = viewer.roles.includes('administrator');
       return {
         data: rows.map((r) =>
