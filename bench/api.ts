@@ -1,6 +1,7 @@
 /**
  * How close the product's read routes come to the physical limit of the machine.
- * Usage: npm run bench:api   (BENCH_SECONDS=15, BENCH_CONNECTIONS=50; BENCH_DATABASE_URL to run
+ * Usage: npm run bench:api   (BENCH_SECONDS=15, BENCH_CONNECTIONS=50, BENCH_ROUTES=list,detail to
+ * run some routes only; BENCH_DATABASE_URL to run
  * on a PostgreSQL server instead of the embedded default; BENCH_PROFILE=1 writes a CPU profile of
  * the product's process into the working folder, which is then kept)
  *
@@ -9,7 +10,8 @@
  * 100 000 videos over 1 000 learners (100 each) and 50 notifications per learner; beside it, in
  * its own process on the same database, bench/api-bare.ts: bare Fastify routes that run the same
  * SQL through the same driver after the same token check. Each route is loaded at N connections
- * for S seconds, product then bare, signed in as 20 learners in turn:
+ * for S seconds on each server, product and bare taking turns by the second, signed in as 20
+ * learners in turn:
  *   list           GET /v1/videos?page=1&limit=20         (a learner's newest 20 of ~100)
  *   detail         GET /v1/videos/:id                      (one of that learner's videos)
  *   notifications  GET /v1/notification/list?page=1&limit=20
@@ -17,6 +19,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -43,7 +46,11 @@ const SIGNED_IN = 20;
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 function startProcess(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', process.env.BENCH_LOG_LEVEL ? 'inherit' : 'ignore', 'inherit'] });
+  return spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', process.env.BENCH_LOG_LEVEL ? 'inherit' : 'ignore', 'inherit'],
+  });
 }
 
 async function waitFor(url: string, child: ChildProcess): Promise<void> {
@@ -103,65 +110,98 @@ interface Result {
   rps: number;
   p99: number;
   errors: number;
+  /** CPU time of the server's process per request (Linux), where the two differ when the machine is busy. */
+  cpuMs: number | undefined;
 }
 
-/** N keep-alive connections, each sending its next request as soon as the previous answer is read. */
-async function load(port: number, paths: () => { path: string; token: string }): Promise<Result> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const latencies: number[] = [];
-  let errors = 0;
-  const end = performance.now() + SECONDS * 1000;
-  const one = (target: { path: string; token: string }) =>
+/** CPU time a process has used so far, from /proc (undefined elsewhere). */
+function cpuTime(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * N keep-alive connections per server, each sending its next request as soon as the previous
+ * answer is read; product and bare take turns by the second, so that both meet the same
+ * machine (on a shared machine, other loads come and go within a run).
+ */
+async function compare(targets: { port: number; pid: number; next: () => { path: string; token: string } }[]): Promise<Result[]> {
+  const agents = targets.map(() => new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS }));
+  const latencies: number[][] = targets.map(() => []);
+  const errors = targets.map(() => 0);
+  const cpu = targets.map(() => 0 as number | undefined);
+  const one = (i: number, target: { path: string; token: string }) =>
     new Promise<number>((resolve) => {
-      const req = http.get({ host: '127.0.0.1', port, path: target.path, agent, headers: { authorization: `Bearer ${target.token}` } }, (res) => {
+      const headers = { authorization: `Bearer ${target.token}` };
+      const req = http.get({ host: '127.0.0.1', port: targets[i]!.port, path: target.path, agent: agents[i], headers }, (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
       });
       req.on('error', () => resolve(0));
     });
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (performance.now() < end) {
-        const started = performance.now();
-        const status = await one(paths());
-        latencies.push(performance.now() - started);
-        if (status !== 200) errors++;
-      }
-    }),
-  );
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return {
-    rps: latencies.length / SECONDS,
-    p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0,
-    errors,
-  };
+  for (let second = 0; second < SECONDS; second++) {
+    for (let i = 0; i < targets.length; i++) {
+      const end = performance.now() + 1000;
+      const cpuBefore = cpuTime(targets[i]!.pid);
+      await Promise.all(
+        Array.from({ length: CONNECTIONS }, async () => {
+          while (performance.now() < end) {
+            const started = performance.now();
+            const status = await one(i, targets[i]!.next());
+            latencies[i]!.push(performance.now() - started);
+            if (status !== 200) errors[i]!++;
+          }
+        }),
+      );
+      const cpuAfter = cpuTime(targets[i]!.pid);
+      cpu[i] = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpu[i]! + cpuAfter - cpuBefore;
+    }
+  }
+  for (const agent of agents) agent.destroy();
+  return latencies.map((l, i) => {
+    l.sort((a, b) => a - b);
+    return {
+      rps: l.length / SECONDS,
+      p99: l[Math.floor(l.length * 0.99)] ?? 0,
+      errors: errors[i]!,
+      cpuMs: cpu[i]! / Math.max(1, l.length),
+    };
+  });
 }
 
 const work = process.env.BENCH_WORK ?? (await mkdtemp(path.join(tmpdir(), 'sutura-bench-api-')));
 const children: ChildProcess[] = [];
 try {
-  const product = startProcess(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${work}`, 'apps/api/src/main.ts'] : ['apps/api/src/main.ts'], {
-    DATA_DIR: work,
-    PORT: String(PRODUCT_PORT),
-    HOST: '127.0.0.1',
-    WORKERS: 'off',
-    DEMO_DATA: 'off',
-    DEMO_VIDEOS: 'off',
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-    RATE_LIMIT_AUTH_PER_MINUTE: '100000',
-    DATABASE_URL: SERVER_URL ?? '',
-  });
+  const product = startProcess(
+    process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${work}`, 'apps/api/src/main.ts'] : ['apps/api/src/main.ts'],
+    {
+      DATA_DIR: work,
+      PORT: String(PRODUCT_PORT),
+      HOST: '127.0.0.1',
+      WORKERS: 'off',
+      DEMO_DATA: 'off',
+      DEMO_VIDEOS: 'off',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      RATE_LIMIT_AUTH_PER_MINUTE: '100000',
+      DATABASE_URL: SERVER_URL ?? '',
+    },
+  );
   children.push(product);
   await waitFor(`http://127.0.0.1:${PRODUCT_PORT}/v1/health`, product);
 
   // The database the product runs on: its embedded server (over its socket), or the given one.
-  const embedded = SERVER_URL ? undefined : await startEmbeddedServer({ dir: path.join(work, 'db'), log: pino({ level: 'silent' }), attach: true });
+  const embedded = SERVER_URL
+    ? undefined
+    : await startEmbeddedServer({ dir: path.join(work, 'db'), log: pino({ level: 'silent' }), attach: true });
   const url = SERVER_URL ?? embeddedUrl(embedded!.connection);
   const client = new pg.Client({ connectionString: url });
   client.on('error', () => {});
   await client.connect();
-  let started = performance.now();
+  const started = performance.now();
   await seed(client);
   say(`seeded ${LEARNERS * VIDEOS_PER_LEARNER} videos over ${LEARNERS} learners in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
@@ -200,19 +240,22 @@ try {
   ];
   const summary: string[] = [];
   let ok = true;
-  for (const route of routes) {
+  const only = process.env.BENCH_ROUTES?.split(',');
+  for (const route of routes.filter((r) => !only || only.includes(r.name))) {
     const target = (prefix: string) => () => {
       const learner = next();
       const video = learner.videoIds[turn % learner.videoIds.length]!;
       return { path: route.byVideo ? prefix + video : prefix, token: learner.token };
     };
-    started = performance.now();
-    const p = await load(PRODUCT_PORT, target(route.product));
-    const b = await load(BARE_PORT, target(route.bare));
+    const [p, b] = (await compare([
+      { port: PRODUCT_PORT, pid: product.pid!, next: target(route.product) },
+      { port: BARE_PORT, pid: bare.pid!, next: target(route.bare) },
+    ])) as [Result, Result];
     const ratio = p.rps / b.rps;
+    const cpu = (r: Result) => (r.cpuMs === undefined ? '' : `, ${r.cpuMs.toFixed(2)} ms CPU/req`);
     say(
-      `${route.name.padEnd(13)} product ${p.rps.toFixed(0).padStart(5)} req/s p99 ${p.p99.toFixed(0).padStart(4)} ms` +
-        ` | bare ${b.rps.toFixed(0).padStart(5)} req/s p99 ${b.p99.toFixed(0).padStart(4)} ms | ratio ${ratio.toFixed(2)}` +
+      `${route.name.padEnd(13)} product ${p.rps.toFixed(0).padStart(5)} req/s p99 ${p.p99.toFixed(0).padStart(4)} ms${cpu(p)}` +
+        ` | bare ${b.rps.toFixed(0).padStart(5)} req/s p99 ${b.p99.toFixed(0).padStart(4)} ms${cpu(b)} | ratio ${ratio.toFixed(2)}` +
         (p.errors + b.errors ? ` | ${p.errors} + ${b.errors} errors` : ''),
     );
     if (p.errors || b.errors) ok = false;

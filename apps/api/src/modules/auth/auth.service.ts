@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import argon2 from 'argon2';
-import { and, eq, gt, isNull, ne } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Role } from '@sutura/domain/roles';
 import type { Session } from '@sutura/domain/auth';
 import type { Db } from '../../db/client.ts';
@@ -78,6 +78,31 @@ export function createAuthService(deps: {
   const { db, tokens, audit, mediaService, notifications, clock, hub } = deps;
   const ttlMs = deps.tokenTtlHours * 3600_000;
   const maxMs = deps.sessionMaxDays * 24 * 3600_000;
+  // Every authenticated request runs it: built once, a named statement on every connection.
+  const sessionOf = db
+    .select({
+      id: users.id,
+      roles: users.roles,
+      preferences: users.preferences,
+      sessionId: sessions.id,
+      expiresAt: sessions.expiresAt,
+      createdAt: sessions.createdAt,
+      tokenId: sessions.tokenId,
+      previousTokenId: sessions.previousTokenId,
+      previousUntil: sessions.previousUntil,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('sessionId')),
+        eq(sessions.userId, sql.placeholder('userId')),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+        gt(sessions.createdAt, sql.placeholder('oldest')),
+      ),
+    )
+    .prepare('auth_session');
 
   async function sessionPayload(user: UserRow, sessionId: string, tokenId: string, expiresAt: Date): Promise<Session> {
     return {
@@ -203,29 +228,12 @@ export function createAuthService(deps: {
       const claims = await tokens.verify(token);
       if (!claims) return null;
       const now = clock();
-      const [row] = await db
-        .select({
-          id: users.id,
-          roles: users.roles,
-          preferences: users.preferences,
-          sessionId: sessions.id,
-          expiresAt: sessions.expiresAt,
-          createdAt: sessions.createdAt,
-          tokenId: sessions.tokenId,
-          previousTokenId: sessions.previousTokenId,
-          previousUntil: sessions.previousUntil,
-        })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(
-          and(
-            eq(sessions.id, claims.sessionId),
-            eq(sessions.userId, claims.userId),
-            isNull(sessions.revokedAt),
-            gt(sessions.expiresAt, now),
-            gt(sessions.createdAt, new Date(now.getTime() - maxMs)),
-          ),
-        );
+      const [row] = await sessionOf.execute({
+        sessionId: claims.sessionId,
+        userId: claims.userId,
+        now,
+        oldest: new Date(now.getTime() - maxMs),
+      });
       if (!row) return null;
       // Sessions from before token ids accept their token until its first refresh.
       const current = row.tokenId === null || claims.tokenId === row.tokenId;

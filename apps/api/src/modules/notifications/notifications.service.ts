@@ -48,6 +48,20 @@ export function createNotificationService(deps: {
   log?: Logger;
 }) {
   const { db, hub, queue, publicUrl, push } = deps;
+  // The list is read at every page of the app: built once, named statements on every connection.
+  const page = db
+    .select()
+    .from(notifications)
+    .where(eq(notifications.userId, sql.placeholder('userId')))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare('notifications_page');
+  const totalsOf = db
+    .select({ total: count(), unread: sql<number>`count(*) filter (where ${notifications.status} = 'unread')::int` })
+    .from(notifications)
+    .where(eq(notifications.userId, sql.placeholder('userId')))
+    .prepare('notifications_totals');
   return {
     /** Stores a notification, pushes it live, and mails it where the person asked for it. */
     async notify(userId: string, key: NotificationKind, params: Record<string, NotificationParam> = {}, link: string | null = null) {
@@ -75,21 +89,12 @@ export function createNotificationService(deps: {
       return notification;
     },
 
-    async list(userId: string, lang: Language, page: number, limit: number) {
+    async list(userId: string, lang: Language, pageNumber: number, limit: number) {
       const [rows, [totals]] = await Promise.all([
-        db
-          .select()
-          .from(notifications)
-          .where(eq(notifications.userId, userId))
-          .orderBy(desc(notifications.createdAt), desc(notifications.id))
-          .limit(limit)
-          .offset((page - 1) * limit),
-        db
-          .select({ total: count(), unread: sql<number>`count(*) filter (where ${notifications.status} = 'unread')::int` })
-          .from(notifications)
-          .where(eq(notifications.userId, userId)),
+        page.execute({ userId, limit, offset: (pageNumber - 1) * limit }),
+        totalsOf.execute({ userId }),
       ]);
-      return { data: rows.map((r) => render(r, lang)), total: totals?.total ?? 0, unread: totals?.unread ?? 0, page, limit };
+      return { data: rows.map((r) => render(r, lang)), total: totals?.total ?? 0, unread: totals?.unread ?? 0, page: pageNumber, limit };
     },
 
     async setStatus(userId: string, id: string, status: 'read' | 'unread', lang: Language) {

@@ -1,4 +1,4 @@
-import { and, eq, gte, lt, lte, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, lt, lte, notInArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Language } from '@sutura/domain/i18n';
 import type { ListQuery } from '@sutura/domain/query';
@@ -8,7 +8,7 @@ import type { RequestUser } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 
 /** Is the video shared with this person? (a correlated subquery on `videos`) */
-export const sharedWith = (userId: string) =>
+export const sharedWith = (userId: string | Placeholder) =>
   sql<boolean>`exists (select 1 from video_shares s where s.video_id = ${videos.id} and s.user_id = ${userId})`;
 
 export const pictureCount = sql<number>`(select count(*)::int from video_pictures p where p.video_id = ${videos.id})`;
@@ -36,9 +36,9 @@ function parseDate(key: string, value: string): { at: Date; dayOnly: boolean } {
  * them; `all` for administrators) and the filters, each value checked (400 INVALID_VALUE).
  * Without a tab the caller sees every case of theirs.
  */
-export function listConditions(filter: ListQuery['filter'], viewer: RequestUser): SQL {
+export function listConditions(filter: ListQuery['filter'], viewer: RequestUser, viewerId: string | Placeholder = viewer.id): SQL {
   const conditions: SQL[] = [];
-  const mine = eq(videos.authorId, viewer.id);
+  const mine = eq(videos.authorId, viewerId);
   const tab = filter.tab;
   if (tab === undefined) conditions.push(mine);
   else if (tab === 'all') {
@@ -55,7 +55,7 @@ export function listConditions(filter: ListQuery['filter'], viewer: RequestUser)
         conditions.push(mine, eq(videos.status, 'analysed'));
         break;
       case 'shared':
-        conditions.push(sharedWith(viewer.id));
+        conditions.push(sharedWith(viewerId));
         break;
     }
   }

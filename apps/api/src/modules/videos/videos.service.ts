@@ -1,6 +1,6 @@
 import { stat, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { and, asc, count, eq, inArray, isNotNull, ne, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNotNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { errorMessage, formatBytes, isErrorCode } from '@sutura/domain/errors';
 import type { Language } from '@sutura/domain/i18n';
@@ -8,6 +8,7 @@ import type { ListQuery } from '@sutura/domain/query';
 import {
   nasaTlxRawScore,
   VIDEO_SOCKET_EVENTS,
+  VIDEO_TABS,
   type createVideoBody,
   type MediaStatus,
   type updateVideoBody,
@@ -223,6 +224,88 @@ export function createVideoService(deps: {
     organ: r.organ,
   });
 
+  // What every detail reads: built once, named statements on every connection.
+  const videoWithAccess = selectWithNames({ shared: sharedWith(sql.placeholder('viewerId')) })
+    .where(eq(videos.id, sql.placeholder('videoId')))
+    .prepare('video_detail');
+  const picturesOf = db
+    .select({ id: videoPictures.id, mediaId: videoPictures.mediaId, width: media.width, height: media.height })
+    .from(videoPictures)
+    .innerJoin(media, eq(media.id, videoPictures.mediaId))
+    .where(eq(videoPictures.videoId, sql.placeholder('videoId')))
+    .orderBy(asc(videoPictures.position), asc(videoPictures.createdAt))
+    .prepare('video_pictures');
+  const sharesOf = db
+    .select({
+      userId: videoShares.userId,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      createdAt: videoShares.createdAt,
+    })
+    .from(videoShares)
+    .innerJoin(users, eq(users.id, videoShares.userId))
+    .where(eq(videoShares.videoId, sql.placeholder('videoId')))
+    .orderBy(asc(videoShares.createdAt))
+    .prepare('video_shares');
+
+  function listQueries(where: SQL, order: SQL[]) {
+    return {
+      rows: selectWithNames({ pictureCount })
+        .where(where)
+        .orderBy(...order),
+      total: db.select({ total: count() }).from(videos).where(where),
+    };
+  }
+
+  function adHocList(viewer: RequestUser, query: ListQuery, lang: Language) {
+    const { rows, total } = listQueries(listConditions(query.filter, viewer), listOrder(query.sort, lang));
+    return Promise.all([rows.limit(query.limit).offset((query.page - 1) * query.limit), total]);
+  }
+
+  /**
+   * The lists the app shows most (a tab of the caller's own videos, newest first, no other filter)
+   * as statements built once per tab: the query building and planning of a big select are then
+   * paid once, not at every page.
+   */
+  const preparedLists = new Map<string, ReturnType<typeof prepareList>>();
+  function prepareList(tab: string | undefined) {
+    const viewerId = sql.placeholder('viewerId');
+    const filter: Record<string, string> = tab === undefined ? {} : { tab };
+    // The viewer only serves the role check of the `all` tab, which never comes here.
+    const where = listConditions(
+      filter,
+      { id: '', sessionId: '', roles: [], preferences: undefined as never, sessionEndsAt: new Date(0) },
+      viewerId,
+    );
+    const { rows, total } = listQueries(where, listOrder([], 'fr'));
+    return {
+      rows: rows
+        .limit(sql.placeholder('limit'))
+        .offset(sql.placeholder('offset'))
+        .prepare(`video_list_${tab ?? 'any'}`),
+      total: total.prepare(`video_count_${tab ?? 'any'}`),
+    };
+  }
+  function preparedList(query: ListQuery) {
+    const tab = query.filter.tab;
+    const keys = Object.keys(query.filter);
+    if (
+      query.sort.length ||
+      keys.some((k) => k !== 'tab') ||
+      (tab !== undefined && !(VIDEO_TABS as readonly string[]).includes(tab)) ||
+      tab === 'all'
+    )
+      return undefined;
+    let prepared = preparedLists.get(tab ?? '');
+    if (!prepared) preparedLists.set(tab ?? '', (prepared = prepareList(tab)));
+    return (viewerId: string) =>
+      Promise.all([
+        prepared.rows.execute({ viewerId, limit: query.limit, offset: (query.page - 1) * query.limit }),
+        prepared.total.execute({ viewerId }),
+      ]);
+  }
+
   async function detailOf(row: VideoRow, access: VideoAccess, viewerId: string, lang: Language, known?: Names): Promise<VideoDetail> {
     // Independent reads, sent together rather than one after the other.
     const [names, steps, pictures, shares, uploaded] = await Promise.all([
@@ -233,26 +316,8 @@ export function createVideoService(deps: {
       row.keyStepIds.length
         ? db.select().from(surgerySteps).where(inArray(surgerySteps.id, row.keyStepIds)).orderBy(asc(surgerySteps.position))
         : [],
-      db
-        .select({ id: videoPictures.id, mediaId: videoPictures.mediaId, width: media.width, height: media.height })
-        .from(videoPictures)
-        .innerJoin(media, eq(media.id, videoPictures.mediaId))
-        .where(eq(videoPictures.videoId, row.id))
-        .orderBy(asc(videoPictures.position), asc(videoPictures.createdAt)),
-      access === 'shared'
-        ? []
-        : db
-            .select({
-              userId: videoShares.userId,
-              email: users.email,
-              firstName: users.firstName,
-              lastName: users.lastName,
-              createdAt: videoShares.createdAt,
-            })
-            .from(videoShares)
-            .innerJoin(users, eq(users.id, videoShares.userId))
-            .where(eq(videoShares.videoId, row.id))
-            .orderBy(asc(videoShares.createdAt)),
+      picturesOf.execute({ videoId: row.id }),
+      access === 'shared' ? [] : sharesOf.execute({ videoId: row.id }),
       uploadedBytes(row),
     ]);
 
@@ -270,12 +335,7 @@ export function createVideoService(deps: {
     }
     const storyboard = row.storyboard;
     return {
-      ...summaryOf(
-        row,
-        { ...names, pictureCount: pictures.length, access },
-        viewerId,
-        lang,
-      ),
+      ...summaryOf(row, { ...names, pictureCount: pictures.length, access }, viewerId, lang),
       fields,
       nasaTlxRawScore: row.nasaTlx ? nasaTlxRawScore(row.nasaTlx) : null,
       keySteps: steps.map((s) => ({ id: s.id, name: localName(s, lang) })),
@@ -354,15 +414,7 @@ export function createVideoService(deps: {
     },
 
     async list(viewer: RequestUser, query: ListQuery, lang: Language) {
-      const where = listConditions(query.filter, viewer);
-      const [rows, [total]] = await Promise.all([
-        selectWithNames({ pictureCount })
-          .where(where)
-          .orderBy(...listOrder(query.sort, lang))
-          .limit(query.limit)
-          .offset((query.page - 1) * query.limit),
-        db.select({ total: count() }).from(videos).where(where),
-      ]);
+      const [rows, [total]] = await (preparedList(query)?.(viewer.id) ?? adHocList(viewer, query, lang));
       const isAdmin = viewer.roles.includes('administrator');
       return {
         data: rows.map((r) =>
@@ -385,7 +437,7 @@ export function createVideoService(deps: {
 
     /** load() and detailOf()'s names in one query: who may see it comes with the row. */
     async detail(viewer: RequestUser, videoId: string, lang: Language): Promise<VideoDetail> {
-      const [found] = await selectWithNames({ shared: sharedWith(viewer.id) }).where(eq(videos.id, videoId));
+      const [found] = await videoWithAccess.execute({ viewerId: viewer.id, videoId });
       const access: VideoAccess | null = !found
         ? null
         : found.video.authorId === viewer.id
