@@ -102,9 +102,18 @@ function envelopeError(body: string | undefined): { code: string; message: strin
  * The tus client and the texts of its messages, fetched with the first upload: pages that never
  * upload (the sign-in page, the dashboard) do not load them.
  */
-async function loadTus(): Promise<typeof import('tus-js-client')> {
-  const [tus] = await Promise.all([import('tus-js-client'), i18n.loadNamespaces('upload')]);
-  return tus;
+let tusClient: Promise<typeof import('tus-js-client')> | undefined;
+function loadTus(): Promise<typeof import('tus-js-client')> {
+  tusClient ??= Promise.all([import('tus-js-client'), i18n.loadNamespaces('upload')]).then(([tus]) => tus);
+  return tusClient;
+}
+
+/** Pages that upload call this when they open, so that sending starts at once on submit. */
+export function preloadUploadClient(): void {
+  loadTus().catch((error: unknown) => {
+    tusClient = undefined;
+    console.error(error);
+  });
 }
 
 function responseOf(error: Error): { status: number; body: string | undefined } {

@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useController, useForm, useWatch, type Control } from 'react-hook-form';
@@ -19,7 +19,7 @@ import { VIDEO_KINDS, type VideoKind } from '@sutura/domain/videos';
 import { ApiRequestError, errorText } from '@/lib/http';
 import { useSession } from '@/lib/session';
 import { useToast } from '@/lib/toast';
-import { UploadRefusedError, useMaxUploadBytes, useUploads } from '@/lib/uploads';
+import { preloadUploadClient, UploadRefusedError, useMaxUploadBytes, useUploads } from '@/lib/uploads';
 import { applyApiFieldErrors, TextFieldControl } from '@/components/form-field';
 import { addVideoResolver, emptyValues, toBody, type AddVideoFormValues } from '@/features/videos/add/add-video-values';
 import { PatientFields, SurgeryFields } from '@/features/videos/add/case-fields';
@@ -294,6 +294,7 @@ function AddVideoForm() {
 
 /** `/videos/add`: a learner describes a case and sends its video, or its pictures only. */
 export function AddVideoPage() {
+  useEffect(preloadUploadClient, []);
   const { t } = useTranslation('upload');
   const { session } = useSession();
   const learner = session?.roles.includes('learner') ?? false;
