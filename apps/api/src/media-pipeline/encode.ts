@@ -378,29 +378,33 @@ const imageOutput = (quality: number, file: string, single: boolean) => [
   fileArg(file),
 ];
 
-/** The filter graph (fed one video stream) and the output arguments of the poster and the sheets. */
+/**
+ * The poster's and the sheets' outputs, each fed one video stream: `source` is a filter label
+ * (`[poster]`, `[sheets]` out of a complex graph) or an input stream with its own simple filters.
+ */
 function pictureOutputs(
   duration: number,
   interval: number,
   size: { width: number; height: number },
   out: { posterFile: string; sheetPattern: string },
   caps: EncoderCapabilities,
-): { graph: string; args: string[] } {
-  const graph = [
-    'split=2[board][cover]',
-    `[board]${storyboardFilters(duration, interval).join(',')}[sheets]`,
-    `[cover]${posterFilters(duration, posterSize(size.width, size.height)).join(',')}[poster]`,
-  ].join(';');
-  const args = [
-    '-map',
-    '[poster]',
-    ...imageOutput(3, out.posterFile, true),
-    '-map',
-    '[sheets]',
-    ...frameTiming(caps, 'passthrough'),
-    ...imageOutput(5, out.sheetPattern, false),
-  ];
-  return { graph, args };
+): { graph: string; args: (source: { poster: string; sheets: string; filters: boolean }) => string[] } {
+  const poster = posterFilters(duration, posterSize(size.width, size.height)).join(',');
+  const sheets = storyboardFilters(duration, interval).join(',');
+  return {
+    graph: `split=2[board][cover];[board]${sheets}[sheets];[cover]${poster}[poster]`,
+    args: (source) => [
+      '-map',
+      source.poster,
+      ...(source.filters ? ['-vf', poster] : []),
+      ...imageOutput(3, out.posterFile, true),
+      '-map',
+      source.sheets,
+      ...(source.filters ? ['-vf', sheets] : []),
+      ...frameTiming(caps, 'passthrough'),
+      ...imageOutput(5, out.sheetPattern, false),
+    ],
+  };
 }
 
 /**
@@ -414,13 +418,14 @@ export function transcodeWithPicturesArgs(
   caps: EncoderCapabilities,
 ): string[] {
   const encoded = transcodeArgs(source, file, out.video, caps);
-  const { graph, args: images } = pictureOutputs(source.duration, out.interval, outputSize(source), out, caps);
+  const pictures = pictureOutputs(source.duration, out.interval, outputSize(source), out, caps);
+  const images = pictures.args({ poster: '[poster]', sheets: '[sheets]', filters: false });
   // The encoder's own chain ends in [video]; the pictures branch off the same frames.
   const vf = encoded.indexOf('-vf');
   const chain = encoded[vf + 1]!;
   const args = [...encoded.slice(0, vf), ...encoded.slice(vf + 2)];
   args[args.indexOf(`0:${source.videoStreamIndex}`)] = '[video]';
-  const full = `[0:${source.videoStreamIndex}]${chain},split=2[video][pictures];[pictures]${graph}`;
+  const full = `[0:${source.videoStreamIndex}]${chain},split=2[video][pictures];[pictures]${pictures.graph}`;
   const firstMap = args.indexOf('-map');
   return [...args.slice(0, firstMap), '-filter_complex', full, ...args.slice(firstMap), ...images];
 }
@@ -446,16 +451,16 @@ export function posterAndStoryboardArgs(
   caps: EncoderCapabilities,
 ): string[] {
   const pictures = pictureOutputs(opts.duration, opts.interval, { width: opts.width, height: opts.height }, opts, caps);
+  const stream = `0:${opts.videoStreamIndex ?? 'v:0'}`;
   return [
-    // Other packets are dropped by the demuxer, before the decoder sees them (and the threads wait on them).
+    // Other packets are dropped by the demuxer, before the decoder sees them. Simple filters per
+    // output, both fed by the one decoder: a complex graph would undo -discard (five times the work).
     ...(opts.keyframesOnly ? ['-discard', 'nokey', '-skip_frame', 'nokey'] : []),
     '-protocol_whitelist',
     'file',
     ...(opts.demuxer ? ['-f', opts.demuxer] : []),
     '-i',
     fileArg(file),
-    '-filter_complex',
-    `[0:${opts.videoStreamIndex ?? 'v:0'}]${pictures.graph}`,
-    ...pictures.args,
+    ...pictures.args({ poster: stream, sheets: stream, filters: true }),
   ];
 }
