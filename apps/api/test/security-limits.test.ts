@@ -26,7 +26,7 @@ function from(remoteAddress: string, method: 'POST' | 'PUT', url: string, body: 
 }
 
 describe('password spraying from one address', () => {
-  it('stops failed sign-ins on many different emails from one address, not other addresses', async () => {
+  it('stops failed sign-ins on many different emails from one address, not other addresses', { timeout: 120_000 }, async () => {
     const victim = await ctx.createUser('learner');
     const statuses: number[] = [];
     for (let i = 0; i < 25; i++) {
