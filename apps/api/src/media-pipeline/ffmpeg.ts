@@ -59,7 +59,7 @@ export interface ProbePacket {
 }
 
 export interface ProcessOptions {
-  /** The binary; defaults to FFMPEG_PATH / FFPROBE_PATH, then the one on PATH. */
+  /** The binary; defaults to FFMPEG_PATH / FFPROBE_PATH, then the one on PATH, then the npm-shipped one. */
   bin?: string | undefined;
   /** Kills the child after this long in total. */
   timeoutMs?: number;
@@ -162,6 +162,7 @@ export const defaultFfprobePath = () => locatedOnce('ffprobe', process.env.FFPRO
 export type OrphanGuard = 'pdeathsig' | 'watchdog' | 'none';
 
 let guard: OrphanGuard | undefined;
+let setpriv = 'setpriv';
 
 /** Forces a guard (the tests try the watchdog on a machine that has setpriv). */
 export function chooseOrphanGuard(mode: OrphanGuard): void {
@@ -171,7 +172,11 @@ export function chooseOrphanGuard(mode: OrphanGuard): void {
 export function orphanGuard(): OrphanGuard {
   if (guard) return guard;
   if (process.platform === 'win32') guard = 'none';
-  else guard = process.platform === 'linux' && onPath('setpriv') ? 'pdeathsig' : 'watchdog';
+  else {
+    const found = process.platform === 'linux' ? onPath('setpriv') : null;
+    if (found) setpriv = found;
+    guard = found ? 'pdeathsig' : 'watchdog';
+  }
   return guard;
 }
 
@@ -189,7 +194,7 @@ const WATCHDOG = [
 export function guardedCommand(bin: string, args: string[], mode = orphanGuard()): { command: string; args: string[]; group: boolean } {
   switch (mode) {
     case 'pdeathsig':
-      return { command: 'setpriv', args: ['--pdeathsig', 'SIGKILL', '--', bin, ...args], group: false };
+      return { command: setpriv, args: ['--pdeathsig', 'SIGKILL', '--', bin, ...args], group: false };
     case 'watchdog':
       return { command: '/bin/sh', args: ['-c', WATCHDOG, 'sutura-media', String(process.pid), bin, ...args], group: true };
     case 'none':
