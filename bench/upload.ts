@@ -14,11 +14,9 @@
  *       (default postgres://postgres@127.0.0.1:5432/bench, created if missing; set it empty to
  *       skip).
  * The last line sums it up: `upload: ratio R of plain PUT (C of cp), peak RSS N MB`. It is for
- * the PostgreSQL-server configuration when a server answers: there the process holds only the
- * application, so its RSS is what an upload costs (the target: 150 MB whatever the size), while
- * the embedded database adds its own few hundred MB (WebAssembly PostgreSQL) to the same
- * process whatever is uploaded; and hospitals that receive videos of several GB run on a
- * PostgreSQL server. Without one, only the embedded database runs and the last line is for it.
+ * the PostgreSQL-server configuration when a server answers (hospitals that receive videos of
+ * several GB run on one); the embedded database is a PostgreSQL process of its own too, so the
+ * sampled RSS is the application's in both. Without a server, the last line is for the embedded one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
