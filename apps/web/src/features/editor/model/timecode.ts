@@ -1,0 +1,42 @@
+/**
+ * Times in the preparation are seconds on the source, always on a frame boundary: the render is
+ * frame-accurate, so what the editor sees is what the cut will be.
+ */
+
+/** Used when the source's frame rate is unknown (it is probed on upload; this is the common case). */
+export const FALLBACK_FRAME_RATE = 25;
+
+export function frameRateOf(rate: number | null | undefined): number {
+  return rate && Number.isFinite(rate) && rate > 0 ? rate : FALLBACK_FRAME_RATE;
+}
+
+export function toFrame(seconds: number, fps: number): number {
+  return Math.round(seconds * fps);
+}
+
+/** The start of the frame nearest to a time. */
+export function snapToFrame(seconds: number, fps: number): number {
+  return toFrame(seconds, fps) / fps;
+}
+
+export function clamp(value: number, min: number, max: number): number {
+  return Math.min(Math.max(value, min), max);
+}
+
+const pad = (n: number, size = 2) => String(n).padStart(size, '0');
+
+/**
+ * A time to the frame: `m:ss:ff`, or `h:mm:ss:ff` once the source lasts an hour (the frame number
+ * after the last colon, as editors are used to).
+ */
+export function formatTimecode(seconds: number, fps: number, withHours: boolean): string {
+  const rate = Math.round(fps);
+  const frames = Math.max(0, toFrame(Number.isFinite(seconds) ? seconds : 0, fps));
+  const whole = Math.floor(frames / fps + 1e-9);
+  const frame = Math.min(rate - 1, frames - Math.round(whole * fps));
+  const h = Math.floor(whole / 3600);
+  const m = Math.floor((whole % 3600) / 60);
+  const s = whole % 60;
+  const ff = pad(Math.max(0, frame), String(rate - 1).length);
+  return withHours ? `${h}:${pad(m)}:${pad(s)}:${ff}` : `${Math.floor(whole / 60)}:${pad(s)}:${ff}`;
+}
