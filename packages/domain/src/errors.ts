@@ -123,6 +123,63 @@ export const ERRORS = {
     fr: '{file} est trop volumineux, la taille maximale est de {max}',
   },
 
+  // Claims of the workflow stages (preparation, analysis).
+  CLAIM_TAKEN: {
+    status: 409,
+    en: 'This video has just been claimed by someone else',
+    fr: "Cette vidéo vient d'être prise en charge par quelqu'un d'autre",
+  },
+  LEASE_LOST: {
+    status: 409,
+    en: 'Your 12-hour hold on this video has expired or been taken over: your changes were not saved',
+    fr: "Votre réservation de 12 heures sur cette vidéo a expiré ou a été reprise : vos modifications n'ont pas été enregistrées",
+  },
+  VIDEO_WRONG_STATUS: {
+    status: 409,
+    en: 'This video is no longer at this stage of the review',
+    fr: "Cette vidéo n'est plus à cette étape de la relecture",
+  },
+  // Preparation rules of SPEC §5.
+  PREPARATION_WRONG_PHASE: {
+    status: 409,
+    en: 'This change belongs to the other phase of the preparation',
+    fr: "Cette modification appartient à l'autre phase de la préparation",
+  },
+  TRIM_POSITION: { status: 400, en: 'You cannot add a trim at this position', fr: 'Vous ne pouvez pas ajouter de découpe à cet endroit' },
+  TRIM_NOT_MODIFIED: {
+    status: 400,
+    en: 'Modify the last trim before adding a new one',
+    fr: "Modifiez la dernière découpe avant d'en ajouter une nouvelle",
+  },
+  TRIM_TOO_SHORT: {
+    status: 400,
+    en: 'A trim must last at least {min} second',
+    fr: 'Une découpe doit durer au moins {min} seconde',
+  },
+  TRIMS_REQUIRED: {
+    status: 400,
+    en: 'Keep at least one part of the video',
+    fr: 'Conservez au moins une partie de la vidéo',
+  },
+  STEPS_MIN: { status: 400, en: 'Please add at least 2 steps', fr: 'Veuillez ajouter au moins 2 étapes' },
+  STEPS_UNNAMED: { status: 400, en: 'Please name all the steps', fr: 'Veuillez nommer toutes les étapes' },
+  STEPS_MAX: {
+    status: 400,
+    en: 'You have reached the maximum number of steps',
+    fr: "Vous avez atteint le nombre maximal d'étapes",
+  },
+  STEP_OUTSIDE_TRIMS: {
+    status: 400,
+    en: 'A step must start and end inside the kept parts of the video',
+    fr: 'Une étape doit commencer et finir dans les parties conservées de la vidéo',
+  },
+  STEP_ORDER: { status: 400, en: 'A step must end after it starts', fr: 'Une étape doit finir après son début' },
+  RENDER_FAILED: {
+    status: 500,
+    en: 'The prepared video could not be rendered: your work is kept, submit it again',
+    fr: "La vidéo préparée n'a pas pu être générée : votre travail est conservé, soumettez-la de nouveau",
+  },
+
   // Field rules of SPEC §5, used as zod messages.
   FIELD_REQUIRED: { status: 400, en: 'This field is required', fr: 'Ce champ est obligatoire' },
   EMAIL_FORMAT: { status: 400, en: 'Your email must be a valid email address', fr: 'Votre e-mail doit être une adresse e-mail valide' },

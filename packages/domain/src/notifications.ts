@@ -57,6 +57,36 @@ export const NOTIFICATION_KINDS = {
     en: '{name} shared a video of {surgery} with you.',
     fr: '{name} a partagé avec vous une vidéo de {surgery}.',
   },
+  preparationLeaseExpired: {
+    type: 'other',
+    group: 'preparation',
+    en: 'Your 12-hour hold on the video of {surgery} has expired: it went back to the pool.',
+    fr: 'Votre réservation de 12 heures sur la vidéo de {surgery} a expiré : elle est retournée dans la file.',
+  },
+  preparationRendered: {
+    type: 'success',
+    group: 'preparation',
+    en: 'The video of {surgery} you prepared is ready: it now waits for an expert.',
+    fr: 'La vidéo de {surgery} que vous avez préparée est prête : elle attend maintenant un expert.',
+  },
+  preparationRenderFailed: {
+    type: 'error',
+    group: 'preparation',
+    en: 'The video of {surgery} you prepared could not be rendered. Your work is kept: submit it again.',
+    fr: "La vidéo de {surgery} que vous avez préparée n'a pas pu être générée. Votre travail est conservé : soumettez-la de nouveau.",
+  },
+  videoInPreparation: {
+    type: 'other',
+    group: 'videos',
+    en: 'Your video of {surgery} is being prepared by an editor.',
+    fr: 'Votre vidéo de {surgery} est en cours de préparation par un préparateur.',
+  },
+  videoPrepared: {
+    type: 'success',
+    group: 'videos',
+    en: 'Your video of {surgery} was prepared: it now waits for an expert.',
+    fr: 'Votre vidéo de {surgery} a été préparée : elle attend maintenant un expert.',
+  },
 } as const satisfies Record<string, { type: (typeof NOTIFICATION_TYPES)[number]; group: EmailEvent; en: string; fr: string }>;
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
 

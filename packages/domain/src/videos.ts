@@ -121,6 +121,17 @@ export const videoSummarySchema = z.object({
 });
 export type VideoSummary = z.infer<typeof videoSummarySchema>;
 
+/** A step of the rendered video, in seconds of the result (the player's timeline). */
+export const videoStepSchema = z.object({
+  id: z.string(),
+  position: z.number(),
+  surgeryStepId: z.string().nullable(),
+  name: z.string(),
+  start: z.number(),
+  end: z.number(),
+});
+export type VideoStep = z.infer<typeof videoStepSchema>;
+
 export const videoDetailSchema = videoSummarySchema.extend({
   fields: videoFieldsSchema.partial(),
   nasaTlxRawScore: z.number().nullable(),
@@ -137,6 +148,13 @@ export const videoDetailSchema = videoSummarySchema.extend({
   shares: z.array(z.object({ userId: z.string(), email: z.string(), firstName: z.string(), lastName: z.string(), createdAt: z.string() })),
   uploadedBytes: z.number().nullable(),
   sourceSize: z.number().nullable(),
+  /**
+   * Once prepared, `videoUrl` is the rendered video; this is the full source it was cut from,
+   * given to its author only (null for anyone else, and before preparation).
+   */
+  sourceUrl: z.string().nullable(),
+  /** The prepared video's steps once rendered (empty before). */
+  steps: z.array(videoStepSchema),
 });
 export type VideoDetail = z.infer<typeof videoDetailSchema>;
 

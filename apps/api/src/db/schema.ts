@@ -15,6 +15,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { NotificationSettings, Preferences } from '@sutura/domain/preferences';
 import type { NasaTlx } from '@sutura/domain/videos';
+import type { CutSuggestion, Trim } from '@sutura/domain/preparation';
 
 const id = () =>
   uuid('id')
@@ -229,10 +230,28 @@ export const videos = pgTable(
     audioCodec: text('audio_codec'),
     remuxed: boolean('remuxed'),
     readyAt: timestamp('ready_at', { withTimezone: true }),
+    /**
+     * The claim of the stage in progress (modules/claims): who holds the video, until when, and
+     * the fencing token bumped by every claim that every write of the holder must carry.
+     */
+    claimHolderId: uuid('claim_holder_id').references(() => users.id, { onDelete: 'set null' }),
+    leaseEndsAt: timestamp('lease_ends_at', { withTimezone: true }),
+    fencingToken: bigint('fencing_token', { mode: 'number' }).notNull().default(0),
+    /**
+     * Once prepared, `videoMediaId` is the rendered video and this the processed source it was
+     * cut from, served to its author only (docs/preparation.md).
+     */
+    sourceMediaId: uuid('source_media_id'),
+    /** Cut suggestions found in the source by the preparation analysis job (null until it ran). */
+    cutSuggestions: jsonb('cut_suggestions').$type<CutSuggestion[]>(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('videos_author_created').on(t.authorId, t.createdAt), index('videos_status').on(t.status)],
+  (t) => [
+    index('videos_author_created').on(t.authorId, t.createdAt),
+    index('videos_status').on(t.status),
+    index('videos_claim_holder').on(t.claimHolderId),
+  ],
 );
 
 /** Pictures of a case: docking pictures of a video, or the pictures of a pictures-only case. */
@@ -250,6 +269,56 @@ export const videoPictures = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('video_pictures_video').on(t.videoId)],
+);
+
+/** A step of the draft as stored: times in seconds of the source. */
+export interface StoredDraftStep {
+  surgeryStepId: string | null;
+  name: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * The editor's work on a video (modules/preparation): the kept ranges and the steps, in seconds
+ * of the source, and the state of the render. One row per video; a new editor starts afresh.
+ */
+export const preparations = pgTable(
+  'preparations',
+  {
+    videoId: uuid('video_id')
+      .primaryKey()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    editorId: uuid('editor_id').references(() => users.id, { onDelete: 'set null' }),
+    phase: text('phase').notNull().default('trim'),
+    trims: jsonb('trims').$type<Trim[]>().notNull().default([]),
+    steps: jsonb('steps').$type<StoredDraftStep[]>().notNull().default([]),
+    savedAt: timestamp('saved_at', { withTimezone: true }),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    renderStatus: text('render_status').notNull().default('idle'),
+    renderError: text('render_error'),
+    /** Bumped by every submit: a render job of an earlier submit stops quietly. */
+    renderAttempt: integer('render_attempt').notNull().default(0),
+    renderedAt: timestamp('rendered_at', { withTimezone: true }),
+  },
+  (t) => [index('preparations_editor').on(t.editorId, t.submittedAt)],
+);
+
+/** The steps of a rendered video, in seconds of the result. */
+export const videoSteps = pgTable(
+  'video_steps',
+  {
+    id: id(),
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    surgeryStepId: uuid('surgery_step_id').references(() => surgerySteps.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    start: doublePrecision('start').notNull(),
+    end: doublePrecision('end').notNull(),
+  },
+  (t) => [uniqueIndex('video_steps_video_position').on(t.videoId, t.position)],
 );
 
 /** Read-only access a learner gave a colleague to one of their videos. */

@@ -19,7 +19,7 @@ import {
   type VideoSummary,
 } from '@sutura/domain/videos';
 import type { Db } from '../../db/client.ts';
-import { media, organs, surgeries, surgerySteps, users, videoPictures, videoShares, videos } from '../../db/schema.ts';
+import { media, organs, surgeries, surgerySteps, users, videoPictures, videoShares, videoSteps, videos } from '../../db/schema.ts';
 import type { RequestUser } from '../../http/access.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Queue } from '../../jobs/queue.ts';
@@ -202,6 +202,13 @@ export function createVideoService(deps: {
             .where(eq(videoShares.videoId, row.id))
             .orderBy(asc(videoShares.createdAt));
 
+    const renderedSteps = await db
+      .select({ step: videoSteps, vocabulary: { nameFr: surgerySteps.nameFr, nameEn: surgerySteps.nameEn } })
+      .from(videoSteps)
+      .leftJoin(surgerySteps, eq(surgerySteps.id, videoSteps.surgeryStepId))
+      .where(eq(videoSteps.videoId, row.id))
+      .orderBy(asc(videoSteps.position));
+
     const fields: Partial<VideoFields> = {};
     for (const key of FIELD_KEYS) {
       const value = row[key];
@@ -244,6 +251,15 @@ export function createVideoService(deps: {
       shares: shares.map((s) => ({ ...s, createdAt: s.createdAt.toISOString() })),
       uploadedBytes: await uploadedBytes(row),
       sourceSize: row.sourceSize,
+      sourceUrl: access === 'author' ? mediaService.urlFor(row.sourceMediaId, viewerId) : null,
+      steps: renderedSteps.map(({ step, vocabulary }) => ({
+        id: step.id,
+        position: step.position,
+        surgeryStepId: step.surgeryStepId,
+        name: vocabulary ? localName(vocabulary, lang) : step.name,
+        start: step.start,
+        end: step.end,
+      })),
     };
   }
 
