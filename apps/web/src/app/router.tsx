@@ -3,6 +3,7 @@ import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { accountRoutes } from '@/features/account/routes';
 import { settingsRoutes } from '@/features/settings/routes';
 import { videoRoutes } from '@/features/videos/routes';
+import { editorRoutes } from '@/features/editor/routes';
 import { AppProviders } from '@/app/providers';
 import { GuestOnly } from '@/app/guest-only';
 import { NotFoundPage, RouteErrorPage } from '@/app/route-error';
@@ -21,6 +22,7 @@ const signedInRoutes: RouteObject[] = [
   ...settingsRoutes,
   ...accountRoutes,
   ...videoRoutes,
+  ...editorRoutes,
 ];
 
 function joinPath(parent: string, path: string | undefined): string {

@@ -99,7 +99,9 @@ export function PreparationTimeline(props: PreparationTimelineProps) {
 
   // The wheel must not scroll the page while it zooms the timeline: a passive React listener cannot stop it.
   const wheelRef = useRef({ onZoom: props.onZoom, onPan: props.onPan, timeAt });
-  wheelRef.current = { onZoom: props.onZoom, onPan: props.onPan, timeAt };
+  useEffect(() => {
+    wheelRef.current = { onZoom: props.onZoom, onPan: props.onPan, timeAt };
+  });
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
@@ -397,9 +399,20 @@ export function PreparationTimeline(props: PreparationTimelineProps) {
         <Box
           aria-hidden
           data-testid="playhead"
-          sx={{ position: 'absolute', top: 0, bottom: 0, left: x(current) - 1, width: 2, bgcolor: 'tertiary.main', zIndex: 3, pointerEvents: 'none' }}
+          sx={{
+            position: 'absolute',
+            top: 0,
+            bottom: 0,
+            left: x(current) - 1,
+            width: 2,
+            bgcolor: 'tertiary.main',
+            zIndex: 3,
+            pointerEvents: 'none',
+          }}
         >
-          <Box sx={{ position: 'absolute', top: 0, left: -5, width: 12, height: 10, bgcolor: 'tertiary.main', borderRadius: '0 0 6px 6px' }} />
+          <Box
+            sx={{ position: 'absolute', top: 0, left: -5, width: 12, height: 10, bgcolor: 'tertiary.main', borderRadius: '0 0 6px 6px' }}
+          />
         </Box>
       )}
     </Box>

@@ -31,13 +31,13 @@ describe('steps (SPEC §5)', () => {
   it('is refused outside the kept ranges and past the maximum', () => {
     expect(addStep([], 25, trims, limits, 's1')).toEqual({ ok: false, reason: 'STEP_OUTSIDE_TRIMS' });
     const full = [step('1', 10, 11), step('2', 11, 12), step('3', 12, 13)];
-    expect(addStep(full, 40, trims, limits, 's4')).toEqual({ ok: false, reason: 'STEP_MAX' });
+    expect(addStep(full, 40, trims, limits, 's4')).toEqual({ ok: false, reason: 'STEPS_MAX' });
   });
 
   it('asks for at least two steps, every one named', () => {
-    expect(stepProblems([step('1', 10, 11)], limits)).toEqual(['STEP_MIN']);
-    expect(stepProblems([step('1', 10, 11), step('2', 30, 31, ' ')], limits)).toEqual(['STEP_UNNAMED']);
-    expect(stepProblems([step('1', 10, 11, '')], limits)).toEqual(['STEP_MIN', 'STEP_UNNAMED']);
+    expect(stepProblems([step('1', 10, 11)], limits)).toEqual(['STEPS_MIN']);
+    expect(stepProblems([step('1', 10, 11), step('2', 30, 31, ' ')], limits)).toEqual(['STEPS_UNNAMED']);
+    expect(stepProblems([step('1', 10, 11, '')], limits)).toEqual(['STEPS_MIN', 'STEPS_UNNAMED']);
     expect(stepProblems([step('1', 10, 11), step('2', 30, 31)], limits)).toEqual([]);
   });
 

@@ -21,8 +21,8 @@ export interface StepLimits {
   defaultSeconds: number;
 }
 
-export type StepRefusal = 'STEP_MAX' | 'STEP_OUTSIDE_TRIMS';
-export type StepProblem = 'STEP_MIN' | 'STEP_UNNAMED';
+export type StepRefusal = 'STEPS_MAX' | 'STEP_OUTSIDE_TRIMS';
+export type StepProblem = 'STEPS_MIN' | 'STEPS_UNNAMED';
 
 /**
  * A new step at the playhead (SPEC §5): refused past the maximum, and outside the kept ranges
@@ -35,7 +35,7 @@ export function addStep(
   limits: StepLimits,
   key: string,
 ): { ok: true; steps: Step[] } | { ok: false; reason: StepRefusal } {
-  if (steps.length >= limits.maxSteps) return { ok: false, reason: 'STEP_MAX' };
+  if (steps.length >= limits.maxSteps) return { ok: false, reason: 'STEPS_MAX' };
   const start = snapToFrame(at, limits.fps);
   const range = trimAt(trims, start);
   if (!range) return { ok: false, reason: 'STEP_OUTSIDE_TRIMS' };
@@ -98,8 +98,8 @@ export function deleteStep(steps: readonly Step[], key: string): Step[] {
 /** What stops a submission (SPEC §5), in the order the editor should fix it. */
 export function stepProblems(steps: readonly Step[], limits: Pick<StepLimits, 'minSteps'>): StepProblem[] {
   const problems: StepProblem[] = [];
-  if (steps.length < limits.minSteps) problems.push('STEP_MIN');
-  if (steps.some((s) => s.name.trim() === '')) problems.push('STEP_UNNAMED');
+  if (steps.length < limits.minSteps) problems.push('STEPS_MIN');
+  if (steps.some((s) => s.name.trim() === '')) problems.push('STEPS_UNNAMED');
   return problems;
 }
 

@@ -17,7 +17,7 @@ describe('new trim (SPEC §5)', () => {
 
   it('is refused until the last trim has been modified', () => {
     const first = added(trimState([]), 0, 'a');
-    expect(addTrim(first, 50, limits, 'b')).toEqual({ ok: false, reason: 'TRIM_LAST_UNMODIFIED' });
+    expect(addTrim(first, 50, limits, 'b')).toEqual({ ok: false, reason: 'TRIM_NOT_MODIFIED' });
     const moved = moveTrim(first, 'a', 1, limits);
     expect(addTrim(moved, 50, limits, 'b').ok).toBe(true);
     const resized = resizeTrim(first, 'a', 'end', 5, limits);
@@ -28,7 +28,7 @@ describe('new trim (SPEC §5)', () => {
     const first = added(trimState([]), 0, 'a');
     const stuck = moveTrim(first, 'a', -5, limits);
     expect(stuck).toBe(first);
-    expect(addTrim(stuck, 50, limits, 'b')).toEqual({ ok: false, reason: 'TRIM_LAST_UNMODIFIED' });
+    expect(addTrim(stuck, 50, limits, 'b')).toEqual({ ok: false, reason: 'TRIM_NOT_MODIFIED' });
   });
 
   it('deleting the untouched trim lifts the rule; trims loaded from the server count as modified', () => {

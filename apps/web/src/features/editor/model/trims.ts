@@ -24,7 +24,7 @@ export interface TrimState {
 }
 
 /** Why a new trim is refused; the page shows the catalogue message of each. */
-export type TrimRefusal = 'TRIM_LAST_UNMODIFIED' | 'TRIM_POSITION';
+export type TrimRefusal = 'TRIM_NOT_MODIFIED' | 'TRIM_POSITION';
 
 export type TrimResult = { ok: true; state: TrimState; key: string } | { ok: false; reason: TrimRefusal };
 
@@ -55,7 +55,7 @@ function room(trims: readonly Trim[], key: string, duration: number): { min: num
  */
 export function addTrim(state: TrimState, at: number, limits: TrimLimits, key: string): TrimResult {
   if (state.untouchedKey !== null && state.trims.some((t) => t.key === state.untouchedKey)) {
-    return { ok: false, reason: 'TRIM_LAST_UNMODIFIED' };
+    return { ok: false, reason: 'TRIM_NOT_MODIFIED' };
   }
   const start = snapToFrame(clamp(at, 0, limits.duration), limits.fps);
   if (trimAt(state.trims, start)) return { ok: false, reason: 'TRIM_POSITION' };
