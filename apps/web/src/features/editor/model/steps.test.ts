@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   addStep,
-  currentStepIndex,
   deleteStep,
   moveStepEdge,
   renameStep,
@@ -54,12 +53,5 @@ describe('steps (SPEC §5)', () => {
     expect(reorderStep(steps, '2', -1).map((s) => s.key)).toEqual(['2', '1']);
     expect(reorderStep(steps, '2', 1).map((s) => s.key)).toEqual(['1', '2']);
     expect(deleteStep(steps, '1').map((s) => s.key)).toEqual(['2']);
-  });
-
-  it('the current step is the last one started at the time plus 50 ms (SPEC §4)', () => {
-    const steps = [step('1', 0, 5), step('2', 5, 10)];
-    expect(currentStepIndex(steps, 4.94, 50)).toBe(0);
-    expect(currentStepIndex(steps, 4.95, 50)).toBe(1);
-    expect(currentStepIndex([step('1', 1, 2)], 0.5, 50)).toBe(-1);
   });
 });

@@ -102,16 +102,3 @@ export function stepProblems(steps: readonly Step[], limits: Pick<StepLimits, 'm
   if (steps.some((s) => s.name.trim() === '')) problems.push('STEPS_UNNAMED');
   return problems;
 }
-
-/** SPEC §4: the current step is the last one whose start is at or before the time plus 50 ms. */
-export function currentStepIndex(steps: readonly { start: number }[], time: number, offsetMs: number): number {
-  let current = -1;
-  let latest = -Infinity;
-  steps.forEach((step, index) => {
-    if (step.start <= time + offsetMs / 1000 && step.start >= latest) {
-      latest = step.start;
-      current = index;
-    }
-  });
-  return current;
-}
