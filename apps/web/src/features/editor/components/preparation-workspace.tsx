@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type SyntheticEvent } from 'react';
+import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -166,8 +166,10 @@ export function PreparationWorkspace({ detail, editor, message, onMessage, actio
     if (next !== undefined) seek(next);
   };
 
-  const onKeyDown = (event: ReactKeyboardEvent) => {
-    if (isTyping(event.target) || event.altKey) return;
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.defaultPrevented || isTyping(event.target) || event.altKey) return;
+    // A dialog or a menu answers its own keys.
+    if (event.target instanceof Element && event.target.closest('[role="dialog"], [role="menu"], [role="listbox"]')) return;
     const mod = event.ctrlKey || event.metaKey;
     const done = () => {
       event.preventDefault();
@@ -261,9 +263,19 @@ export function PreparationWorkspace({ detail, editor, message, onMessage, actio
     }
   };
 
+  // The shortcuts work wherever the focus is on the page, not only inside the workspace.
+  const keyHandler = useRef(onKeyDown);
+  useEffect(() => {
+    keyHandler.current = onKeyDown;
+  });
+  useEffect(() => {
+    const listener = (event: KeyboardEvent) => keyHandler.current(event);
+    window.addEventListener('keydown', listener);
+    return () => window.removeEventListener('keydown', listener);
+  }, []);
+
   return (
     <Box
-      onKeyDown={onKeyDown}
       data-testid="preparation-workspace"
       data-phase={phase}
       sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 360px' }, alignItems: 'start' }}
