@@ -21,12 +21,16 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createCodes } from './modules/auth/codes.ts';
 import { createTokens } from './modules/auth/tokens.ts';
+import { createClaims } from './modules/claims/claims.service.ts';
 import { contactRoutes } from './modules/contact/contact.routes.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { createMediaService } from './modules/media/media.service.ts';
 import { createSignedUrls } from './modules/media/signed-urls.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
 import { createNotificationService, type RealtimeHub } from './modules/notifications/notifications.service.ts';
+import { createPreparationJobs } from './modules/preparation/preparation.jobs.ts';
+import { preparationRoutes } from './modules/preparation/preparation.routes.ts';
+import { createPreparationService } from './modules/preparation/preparation.service.ts';
 import { rppsRoutes } from './modules/rpps/rpps.routes.ts';
 import { createRppsService } from './modules/rpps/rpps.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -63,8 +67,37 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   const codes = createCodes(db, config.jwtSecret, clock);
   const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, clock });
   const vocabularies = createVocabularyService(db);
-  const videos = createVideoService({ db, storage, mediaService, notifications, audit, queue, hub, dataDir: config.dataDir, clock });
-  return { audit, tokens, urls, mediaService, notifications, auth, rpps, codes, users, vocabularies, videos };
+  const claims = createClaims({ db, clock });
+  const preparation = createPreparationService({ db, claims, mediaService, notifications, hub, queue, clock });
+  const videos = createVideoService({
+    db,
+    storage,
+    mediaService,
+    notifications,
+    audit,
+    queue,
+    hub,
+    dataDir: config.dataDir,
+    clock,
+    onSent: (videoId) => preparation.videoSent(videoId),
+  });
+  const preparationJobs = createPreparationJobs({ db, storage, claims, preparation, notifications, config, log: deps.log });
+  return {
+    audit,
+    tokens,
+    urls,
+    mediaService,
+    notifications,
+    auth,
+    rpps,
+    codes,
+    users,
+    vocabularies,
+    videos,
+    claims,
+    preparation,
+    preparationJobs,
+  };
 }
 export type Services = ReturnType<typeof createServices>;
 
@@ -87,7 +120,10 @@ export async function buildApp(
 
   // The hub exists before the socket server so that services can be built first.
   const live: { realtime?: Awaited<ReturnType<typeof createRealtime>> } = {};
-  const hub: RealtimeHub = { emitToUser: (userId, event, payload) => live.realtime?.hub.emitToUser(userId, event, payload) };
+  const hub: RealtimeHub = {
+    emitToUser: (userId, event, payload) => live.realtime?.hub.emitToUser(userId, event, payload),
+    emitToRole: (role, event, payload) => live.realtime?.hub.emitToRole(role, event, payload),
+  };
   const services = createServices(deps, hub);
 
   // Access first: an anonymous caller learns nothing about the route's input rules.
@@ -125,6 +161,7 @@ export async function buildApp(
       await v1.register(mediaRoutes({ mediaService: services.mediaService, urls: services.urls, storage: deps.storage }));
       await v1.register(vocabularyRoutes({ vocabularies: services.vocabularies }));
       await v1.register(videoRoutes({ videos: services.videos }));
+      await v1.register(preparationRoutes({ preparation: services.preparation }));
       await v1.register(uploadRoutes({ videos: services.videos, maxUploadBytes: config.maxUploadBytes }));
       await v1.register(
         contactRoutes({

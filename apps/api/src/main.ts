@@ -75,7 +75,7 @@ if (config.workers !== 'only') {
   // On the embedded database there is no other process, hence nobody to push to.
   const emitter = database.pool ? await createRealtimeEmitter(database.pool) : undefined;
   if (emitter) closers.push(emitter.close);
-  hub = emitter?.hub ?? { emitToUser: () => {} };
+  hub = emitter?.hub ?? { emitToUser: () => {}, emitToRole: () => {} };
   services = createServices({ config, database, storage, queue, log }, hub);
   releaseStartupMemory();
   log.info('worker process started');
@@ -84,7 +84,8 @@ if (config.workers !== 'only') {
 if (config.workers !== 'off') {
   const { mediaService, notifications } = services;
   const pipeline = { db: database.db, storage, mediaService, notifications, hub, config, log };
-  await queue.startWorkers(createJobHandlers({ mailer, pipeline }));
+  const preparation = { service: services.preparation, jobs: services.preparationJobs };
+  await queue.startWorkers(createJobHandlers({ mailer, pipeline, preparation }));
 }
 closers.push(() => database.close());
 

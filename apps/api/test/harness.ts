@@ -136,7 +136,8 @@ export async function createTestContext(
       config,
       log,
     };
-    await queue.startWorkers(createJobHandlers({ mailer, pipeline }));
+    const preparation = { service: services.preparation, jobs: services.preparationJobs };
+    await queue.startWorkers(createJobHandlers({ mailer, pipeline, preparation }));
   }
   await services.vocabularies.seed();
   await importRppsFile(RPPS_SAMPLE_FILE, (rows) => services.rpps.upsertBatch(rows));

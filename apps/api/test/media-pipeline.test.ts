@@ -33,6 +33,7 @@ function deps(overrides: Partial<PipelineDeps> = {}): PipelineDeps {
         events.push({ userId, event, payload: payload as VideoProgressEvent });
         onEmit?.(payload as VideoProgressEvent);
       },
+      emitToRole() {},
     },
     config: ctx.config,
     log: pino({ level: 'silent' }),

@@ -78,6 +78,13 @@ const BY_ID: Record<string, (id: string, viewer: Person) => { query?: string; bo
   'DELETE /v1/videos/:id/shares/:userId': () => ({}),
   'POST /v1/videos/:id/retry': () => ({ body: {} }),
   'DELETE /v1/videos/:id/pictures/:pictureId': () => ({}),
+  'POST /v1/editor/videos/:id/claim': () => ({ body: {} }),
+  'POST /v1/editor/videos/:id/release': () => ({ body: { fencingToken: 1 } }),
+  'GET /v1/editor/videos/:id': () => ({}),
+  'PUT /v1/editor/videos/:id/trims': () => ({ body: { fencingToken: 1, trims: [{ start: 0, end: 2 }] } }),
+  'PUT /v1/editor/videos/:id/phase': () => ({ body: { fencingToken: 1, phase: 'steps' } }),
+  'PUT /v1/editor/videos/:id/steps': () => ({ body: { fencingToken: 1, steps: [] } }),
+  'POST /v1/editor/videos/:id/submit': () => ({ body: { fencingToken: 1 } }),
   'PATCH /v1/uploads/:id': () => ({}),
   'DELETE /v1/uploads/:id': () => ({}),
 };

@@ -175,6 +175,8 @@ export const preparationDetailSchema = z.object({
   keySteps: z.array(z.object({ id: z.string(), name: z.string() })),
   /** Signed URL of the source (only to its holder while in preparation). */
   sourceUrl: z.string().nullable(),
+  /** Signed URL of the rendered video, for the editor who prepared it, once rendered. */
+  renderedUrl: z.string().nullable(),
   posterUrl: z.string().nullable(),
   storyboard: storyboardSchema.nullable(),
   frameRate: z.number(),

@@ -271,6 +271,29 @@ export const videoPictures = pgTable(
   (t) => [index('video_pictures_video').on(t.videoId)],
 );
 
+/**
+ * Every claim ever granted (modules/claims): one row per fencing token of a video. The live
+ * claim is on the video row; this history tells a stale holder (LEASE_LOST) from someone the
+ * video never concerned (404), and keeps who held what, when, and how it ended.
+ */
+export const claims = pgTable(
+  'claims',
+  {
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    fencingToken: bigint('fencing_token', { mode: 'number' }).notNull(),
+    stage: text('stage').notNull(),
+    holderId: uuid('holder_id').references(() => users.id, { onDelete: 'set null' }),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull(),
+    leaseEndsAt: timestamp('lease_ends_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    /** released, expired, submitted, taken_over */
+    endReason: text('end_reason'),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.fencingToken] }), index('claims_holder').on(t.holderId, t.claimedAt)],
+);
+
 /** A step of the draft as stored: times in seconds of the source. */
 export interface StoredDraftStep {
   surgeryStepId: string | null;

@@ -1,5 +1,6 @@
 import { PgBoss, type QueueOptions } from 'pg-boss';
 import type { Logger } from 'pino';
+import { LEASE_SWEEP_CRON } from '@sutura/domain/claims';
 import type { Language } from '@sutura/domain/i18n';
 import type { Database } from '../db/client.ts';
 import type { MailTemplate } from '../modules/mail/mail-templates.ts';
@@ -9,9 +10,15 @@ export interface JobPayloads {
   'mail.send': { to: string; lang: Language; template: MailTemplate };
   /** Probe, remux or transcode an uploaded video, then poster and storyboard (media-pipeline). */
   'video.process': { videoId: string };
+  /** Scene changes, dark and washed-out stretches of a source sent for preparation. */
+  'preparation.suggest': { videoId: string };
+  /** Joins the kept ranges of a submitted preparation; `attempt` names the submit it renders. */
+  'preparation.render': { videoId: string; attempt: number };
+  /** Periodic: leases of the workflow stages that ran out go back to their pools. */
+  'claims.sweep': Record<string, never>;
 }
 export type JobName = keyof JobPayloads;
-export const JOB_NAMES: JobName[] = ['mail.send', 'video.process'];
+export const JOB_NAMES: JobName[] = ['mail.send', 'video.process', 'preparation.suggest', 'preparation.render', 'claims.sweep'];
 
 /** Retries of every queue, and what differs per job. */
 const QUEUE_OPTIONS: Record<JobName, QueueOptions> = {
@@ -19,7 +26,14 @@ const QUEUE_OPTIONS: Record<JobName, QueueOptions> = {
   // A transcode of hours of surgery outlasts pg-boss's 15-minute default; the heartbeat still
   // hands the job to another worker within a minute when its process dies.
   'video.process': { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 24 * 3600, heartbeatSeconds: 60 },
+  'preparation.suggest': { retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 6 * 3600, heartbeatSeconds: 60 },
+  // A render that dies with its process is handed to another worker by the heartbeat; the
+  // handler is idempotent and records its result once (see modules/preparation/preparation.jobs.ts).
+  'preparation.render': { retryLimit: 3, retryDelay: 10, retryBackoff: true, expireInSeconds: 12 * 3600, heartbeatSeconds: 60 },
+  'claims.sweep': { retryLimit: 0, expireInSeconds: 300 },
 };
+/** Jobs that run on a schedule (cron, UTC). */
+const SCHEDULES: Partial<Record<JobName, string>> = { 'claims.sweep': LEASE_SWEEP_CRON };
 
 /** What a handler knows about the attempt it runs: the last one may record a final failure. */
 export interface JobAttempt {
@@ -46,6 +60,7 @@ export async function createQueue(database: Database, log: Logger): Promise<Queu
   for (const name of JOB_NAMES) {
     await boss.createQueue(name, QUEUE_OPTIONS[name]);
   }
+  for (const [name, cron] of Object.entries(SCHEDULES)) await boss.schedule(name, cron, {});
   return {
     async send(name, payload) {
       await boss.send(name, payload as object);

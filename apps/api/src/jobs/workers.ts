@@ -2,9 +2,16 @@ import type { JobHandlers } from './queue.ts';
 import type { Mailer } from '../modules/mail/mailer.ts';
 import { renderMail } from '../modules/mail/mail-templates.ts';
 import { markProcessingFailed, processVideo, type PipelineDeps } from '../media-pipeline/process-video.ts';
+import type { PreparationJobs } from '../modules/preparation/preparation.jobs.ts';
+import type { PreparationService } from '../modules/preparation/preparation.service.ts';
 
 /** The handler of every job; each is safe to run twice. */
-export function createJobHandlers(deps: { mailer: Mailer; pipeline: PipelineDeps }): JobHandlers {
+export function createJobHandlers(deps: {
+  mailer: Mailer;
+  pipeline: PipelineDeps;
+  preparation: { service: PreparationService; jobs: PreparationJobs };
+}): JobHandlers {
+  const { preparation } = deps;
   return {
     'mail.send': async ({ to, lang, template }) => {
       await deps.mailer.send(to, renderMail(template, lang));
@@ -18,6 +25,21 @@ export function createJobHandlers(deps: { mailer: Mailer; pipeline: PipelineDeps
         if (attempt.lastAttempt && !attempt.signal.aborted) await markProcessingFailed(deps.pipeline, videoId);
         throw err;
       }
+    },
+    'preparation.suggest': async ({ videoId }, attempt) => {
+      await preparation.jobs.suggest(videoId, attempt.signal);
+    },
+    'preparation.render': async ({ videoId, attempt: submit }, attempt) => {
+      try {
+        await preparation.jobs.render(videoId, submit, attempt.signal);
+      } catch (err) {
+        // The editor's work is kept; after the last try it goes back to them for a new submit.
+        if (attempt.lastAttempt && !attempt.signal.aborted) await preparation.jobs.renderFailed(videoId, submit);
+        throw err;
+      }
+    },
+    'claims.sweep': async () => {
+      await preparation.service.tidyExpiredLeases();
     },
   };
 }

@@ -8,6 +8,7 @@ import type { Authenticator } from '../http/access.ts';
 import type { RealtimeHub } from '../modules/notifications/notifications.service.ts';
 
 const room = (userId: string) => `user:${userId}`;
+const roleRoom = (role: string) => `role:${role}`;
 
 /**
  * The socket of SPEC §4: a client authenticates with its token, then `INITIALIZE {id}` joins
@@ -27,6 +28,7 @@ export async function createRealtime(opts: { server: HttpServer; auth: Authentic
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     const user = typeof token === 'string' ? await opts.auth.authenticate(token).catch(() => null) : null;
     socket.data.userId = user?.id ?? null;
+    socket.data.roles = user?.roles ?? [];
     next();
   });
 
@@ -40,13 +42,16 @@ export async function createRealtime(opts: { server: HttpServer; auth: Authentic
         return;
       }
       for (const joined of socket.rooms) if (joined !== socket.id) await socket.leave(joined);
-      await socket.join(room(id));
+      await socket.join([room(id), ...(socket.data.roles as string[]).map(roleRoom)]);
     });
   });
 
   const hub: RealtimeHub = {
     emitToUser(userId, event, payload) {
       io.to(room(userId)).emit(event, payload);
+    },
+    emitToRole(role, event, payload) {
+      io.to(roleRoom(role)).emit(event, payload);
     },
   };
 
@@ -78,6 +83,9 @@ export async function createRealtimeEmitter(pool: pg.Pool): Promise<{ hub: Realt
     hub: {
       emitToUser(userId, event, payload) {
         io.to(room(userId)).emit(event, payload);
+      },
+      emitToRole(role, event, payload) {
+        io.to(roleRoom(role)).emit(event, payload);
       },
     },
     // io.close() expects an engine, which a detached server has none of: close the adapter alone.

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { isLanguage, type Language } from '@sutura/domain/i18n';
 import { NOTIFICATION_KINDS, SOCKET_EVENTS, type Notification, type NotificationKind } from '@sutura/domain/notifications';
+import type { Role } from '@sutura/domain/roles';
 import type { Db } from '../../db/client.ts';
 import { notifications, users } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
@@ -8,6 +9,8 @@ import type { Queue } from '../../jobs/queue.ts';
 
 export interface RealtimeHub {
   emitToUser(userId: string, event: string, payload: unknown): void;
+  /** To everyone signed in with a role (every editor sees the pool change). */
+  emitToRole(role: Role, event: string, payload: unknown): void;
 }
 
 type Row = typeof notifications.$inferSelect;

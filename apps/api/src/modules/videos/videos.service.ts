@@ -73,6 +73,8 @@ export function createVideoService(deps: {
   hub: RealtimeHub;
   dataDir: string;
   clock: () => Date;
+  /** The next stage hears of a video the learner sent (the editors' pool). */
+  onSent?: (videoId: string) => Promise<void>;
 }) {
   const { db, storage, mediaService, notifications, audit, queue, hub, clock } = deps;
   const uploadsDir = path.join(deps.dataDir, UPLOADS_DIR);
@@ -407,6 +409,7 @@ export function createVideoService(deps: {
         .returning();
       if (!sent) throw new AppError('VIDEO_NOT_EDITABLE');
       await audit(viewer.id, 'video.sent', 'video', row.id, ip, { priority });
+      await deps.onSent?.(row.id);
       return detailOf(sent, 'author', viewer.id, lang);
     },
 

@@ -1,0 +1,223 @@
+import { and, eq, gt, inArray, lte, or, sql } from 'drizzle-orm';
+import { CLAIM_STATUSES, LEASE_MS, type ClaimResponse, type ClaimStage } from '@sutura/domain/claims';
+import type { Db } from '../../db/client.ts';
+import { claims, videos } from '../../db/schema.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+
+export type ClaimEndReason = 'released' | 'expired' | 'submitted' | 'taken_over';
+
+/** A claim that the sweep returned to its pool. */
+export interface ExpiredClaim {
+  videoId: string;
+  stage: ClaimStage;
+  holderId: string | null;
+  fencingToken: number;
+}
+
+/**
+ * The one claim mechanism of the workflow, for editors (preparation) and experts (analysis).
+ * The live claim sits on the video row (holder, lease end, fencing token) so that a claim is a
+ * single conditional UPDATE: of any number of simultaneous claimers, PostgreSQL's row lock lets
+ * exactly one match the WHERE clause. `claims` keeps every grant, so that a stale holder is told
+ * their lease is lost while anyone else learns nothing (404).
+ */
+export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number }) {
+  const { db, clock } = deps;
+  const leaseMs = deps.leaseMs ?? LEASE_MS;
+
+  /** The video is in the stage's pool, or held under a lease that has run out. */
+  const free = (stage: ClaimStage, now: Date) =>
+    or(eq(videos.status, CLAIM_STATUSES[stage].pending), and(eq(videos.status, CLAIM_STATUSES[stage].held), lte(videos.leaseEndsAt, now)));
+
+  async function endHistory(videoId: string, fencingToken: number, reason: ClaimEndReason, at: Date) {
+    await db
+      .update(claims)
+      .set({ endedAt: at, endReason: reason })
+      .where(and(eq(claims.videoId, videoId), eq(claims.fencingToken, fencingToken), sql`${claims.endedAt} is null`));
+  }
+
+  /**
+   * Gives the video to `userId` from `fromStatus` (`free`: the pool or an expired lease) with a
+   * fresh lease and the next fencing token. Returns null when someone else was faster.
+   */
+  async function grant(
+    stage: ClaimStage,
+    videoId: string,
+    userId: string,
+    from: 'free' | string,
+  ): Promise<(ClaimResponse & { previous: { holderId: string | null; fencingToken: number } | null }) | null> {
+    const now = clock();
+    const leaseEndsAt = new Date(now.getTime() + leaseMs);
+    return db.transaction(async (tx) => {
+      const [before] = await tx
+        .select({ status: videos.status, holderId: videos.claimHolderId, fencingToken: videos.fencingToken })
+        .from(videos)
+        .where(eq(videos.id, videoId));
+      const [row] = await tx
+        .update(videos)
+        .set({
+          status: CLAIM_STATUSES[stage].held,
+          claimHolderId: userId,
+          leaseEndsAt,
+          fencingToken: sql`${videos.fencingToken} + 1`,
+          updatedAt: now,
+        })
+        .where(and(eq(videos.id, videoId), eq(videos.kind, 'video'), from === 'free' ? free(stage, now) : eq(videos.status, from)))
+        .returning({ fencingToken: videos.fencingToken });
+      if (!row) return null;
+      // Taken over from an expired lease the sweep had not tidied yet.
+      const previous =
+        before && before.status === CLAIM_STATUSES[stage].held && before.fencingToken === row.fencingToken - 1
+          ? { holderId: before.holderId, fencingToken: before.fencingToken }
+          : null;
+      if (previous) {
+        await tx
+          .update(claims)
+          .set({ endedAt: now, endReason: 'taken_over' })
+          .where(and(eq(claims.videoId, videoId), eq(claims.fencingToken, previous.fencingToken), sql`${claims.endedAt} is null`));
+      }
+      await tx.insert(claims).values({ videoId, fencingToken: row.fencingToken, stage, holderId: userId, claimedAt: now, leaseEndsAt });
+      return { videoId, stage, fencingToken: row.fencingToken, leaseEndsAt: leaseEndsAt.toISOString(), previous };
+    });
+  }
+
+  /**
+   * Refuses any write but the current holder's, under a live lease, with the token of the
+   * current claim. Someone who never held the video gets 404; a stale holder LEASE_LOST.
+   */
+  async function assertHolder(stage: ClaimStage, videoId: string, userId: string, fencingToken: number) {
+    const now = clock();
+    const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
+    if (!video) throw notFound();
+    if (
+      video.status === CLAIM_STATUSES[stage].held &&
+      video.claimHolderId === userId &&
+      video.fencingToken === fencingToken &&
+      video.leaseEndsAt !== null &&
+      video.leaseEndsAt > now
+    ) {
+      return video;
+    }
+    const [held] = await db
+      .select({ holderId: claims.holderId })
+      .from(claims)
+      .where(and(eq(claims.videoId, videoId), eq(claims.fencingToken, fencingToken), eq(claims.stage, stage)));
+    if (held?.holderId === userId) throw new AppError('LEASE_LOST');
+    throw notFound();
+  }
+
+  return {
+    leaseMs,
+    assertHolder,
+
+    /**
+     * Claims a video of the stage's pool (or one whose lease ran out). The losers get
+     * CLAIM_TAKEN while someone holds it, VIDEO_WRONG_STATUS when it left the stage, 404 when
+     * it does not exist.
+     */
+    async claim(stage: ClaimStage, videoId: string, userId: string) {
+      const granted = await grant(stage, videoId, userId, 'free');
+      if (granted) return granted;
+      const [row] = await db.select().from(videos).where(eq(videos.id, videoId));
+      if (!row || row.kind !== 'video') throw notFound();
+      if (row.status === CLAIM_STATUSES[stage].held) {
+        // A second click of the holder answers the claim it already has.
+        if (row.claimHolderId === userId && row.leaseEndsAt && row.leaseEndsAt > clock()) {
+          return { videoId, stage, fencingToken: row.fencingToken, leaseEndsAt: row.leaseEndsAt.toISOString(), previous: null };
+        }
+        throw new AppError('CLAIM_TAKEN');
+      }
+      throw new AppError('VIDEO_WRONG_STATUS');
+    },
+
+    /** Gives a video back to the same person from another status (a failed render reopens it). */
+    async reopen(stage: ClaimStage, videoId: string, userId: string, fromStatus: string) {
+      return grant(stage, videoId, userId, fromStatus);
+    },
+
+    /**
+     * Moves a held video on (submit) in one conditional update on the token, so that a write
+     * racing an expiry or a take-over can never both succeed. The holder stays recorded.
+     */
+    async finish(stage: ClaimStage, videoId: string, userId: string, fencingToken: number, nextStatus: string) {
+      const now = clock();
+      const [row] = await db
+        .update(videos)
+        .set({ status: nextStatus, leaseEndsAt: null, updatedAt: now })
+        .where(
+          and(
+            eq(videos.id, videoId),
+            eq(videos.status, CLAIM_STATUSES[stage].held),
+            eq(videos.claimHolderId, userId),
+            eq(videos.fencingToken, fencingToken),
+            gt(videos.leaseEndsAt, now),
+          ),
+        )
+        .returning();
+      if (!row) {
+        await assertHolder(stage, videoId, userId, fencingToken);
+        throw new AppError('LEASE_LOST');
+      }
+      await endHistory(videoId, fencingToken, 'submitted', now);
+      return row;
+    },
+
+    /** Gives a held video back to the pool; only its holder, with the current token. */
+    async release(stage: ClaimStage, videoId: string, userId: string, fencingToken: number) {
+      const now = clock();
+      const [row] = await db
+        .update(videos)
+        .set({ status: CLAIM_STATUSES[stage].pending, claimHolderId: null, leaseEndsAt: null, updatedAt: now })
+        .where(
+          and(
+            eq(videos.id, videoId),
+            eq(videos.status, CLAIM_STATUSES[stage].held),
+            eq(videos.claimHolderId, userId),
+            eq(videos.fencingToken, fencingToken),
+            gt(videos.leaseEndsAt, now),
+          ),
+        )
+        .returning();
+      if (!row) {
+        await assertHolder(stage, videoId, userId, fencingToken);
+        throw new AppError('LEASE_LOST');
+      }
+      await endHistory(videoId, fencingToken, 'released', now);
+      return row;
+    },
+
+    /**
+     * Returns every expired claim of the stages to its pool, each by a conditional update on
+     * its token (safe to run twice, or beside a claim that takes it over meanwhile).
+     */
+    async sweepExpired(stages: readonly ClaimStage[] = ['preparation', 'analysis']): Promise<ExpiredClaim[]> {
+      const now = clock();
+      const held = stages.map((s) => CLAIM_STATUSES[s].held);
+      const due = await db
+        .select({ id: videos.id, status: videos.status, holderId: videos.claimHolderId, fencingToken: videos.fencingToken })
+        .from(videos)
+        .where(and(inArray(videos.status, held), lte(videos.leaseEndsAt, now)));
+      const expired: ExpiredClaim[] = [];
+      for (const video of due) {
+        const stage = stages.find((s) => CLAIM_STATUSES[s].held === video.status)!;
+        const [row] = await db
+          .update(videos)
+          .set({ status: CLAIM_STATUSES[stage].pending, claimHolderId: null, leaseEndsAt: null, updatedAt: now })
+          .where(
+            and(
+              eq(videos.id, video.id),
+              eq(videos.status, video.status),
+              eq(videos.fencingToken, video.fencingToken),
+              lte(videos.leaseEndsAt, now),
+            ),
+          )
+          .returning({ id: videos.id });
+        if (!row) continue;
+        await endHistory(video.id, video.fencingToken, 'expired', now);
+        expired.push({ videoId: video.id, stage, holderId: video.holderId, fencingToken: video.fencingToken });
+      }
+      return expired;
+    },
+  };
+}
+export type Claims = ReturnType<typeof createClaims>;

@@ -1,0 +1,311 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import { sourceToResult } from '@sutura/domain/preparation';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import { media, preparations, videoSteps, videos } from '../../db/schema.ts';
+import { detectCutSuggestions } from '../../media-pipeline/cut-suggestions.ts';
+import {
+  inspectOutput,
+  KEYFRAME_SECONDS,
+  longestKeyframeGap,
+  posterAndStoryboardArgs,
+  sheetName,
+  STORYBOARD,
+  storyboardCount,
+  storyboardInterval,
+  storyboardVtt,
+} from '../../media-pipeline/encode.ts';
+import { run } from '../../media-pipeline/ffmpeg.ts';
+import { renderRanges, type FrameRange } from '../../media-pipeline/render-ranges.ts';
+import type { Storage } from '../../storage/storage.ts';
+import type { Claims } from '../claims/claims.service.ts';
+import type { NotificationService } from '../notifications/notifications.service.ts';
+import { frameRateOf, type PreparationService } from './preparation.service.ts';
+
+/** Media rows of a rendered preparation; the source's own rows stay for its author. */
+export const PREPARED_MEDIA_KINDS = ['prepared-video', 'prepared-poster', 'prepared-storyboard-sheet', 'prepared-storyboard-vtt'] as const;
+type PreparedKind = (typeof PREPARED_MEDIA_KINDS)[number];
+
+export interface PreparationJobDeps {
+  db: Db;
+  storage: Storage;
+  claims: Claims;
+  preparation: PreparationService;
+  notifications: NotificationService;
+  config: Pick<Config, 'dataDir' | 'ffmpegPath' | 'ffprobePath'>;
+  log: Logger;
+}
+
+/** A fresh work directory under DATA_DIR/tmp, after removing what a killed try left there. */
+async function workDir(dataDir: string, prefix: string): Promise<string> {
+  const root = path.join(dataDir, 'tmp');
+  await mkdir(root, { recursive: true });
+  for (const name of await readdir(root)) if (name.startsWith(prefix)) await rm(path.join(root, name), { recursive: true, force: true });
+  return mkdtemp(path.join(root, prefix));
+}
+
+/** The processed source as a local file (storage may be remote). */
+async function localCopy(storage: Storage, key: string, file: string): Promise<void> {
+  await pipeline(await storage.read(key), createWriteStream(file));
+}
+
+/** Kept ranges in seconds of the source to frame indices. */
+export function frameRanges(trims: readonly { start: number; end: number }[], frameRate: number): FrameRange[] {
+  return trims.map((t) => ({ startFrame: Math.round(t.start * frameRate), endFrame: Math.round(t.end * frameRate) }));
+}
+
+export function createPreparationJobs(deps: PreparationJobDeps) {
+  const { db, storage, claims, preparation, notifications, config, log } = deps;
+  const tools = { ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath };
+
+  async function sourceKey(video: typeof videos.$inferSelect): Promise<string | null> {
+    const mediaId = video.sourceMediaId ?? video.videoMediaId;
+    if (!mediaId) return null;
+    const [row] = await db.select({ key: media.storageKey }).from(media).where(eq(media.id, mediaId));
+    return row?.key ?? null;
+  }
+
+  return {
+    /** Finds cut suggestions in a source waiting for (or in) preparation; once per video. */
+    async suggest(videoId: string, signal?: AbortSignal) {
+      const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
+      if (!video || video.cutSuggestions !== null || !['pending_preparation', 'in_preparation'].includes(video.status)) return;
+      const key = await sourceKey(video);
+      if (!key) return;
+      const work = await workDir(config.dataDir, `suggest-${videoId}-`);
+      try {
+        const file = path.join(work, 'source.mp4');
+        await localCopy(storage, key, file);
+        const suggestions = await detectCutSuggestions(file, {
+          work,
+          frameRate: frameRateOf(video),
+          duration: video.duration ?? 0,
+          ...tools,
+          signal,
+        });
+        await db.update(videos).set({ cutSuggestions: suggestions }).where(eq(videos.id, videoId));
+        log.info({ videoId, count: suggestions.length }, 'preparation: cut suggestions found');
+        // The editor already on the page refetches it.
+        if (video.claimHolderId && video.status === 'in_preparation') {
+          preparation.statusChanged({ id: video.id, authorId: video.authorId }, 'in_preparation', video.claimHolderId);
+        }
+      } finally {
+        await rm(work, { recursive: true, force: true });
+      }
+    },
+
+    /**
+     * Renders a submitted preparation. Safe to run twice: it does nothing unless its submit is
+     * still the one being rendered, and records its result in one conditional transaction, so
+     * a render interrupted by a restart and run again completes exactly once.
+     */
+    async render(videoId: string, attempt: number, signal?: AbortSignal) {
+      const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
+      const [prep] = await db.select().from(preparations).where(eq(preparations.videoId, videoId));
+      if (!video || !prep || video.status !== 'processing' || prep.renderStatus !== 'rendering' || prep.renderAttempt !== attempt) {
+        log.info({ videoId, attempt }, 'preparation: nothing to render');
+        return;
+      }
+      const key = await sourceKey(video);
+      if (!key) throw new Error(`render: the source of ${videoId} is missing`);
+      const frameRate = frameRateOf(video);
+      const work = await workDir(config.dataDir, `render-${videoId}-`);
+      const prefix = `videos/${videoId}/prepared-${attempt}`;
+      try {
+        const source = path.join(work, 'source.mp4');
+        await localCopy(storage, key, source);
+        const output = path.join(work, 'video.mp4');
+        const pieces = path.join(work, 'pieces');
+        await mkdir(pieces);
+        const rendered = await renderRanges(source, frameRanges(prep.trims, frameRate), output, pieces, { ...tools, signal });
+        const result = await inspectOutput(output, { ffprobePath: config.ffprobePath, ...(signal ? { signal } : {}) });
+
+        const interval = storyboardInterval(result.duration);
+        const count = storyboardCount(result.duration, interval);
+        const keyframesOnly =
+          interval >= KEYFRAME_SECONDS && (await longestKeyframeGap(output, result.duration, tools)) <= KEYFRAME_SECONDS + 0.05;
+        const storyboardDir = path.join(work, 'storyboard');
+        await mkdir(storyboardDir);
+        const posterFile = path.join(work, 'poster.jpg');
+        await run(
+          posterAndStoryboardArgs(output, {
+            duration: result.duration,
+            width: result.width,
+            height: result.height,
+            interval,
+            keyframesOnly,
+            posterFile,
+            sheetPattern: path.join(storyboardDir, 'sheet-%03d.jpg'),
+          }),
+          { bin: config.ffmpegPath, signal, timeoutMs: 30 * 60_000 + result.duration * 2000 },
+        );
+        const sheets = (await readdir(storyboardDir)).filter((f) => /^sheet-\d{3}\.jpg$/.test(f)).sort();
+        const expected = Array.from({ length: Math.ceil(count / (STORYBOARD.columns * STORYBOARD.rows)) }, (_, i) => sheetName(i));
+        if (sheets.join() !== expected.join())
+          throw new Error(`render storyboard: expected ${expected.length} sheets, got ${sheets.length}`);
+        const vttFile = path.join(storyboardDir, 'storyboard.vtt');
+        await writeFile(vttFile, storyboardVtt(result.duration, interval));
+
+        const posterWidth = Math.min(1280, result.width);
+        const outputs: {
+          id: string;
+          kind: PreparedKind;
+          key: string;
+          file: string;
+          type: string;
+          width: number | null;
+          height: number | null;
+        }[] = [
+          {
+            id: randomUUID(),
+            kind: 'prepared-video',
+            key: `${prefix}/video.mp4`,
+            file: output,
+            type: 'video/mp4',
+            width: result.width,
+            height: result.height,
+          },
+          {
+            id: randomUUID(),
+            kind: 'prepared-poster',
+            key: `${prefix}/poster.jpg`,
+            file: posterFile,
+            type: 'image/jpeg',
+            width: posterWidth,
+            height: Math.max(2, Math.round((result.height * posterWidth) / result.width / 2) * 2),
+          },
+          ...sheets.map((name) => ({
+            id: randomUUID(),
+            kind: 'prepared-storyboard-sheet' as const,
+            key: `${prefix}/storyboard/${name}`,
+            file: path.join(storyboardDir, name),
+            type: 'image/jpeg',
+            width: STORYBOARD.columns * STORYBOARD.thumbWidth,
+            height: STORYBOARD.rows * STORYBOARD.thumbHeight,
+          })),
+          {
+            id: randomUUID(),
+            kind: 'prepared-storyboard-vtt',
+            key: `${prefix}/storyboard/storyboard.vtt`,
+            file: vttFile,
+            type: 'text/vtt',
+            width: null,
+            height: null,
+          },
+        ];
+        const sizes = new Map<string, number>();
+        for (const o of outputs) sizes.set(o.id, (await storage.put(o.key, createReadStream(o.file))).size);
+        const ofKind = (kind: PreparedKind) => outputs.filter((o) => o.kind === kind).map((o) => o.id);
+
+        // Each step's start and end in the rendered video, from the frames kept before them.
+        const steps = prep.steps.map((step, position) => ({
+          videoId,
+          position,
+          surgeryStepId: step.surgeryStepId,
+          name: step.name,
+          start: Math.round((sourceToResult(step.start, prep.trims) ?? 0) * frameRate) / frameRate,
+          end: Math.round((sourceToResult(step.end, prep.trims) ?? 0) * frameRate) / frameRate,
+        }));
+
+        const recorded = await db.transaction(async (tx) => {
+          const [done] = await tx
+            .update(preparations)
+            .set({ renderStatus: 'done', renderError: null, renderedAt: new Date() })
+            .where(
+              and(eq(preparations.videoId, videoId), eq(preparations.renderAttempt, attempt), eq(preparations.renderStatus, 'rendering')),
+            )
+            .returning({ videoId: preparations.videoId });
+          if (!done) return false;
+          await tx.delete(media).where(and(eq(media.videoId, videoId), inArray(media.kind, [...PREPARED_MEDIA_KINDS])));
+          await tx.insert(media).values(
+            outputs.map((o) => ({
+              id: o.id,
+              ownerId: video.authorId,
+              videoId,
+              kind: o.kind,
+              storageKey: o.key,
+              contentType: o.type,
+              size: sizes.get(o.id)!,
+              width: o.width,
+              height: o.height,
+            })),
+          );
+          await tx.delete(videoSteps).where(eq(videoSteps.videoId, videoId));
+          if (steps.length) await tx.insert(videoSteps).values(steps);
+          await tx
+            .update(videos)
+            .set({
+              status: 'pending_analysis',
+              sourceMediaId: video.sourceMediaId ?? video.videoMediaId,
+              videoMediaId: ofKind('prepared-video')[0]!,
+              posterMediaId: ofKind('prepared-poster')[0]!,
+              storyboard: {
+                interval,
+                columns: STORYBOARD.columns,
+                rows: STORYBOARD.rows,
+                thumbWidth: STORYBOARD.thumbWidth,
+                thumbHeight: STORYBOARD.thumbHeight,
+                count,
+                sheetMediaIds: ofKind('prepared-storyboard-sheet'),
+                vttMediaId: ofKind('prepared-storyboard-vtt')[0]!,
+              },
+              duration: result.duration,
+              width: result.width,
+              height: result.height,
+              frameRate: result.frameRate,
+              claimHolderId: null,
+              leaseEndsAt: null,
+              updatedAt: new Date(),
+            })
+            .where(and(eq(videos.id, videoId), eq(videos.status, 'processing')));
+          return true;
+        });
+        if (!recorded) {
+          log.info({ videoId, attempt }, 'preparation: rendered by another run meanwhile, outputs dropped');
+          return;
+        }
+        log.info({ videoId, attempt, plan: rendered.plan, encodedFrames: rendered.encodedFrames }, 'preparation: rendered');
+        preparation.statusChanged(video, 'pending_analysis', prep.editorId);
+        const surgery = await preparation.surgeryNames(video.surgeryId);
+        if (prep.editorId) await notifications.notify(prep.editorId, 'preparationRendered', { surgery }, `/editor/${videoId}/complete`);
+        await notifications.notify(video.authorId, 'videoPrepared', { surgery }, `/videos/${videoId}`);
+      } catch (err) {
+        await storage.deletePrefix(prefix).catch(() => {});
+        throw err;
+      } finally {
+        await rm(work, { recursive: true, force: true });
+      }
+    },
+
+    /**
+     * After the render's last try: the work goes back to its editor (a fresh lease), who is
+     * told and may submit again. Does nothing unless that submit is still rendering.
+     */
+    async renderFailed(videoId: string, attempt: number) {
+      const [prep] = await db
+        .update(preparations)
+        .set({ renderStatus: 'failed', renderError: 'RENDER_FAILED' })
+        .where(and(eq(preparations.videoId, videoId), eq(preparations.renderAttempt, attempt), eq(preparations.renderStatus, 'rendering')))
+        .returning();
+      if (!prep?.editorId) return;
+      const claim = await claims.reopen('preparation', videoId, prep.editorId, 'processing');
+      const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
+      if (!claim || !video) return;
+      log.warn({ videoId, attempt }, 'preparation: render failed, the work is back with its editor');
+      preparation.statusChanged(video, 'in_preparation', prep.editorId);
+      await notifications.notify(
+        prep.editorId,
+        'preparationRenderFailed',
+        { surgery: await preparation.surgeryNames(video.surgeryId) },
+        `/editor/${videoId}`,
+      );
+    },
+  };
+}
+export type PreparationJobs = ReturnType<typeof createPreparationJobs>;
