@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addStep,
-  deleteStep,
-  moveStepEdge,
-  renameStep,
-  reorderStep,
-  stepProblems,
-  type Step,
-  type StepLimits,
-} from './steps';
+import { addStep, deleteStep, moveStepEdge, renameStep, reorderStep, stepProblems, type Step, type StepLimits } from './steps';
 import type { Trim } from './trims';
 
 const trims: Trim[] = [

@@ -7,9 +7,24 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
-import { usePreparation } from '@/features/editor/api/preparation';
+import { sourceToResult } from '@sutura/domain/preparation';
+import type { VideoStep } from '@sutura/domain/videos';
+import { VideoPlayer } from '@/features/videos/components/video-player';
+import { usePreparation, type PreparationDetail } from '@/features/editor/api/preparation';
 import { useEditorRealtime } from '@/features/editor/hooks/use-editor-realtime';
 import { formatDuration } from '@/features/videos/format';
+
+/** The draft's steps (source time) placed on the rendered video, as the learner and the expert will see them. */
+function renderedSteps(detail: PreparationDetail): VideoStep[] {
+  return detail.steps.map((step, index) => ({
+    id: String(index),
+    position: index,
+    surgeryStepId: step.surgeryStepId,
+    name: step.name,
+    start: sourceToResult(step.start, detail.trims) ?? 0,
+    end: sourceToResult(step.end, detail.trims) ?? 0,
+  }));
+}
 
 /**
  * `/editor/:id/complete`: the preparation is submitted. The render's progress follows live (the
@@ -26,7 +41,7 @@ export function PreparationCompletePage() {
   const kept = detail ? detail.trims.reduce((total, r) => total + r.end - r.start, 0) : 0;
 
   return (
-    <Box sx={{ maxWidth: 640, mx: 'auto', width: '100%' }}>
+    <Box sx={{ maxWidth: 960, mx: 'auto', width: '100%', display: 'grid', gap: 3 }}>
       <Paper
         variant="outlined"
         sx={{ p: { xs: 2.5, sm: 4 }, borderRadius: 2, display: 'grid', gap: 2, justifyItems: 'center', textAlign: 'center' }}
@@ -61,6 +76,21 @@ export function PreparationCompletePage() {
           </Button>
         </Box>
       </Paper>
+      {detail?.renderedUrl && (
+        <Box component="section" aria-label={t('complete.rendered')} sx={{ display: 'grid', gap: 1 }}>
+          <Typography variant="h3" component="h3">
+            {t('complete.rendered')}
+          </Typography>
+          <VideoPlayer
+            videoUrl={detail.renderedUrl}
+            posterUrl={detail.posterUrl}
+            storyboard={detail.storyboard}
+            title={detail.surgery?.name ?? t('pool.noSurgery')}
+            onUrlsExpired={() => void query.refetch()}
+            steps={renderedSteps(detail)}
+          />
+        </Box>
+      )}
     </Box>
   );
 }

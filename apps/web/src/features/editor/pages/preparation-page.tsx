@@ -215,7 +215,8 @@ export function PreparationPage() {
   const query = usePreparation(id);
   useEditorRealtime();
 
-  if (query.error instanceof ApiRequestError && (query.error.status === 404 || query.error.status === 400)) {
+  // 404: not this editor's video; 409: their hold ran out or was taken over.
+  if (query.error instanceof ApiRequestError && [400, 404, 409].includes(query.error.status)) {
     return (
       <Alert
         severity="info"
@@ -225,7 +226,7 @@ export function PreparationPage() {
           </Button>
         }
       >
-        {t('notFound')}
+        {query.error.status === 409 ? errorText(query.error) : t('notFound')}
       </Alert>
     );
   }
