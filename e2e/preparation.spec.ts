@@ -152,7 +152,7 @@ test('an editor claims, trims, marks the steps and submits; the pool, the learne
   await expect
     .poll(() => page.getByTestId('source-video').evaluate((v: HTMLVideoElement) => v.duration), { timeout: 20_000 })
     .toBeGreaterThan(11.9);
-  await expect(page.getByTestId('playhead-time')).toHaveText('0:00:00 / 0:12:00');
+  await expect(page.getByTestId('playhead-time')).toHaveText('0:00:00:00 / 0:00:12:00');
   await page.keyboard.press('?');
   await expect(page.getByTestId('shortcuts-dialog')).toContainText('Nouvelle découpe à la tête de lecture');
   await page.keyboard.press('Escape');
@@ -161,13 +161,13 @@ test('an editor claims, trims, marks the steps and submits; the pool, the learne
   // A new trim is a fifth of the timeline in view (12 s: 2.4 s, to the frame).
   await page.getByTestId('new-trim').click();
   await expect(trims).toHaveCount(1);
-  await expect(trims.first()).toContainText('0:00:00 – 0:02:10');
+  await expect(trims.first()).toContainText('0:00:00:00 – 0:00:02:10');
   await page.getByTestId('new-trim').click();
   await expect(message).toHaveText("Modifiez la dernière découpe avant d'en ajouter une nouvelle");
   // One second more by keyboard on its end: now modified, but the playhead is inside it.
   await page.getByTestId('trim-end').first().focus();
   await page.keyboard.press('Shift+ArrowRight');
-  await expect(trims.first()).toContainText('0:00:00 – 0:03:10');
+  await expect(trims.first()).toContainText('0:00:00:00 – 0:00:03:10');
   await page.getByTestId('new-trim').click();
   await expect(message).toHaveText('Vous ne pouvez pas ajouter de découpe à cet endroit');
   // At the very end no range fits either.
@@ -177,10 +177,10 @@ test('an editor claims, trims, marks the steps and submits; the pool, the learne
 
   // A second range at 8 s, its start dragged a second back (snapping to the scene change at 7 s).
   await playheadAt(page, 8);
-  await expect(page.getByTestId('playhead-time')).toContainText('0:08:00 /');
+  await expect(page.getByTestId('playhead-time')).toContainText('0:00:08:00 /');
   await page.keyboard.press('n');
   await expect(trims).toHaveCount(2);
-  await expect(trims.nth(1)).toContainText('0:08:00 – 0:10:10');
+  await expect(trims.nth(1)).toContainText('0:00:08:00 – 0:00:10:10');
   const handle = (await page.getByTestId('trim-start').nth(1).boundingBox())!;
   const timeline = (await page.getByTestId('preparation-timeline').boundingBox())!;
   const perSecond = timeline.width / 12;
@@ -189,13 +189,13 @@ test('an editor claims, trims, marks the steps and submits; the pool, the learne
   await page.mouse.move(handle.x + handle.width / 2 - perSecond / 2, handle.y + handle.height / 2, { steps: 4 });
   await page.mouse.move(handle.x + handle.width / 2 - perSecond, handle.y + handle.height / 2, { steps: 4 });
   await page.mouse.up();
-  await expect(trims.nth(1)).toContainText(/0:0[67]:\d\d – 0:10:10/);
+  await expect(trims.nth(1)).toContainText(/0:00:0[67]:\d\d – 0:00:10:10/);
   // Undo takes the whole drag back in one step; the keyboard then does it frame-exact.
   await page.keyboard.press('Control+z');
-  await expect(trims.nth(1)).toContainText('0:08:00 – 0:10:10');
+  await expect(trims.nth(1)).toContainText('0:00:08:00 – 0:00:10:10');
   await page.getByTestId('trim-start').nth(1).focus();
   await page.keyboard.press('Shift+ArrowLeft');
-  await expect(trims.nth(1)).toContainText('0:07:00 – 0:10:10');
+  await expect(trims.nth(1)).toContainText('0:00:07:00 – 0:00:10:10');
   await expect(page.getByTestId('kept-length')).toContainText('2 parties conservées');
 
   // Saved by itself, and still there after a reload.
@@ -203,19 +203,19 @@ test('an editor claims, trims, marks the steps and submits; the pool, the learne
   await expect(saveStatus).toHaveAttribute('data-status', 'saved');
   await page.reload();
   await expect(trims).toHaveCount(2);
-  await expect(trims.nth(0)).toContainText('0:00:00 – 0:03:10');
-  await expect(trims.nth(1)).toContainText('0:07:00 – 0:10:10');
+  await expect(trims.nth(0)).toContainText('0:00:00:00 – 0:00:03:10');
+  await expect(trims.nth(1)).toContainText('0:00:07:00 – 0:00:10:10');
 
   // Without a connection the change waits on the device, and is sent when it is back.
   await first.context.setOffline(true);
   await page.getByTestId('trim-end').nth(1).focus();
   await page.keyboard.press('ArrowRight');
-  await expect(trims.nth(1)).toContainText('0:07:00 – 0:10:11');
+  await expect(trims.nth(1)).toContainText('0:00:07:00 – 0:00:10:11');
   await expect(saveStatus).toHaveAttribute('data-status', 'offline');
   await first.context.setOffline(false);
   await expect(saveStatus).toHaveAttribute('data-status', 'saved', { timeout: 20_000 });
   await page.reload();
-  await expect(trims.nth(1)).toContainText('0:07:00 – 0:10:11');
+  await expect(trims.nth(1)).toContainText('0:00:07:00 – 0:00:10:11');
 
   // Steps phase: each message of SPEC §5.
   const steps = page.getByTestId('step-item');

@@ -85,7 +85,6 @@ export function PreparationTimeline(props: PreparationTimelineProps) {
   const [ref, width] = useWidth<HTMLDivElement>();
   const drag = useRef<Drag | null>(null);
   const cues = useStoryboardCues(storyboard).data;
-  const withHours = duration >= 3600;
   const pxPerSecond = view.span > 0 && width > 0 ? width / view.span : 0;
   const x = (time: number) => (time - view.start) * pxPerSecond;
   const snapSeconds = pxPerSecond > 0 ? SNAP_PX / pxPerSecond : 0;
@@ -210,7 +209,7 @@ export function PreparationTimeline(props: PreparationTimelineProps) {
               fontVariantNumeric: 'tabular-nums',
             }}
           >
-            {formatTimecode(time, fps, withHours)}
+            {formatTimecode(time, fps)}
           </Box>
         ))}
       </Box>
@@ -310,8 +309,8 @@ export function PreparationTimeline(props: PreparationTimelineProps) {
               aria-pressed={selected}
               aria-label={t(variant === 'trims' ? 'timeline.trim' : 'timeline.step', {
                 name: range.label,
-                start: formatTimecode(range.start, fps, withHours),
-                end: formatTimecode(range.end, fps, withHours),
+                start: formatTimecode(range.start, fps),
+                end: formatTimecode(range.end, fps),
               })}
               onPointerDown={(e) => begin(e, range.key, 'move')}
               onFocus={() => props.onSelect(range.key)}
@@ -361,7 +360,7 @@ export function PreparationTimeline(props: PreparationTimelineProps) {
                   aria-valuemin={0}
                   aria-valuemax={Math.round(duration)}
                   aria-valuenow={Math.round(range[edge])}
-                  aria-valuetext={formatTimecode(range[edge], fps, withHours)}
+                  aria-valuetext={formatTimecode(range[edge], fps)}
                   onPointerDown={(e) => begin(e, range.key, edge)}
                   onFocus={(e) => {
                     e.stopPropagation();

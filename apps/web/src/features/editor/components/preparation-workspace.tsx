@@ -101,7 +101,6 @@ export function PreparationWorkspace({ detail, editor, message, onMessage, actio
   const [selected, setSelected] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
   const marks = suggestionMarks(detail);
-  const withHours = duration >= 3600;
 
   const seek = (time: number) => {
     const at = snapToFrame(clamp(time, 0, duration), fps);
@@ -354,10 +353,10 @@ export function PreparationWorkspace({ detail, editor, message, onMessage, actio
             data-testid="playhead-time"
             sx={{ fontVariantNumeric: 'tabular-nums', fontWeight: 700, px: 1, whiteSpace: 'nowrap' }}
           >
-            {formatTimecode(current, fps, withHours)}
+            {formatTimecode(current, fps)}
             <Box component="span" sx={{ color: 'text.secondary', fontWeight: 400 }}>
               {' / '}
-              {formatTimecode(duration, fps, withHours)}
+              {formatTimecode(duration, fps)}
             </Box>
           </Typography>
           <Box sx={{ flex: 1 }} />
@@ -411,7 +410,7 @@ export function PreparationWorkspace({ detail, editor, message, onMessage, actio
             value={view.start}
             onChange={(_, value) => setView((v) => ({ ...v, start: value }))}
             aria-label={t('transport.scroll')}
-            getAriaValueText={(value) => formatTimecode(value, fps, withHours)}
+            getAriaValueText={(value) => formatTimecode(value, fps)}
             sx={{ py: 1 }}
           />
         )}
@@ -477,7 +476,7 @@ export function PreparationWorkspace({ detail, editor, message, onMessage, actio
           <TrimList
             trims={editor.trims}
             fps={fps}
-            withHours={withHours}
+
             selected={selected}
             onSelect={(key) => {
               setSelected(key);
@@ -489,7 +488,7 @@ export function PreparationWorkspace({ detail, editor, message, onMessage, actio
           <StepList
             editor={editor}
             vocabulary={detail.vocabulary}
-            withHours={withHours}
+
             selected={selected}
             onSelect={(key) => {
               setSelected(key);

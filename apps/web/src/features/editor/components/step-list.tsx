@@ -74,15 +74,14 @@ function StepNameField({
 interface StepListProps {
   editor: PreparationEditor;
   vocabulary: Vocabulary;
-  withHours: boolean;
   selected: string | null;
   onSelect(key: string): void;
 }
 
 /** The steps in their order: name, times, reorder and delete. */
-export function StepList({ editor, vocabulary, withHours, selected, onSelect }: StepListProps) {
+export function StepList({ editor, vocabulary, selected, onSelect }: StepListProps) {
   const { t } = useTranslation('editor');
-  const time = (s: number) => formatTimecode(s, editor.fps, withHours);
+  const time = (s: number) => formatTimecode(s, editor.fps);
   const { steps } = editor;
   return (
     <Paper variant="outlined" sx={{ p: 2, borderRadius: 2 }}>

@@ -10,15 +10,14 @@ import { keptSeconds, type Trim } from '@/features/editor/model/trims';
 interface TrimListProps {
   trims: readonly Trim[];
   fps: number;
-  withHours: boolean;
   selected: string | null;
   onSelect(key: string): void;
 }
 
 /** The kept ranges in order, with the length of the video they make. */
-export function TrimList({ trims, fps, withHours, selected, onSelect }: TrimListProps) {
+export function TrimList({ trims, fps, selected, onSelect }: TrimListProps) {
   const { t } = useTranslation('editor');
-  const time = (s: number) => formatTimecode(s, fps, withHours);
+  const time = (s: number) => formatTimecode(s, fps);
   return (
     <Paper variant="outlined" sx={{ p: 2, borderRadius: 2 }}>
       <Typography variant="h3" component="h2">

@@ -26,10 +26,10 @@ export function clamp(value: number, min: number, max: number): number {
 const pad = (n: number, size = 2) => String(n).padStart(size, '0');
 
 /**
- * A time to the frame: `m:ss:ff`, or `h:mm:ss:ff` once the source lasts an hour (the frame number
- * after the last colon, as editors are used to).
+ * A time to the frame, `h:mm:ss:ff` (the frame number after the last colon, as editors are used
+ * to): always with the hours, so that a minute is never read as an hour.
  */
-export function formatTimecode(seconds: number, fps: number, withHours: boolean): string {
+export function formatTimecode(seconds: number, fps: number): string {
   const rate = Math.round(fps);
   const frames = Math.max(0, toFrame(Number.isFinite(seconds) ? seconds : 0, fps));
   const whole = Math.floor(frames / fps + 1e-9);
@@ -37,6 +37,5 @@ export function formatTimecode(seconds: number, fps: number, withHours: boolean)
   const h = Math.floor(whole / 3600);
   const m = Math.floor((whole % 3600) / 60);
   const s = whole % 60;
-  const ff = pad(Math.max(0, frame), String(rate - 1).length);
-  return withHours ? `${h}:${pad(m)}:${pad(s)}:${ff}` : `${Math.floor(whole / 60)}:${pad(s)}:${ff}`;
+  return `${h}:${pad(m)}:${pad(s)}:${pad(Math.max(0, frame), String(rate - 1).length)}`;
 }
