@@ -520,6 +520,7 @@ export function VideoPlayer({ videoUrl, posterUrl, storyboard, title, onUrlsExpi
               <Box component="li" key={step.id} sx={{ flex: '0 0 auto' }}>
                 <Button
                   size="small"
+                  color="inherit"
                   onClick={() => seek(step.start)}
                   aria-current={index === currentStep ? 'step' : undefined}
                   data-testid="player-step"
