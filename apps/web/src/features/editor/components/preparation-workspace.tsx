@@ -65,6 +65,7 @@ function ActionButton({
   onClick,
   disabled = false,
   testId,
+  keyboardOnly = false,
 }: {
   label: string;
   keys: string;
@@ -72,14 +73,16 @@ function ActionButton({
   onClick(): void;
   disabled?: boolean;
   testId?: string;
+  /** Only where a keyboard is likely (the shortcuts list): hidden on phones. */
+  keyboardOnly?: boolean;
 }) {
   return (
     <Tooltip title={`${label} (${keys})`}>
-      <span>
+      <Box component="span" sx={keyboardOnly ? { display: { xs: 'none', sm: 'inline-flex' } } : undefined}>
         <IconButton aria-label={label} onClick={onClick} disabled={disabled} data-testid={testId}>
           {icon}
         </IconButton>
-      </span>
+      </Box>
     </Tooltip>
   );
 }
@@ -381,6 +384,7 @@ export function PreparationWorkspace({ detail, editor, message, onMessage, actio
             icon={<KeyboardOutlined />}
             onClick={() => setHelp(true)}
             testId="shortcuts-open"
+            keyboardOnly
           />
         </Box>
 
