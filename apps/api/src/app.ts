@@ -81,7 +81,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
     clock,
     onSent: (videoId) => preparation.videoSent(videoId),
   });
-  const preparationJobs = createPreparationJobs({ db, storage, claims, preparation, notifications, config, log: deps.log });
+  const preparationJobs = createPreparationJobs({ db, storage, claims, preparation, notifications, queue, config, log: deps.log });
   return {
     audit,
     tokens,

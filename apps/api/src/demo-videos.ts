@@ -5,7 +5,7 @@ import { eq, inArray } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { NasaTlx } from '@sutura/domain/videos';
 import type { Db } from './db/client.ts';
-import { surgeries, surgerySteps, users, videoPictures, videoShares, videos } from './db/schema.ts';
+import { claims, preparations, surgeries, surgerySteps, users, videoPictures, videoShares, videos } from './db/schema.ts';
 import type { Queue } from './jobs/queue.ts';
 import { generateDemoClip } from './media-pipeline/demo-videos.ts';
 import type { MediaService } from './modules/media/media.service.ts';
@@ -14,7 +14,8 @@ import { UPLOADS_DIR } from './modules/videos/videos.service.ts';
 interface DemoCase {
   author: string;
   surgery: string;
-  status: 'saved' | 'pending_preparation' | 'analysed';
+  /** 'prepared': trimmed and cut into steps by the demo editor, rendered once processed. */
+  status: 'saved' | 'pending_preparation' | 'prepared' | 'analysed';
   seconds: number;
   favourite?: boolean;
   priority?: boolean;
@@ -27,6 +28,7 @@ const CASES: DemoCase[] = [
   { author: 'learner@sutura.local', surgery: 'cholecystectomy', status: 'saved', seconds: 150, favourite: true, tlx: tlx(55) },
   { author: 'learner@sutura.local', surgery: 'adrenalectomy', status: 'pending_preparation', seconds: 180, priority: true, tlx: tlx(65) },
   { author: 'learner@sutura.local', surgery: 'pyeloplasty', status: 'analysed', seconds: 120, tlx: tlx(40) },
+  { author: 'learner@sutura.local', surgery: 'prostate_enucleation', status: 'prepared', seconds: 150, tlx: tlx(60) },
   {
     author: 'learner2@sutura.local',
     surgery: 'colectomy',
@@ -36,6 +38,45 @@ const CASES: DemoCase[] = [
     tlx: tlx(70),
   },
 ];
+
+const DEMO_EDITOR = 'editor@sutura.local';
+
+/**
+ * The demo editor's work on a case: two kept ranges (the start and a stretch in the middle cut
+ * out) and three steps, submitted; the render job runs once the source is processed.
+ */
+async function preparedByDemoEditor(db: Db, videoId: string, editorId: string, steps: { id: string }[]) {
+  const now = new Date();
+  await db.update(videos).set({ claimHolderId: editorId, fencingToken: 1 }).where(eq(videos.id, videoId));
+  await db.insert(claims).values({
+    videoId,
+    fencingToken: 1,
+    stage: 'preparation',
+    holderId: editorId,
+    claimedAt: now,
+    leaseEndsAt: now,
+    endedAt: now,
+    endReason: 'submitted',
+  });
+  await db.insert(preparations).values({
+    videoId,
+    editorId,
+    phase: 'steps',
+    trims: [
+      { start: 8, end: 52 },
+      { start: 64.4, end: 140 },
+    ],
+    steps: [
+      { surgeryStepId: steps[0]!.id, name: '', start: 10, end: 40 },
+      { surgeryStepId: steps[1]!.id, name: '', start: 40, end: 52 },
+      { surgeryStepId: steps[2]!.id, name: '', start: 66, end: 138 },
+    ],
+    savedAt: now,
+    submittedAt: now,
+    renderStatus: 'rendering',
+    renderAttempt: 1,
+  });
+}
 
 function tlx(base: number): NasaTlx {
   const at = (d: number) => Math.max(0, Math.min(100, Math.round((base + d) / 5) * 5));
@@ -55,7 +96,7 @@ function tlx(base: number): NasaTlx {
  */
 export async function seedDemoVideos(deps: { db: Db; queue: Queue; mediaService: MediaService; dataDir: string; log: Logger }) {
   const { db, queue, log } = deps;
-  const emails = [...new Set(CASES.flatMap((c) => [c.author, c.sharedWith ?? c.author]))];
+  const emails = [...new Set([...CASES.flatMap((c) => [c.author, c.sharedWith ?? c.author]), DEMO_EDITOR])];
   const people = new Map(
     (await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, emails))).map((u) => [u.email, u.id]),
   );
@@ -78,7 +119,8 @@ export async function seedDemoVideos(deps: { db: Db; queue: Queue; mediaService:
       .values({
         authorId,
         kind: 'video',
-        status: demo.status,
+        // A prepared case waits in 'processing' for its source, then for its render.
+        status: demo.status === 'prepared' ? 'processing' : demo.status,
         mediaStatus: 'processing',
         surgeryId: surgery.id,
         organId: surgery.organId,
@@ -102,6 +144,10 @@ export async function seedDemoVideos(deps: { db: Db; queue: Queue; mediaService:
         sourceKey,
       })
       .returning({ id: videos.id });
+    const editorId = people.get(DEMO_EDITOR);
+    if (demo.status === 'prepared' && editorId && steps.length >= 3) {
+      await preparedByDemoEditor(db, row!.id, editorId, steps.slice(0, 3));
+    }
     if (demo.sharedWith && people.get(demo.sharedWith))
       await db.insert(videoShares).values({ videoId: row!.id, userId: people.get(demo.sharedWith)! });
     await queue.send('video.process', { videoId: row!.id });

@@ -19,6 +19,7 @@ export function createJobHandlers(deps: {
     'video.process': async ({ videoId }, attempt) => {
       try {
         await processVideo(deps.pipeline, videoId, { signal: attempt.signal });
+        await preparation.jobs.afterSourceProcessed(videoId);
       } catch (err) {
         // After the last try the video is marked failed with its source kept, so that the author
         // can ask for a retry; before it, pg-boss tries again (and after a shutdown, too).

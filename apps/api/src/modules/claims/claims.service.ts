@@ -110,6 +110,16 @@ export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number
     leaseMs,
     assertHolder,
 
+    /** Whether someone ever held the video at this stage (a former holder is told, not ignored). */
+    async heldBefore(stage: ClaimStage, videoId: string, userId: string): Promise<boolean> {
+      const [row] = await db
+        .select({ videoId: claims.videoId })
+        .from(claims)
+        .where(and(eq(claims.videoId, videoId), eq(claims.stage, stage), eq(claims.holderId, userId)))
+        .limit(1);
+      return Boolean(row);
+    },
+
     /**
      * Claims a video of the stage's pool (or one whose lease ran out). The losers get
      * CLAIM_TAKEN while someone holds it, VIDEO_WRONG_STATUS when it left the stage, 404 when

@@ -23,6 +23,7 @@ import {
 } from '../../media-pipeline/encode.ts';
 import { run } from '../../media-pipeline/ffmpeg.ts';
 import { renderRanges, type FrameRange } from '../../media-pipeline/render-ranges.ts';
+import type { Queue } from '../../jobs/queue.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { Claims } from '../claims/claims.service.ts';
 import type { NotificationService } from '../notifications/notifications.service.ts';
@@ -38,6 +39,7 @@ export interface PreparationJobDeps {
   claims: Claims;
   preparation: PreparationService;
   notifications: NotificationService;
+  queue: Queue;
   config: Pick<Config, 'dataDir' | 'ffmpegPath' | 'ffprobePath'>;
   log: Logger;
 }
@@ -61,7 +63,7 @@ export function frameRanges(trims: readonly { start: number; end: number }[], fr
 }
 
 export function createPreparationJobs(deps: PreparationJobDeps) {
-  const { db, storage, claims, preparation, notifications, config, log } = deps;
+  const { db, storage, claims, preparation, notifications, queue, config, log } = deps;
   const tools = { ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath };
 
   async function sourceKey(video: typeof videos.$inferSelect): Promise<string | null> {
@@ -72,6 +74,22 @@ export function createPreparationJobs(deps: PreparationJobDeps) {
   }
 
   return {
+    /**
+     * A source processed after it entered the workflow (demo cases are made that way): its cut
+     * suggestions, or the render of a preparation made before its media was ready.
+     */
+    async afterSourceProcessed(videoId: string) {
+      const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
+      if (!video || video.mediaStatus !== 'ready') return;
+      if (video.status === 'pending_preparation' && video.cutSuggestions === null) {
+        await queue.send('preparation.suggest', { videoId });
+      }
+      const [prep] = await db.select().from(preparations).where(eq(preparations.videoId, videoId));
+      if (video.status === 'processing' && prep?.renderStatus === 'rendering') {
+        await queue.send('preparation.render', { videoId, attempt: prep.renderAttempt });
+      }
+    },
+
     /** Finds cut suggestions in a source waiting for (or in) preparation; once per video. */
     async suggest(videoId: string, signal?: AbortSignal) {
       const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
@@ -112,6 +130,8 @@ export function createPreparationJobs(deps: PreparationJobDeps) {
         log.info({ videoId, attempt }, 'preparation: nothing to render');
         return;
       }
+      // Rendered once its source is processed (afterSourceProcessed sends the job again then).
+      if (video.mediaStatus !== 'ready') return;
       const key = await sourceKey(video);
       if (!key) throw new Error(`render: the source of ${videoId} is missing`);
       const frameRate = frameRateOf(video);

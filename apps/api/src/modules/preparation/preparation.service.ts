@@ -276,10 +276,21 @@ export function createPreparationService(deps: {
         // Nobody sees another editor's draft: a new editor starts afresh.
         await db
           .update(preparations)
-          .set({ editorId: viewer.id, phase: 'trim', trims: [], steps: [], savedAt: null, renderStatus: 'idle', renderError: null })
+          .set({
+            editorId: viewer.id,
+            phase: 'trim',
+            trims: [],
+            steps: [],
+            savedAt: null,
+            submittedAt: null,
+            renderStatus: 'idle',
+            renderError: null,
+          })
           .where(eq(preparations.videoId, videoId));
       }
       const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
+      // Sources sent before this stage existed have none yet.
+      if (video!.cutSuggestions === null) await queue.send('preparation.suggest', { videoId });
       poolChanged(videoId, 'claimed');
       statusChanged(video!, 'in_preparation');
       const surgery = await surgeryNames(video!.surgeryId);
@@ -305,7 +316,13 @@ export function createPreparationService(deps: {
       const now = clock();
       const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
       const prep = video ? await preparationOf(videoId) : undefined;
-      if (!video || !prep || prep.editorId !== viewer.id) throw notFound();
+      if (!video || !prep) throw notFound();
+      if (prep.editorId !== viewer.id) {
+        // Taken over after the lease ran out: its former holder is told, anyone else learns nothing.
+        const stillInStage = video.status === 'pending_preparation' || video.status === 'in_preparation';
+        if (stillInStage && (await claims.heldBefore(STAGE, videoId, viewer.id))) throw new AppError('LEASE_LOST');
+        throw notFound();
+      }
       const holding =
         video.status === 'in_preparation' && video.claimHolderId === viewer.id && video.leaseEndsAt !== null && video.leaseEndsAt > now;
       const submitted = SUBMITTED.includes(video.status as VideoStatus) && prep.submittedAt !== null;
