@@ -71,8 +71,12 @@ interface Drag {
   key: string | null;
   edit: RangeEdit | 'seek';
   originTime: number;
+  originX: number;
   pointerId: number;
 }
+
+/** A press on a range that moves less than this is a click: it places the playhead there. */
+const CLICK_PX = 3;
 
 /**
  * The timeline of the preparation page: storyboard thumbnails of the stretch in view, time marks
@@ -125,7 +129,7 @@ export function PreparationTimeline(props: PreparationTimelineProps) {
     event.stopPropagation();
     event.preventDefault();
     ref.current!.setPointerCapture(event.pointerId);
-    drag.current = { key, edit, originTime: timeAt(event.clientX), pointerId: event.pointerId };
+    drag.current = { key, edit, originTime: timeAt(event.clientX), originX: event.clientX, pointerId: event.pointerId };
     if (edit === 'seek') {
       props.onSeek(snapTo(timeAt(event.clientX), marks, snapSeconds));
       props.onSelect(null);
@@ -138,7 +142,9 @@ export function PreparationTimeline(props: PreparationTimelineProps) {
     const time = timeAt(event.clientX);
     if (active.edit === 'seek') props.onSeek(snapTo(time, marks, snapSeconds));
     else if (active.key && active.edit === 'move') {
-      props.onRangeChange({ key: active.key, edit: 'move', value: time - active.originTime, done });
+      const click = Math.abs(event.clientX - active.originX) < CLICK_PX;
+      props.onRangeChange({ key: active.key, edit: 'move', value: click ? 0 : time - active.originTime, done });
+      if (done && click) props.onSeek(snapTo(time, marks, snapSeconds));
     } else if (active.key) {
       props.onRangeChange({ key: active.key, edit: active.edit, value: snapTo(time, marks, snapSeconds), done });
     }
