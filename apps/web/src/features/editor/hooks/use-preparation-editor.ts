@@ -183,8 +183,8 @@ export function usePreparationEditor(detail: PreparationDetail) {
       const step = base.steps.find((s) => s.key === change.key);
       if (!step) return base;
       const length = step.end - step.start;
-      const start = snapToFrame(nearestKept(kept, clamp(step.start + change.value, 0, duration - length)), fps);
-      const end = snapToFrame(nearestKept(kept, start + length), fps);
+      const start = nearestKept(kept, clamp(step.start + change.value, 0, duration - length), 'start', fps);
+      const end = nearestKept(kept, start + length, 'end', fps);
       if (end <= start) return base;
       return { ...base, steps: base.steps.map((s) => (s.key === change.key ? { ...s, start, end } : s)) };
     }

@@ -34,7 +34,10 @@ describe('steps (SPEC §5)', () => {
   it('an edge dragged into a cut lands on the nearest kept time', () => {
     const steps = [step('1', 12, 18)];
     expect(moveStepEdge(steps, '1', 'end', 24, trims, 25)[0]!.end).toBe(20);
-    expect(moveStepEdge(steps, '1', 'end', 27, trims, 25)[0]!.end).toBe(30);
+    expect(moveStepEdge(steps, '1', 'end', 27, trims, 25)[0]!.end).toBe(30.04);
+    // A start never sits on the end of a range, an end never on the start of one.
+    expect(moveStepEdge([step('2', 30, 40)], '2', 'start', 20, trims, 25)[0]!.start).toBe(19.96);
+    expect(moveStepEdge([step('2', 12, 15)], '2', 'end', 30, trims, 25)[0]!.end).toBe(30.04);
     expect(moveStepEdge(steps, '1', 'start', 19.99, trims, 25)[0]!.start).toBe(17.96);
   });
 

@@ -43,20 +43,22 @@ export function addStep(
   return { ok: true, steps: [...steps, { key, surgeryStepId: null, name: '', start, end }] };
 }
 
-/** The kept time nearest to `time`: a step's edges never fall in what was cut out. */
-export function nearestKept(trims: readonly Trim[], time: number): number {
-  if (trimAt(trims, time) || trims.some((t) => t.end === time)) return time;
+/**
+ * The kept time nearest to `time` for a step's edge: a start lies in [range start, range end),
+ * an end in (range start, range end], as the server checks (what was cut out is not rendered).
+ */
+export function nearestKept(trims: readonly Trim[], time: number, edge: 'start' | 'end', fps: number): number {
+  const frame = 1 / fps;
   let best = time;
   let distance = Infinity;
   for (const t of trims) {
-    for (const edge of [t.start, t.end]) {
-      if (Math.abs(edge - time) < distance) {
-        distance = Math.abs(edge - time);
-        best = edge;
-      }
+    const at = edge === 'start' ? clamp(time, t.start, t.end - frame) : clamp(time, t.start + frame, t.end);
+    if (Math.abs(at - time) < distance) {
+      distance = Math.abs(at - time);
+      best = at;
     }
   }
-  return best;
+  return snapToFrame(best, fps);
 }
 
 /** Puts one edge of a step at `time`, inside the kept ranges and at least one frame long. */
@@ -71,9 +73,9 @@ export function moveStepEdge(
   const frame = 1 / fps;
   return steps.map((step) => {
     if (step.key !== key) return step;
-    const at = snapToFrame(nearestKept(trims, time), fps);
-    if (edge === 'start') return { ...step, start: clamp(at, 0, step.end - frame) };
-    return { ...step, end: Math.max(at, step.start + frame) };
+    const at = nearestKept(trims, snapToFrame(time, fps), edge, fps);
+    if (edge === 'start') return { ...step, start: snapToFrame(clamp(at, 0, step.end - frame), fps) };
+    return { ...step, end: snapToFrame(Math.max(at, step.start + frame), fps) };
   });
 }
 

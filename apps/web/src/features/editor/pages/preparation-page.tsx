@@ -161,6 +161,12 @@ function PhaseEditor({ detail, onUrlsExpired }: { detail: PreparationDetail; onU
           {t(`errors:${detail.renderError ?? 'RENDER_FAILED'}`, { defaultValue: t('errors:RENDER_FAILED') })}
         </Alert>
       )}
+      {editor.saveError && editor.saveStatus !== 'lost' && editor.saveStatus !== 'saved' && (
+        // The server refused this draft (a rule this page did not foresee): it says why, the next change is sent again.
+        <Alert severity="error" data-testid="save-refused">
+          {errorText(editor.saveError)}
+        </Alert>
+      )}
       {editor.saveStatus === 'lost' && (
         <Alert
           severity="error"
