@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import {
   MAX_STEPS,
+  MAX_TRIMS,
   MIN_STEPS,
   MIN_TRIM_SECONDS,
   type DraftStep,
@@ -144,6 +145,7 @@ export function usePreparationEditor(detail: PreparationDetail) {
     duration,
     fps,
     minSeconds: MIN_TRIM_SECONDS,
+    maxTrims: MAX_TRIMS,
     // A new range is a fifth of what the timeline shows: long on the whole video, short when zoomed in.
     defaultSeconds: Math.max(MIN_TRIM_SECONDS, snapToFrame(viewSpan / 5, fps)),
   });

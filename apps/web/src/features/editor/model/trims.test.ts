@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addTrim, deleteTrim, keptSeconds, moveTrim, resizeTrim, trimState, type TrimLimits, type TrimState } from './trims';
 
-const limits: TrimLimits = { duration: 100, fps: 25, minSeconds: 1, defaultSeconds: 10 };
+const limits: TrimLimits = { duration: 100, fps: 25, minSeconds: 1, defaultSeconds: 10, maxTrims: 3 };
 
 function added(state: TrimState, at: number, key: string): TrimState {
   const result = addTrim(state, at, limits, key);
@@ -49,6 +49,15 @@ describe('new trim (SPEC §5)', () => {
     expect(addTrim(state, 9.5, limits, 'c')).toEqual({ ok: false, reason: 'TRIM_POSITION' });
     expect(addTrim(state, 99.5, limits, 'c')).toEqual({ ok: false, reason: 'TRIM_POSITION' });
     expect(added(state, 99, 'd').trims.at(-1)).toEqual({ key: 'd', start: 99, end: 100 });
+  });
+
+  it('is refused past the most ranges a preparation keeps', () => {
+    const full = trimState([
+      { key: 'x', start: 0, end: 5 },
+      { key: 'y', start: 10, end: 15 },
+      { key: 'z', start: 20, end: 25 },
+    ]);
+    expect(addTrim(full, 50, limits, 'b')).toEqual({ ok: false, reason: 'TRIM_POSITION' });
   });
 });
 

@@ -14,6 +14,8 @@ export interface TrimLimits {
   minSeconds: number;
   /** Length of a new range when there is room for it. */
   defaultSeconds: number;
+  /** Most ranges a preparation keeps. */
+  maxTrims: number;
 }
 
 /** The trims of the page, and whether the one added last has been touched since (SPEC §5). */
@@ -51,12 +53,14 @@ function room(trims: readonly Trim[], key: string, duration: number): { min: num
 
 /**
  * "New trim" at the playhead (SPEC §5): refused while the last one added has not been modified,
- * inside another range, and where not even the shortest range fits before the next one.
+ * inside another range, where not even the shortest range fits before the next one, and past
+ * the most ranges a preparation keeps.
  */
 export function addTrim(state: TrimState, at: number, limits: TrimLimits, key: string): TrimResult {
   if (state.untouchedKey !== null && state.trims.some((t) => t.key === state.untouchedKey)) {
     return { ok: false, reason: 'TRIM_NOT_MODIFIED' };
   }
+  if (state.trims.length >= limits.maxTrims) return { ok: false, reason: 'TRIM_POSITION' };
   const start = snapToFrame(clamp(at, 0, limits.duration), limits.fps);
   if (trimAt(state.trims, start)) return { ok: false, reason: 'TRIM_POSITION' };
   const next = state.trims.filter((t) => t.start >= start).sort(byStart)[0];
