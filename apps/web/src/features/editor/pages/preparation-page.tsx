@@ -156,6 +156,14 @@ function PhaseEditor({ detail, onUrlsExpired }: { detail: PreparationDetail; onU
         </Step>
       </Stepper>
       <Typography sx={{ color: 'text.secondary' }}>{t(detail.phase === 'trim' ? 'phase.trimHelp' : 'phase.stepsHelp')}</Typography>
+      {detail.keySteps.length > 0 && (
+        <Typography variant="body2" data-testid="key-steps">
+          <Box component="span" sx={{ fontWeight: 700 }}>
+            {t('keySteps')}
+          </Box>{' '}
+          {detail.keySteps.map((s) => s.name).join(' · ')}
+        </Typography>
+      )}
       {detail.renderStatus === 'failed' && (
         <Alert severity="error" data-testid="render-failed">
           {t(`errors:${detail.renderError ?? 'RENDER_FAILED'}`, { defaultValue: t('errors:RENDER_FAILED') })}
