@@ -5,6 +5,7 @@ import { guestRoutes, openAuthRoutes } from '@/features/auth/routes';
 import { dashboardRoutes } from '@/features/dashboard/routes';
 import { settingsRoutes } from '@/features/settings/routes';
 import { videoRoutes } from '@/features/videos/routes';
+import { editorRoutes } from '@/features/editor/routes';
 import { expertRoutes } from '@/features/expert/routes';
 import { AppProviders } from '@/app/providers';
 import { GuestOnly } from '@/app/guest-only';
@@ -14,7 +15,14 @@ import { NotFoundPage, RouteErrorPage } from '@/app/route-error';
 // `{ path: '/x', lazy: { Component: async () => (await import('@/features/x/pages/x-page')).XPage } }`.
 
 /** Pages of the signed-in shell. Add the routes of a new feature here. */
-const signedInRoutes: RouteObject[] = [...dashboardRoutes, ...settingsRoutes, ...accountRoutes, ...videoRoutes, ...expertRoutes];
+const signedInRoutes: RouteObject[] = [
+  ...dashboardRoutes,
+  ...settingsRoutes,
+  ...accountRoutes,
+  ...videoRoutes,
+  ...editorRoutes,
+  ...expertRoutes,
+];
 
 function joinPath(parent: string, path: string | undefined): string {
   if (!path) return parent;
