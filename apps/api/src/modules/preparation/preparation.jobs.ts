@@ -313,8 +313,11 @@ export function createPreparationJobs(deps: PreparationJobDeps) {
         await notifications.notify(video.authorId, 'videoPrepared', { surgery }, `/videos/${videoId}`);
       } catch (err) {
         // The files of this attempt, unless another run of it recorded them meanwhile.
-        const [now] = await db.select({ status: preparations.renderStatus }).from(preparations).where(eq(preparations.videoId, videoId));
-        if (now?.status !== 'done') await storage.deletePrefix(prefix).catch(() => {});
+        const [current] = await db
+          .select({ status: preparations.renderStatus })
+          .from(preparations)
+          .where(eq(preparations.videoId, videoId));
+        if (current?.status !== 'done') await storage.deletePrefix(prefix).catch(() => {});
         throw err;
       } finally {
         await rm(work, { recursive: true, force: true });
