@@ -41,6 +41,12 @@ const CASES: DemoCase[] = [
 ];
 
 const DEMO_EDITOR = 'editor@sutura.local';
+/** The camera taken out at the start and cleaned in the middle. */
+const OUT_OF_BODY = [
+  { start: 0, end: 8, colour: 'black' as const },
+  { start: 52, end: 58, colour: 'black' as const },
+  { start: 58, end: 64.4, colour: 'white' as const },
+];
 
 /**
  * The demo editor's work on a case: two kept ranges (the start and a stretch in the middle cut
@@ -122,7 +128,12 @@ export async function seedDemoVideos(deps: {
       .where(eq(surgerySteps.surgeryId, surgery.id))
       .orderBy(surgerySteps.position);
     const sourceKey = `${UPLOADS_DIR}/demo-${randomUUID()}.mp4`;
-    await generateDemoClip(path.join(deps.dataDir, sourceKey), { seconds: demo.seconds, label: `Sutura demo — ${surgery.nameEn}` });
+    await generateDemoClip(path.join(deps.dataDir, sourceKey), {
+      seconds: demo.seconds,
+      label: `Sutura demo — ${surgery.nameEn}`,
+      // Cases in the editors' hands show what cut suggestions find (and the prepared one cuts).
+      ...(demo.status === 'pending_preparation' || demo.status === 'prepared' ? { outOfBody: OUT_OF_BODY } : {}),
+    });
     const [row] = await db
       .insert(videos)
       .values({

@@ -17,12 +17,23 @@ const plainPath = (p: string) => /^[\w./-]+$/.test(p);
  */
 export async function generateDemoClip(
   file: string,
-  opts: { seconds: number; label: string; ffmpegPath?: string; signal?: AbortSignal },
+  opts: {
+    seconds: number;
+    label: string;
+    /** Stretches filled black (camera out of the patient) or white (lens against a light). */
+    outOfBody?: { start: number; end: number; colour: 'black' | 'white' }[];
+    ffmpegPath?: string;
+    signal?: AbortSignal;
+  },
 ): Promise<void> {
   const seconds = Math.max(1, Math.round(opts.seconds));
   const work = await mkdtemp(path.join(tmpdir(), 'sutura-demo-'));
   try {
     const filters = ['format=yuv420p'];
+    for (const part of opts.outOfBody ?? []) {
+      const between = `between(t\\,${part.start.toFixed(2)}\\,${part.end.toFixed(2)})`;
+      filters.push(`drawbox=x=0:y=0:w=iw:h=ih:color=${part.colour}:t=fill:enable='${between}'`);
+    }
     if (existsSync(DEMO_FONT) && plainPath(DEMO_FONT) && plainPath(work)) {
       // The label is read from a file, so that no character of it is taken for filter syntax.
       const labelFile = path.join(work, 'label.txt');

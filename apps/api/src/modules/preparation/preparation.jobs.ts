@@ -44,12 +44,28 @@ export interface PreparationJobDeps {
   log: Logger;
 }
 
-/** A fresh work directory under DATA_DIR/tmp, after removing what a killed try left there. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * A fresh work directory under DATA_DIR/tmp, named after this process, after removing what a
+ * try killed with its process left there (a try still running elsewhere keeps its own).
+ */
 async function workDir(dataDir: string, prefix: string): Promise<string> {
   const root = path.join(dataDir, 'tmp');
   await mkdir(root, { recursive: true });
-  for (const name of await readdir(root)) if (name.startsWith(prefix)) await rm(path.join(root, name), { recursive: true, force: true });
-  return mkdtemp(path.join(root, prefix));
+  for (const name of await readdir(root)) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length).split('-')[0]);
+    if (Number.isInteger(pid) && pid !== process.pid && !alive(pid)) await rm(path.join(root, name), { recursive: true, force: true });
+  }
+  return mkdtemp(path.join(root, `${prefix}${process.pid}-`));
 }
 
 /** The processed source as a local file (storage may be remote). */
@@ -300,7 +316,12 @@ export function createPreparationJobs(deps: PreparationJobDeps) {
         if (prep.editorId) await notifications.notify(prep.editorId, 'preparationRendered', { surgery }, `/editor/${videoId}/complete`);
         await notifications.notify(video.authorId, 'videoPrepared', { surgery }, `/videos/${videoId}`);
       } catch (err) {
-        await storage.deletePrefix(prefix).catch(() => {});
+        // The files of this attempt, unless another run of it recorded them meanwhile.
+        const [current] = await db
+          .select({ status: preparations.renderStatus })
+          .from(preparations)
+          .where(eq(preparations.videoId, videoId));
+        if (current?.status !== 'done') await storage.deletePrefix(prefix).catch(() => {});
         throw err;
       } finally {
         await rm(work, { recursive: true, force: true });
