@@ -137,6 +137,11 @@ export const videoDetailSchema = videoSummarySchema.extend({
   shares: z.array(z.object({ userId: z.string(), email: z.string(), firstName: z.string(), lastName: z.string(), createdAt: z.string() })),
   uploadedBytes: z.number().nullable(),
   sourceSize: z.number().nullable(),
+  /**
+   * The unfinished upload of the case, shown to its author only: any browser of theirs continues
+   * it at `offset` (`/v1/uploads/{id}`), with the file whose fingerprint this is.
+   */
+  upload: z.object({ id: z.string(), offset: z.number(), size: z.number(), fingerprint: z.string().nullable() }).nullable(),
 });
 export type VideoDetail = z.infer<typeof videoDetailSchema>;
 
@@ -146,6 +151,15 @@ export const videoListResponse = z.object({
   page: z.number(),
   limit: z.number(),
 });
+
+/**
+ * What a browser computes of a video file before sending it: `<algorithm>:<size>:<hex digest of
+ * its first and last MiB>`. Read whole in no time even for a 20 GB file, and enough to tell two
+ * recordings apart; kept with the upload so that a resume from any browser sends the same file.
+ */
+export const UPLOAD_FINGERPRINT_PATTERN = /^(sha256|fnv64):(\d{1,16}):([0-9a-f]{16,64})$/;
+/** Bytes hashed at each end of the file for its fingerprint. */
+export const UPLOAD_FINGERPRINT_EDGE_BYTES = 1024 * 1024;
 
 /** Default largest video upload: 20 GB (configurable with MAX_UPLOAD_BYTES). */
 export const DEFAULT_MAX_UPLOAD_BYTES = 20 * 1024 ** 3;

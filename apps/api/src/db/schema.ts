@@ -207,6 +207,11 @@ export const videos = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
     /** The tus upload id while the source is being received. */
     uploadId: text('upload_id'),
+    /**
+     * What the browser computed of the file being received (its size and a hash of its first and
+     * last MiB): another browser of the author resumes only with the same file.
+     */
+    uploadFingerprint: text('upload_fingerprint'),
     sourceKey: text('source_key'),
     sourceSize: bigint('source_size', { mode: 'number' }),
     videoMediaId: uuid('video_media_id'),

@@ -127,7 +127,7 @@ export function createVideoService(deps: {
     if (details.length) throw new AppError('VALIDATION', {}, details);
   }
 
-  async function uploadedBytes(row: VideoRow): Promise<number | null> {
+  async function uploadedBytesOf(row: VideoRow): Promise<number | null> {
     if (row.mediaStatus !== 'uploading' || !row.uploadId) return null;
     return stat(uploadFile(row.uploadId)).then(
       (s) => s.size,
@@ -208,6 +208,7 @@ export function createVideoService(deps: {
       if (value !== null) Object.assign(fields, { [key]: value });
     }
     const storyboard = row.storyboard;
+    const uploadedBytes = await uploadedBytesOf(row);
     return {
       ...summaryOf(
         row,
@@ -242,8 +243,12 @@ export function createVideoService(deps: {
         : null,
       pictures: pictures.map((p) => ({ ...p, url: mediaService.urlFor(p.mediaId, viewerId)! })),
       shares: shares.map((s) => ({ ...s, createdAt: s.createdAt.toISOString() })),
-      uploadedBytes: await uploadedBytes(row),
+      uploadedBytes,
       sourceSize: row.sourceSize,
+      upload:
+        access === 'author' && row.uploadId && uploadedBytes !== null && row.sourceSize !== null
+          ? { id: row.uploadId, offset: uploadedBytes, size: row.sourceSize, fingerprint: row.uploadFingerprint }
+          : null,
     };
   }
 
@@ -514,13 +519,14 @@ export function createVideoService(deps: {
      * Records a new upload on the video, atomically: false when the video changed meanwhile.
      * The upload it replaces (an abandoned one, or a failed file) is deleted.
      */
-    async claimUpload(viewerId: string, videoId: string, uploadId: string, size: number): Promise<boolean> {
+    async claimUpload(viewerId: string, videoId: string, uploadId: string, size: number, fingerprint: string | null): Promise<boolean> {
       const before = await db.transaction(async (tx) => {
         const [current] = await tx.select().from(videos).where(eq(videos.id, videoId)).for('update');
         const [claimed] = await tx
           .update(videos)
           .set({
             uploadId,
+            uploadFingerprint: fingerprint,
             sourceSize: size,
             sourceKey: null,
             mediaStatus: 'uploading',
@@ -558,7 +564,7 @@ export function createVideoService(deps: {
     async uploadTerminated(uploadId: string): Promise<void> {
       await db
         .update(videos)
-        .set({ uploadId: null, updatedAt: clock() })
+        .set({ uploadId: null, uploadFingerprint: null, updatedAt: clock() })
         .where(and(eq(videos.uploadId, uploadId), eq(videos.mediaStatus, 'uploading')));
     },
 
