@@ -89,7 +89,7 @@ export function VideoCard({ video }: { video: VideoSummary }) {
             {video.access === 'shared' && author ? ` · ${t('card.sharedBy', { name: author })}` : ''}
           </Typography>
           <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
-            <VideoStatusChip status={video.status} />
+            <VideoStatusChip video={video} />
             {video.kind === 'pictures' && <Chip size="small" variant="outlined" label={t('media.picturesOnly')} />}
           </Box>
           <MediaState video={video} />
