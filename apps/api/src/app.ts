@@ -22,6 +22,7 @@ import { createAuthService } from './modules/auth/auth.service.ts';
 import { createCodes } from './modules/auth/codes.ts';
 import { createTokens } from './modules/auth/tokens.ts';
 import { contactRoutes } from './modules/contact/contact.routes.ts';
+import { createContactService } from './modules/contact/contact.service.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { createMediaService } from './modules/media/media.service.ts';
 import { createSignedUrls } from './modules/media/signed-urls.ts';
@@ -64,7 +65,8 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, clock });
   const vocabularies = createVocabularyService(db);
   const videos = createVideoService({ db, storage, mediaService, notifications, audit, queue, hub, dataDir: config.dataDir, clock });
-  return { audit, tokens, urls, mediaService, notifications, auth, rpps, codes, users, vocabularies, videos };
+  const contact = createContactService({ db, queue, users, notifications, supportEmail: config.supportEmail, clock });
+  return { audit, tokens, urls, mediaService, notifications, auth, rpps, codes, users, vocabularies, videos, contact };
 }
 export type Services = ReturnType<typeof createServices>;
 
@@ -126,15 +128,7 @@ export async function buildApp(
       await v1.register(vocabularyRoutes({ vocabularies: services.vocabularies }));
       await v1.register(videoRoutes({ videos: services.videos }));
       await v1.register(uploadRoutes({ videos: services.videos, maxUploadBytes: config.maxUploadBytes }));
-      await v1.register(
-        contactRoutes({
-          users: services.users,
-          queue: deps.queue,
-          notifications: services.notifications,
-          supportEmail: config.supportEmail,
-          rateLimit: config.rateLimitAuthPerMinute,
-        }),
-      );
+      await v1.register(contactRoutes({ contact: services.contact, rateLimit: config.rateLimitAuthPerMinute }));
     },
     { prefix: '/v1' },
   );

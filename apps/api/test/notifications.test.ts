@@ -215,6 +215,23 @@ describe('POST /v1/contact', () => {
     ).toEqual(['message', 'subject']);
   });
 
+  it('sends a message once when it is sent twice at once (a double click), and a different one again', async () => {
+    const person = await ctx.createUser('learner', { preferences: english });
+    const before = await mailCount(ctx.config.supportEmail);
+    const body = { subject: 'question', message: `Double click ${person.id}` };
+    const send = (b: typeof body) => ctx.inject({ method: 'POST', url: '/v1/contact', token: person.token, body: b });
+    const answers = await Promise.all([send(body), send(body), send(body)]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    await ctx.waitForMail(ctx.config.supportEmail, { after: before });
+    expect((await send({ ...body, message: `${body.message} (follow-up)` })).statusCode).toBe(200);
+    await ctx.waitForMail(ctx.config.supportEmail, { after: before + 1 });
+    // Give a duplicate mail job the time it would need to show up.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await mailCount(ctx.config.supportEmail)).toBe(before + 2);
+    const sent = (await list(person)).data.filter((n) => n.key === 'contactSent');
+    expect(sent).toHaveLength(2);
+  });
+
   it('is not open to someone who runs the platform rather than practises on it', async () => {
     const admin = await ctx.createUser('administrator');
     const res = await ctx.inject({

@@ -85,6 +85,7 @@ export const contactBody = z.object({
   message: textField(CONTACT_MESSAGE_MAX),
   email: emailField().optional(),
 });
+export type ContactBody = z.infer<typeof contactBody>;
 
 /** GET /users/{id}: what one person may read of another (the expert of their analysis, say). */
 export const publicUserSchema = z.object({

@@ -21,7 +21,8 @@ export type AuditAction =
   | 'video.shared'
   | 'video.share_revoked'
   | 'video.deleted'
-  | 'video.retry';
+  | 'video.retry'
+  | 'contact.sent';
 
 export type Audit = (
   actorId: string | null,
