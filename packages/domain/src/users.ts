@@ -4,7 +4,7 @@ import { CARE_CENTRE_TYPES, ROBOTS } from './auth.ts';
 import { notificationSettingsSchema, preferencesSchema } from './preferences.ts';
 import { LANGUAGES } from './i18n.ts';
 import { CONTACT_MESSAGE_MAX } from './limits.ts';
-import { emailField, optionalText, phoneField, textField, yearsField } from './rules.ts';
+import { emailField, optionalText, phoneField, roboticYearsWithinPractice, textField, yearsField } from './rules.ts';
 
 export const specialtyRef = z.object({ id: z.string(), name: z.string() });
 
@@ -60,7 +60,8 @@ export const updateProfileBody = z
         recorderBrand: optionalText(100).nullable(),
       })
       .partial()
-      .strict(),
+      .strict()
+      .superRefine(roboticYearsWithinPractice),
     preferences: preferencesSchema.partial().strict(),
     notificationSettings: notificationSettingsSchema.partial().strict(),
   })

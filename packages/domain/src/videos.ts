@@ -40,19 +40,22 @@ export function nasaTlxRawScore(tlx: NasaTlx): number {
   return Math.round((NASA_TLX_DIMENSIONS.reduce((sum, d) => sum + tlx[d], 0) / NASA_TLX_DIMENSIONS.length) * 10) / 10;
 }
 
+/** The longest texts of a case, in characters: a longer one is refused, never cut. */
+export const CASE_TEXT_MAX = { equipmentBrand: 100, equipmentUsed: 500, surgicalHistory: 2000, messageToProctor: 2000 } as const;
+
 /** The case data a learner fills in; nothing in it identifies the patient. */
 export const videoFieldsSchema = z.object({
   surgeryId: z.uuid({ error: 'FIELD_REQUIRED' }),
   /** The six organs are those of urology: a surgery elsewhere (a cholecystectomy) has none. */
   organId: z.uuid({ error: 'FIELD_REQUIRED' }).nullable().optional(),
   keyStepIds: z.array(z.uuid({ error: 'INVALID_VALUE' })).max(50),
-  equipmentBrand: textField(100),
-  equipmentUsed: textField(500),
+  equipmentBrand: textField(CASE_TEXT_MAX.equipmentBrand),
+  equipmentUsed: textField(CASE_TEXT_MAX.equipmentUsed),
   ageRange: z.enum(AGE_RANGES, { error: 'FIELD_REQUIRED' }),
   patientSex: z.enum(PATIENT_SEXES, { error: 'FIELD_REQUIRED' }),
   bmi: z.enum(BMI_CLASSES, { error: 'FIELD_REQUIRED' }),
   complication: z.boolean({ error: 'FIELD_REQUIRED' }),
-  surgicalHistory: optionalText(2000),
+  surgicalHistory: optionalText(CASE_TEXT_MAX.surgicalHistory),
   radiationHistory: z.boolean({ error: 'FIELD_REQUIRED' }),
   medicalBackground: z.array(z.enum(MEDICAL_BACKGROUNDS, { error: 'INVALID_VALUE' })).max(MEDICAL_BACKGROUNDS.length),
   mainHand: z.enum(MAIN_HANDS, { error: 'FIELD_REQUIRED' }),
@@ -60,9 +63,9 @@ export const videoFieldsSchema = z.object({
   surgeryDuration: z.coerce
     .number({ error: 'FIELD_REQUIRED' })
     .int({ error: 'INVALID_VALUE' })
-    .min(1, { error: 'INVALID_VALUE' })
-    .max(24 * 60, { error: 'INVALID_VALUE' }),
-  messageToProctor: textField(2000),
+    .min(1, { error: 'DURATION_TOO_SHORT' })
+    .max(24 * 60, { error: 'DURATION_TOO_LONG' }),
+  messageToProctor: textField(CASE_TEXT_MAX.messageToProctor),
   nasaTlx: nasaTlxSchema,
 });
 export type VideoFields = z.infer<typeof videoFieldsSchema>;
