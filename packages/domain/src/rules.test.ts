@@ -54,7 +54,9 @@ describe('field rules of SPEC §5', () => {
     const duration = videoFieldsSchema.shape.surgeryDuration;
     expect(messageOf(duration, 0)).toBe('DURATION_TOO_SHORT');
     expect(messageOf(duration, 24 * 60 + 1)).toBe('DURATION_TOO_LONG');
-    const years = z.object({ yearsOfExperience: yearsField(), yearsOfRoboticExperience: yearsField() }).superRefine(roboticYearsWithinPractice);
+    const years = z
+      .object({ yearsOfExperience: yearsField(), yearsOfRoboticExperience: yearsField() })
+      .superRefine(roboticYearsWithinPractice);
     expect(messageOf(years, { yearsOfExperience: 5, yearsOfRoboticExperience: 8 })).toBe('ROBOTIC_YEARS_OVER_PRACTICE');
     expect(messageOf(years, { yearsOfExperience: 8, yearsOfRoboticExperience: 8 })).toBeUndefined();
   });

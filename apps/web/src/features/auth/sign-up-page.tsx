@@ -19,6 +19,7 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import { CARE_CENTRE_TYPES, ROBOTS, SIGN_UP_STEPS, signUpBody, signUpFieldsSchema } from '@sutura/domain/auth';
+import { normalizeName } from '@sutura/domain/rpps';
 import { LANG_PREFERENCES, THEME_PREFERENCES, type LangPreference, type ThemePreference } from '@sutura/domain/preferences';
 import { applyApiFieldErrors, CheckboxControl, PasswordFieldControl, RadioGroupControl, TextFieldControl } from '@/components/form-field';
 import { AuthCard } from '@/features/auth/components/auth-card';
@@ -109,6 +110,9 @@ type LegalDialog = 'terms' | 'privacy';
 
 export function SignUpPage() {
   const { t } = useTranslation('auth');
+  // The directory says the profession in French: shown in the reader's language when it is a known one.
+  const professionText = (profession: string | null) =>
+    profession ? t(`rpps:professions.${normalizeName(profession)}`, { defaultValue: profession }) : null;
   const navigate = useNavigate();
   const toast = useToast();
   const compact = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
@@ -236,7 +240,9 @@ export function SignUpPage() {
             {rpps.result && (
               <Alert severity="success" sx={{ mt: 1 }}>
                 {t('signUp.rppsChecked', {
-                  name: [`${rpps.result.firstName} ${rpps.result.lastName}`, rpps.result.profession].filter(Boolean).join(', '),
+                  name: [`${rpps.result.firstName} ${rpps.result.lastName}`, professionText(rpps.result.profession)]
+                    .filter(Boolean)
+                    .join(', '),
                 })}
               </Alert>
             )}

@@ -215,7 +215,7 @@ export function SurgeryFields({
         minRows={2}
         helperText={t('fields.equipmentUsedHelp')}
         maxChars={CASE_TEXT_MAX.equipmentUsed}
-          slotProps={{ htmlInput: { 'data-testid': 'equipment-used' } as object }}
+        slotProps={{ htmlInput: { 'data-testid': 'equipment-used' } as object }}
       />
       <RadioGroupControl
         control={control}
@@ -307,7 +307,7 @@ export function PatientFields({ control }: FormControlProps) {
         minRows={2}
         helperText={t('fields.surgicalHistoryHelp')}
         maxChars={CASE_TEXT_MAX.surgicalHistory}
-          slotProps={{ htmlInput: { 'data-testid': 'surgical-history' } as object }}
+        slotProps={{ htmlInput: { 'data-testid': 'surgical-history' } as object }}
       />
     </>
   );
