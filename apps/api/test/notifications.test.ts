@@ -142,7 +142,7 @@ describe('notification mails', () => {
     await ctx.services.notifications.notify(person.id, 'contactSent', { subject: 'First' }, '/dashboard');
     const mail = readableMail((await ctx.waitForMail(person.email)).text);
     expect(mailHeader(mail, 'To')).toBe(person.email);
-    expect(mailHeader(mail, 'Subject')).toBe('Sutura: new notification');
+    expect(mailHeader(mail, 'Subject')).toBe('Your message to the Sutura support team was sent');
     expect(mail).toContain('Your message "First" was sent to the support team, who will answer by email.');
     expect(mail).toContain(`Open Sutura: ${new URL('/dashboard', ctx.config.publicUrl).href}`);
 
@@ -176,7 +176,18 @@ describe('notification mails', () => {
     await ctx.services.notifications.notify(person.id, 'contactSent', { subject: 'Third' });
     const third = readableMail((await ctx.waitForMail(person.email, { after: 1 })).text);
     expect(third).toContain('"Third"');
-    expect(await mailCount(person.email)).toBe(2);
+    // Another kind, another subject, with its own words filled in.
+    await ctx.services.notifications.notify(person.id, 'videoShared', { name: 'Claire Dubois', surgery: 'Pyeloplasty' });
+    const shared = readableMail((await ctx.waitForMail(person.email, { after: 2 })).text);
+    expect(mailHeader(shared, 'Subject')).toBe('Sutura: Claire Dubois shared a video with you');
+    expect(await mailCount(person.email)).toBe(3);
+  });
+
+  it('gives every kind of notification a subject of its own, in both languages', () => {
+    for (const lang of ['en', 'fr'] as const) {
+      const subjects = Object.values(NOTIFICATION_KINDS).map((kind) => kind.subject[lang]);
+      expect(new Set(subjects).size).toBe(subjects.length);
+    }
   });
 });
 

@@ -117,6 +117,8 @@ export const videoSummarySchema = z.object({
   duration: z.number().nullable(),
   posterUrl: z.string().nullable(),
   pictureCount: z.number(),
+  /** The key steps to analyse, in the order of the surgery: what tells two cases of one surgery apart. */
+  keySteps: z.array(z.object({ id: z.string(), name: z.string() })),
   createdAt: z.string(),
   sentAt: z.string().nullable(),
   /** What the caller may do: the web shows only these actions. */
@@ -127,7 +129,6 @@ export type VideoSummary = z.infer<typeof videoSummarySchema>;
 export const videoDetailSchema = videoSummarySchema.extend({
   fields: videoFieldsSchema.partial(),
   nasaTlxRawScore: z.number().nullable(),
-  keySteps: z.array(z.object({ id: z.string(), name: z.string() })),
   videoUrl: z.string().nullable(),
   width: z.number().nullable(),
   height: z.number().nullable(),

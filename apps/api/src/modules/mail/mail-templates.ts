@@ -11,7 +11,7 @@ export type MailTemplate =
   | { name: 'verificationCode'; params: { firstName: string; code: string } }
   | { name: 'resetCode'; params: { firstName: string; code: string } }
   | { name: 'contact'; params: { fromName: string; fromEmail: string; subject: string; message: string; userId: string } }
-  | { name: 'notification'; params: { content: string; link: string | null } };
+  | { name: 'notification'; params: { subject: string; content: string; link: string | null } };
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -83,10 +83,9 @@ export function renderMail(template: MailTemplate, lang: Language): RenderedMail
     }
     case 'notification': {
       const p = template.params;
-      const subject = lang === 'fr' ? 'Sutura : nouvelle notification' : 'Sutura: new notification';
       const open = lang === 'fr' ? 'Ouvrir Sutura' : 'Open Sutura';
       return {
-        subject,
+        subject: p.subject,
         text: `${p.content}\n${p.link ? `\n${open}: ${p.link}\n` : ''}`,
         html: layout([escapeHtml(p.content), ...(p.link ? [`<a href="${escapeHtml(p.link)}">${open}</a>`] : [])], lang),
       };

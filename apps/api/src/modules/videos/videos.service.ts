@@ -142,6 +142,7 @@ export function createVideoService(deps: {
       surgery: { id: string; nameFr: string; nameEn: string } | null;
       organ: { id: string; nameFr: string; nameEn: string; icon: string } | null;
       pictureCount: number;
+      keySteps: { id: string; nameFr: string; nameEn: string }[];
       access: VideoAccess;
     },
     viewerId: string,
@@ -164,6 +165,7 @@ export function createVideoService(deps: {
       duration: row.duration,
       posterUrl: mediaService.urlFor(row.posterMediaId, viewerId),
       pictureCount: extra.pictureCount,
+      keySteps: extra.keySteps.map((s) => ({ id: s.id, name: localName(s, lang) })),
       createdAt: row.createdAt.toISOString(),
       sentAt: row.sentAt?.toISOString() ?? null,
       access: extra.access,
@@ -217,6 +219,7 @@ export function createVideoService(deps: {
           surgery: surgery ?? null,
           organ: organ ?? null,
           pictureCount: pictures.length,
+          keySteps: steps,
           access,
         },
         viewerId,
@@ -224,7 +227,6 @@ export function createVideoService(deps: {
       ),
       fields,
       nasaTlxRawScore: row.nasaTlx ? nasaTlxRawScore(row.nasaTlx) : null,
-      keySteps: steps.map((s) => ({ id: s.id, name: localName(s, lang) })),
       videoUrl: mediaService.urlFor(row.videoMediaId, viewerId),
       width: row.width,
       height: row.height,
@@ -318,6 +320,14 @@ export function createVideoService(deps: {
         .limit(query.limit)
         .offset((query.page - 1) * query.limit);
       const [total] = await db.select({ total: count() }).from(videos).where(where);
+      const stepIds = [...new Set(rows.flatMap((r) => r.video.keyStepIds))];
+      const steps = stepIds.length
+        ? await db
+            .select({ id: surgerySteps.id, nameFr: surgerySteps.nameFr, nameEn: surgerySteps.nameEn })
+            .from(surgerySteps)
+            .where(inArray(surgerySteps.id, stepIds))
+            .orderBy(asc(surgerySteps.position))
+        : [];
       const isAdmin = viewer.roles.includes('administrator');
       return {
         data: rows.map((r) =>
@@ -328,6 +338,7 @@ export function createVideoService(deps: {
               surgery: r.surgery,
               organ: r.organ,
               pictureCount: Number(r.pictureCount),
+              keySteps: steps.filter((s) => r.video.keyStepIds.includes(s.id)),
               access: r.video.authorId === viewer.id ? 'author' : isAdmin ? 'admin' : 'shared',
             },
             viewer.id,
