@@ -9,6 +9,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { APP_VERSION } from '@sutura/domain/limits';
+import { missingLegalSettings } from '@sutura/domain/legal';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { registerAccessControl, type RouteRule } from './http/access.ts';
@@ -110,6 +111,10 @@ export async function buildApp(
     async (v1) => {
       // Public: the legal texts are read before anyone signs in.
       v1.get('/legal/operator', { config: { access: 'public' }, schema: { tags: ['health'] } }, async () => ok(config.legal));
+      // Administrators see in the app what the server warns about at start-up: the legal texts' blanks.
+      v1.get('/legal/missing', { config: { access: ['administrator'] }, schema: { tags: ['health'] } }, async () =>
+        ok({ missing: missingLegalSettings(config.legal) }),
+      );
       v1.get('/health', { config: { access: 'public' }, schema: { tags: ['health'] } }, async () =>
         ok({ status: 'ok', version: APP_VERSION, maxUploadBytes: config.maxUploadBytes }),
       );

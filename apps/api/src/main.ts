@@ -1,5 +1,6 @@
 import path from 'node:path';
 import pino from 'pino';
+import { missingLegalSettings } from '@sutura/domain/legal';
 import { ConfigError, loadConfig } from './config.ts';
 import { DatabaseLockedError, openDatabase } from './db/client.ts';
 import { createQueue } from './jobs/queue.ts';
@@ -65,6 +66,13 @@ if (config.workers !== 'only') {
   if (!config.smtpUrl) lines.push(`Mail is written to ${path.join(config.dataDir, 'outbox')}`);
   if (createdDemo && config.demoVideos) lines.push('Demo videos are being generated in the background; they appear in a few minutes.');
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
+  const missingLegal = missingLegalSettings(config.legal);
+  if (missingLegal.length) {
+    log.warn(
+      { missing: missingLegal },
+      `the legal notice, general conditions and privacy policy lack these settings: ${missingLegal.join(', ')}`,
+    );
+  }
   if (createdDemo && config.demoVideos) {
     seedDemoVideos({ db: database.db, queue, mediaService: services.mediaService, dataDir: config.dataDir, log }).catch((err: unknown) =>
       log.error({ err }, 'demo videos could not be generated'),
