@@ -6,7 +6,11 @@ import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
 import ErrorOutlined from '@mui/icons-material/ErrorOutlined';
 import InfoOutlined from '@mui/icons-material/InfoOutlined';
 import WarningAmberOutlined from '@mui/icons-material/WarningAmberOutlined';
-import { TOAST_DURATION_MS } from '@sutura/domain/limits';
+import { LAYOUT, TOAST_DURATION_MS } from '@sutura/domain/limits';
+import { useUiState } from '@/lib/ui-state';
+
+/** Height of the shell's upload progress bar (label, bar and padding), which toasts leave visible. */
+const UPLOAD_BAR_HEIGHT = 72;
 
 export type ToastType = 'error' | 'success' | 'info' | 'warning';
 type ToastFn = (type: ToastType, message: string) => void;
@@ -35,6 +39,8 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const [queue, setQueue] = useState<Toast[]>([]);
   const [open, setOpen] = useState(true);
   const current = queue[0];
+  const { uploadProgress } = useUiState();
+  const below = uploadProgress.show ? UPLOAD_BAR_HEIGHT + 8 : 8;
 
   const toast = useCallback<ToastFn>((type, message) => {
     setQueue((q) => [...q, { id: nextId++, type, message }]);
@@ -66,7 +72,8 @@ export function ToastProvider({ children }: { children: ReactNode }) {
               },
             },
           }}
-          sx={{ top: { xs: 10, sm: 16 } }}
+          // Below the header and the upload's progress bar, never over them.
+          sx={{ top: { xs: 64 + below, md: LAYOUT.headerHeight + below } }}
         >
           <Alert
             variant="filled"
