@@ -29,7 +29,10 @@ export function layoutProblems(page: Page): Promise<LayoutProblem[]> {
     const describe = (el: Element) => {
       const id = el.id ? `#${el.id}` : '';
       const testId = el.getAttribute('data-testid');
-      const classes = [...el.classList].filter((c) => c.startsWith('Mui')).slice(0, 2).join('.');
+      const classes = [...el.classList]
+        .filter((c) => c.startsWith('Mui'))
+        .slice(0, 2)
+        .join('.');
       return `${el.tagName.toLowerCase()}${id}${testId ? `[data-testid=${testId}]` : ''}${classes ? `.${classes}` : ''}`;
     };
     const width = document.documentElement.clientWidth;
