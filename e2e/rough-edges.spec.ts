@@ -207,3 +207,19 @@ test('after changing the password twice in a hurry, the person is still signed i
   await page.getByTestId('edit-password-submit').click();
   await expect(page).toHaveURL(/\/my-account$/);
 });
+
+test('a double click saves the profile once', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, learner, password);
+  await page.goto('/my-account');
+  let saves = 0;
+  page.on('request', (request) => {
+    if (request.method() === 'PUT' && request.url().includes('/v1/users/profile/me')) saves++;
+  });
+  await page.getByRole('textbox', { name: /Ville/ }).fill('Grenoble');
+  await doubleClick(page, 'profile-submit');
+  await expect(page.getByText('Votre compte a bien été mis à jour').first()).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('textbox', { name: /Ville/ })).toHaveValue('Grenoble');
+  expect(saves).toBe(1);
+});
