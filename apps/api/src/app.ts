@@ -10,6 +10,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { APP_VERSION } from '@sutura/domain/limits';
+import { missingLegalSettings } from '@sutura/domain/legal';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { registerAccessControl, type RouteRule } from './http/access.ts';
@@ -30,6 +31,7 @@ import { createCodes } from './modules/auth/codes.ts';
 import { createTokens } from './modules/auth/tokens.ts';
 import { createClaims } from './modules/claims/claims.service.ts';
 import { contactRoutes } from './modules/contact/contact.routes.ts';
+import { createContactService } from './modules/contact/contact.service.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
 import { createMediaService } from './modules/media/media.service.ts';
 import { createSignedUrls } from './modules/media/signed-urls.ts';
@@ -145,7 +147,9 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   const preparationJobs = createPreparationJobs({ db, storage, claims, preparation, notifications, queue, config, log: deps.log });
   const voice = createVoiceStore({ mediaService, ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
   const analysis = createAnalysisService({ db, mediaService, notifications, audit, claims, voice, hub, clock });
+  const contact = createContactService({ db, queue, users, notifications, supportEmail: config.supportEmail, clock });
   return {
+    contact,
     audit,
     tokens,
     urls,
@@ -234,6 +238,10 @@ export async function buildApp(
       });
       // Public: the legal texts are read before anyone signs in.
       v1.get('/legal/operator', { config: { access: 'public' }, schema: { tags: ['health'] } }, async () => ok(config.legal));
+      // Administrators see in the app what the server warns about at start-up: the legal texts' blanks.
+      v1.get('/legal/missing', { config: { access: ['administrator'] }, schema: { tags: ['health'] } }, async () =>
+        ok({ missing: missingLegalSettings(config.legal) }),
+      );
       v1.get('/health', { config: { access: 'public' }, schema: { tags: ['health'] } }, async () =>
         ok({
           status: 'ok',
@@ -263,15 +271,7 @@ export async function buildApp(
       await v1.register(preparationRoutes({ preparation: services.preparation }));
       await v1.register(analysisRoutes({ analysis: services.analysis }));
       await v1.register(uploadRoutes({ videos: services.videos, maxUploadBytes: config.maxUploadBytes }));
-      await v1.register(
-        contactRoutes({
-          users: services.users,
-          queue: deps.queue,
-          notifications: services.notifications,
-          supportEmail: config.supportEmail,
-          rateLimit: config.rateLimitAuthPerMinute,
-        }),
-      );
+      await v1.register(contactRoutes({ contact: services.contact, rateLimit: config.rateLimitAuthPerMinute }));
     },
     { prefix: '/v1' },
   );

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '@sutura/domain/videos';
+import { legalFieldOf } from '@sutura/domain/legal';
 import { locateTool } from './media-pipeline/ffmpeg.ts';
 
 const onOff = z.enum(['on', 'off']);
@@ -188,11 +189,7 @@ function legalDetails(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
     if (!key.startsWith('LEGAL_') || !value?.trim()) continue;
-    const field = key
-      .slice(6)
-      .toLowerCase()
-      .replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-    out[field] = value.trim();
+    out[legalFieldOf(key)] = value.trim();
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import pino from 'pino';
+import { missingLegalSettings } from '@sutura/domain/legal';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { EmbeddedDatabaseError } from './db/embedded-server.ts';
@@ -86,6 +87,13 @@ if (config.workers !== 'only') {
   if (!config.smtpUrl) lines.push(`Mail is written to ${path.join(config.dataDir, 'outbox')}`);
   if (createdDemo && config.demoVideos) lines.push('Demo videos are being generated in the background; they appear in a few minutes.');
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
+  const missingLegal = missingLegalSettings(config.legal);
+  if (missingLegal.length) {
+    log.warn(
+      { missing: missingLegal },
+      `the legal notice, general conditions and privacy policy lack these settings: ${missingLegal.join(', ')}`,
+    );
+  }
   if (createdDemo && config.demoVideos) {
     seedDemoVideos({ db: database.db, queue, mediaService: services.mediaService, dataDir: config.dataDir, log })
       .then((durations) => seedDemoAnalysis({ db: database.db, voice: services.voice, log, durations, ffmpegPath: config.ffmpegPath }))
@@ -105,7 +113,9 @@ if (config.workers !== 'off') {
   const { mediaService, notifications } = services;
   const pipeline = { db: database.db, storage, mediaService, notifications, hub, config, log };
   const preparation = { service: services.preparation, jobs: services.preparationJobs };
-  await queue.startWorkers(createJobHandlers({ mailer, pipeline, housekeeping: services.housekeeping, preparation, analysis: services.analysis }));
+  await queue.startWorkers(
+    createJobHandlers({ mailer, pipeline, housekeeping: services.housekeeping, preparation, analysis: services.analysis }),
+  );
 }
 closers.push(() => database.close());
 

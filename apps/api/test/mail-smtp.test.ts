@@ -136,7 +136,7 @@ describe('mail over SMTP', () => {
     await ctx.queue.send('mail.send', {
       to: FLAKY,
       lang: 'en',
-      template: { name: 'notification', params: { content: 'Your video is ready.', link: null } },
+      template: { name: 'notification', params: { subject: 'Sutura: your video is ready', content: 'Your video is ready.', link: null } },
     });
     // pg-boss waits 10 to 20 s before the first retry (5 s delay with backoff).
     const message = await mailTo(FLAKY, 45_000);

@@ -142,7 +142,7 @@ describe('notification mails', () => {
     await ctx.services.notifications.notify(person.id, 'contactSent', { subject: 'First' }, '/dashboard');
     const mail = readableMail((await ctx.waitForMail(person.email)).text);
     expect(mailHeader(mail, 'To')).toBe(person.email);
-    expect(mailHeader(mail, 'Subject')).toBe('Sutura: new notification');
+    expect(mailHeader(mail, 'Subject')).toBe('Your message to the Sutura support team was sent');
     expect(mail).toContain('Your message "First" was sent to the support team, who will answer by email.');
     expect(mail).toContain(`Open Sutura: ${new URL('/dashboard', ctx.config.publicUrl).href}`);
 
@@ -176,7 +176,18 @@ describe('notification mails', () => {
     await ctx.services.notifications.notify(person.id, 'contactSent', { subject: 'Third' });
     const third = readableMail((await ctx.waitForMail(person.email, { after: 1 })).text);
     expect(third).toContain('"Third"');
-    expect(await mailCount(person.email)).toBe(2);
+    // Another kind, another subject, with its own words filled in.
+    await ctx.services.notifications.notify(person.id, 'videoShared', { name: 'Claire Dubois', surgery: 'Pyeloplasty' });
+    const shared = readableMail((await ctx.waitForMail(person.email, { after: 2 })).text);
+    expect(mailHeader(shared, 'Subject')).toBe('Sutura: Claire Dubois shared a video with you');
+    expect(await mailCount(person.email)).toBe(3);
+  });
+
+  it('gives every kind of notification a subject of its own, in both languages', () => {
+    for (const lang of ['en', 'fr'] as const) {
+      const subjects = Object.values(NOTIFICATION_KINDS).map((kind) => kind.subject[lang]);
+      expect(new Set(subjects).size).toBe(subjects.length);
+    }
   });
 });
 
@@ -213,6 +224,23 @@ describe('POST /v1/contact', () => {
         .error.details.map((d: { path: string }) => d.path)
         .sort(),
     ).toEqual(['message', 'subject']);
+  });
+
+  it('sends a message once when it is sent twice at once (a double click), and a different one again', async () => {
+    const person = await ctx.createUser('learner', { preferences: english });
+    const before = await mailCount(ctx.config.supportEmail);
+    const body = { subject: 'question', message: `Double click ${person.id}` };
+    const send = (b: typeof body) => ctx.inject({ method: 'POST', url: '/v1/contact', token: person.token, body: b });
+    const answers = await Promise.all([send(body), send(body), send(body)]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    await ctx.waitForMail(ctx.config.supportEmail, { after: before });
+    expect((await send({ ...body, message: `${body.message} (follow-up)` })).statusCode).toBe(200);
+    await ctx.waitForMail(ctx.config.supportEmail, { after: before + 1 });
+    // Give a duplicate mail job the time it would need to show up.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await mailCount(ctx.config.supportEmail)).toBe(before + 2);
+    const sent = (await list(person)).data.filter((n) => n.key === 'contactSent');
+    expect(sent).toHaveLength(2);
   });
 
   it('is not open to someone who runs the platform rather than practises on it', async () => {

@@ -173,6 +173,10 @@ describe('GET and PUT /v1/users/profile/me', () => {
       [{ career: { yearsOfExperience: 'many' } }, 'career.yearsOfExperience', 'YEARS_FORMAT'],
       [{ preferences: { theme: 'blue' } }, 'preferences.theme', 'INVALID_VALUE'],
       [{ career: { specialtyId: randomUUID() } }, 'career.specialtyId', 'INVALID_VALUE'],
+      // More years of robotic surgery than of practice: sent together, or one against the other as stored (6).
+      [{ career: { yearsOfExperience: 3, yearsOfRoboticExperience: 4 } }, 'career.yearsOfRoboticExperience', 'ROBOTIC_YEARS_OVER_PRACTICE'],
+      [{ career: { yearsOfRoboticExperience: 9 } }, 'career.yearsOfRoboticExperience', 'ROBOTIC_YEARS_OVER_PRACTICE'],
+      [{ career: { yearsOfExperience: 1 } }, 'career.yearsOfRoboticExperience', 'ROBOTIC_YEARS_OVER_PRACTICE'],
     ];
     for (const [body, pathName, code] of refused) {
       const res = await ctx.inject({ method: 'PUT', url: '/v1/users/profile/me?langCode=en', token: person.token, body });

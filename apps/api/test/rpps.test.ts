@@ -68,13 +68,14 @@ describe('GET /v1/rppsUsers/check', () => {
     }
   });
 
-  it('refuses a number that is not 11 Luhn-valid digits with RPPS_FORMAT', async () => {
+  it('refuses a number that is not 11 digits with RPPS_FORMAT, and a wrong check digit with RPPS_CHECK_DIGIT', async () => {
     const person = SAMPLE_PEOPLE[0];
     const luhnFailing = `${person.rpps.slice(0, 10)}${(Number(person.rpps[10]) + 1) % 10}`;
     expect(isLuhnValid(luhnFailing)).toBe(false);
-    for (const rpps of ['1099990101', 'ABCDEFGHIJK', '1099990101X', luhnFailing, '109999010190']) {
+    for (const rpps of ['1099990101', 'ABCDEFGHIJK', '1099990101X', '109999010190']) {
       await expectRefusal(rpps, person.lastName, person.firstName, 'RPPS_FORMAT');
     }
+    await expectRefusal(luhnFailing, person.lastName, person.firstName, 'RPPS_CHECK_DIGIT');
   });
 
   it('refuses a well-formed number that is not in the directory with RPPS_NOT_FOUND', async () => {

@@ -321,6 +321,36 @@ describe('a resumable upload', () => {
     expect(await videoRow(id)).toMatchObject({ mediaStatus: 'uploading', failureReason: null });
   });
 
+  it('keeps the file’s fingerprint and tells every browser of the author where the upload stopped', async () => {
+    const id = await newVideo(author);
+    const fingerprint = `sha256:${clip.length}:${sha256(clip)}`;
+    const metadata = (extra: Record<string, string>) => ({
+      'upload-metadata': tusMetadata({ videoId: id, filetype: 'video/mp4', ...extra }),
+    });
+    // A fingerprint of another size, or not in the expected form, is refused and changes nothing.
+    for (const bad of [`sha256:${clip.length + 1}:${sha256(clip)}`, 'anything']) {
+      const refused = await create(author, id, clip.length, metadata({ fingerprint: bad }));
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).error.code).toBe('VALIDATION');
+    }
+    expect((await videoRow(id)).uploadId).toBeNull();
+
+    const location = (await create(author, id, clip.length, metadata({ fingerprint }))).headers.get('location')!;
+    await patch(author, location, 0, clip.subarray(0, 1000));
+    expect(await videoRow(id)).toMatchObject({ uploadFingerprint: fingerprint });
+
+    // Another browser of the same person: a new session learns the upload and its offset, and goes on.
+    const signIn = await ctx.inject({ method: 'POST', url: '/v1/auth', body: { email: author.email, password: author.password } });
+    const elsewhere = { ...author, token: signIn.json().data.token as string };
+    const detail = (await ctx.inject({ method: 'GET', url: `/v1/videos/${id}`, token: elsewhere.token })).json().data;
+    expect(detail.upload).toEqual({ id: location.split('/').pop(), offset: 1000, size: clip.length, fingerprint });
+    expect(await headOffset(elsewhere, location)).toBe(1000);
+    expect((await patch(elsewhere, location, 1000, clip.subarray(1000))).status).toBe(204);
+    expect(await videoRow(id)).toMatchObject({ mediaStatus: 'processing' });
+    const after = (await ctx.inject({ method: 'GET', url: `/v1/videos/${id}`, token: author.token })).json().data;
+    expect(after.upload).toBeNull();
+  });
+
   it('deletes the upload’s bytes and info file with the video', async () => {
     const id = await newVideo(author);
     const location = (await create(author, id, clip.length)).headers.get('location')!;

@@ -802,6 +802,17 @@ describe('the list', () => {
         details: [{ path: `filter.${key}`, code: 'INVALID_VALUE', message: 'This value is not allowed' }],
       });
     }
+    // An end before the start is said as such, not as a bad value.
+    const inverted = await ctx.inject({
+      method: 'GET',
+      url: '/v1/videos?filter=from==2026-03-01__to==2026-02-01&langCode=en',
+      token: lister.token,
+    });
+    expect(inverted.statusCode).toBe(400);
+    expect(inverted.json().error.details).toEqual([
+      { path: 'filter.to', code: 'DATE_RANGE_INVERTED', message: 'The end date must be on or after the start date' },
+    ]);
+    expect((await list(lister, '?filter=from==2026-02-20__to==2026-02-20')).total).toBeGreaterThanOrEqual(0);
     for (const query of ['filter=colour==red', 'sort=name', 'limit=1000', 'page=0', 'colour=red']) {
       const res = await ctx.inject({ method: 'GET', url: `/v1/videos?${query}`, token: lister.token });
       expect(res.statusCode, query).toBe(400);

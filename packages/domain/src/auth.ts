@@ -7,6 +7,7 @@ import {
   optionalText,
   passwordField,
   passwordsMatch,
+  roboticYearsWithinPractice,
   phoneField,
   plainString,
   required,
@@ -69,7 +70,10 @@ const signUpFields = z.object({
   acceptTerms: z.literal(true, { error: 'TERMS_REQUIRED' }),
   acceptPrivacy: z.literal(true, { error: 'TERMS_REQUIRED' }),
 });
-export const signUpBody = signUpFields.superRefine(passwordsMatch);
+export const signUpBody = signUpFields.superRefine((data, ctx) => {
+  passwordsMatch(data, ctx);
+  roboticYearsWithinPractice(data, ctx);
+});
 export type SignUpBody = z.input<typeof signUpBody>;
 /** The sign-up steps of the web form, each validated before the next. */
 export const SIGN_UP_STEPS = [

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ERRORS, errorMessage, fileTooBigMessage, formatBytes } from './errors.ts';
 import { NOTIFICATION_KINDS } from './notifications.ts';
 import { languageFromAcceptHeader } from './i18n.ts';
-import { MENU, menuFor, routeHeader } from './menu.ts';
+import { mayOpen, MENU, menuFor, routeHeader } from './menu.ts';
 
 describe('error catalogue', () => {
   it('has a French and an English text for every code, with the same placeholders', () => {
@@ -76,6 +76,21 @@ describe('menu and route table of SPEC §2', () => {
       '/settings/manage-cookies',
     ]);
     expect(MENU.find((m) => m.path === '/my-stats')!.roles).toEqual([]);
+  });
+
+  it('says which role may open which page (SPEC §6)', () => {
+    expect(mayOpen(['administrator'], '/videos')).toBe(false);
+    expect(mayOpen(['copil'], '/videos/add')).toBe(false);
+    expect(mayOpen(['editor'], '/videos/add')).toBe(false);
+    expect(mayOpen(['learner'], '/videos/add')).toBe(true);
+    expect(mayOpen(['editor'], '/videos')).toBe(true);
+    expect(mayOpen(['copil'], '/dashboard')).toBe(true);
+    expect(mayOpen(['administrator'], '/settings/contact')).toBe(false);
+    expect(mayOpen(['expert'], '/settings/preferences')).toBe(false);
+    expect(mayOpen(['learner'], '/settings/preferences/')).toBe(true);
+    expect(mayOpen(['learner'], '/editor/42')).toBe(false);
+    expect(mayOpen(['copil'], '/settings/theme')).toBe(true);
+    expect(mayOpen(['learner'], '/nowhere')).toBe(true);
   });
 
   it('gives titles and back buttons', () => {

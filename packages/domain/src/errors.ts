@@ -88,6 +88,11 @@ export const ERRORS = {
     fr: 'Le numéro RPPS ne correspond pas au nom saisi',
   },
   RPPS_FORMAT: { status: 400, en: 'The RPPS number must contain 11 digits', fr: 'Le numéro RPPS doit contenir 11 chiffres' },
+  RPPS_CHECK_DIGIT: {
+    status: 400,
+    en: 'This RPPS number is not valid: check its digits, the last one does not match the others',
+    fr: "Ce numéro RPPS n'est pas valide : vérifiez ses chiffres, le dernier ne correspond pas aux autres",
+  },
   RPPS_NOT_FOUND: { status: 404, en: 'This RPPS number does not exist', fr: "Ce numéro RPPS n'existe pas" },
   RPPS_TAKEN: { status: 409, en: 'An account already exists with this RPPS number', fr: 'Un compte existe déjà avec ce numéro RPPS' },
   DELETE_CONFIRMATION: {
@@ -260,6 +265,18 @@ export const ERRORS = {
     status: 400,
     en: 'You must accept the general conditions and the privacy policy',
     fr: 'Vous devez accepter les conditions générales et la politique de confidentialité',
+  },
+  ROBOTIC_YEARS_OVER_PRACTICE: {
+    status: 400,
+    en: 'Your years of robotic surgery cannot be more than your years of practice',
+    fr: "Vos années de chirurgie robotique ne peuvent pas dépasser vos années d'exercice",
+  },
+  DURATION_TOO_SHORT: { status: 400, en: 'The duration must be at least 1 minute', fr: "La durée doit être d'au moins 1 minute" },
+  DURATION_TOO_LONG: { status: 400, en: 'The duration cannot be more than 24 hours', fr: 'La durée ne peut pas dépasser 24 heures' },
+  DATE_RANGE_INVERTED: {
+    status: 400,
+    en: 'The end date must be on or after the start date',
+    fr: 'La date de fin doit être identique ou postérieure à la date de début',
   },
   TEXT_TOO_LONG: { status: 400, en: 'This text is too long', fr: 'Ce texte est trop long' },
   TEXT_INVALID_CHARACTERS: {

@@ -127,6 +127,32 @@ export const ROUTE_TITLES: readonly { pattern: string; titleKey: string; back: b
   { pattern: '/my-account/edit-password', titleKey: 'editPassword', back: true },
 ];
 
+/**
+ * Who may open the signed-in pages that are not entries of the menu list (SPEC §6); a menu
+ * entry's own roles rule its path. /dashboard is where every role lands after signing in.
+ */
+export const ROUTE_ROLES: readonly { pattern: string; roles: readonly Role[] }[] = [
+  { pattern: '/dashboard', roles: ALL },
+  { pattern: '/videos/add', roles: ['learner'] },
+  { pattern: '/videos/:id/shared', roles: PRACTICE },
+  { pattern: '/videos/:id', roles: ALL },
+  { pattern: '/best-cases/:id', roles: PRACTICE },
+  { pattern: '/expert/:id/complete', roles: ['expert'] },
+  { pattern: '/expert/:id', roles: ['expert'] },
+  { pattern: '/editor/:id/complete', roles: ['editor'] },
+  { pattern: '/editor/:id', roles: ['editor'] },
+  { pattern: '/admin/best-cases/add', roles: ['administrator'] },
+  { pattern: '/my-account/edit-password', roles: ALL },
+];
+
+/** Whether a person with these roles may open the page at `path` (unknown paths: the router says not found). */
+export function mayOpen(roles: readonly string[], path: string): boolean {
+  const route = ROUTE_ROLES.find((r) => matches(r.pattern, path));
+  const entry = MENU.find((m) => m.path === path.replace(/\/+$/, ''));
+  const allowed = route?.roles ?? entry?.roles;
+  return !allowed || allowed.some((r) => roles.includes(r));
+}
+
 function matches(pattern: string, path: string): boolean {
   const p = pattern.split('/');
   const s = path.replace(/\/+$/, '').split('/');

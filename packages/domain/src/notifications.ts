@@ -6,112 +6,145 @@ export const NOTIFICATION_STATUSES = ['unread', 'read'] as const;
 
 /**
  * Every notification the product sends: its type, the e-mail group that decides whether it is
- * mailed too, and its text in both languages ({param} placeholders).
+ * mailed too, the subject of that mail (each its own, so that an inbox tells them apart), and its
+ * text in both languages ({param} placeholders).
  */
 export const NOTIFICATION_KINDS = {
   welcome: {
     type: 'success',
     group: 'security',
+    subject: { en: 'Welcome to Sutura', fr: 'Bienvenue sur Sutura' },
     en: 'Welcome to Sutura, {firstName}! Your email address is validated.',
     fr: 'Bienvenue sur Sutura, {firstName} ! Votre adresse e-mail est validée.',
   },
   newSignIn: {
     type: 'other',
     group: 'security',
+    subject: { en: 'New sign-in to your Sutura account', fr: 'Nouvelle connexion à votre compte Sutura' },
     en: 'New sign-in to your account from a new device ({device}). If it was not you, change your password.',
     fr: "Nouvelle connexion à votre compte depuis un nouvel appareil ({device}). Si ce n'était pas vous, changez votre mot de passe.",
   },
   passwordChanged: {
     type: 'success',
     group: 'security',
+    subject: { en: 'Your Sutura password was changed', fr: 'Votre mot de passe Sutura a été modifié' },
     en: 'Your password was changed. Your other sessions were signed out.',
     fr: 'Votre mot de passe a été modifié. Vos autres sessions ont été déconnectées.',
   },
   contactSent: {
     type: 'success',
     group: 'security',
+    subject: { en: 'Your message to the Sutura support team was sent', fr: "Votre message à l'équipe support de Sutura a été envoyé" },
     en: 'Your message "{subject}" was sent to the support team, who will answer by email.',
     fr: "Votre message « {subject} » a été envoyé à l'équipe support, qui vous répondra par e-mail.",
   },
   videoReady: {
     type: 'success',
     group: 'videos',
+    subject: { en: 'Sutura: your video of {surgery} is ready', fr: 'Sutura : votre vidéo de {surgery} est prête' },
     en: 'Your video of {surgery} is ready.',
     fr: 'Votre vidéo de {surgery} est prête.',
   },
   videoFailed: {
     type: 'error',
     group: 'videos',
+    subject: {
+      en: 'Sutura: your video of {surgery} could not be processed',
+      fr: "Sutura : votre vidéo de {surgery} n'a pas pu être traitée",
+    },
     en: 'Your video of {surgery} could not be processed: {reason}',
     fr: "Votre vidéo de {surgery} n'a pas pu être traitée : {reason}",
   },
   videoUploaded: {
     type: 'success',
     group: 'videos',
+    subject: { en: 'Sutura: your video of {surgery} has been received', fr: 'Sutura : votre vidéo de {surgery} a bien été reçue' },
     en: 'The upload of your video of {surgery} is finished; it is being processed.',
     fr: "L'envoi de votre vidéo de {surgery} est terminé ; elle est en cours de traitement.",
   },
   uploadExpiring: {
     type: 'other',
     group: 'videos',
+    subject: { en: 'Sutura: your upload will expire', fr: 'Sutura : votre envoi va expirer' },
     en: 'The upload of your video of {surgery} has not moved for a while: resume it within {hours} h, or it will be removed.',
     fr: "L'envoi de votre vidéo de {surgery} n'avance plus : reprenez-le dans les {hours} h, sinon il sera supprimé.",
   },
   uploadExpired: {
     type: 'error',
     group: 'videos',
+    subject: { en: 'Sutura: your unfinished upload was removed', fr: 'Sutura : votre envoi inachevé a été supprimé' },
     en: 'The unfinished upload of your video of {surgery} was removed; the case waits for its video again.',
     fr: "L'envoi inachevé de votre vidéo de {surgery} a été supprimé ; le cas attend de nouveau sa vidéo.",
   },
   videoShared: {
     type: 'other',
     group: 'sharing',
+    subject: { en: 'Sutura: {name} shared a video with you', fr: 'Sutura : {name} a partagé une vidéo avec vous' },
     en: '{name} shared a video of {surgery} with you.',
     fr: '{name} a partagé avec vous une vidéo de {surgery}.',
   },
   preparationLeaseExpired: {
     type: 'other',
     group: 'preparation',
+    subject: {
+      en: 'Sutura: your hold on a video to prepare has expired',
+      fr: "Sutura : votre réservation d'une vidéo à préparer a expiré",
+    },
     en: 'Your 12-hour hold on the video of {surgery} has expired: it went back to the pool.',
     fr: 'Votre réservation de 12 heures sur la vidéo de {surgery} a expiré : elle est retournée dans la file.',
   },
   preparationRendered: {
     type: 'success',
     group: 'preparation',
+    subject: { en: 'Sutura: the video you prepared is ready', fr: 'Sutura : la vidéo que vous avez préparée est prête' },
     en: 'The video of {surgery} you prepared is ready: it now waits for an expert.',
     fr: 'La vidéo de {surgery} que vous avez préparée est prête : elle attend maintenant un expert.',
   },
   preparationRenderFailed: {
     type: 'error',
     group: 'preparation',
+    subject: {
+      en: 'Sutura: the video you prepared could not be rendered',
+      fr: "Sutura : la vidéo que vous avez préparée n'a pas pu être générée",
+    },
     en: 'The video of {surgery} you prepared could not be rendered. Your work is kept: submit it again.',
     fr: "La vidéo de {surgery} que vous avez préparée n'a pas pu être générée. Votre travail est conservé : soumettez-la de nouveau.",
   },
   videoInPreparation: {
     type: 'other',
     group: 'videos',
+    subject: { en: 'Sutura: your video is being prepared', fr: 'Sutura : votre vidéo est en préparation' },
     en: 'Your video of {surgery} is being prepared by an editor.',
     fr: 'Votre vidéo de {surgery} est en cours de préparation par un préparateur.',
   },
   videoPrepared: {
     type: 'success',
     group: 'videos',
+    subject: { en: 'Sutura: your video was prepared', fr: 'Sutura : votre vidéo a été préparée' },
     en: 'Your video of {surgery} was prepared: it now waits for an expert.',
     fr: 'Votre vidéo de {surgery} a été préparée : elle attend maintenant un expert.',
   },
   analysisLeaseExpired: {
     type: 'other',
     group: 'analysis',
+    subject: {
+      en: 'Sutura: your hold on a video to analyse has expired',
+      fr: "Sutura : votre réservation d'une vidéo à analyser a expiré",
+    },
     en: 'Your 12-hour hold on the video of {surgery} has expired: it went back to the pool and your draft was discarded.',
     fr: 'Votre réservation de 12 heures sur la vidéo de {surgery} a expiré : elle est retournée dans la file et votre brouillon a été supprimé.',
   },
   analysisSubmitted: {
     type: 'success',
     group: 'analysis',
+    subject: { en: 'Sutura: your video has been analysed', fr: 'Sutura : votre vidéo a été analysée' },
     en: 'Your video of {surgery} has been analysed by {expert}: read the advice.',
     fr: 'Votre vidéo de {surgery} a été analysée par {expert} : consultez les conseils.',
   },
-} as const satisfies Record<string, { type: (typeof NOTIFICATION_TYPES)[number]; group: EmailEvent; en: string; fr: string }>;
+} as const satisfies Record<
+  string,
+  { type: (typeof NOTIFICATION_TYPES)[number]; group: EmailEvent; subject: { en: string; fr: string }; en: string; fr: string }
+>;
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
 
 export const notificationSchema = z.object({

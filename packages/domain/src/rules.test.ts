@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { resetCheckAndSetBody, signUpFieldsSchema, verifyBody } from './auth.ts';
-import { codeField, emailField, passwordField, phoneField, rppsField, yearsField } from './rules.ts';
+import { codeField, emailField, passwordField, phoneField, roboticYearsWithinPractice, rppsField, yearsField } from './rules.ts';
+import { videoFieldsSchema } from './videos.ts';
 import { contactBody } from './users.ts';
 
 const messageOf = (schema: z.ZodType, value: unknown) => {
@@ -41,10 +42,27 @@ describe('field rules of SPEC §5', () => {
     expect(messageOf(rppsField(), '10999901019')).toBeUndefined();
     expect(messageOf(rppsField(), '1099990101')).toBe('RPPS_FORMAT');
     expect(messageOf(rppsField(), '1099990101a')).toBe('RPPS_FORMAT');
+    // 11 digits whose last does not match the others: its own message, not "must contain 11 digits".
+    expect(messageOf(rppsField(), '10999901018')).toBe('RPPS_CHECK_DIGIT');
     expect(messageOf(codeField(), '01234567')).toBeUndefined();
     expect(messageOf(codeField(), '12345')).toBe('CODE_FORMAT');
     expect(messageOf(codeField(), '12a45678')).toBe('CODE_FORMAT');
     expect(messageOf(verifyBody, { email: 'a@b.fr', code: '123456789' })).toBe('CODE_FORMAT');
+  });
+
+  it('says what is wrong with a duration and with more robotic years than years of practice', () => {
+    const duration = videoFieldsSchema.shape.surgeryDuration;
+    expect(messageOf(duration, 0)).toBe('DURATION_TOO_SHORT');
+    expect(messageOf(duration, 24 * 60 + 1)).toBe('DURATION_TOO_LONG');
+    const years = z
+      .object({ yearsOfExperience: yearsField(), yearsOfRoboticExperience: yearsField() })
+      .superRefine(roboticYearsWithinPractice);
+    expect(messageOf(years, { yearsOfExperience: 5, yearsOfRoboticExperience: 8 })).toBe('ROBOTIC_YEARS_OVER_PRACTICE');
+    expect(messageOf(years, { yearsOfExperience: 8, yearsOfRoboticExperience: 8 })).toBeUndefined();
+  });
+
+  it('refuses a text longer than its limit instead of cutting it', () => {
+    expect(messageOf(videoFieldsSchema.shape.equipmentBrand, 'x'.repeat(3000))).toBe('TEXT_TOO_LONG');
   });
 
   it('year fields must contain a number of years', () => {

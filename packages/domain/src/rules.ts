@@ -35,7 +35,37 @@ export const PHONE_PATTERN = /^\+\d{2} \d{9}$/;
 export const phoneField = () => required().regex(PHONE_PATTERN, { error: 'PHONE_FORMAT' });
 
 export const RPPS_PATTERN = new RegExp(`^\\d{${RPPS_LENGTH}}$`);
-export const rppsField = () => required().regex(RPPS_PATTERN, { error: 'RPPS_FORMAT' });
+/** RPPS numbers carry a Luhn check digit (the last of their 11 digits). */
+export function isLuhnValid(digits: string): boolean {
+  if (!/^\d+$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** 11 digits (RPPS_FORMAT), then a check digit that matches (RPPS_CHECK_DIGIT): each its own message. */
+export const rppsField = () =>
+  required()
+    .regex(RPPS_PATTERN, { error: 'RPPS_FORMAT' })
+    .refine((v) => !RPPS_PATTERN.test(v) || isLuhnValid(v), { error: 'RPPS_CHECK_DIGIT' });
+
+/** A person cannot have operated with a robot for longer than they have practised. */
+export function roboticYearsWithinPractice(
+  data: { yearsOfExperience?: unknown; yearsOfRoboticExperience?: unknown },
+  ctx: z.RefinementCtx,
+): void {
+  const { yearsOfExperience: practice, yearsOfRoboticExperience: robotic } = data;
+  if (typeof practice === 'number' && typeof robotic === 'number' && robotic > practice) {
+    ctx.addIssue({ code: 'custom', message: 'ROBOTIC_YEARS_OVER_PRACTICE', path: ['yearsOfRoboticExperience'] });
+  }
+}
 
 export const CODE_PATTERN = new RegExp(`^\\d{${CODE_LENGTH}}$`);
 export const codeField = () => required().regex(CODE_PATTERN, { error: 'CODE_FORMAT' });

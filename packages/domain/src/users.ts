@@ -4,7 +4,7 @@ import { CARE_CENTRE_TYPES, ROBOTS } from './auth.ts';
 import { notificationSettingsSchema, preferencesSchema } from './preferences.ts';
 import { LANGUAGES } from './i18n.ts';
 import { CONTACT_MESSAGE_MAX } from './limits.ts';
-import { emailField, optionalText, phoneField, plainString, textField, yearsField } from './rules.ts';
+import { emailField, optionalText, phoneField, plainString, roboticYearsWithinPractice, textField, yearsField } from './rules.ts';
 
 export const specialtyRef = z.object({ id: z.string(), name: z.string() });
 
@@ -60,7 +60,8 @@ export const updateProfileBody = z
         recorderBrand: optionalText(100).nullable(),
       })
       .partial()
-      .strict(),
+      .strict()
+      .superRefine(roboticYearsWithinPractice),
     preferences: preferencesSchema.partial().strict(),
     notificationSettings: notificationSettingsSchema.partial().strict(),
   })
@@ -104,6 +105,7 @@ export const contactBody = z.object({
   message: textField(CONTACT_MESSAGE_MAX),
   email: emailField().optional(),
 });
+export type ContactBody = z.infer<typeof contactBody>;
 
 /** GET /users/{id}: what one person may read of another (the expert of their analysis, say). */
 export const publicUserSchema = z.object({

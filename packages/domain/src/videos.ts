@@ -40,19 +40,22 @@ export function nasaTlxRawScore(tlx: NasaTlx): number {
   return Math.round((NASA_TLX_DIMENSIONS.reduce((sum, d) => sum + tlx[d], 0) / NASA_TLX_DIMENSIONS.length) * 10) / 10;
 }
 
+/** The longest texts of a case, in characters: a longer one is refused, never cut. */
+export const CASE_TEXT_MAX = { equipmentBrand: 100, equipmentUsed: 500, surgicalHistory: 2000, messageToProctor: 2000 } as const;
+
 /** The case data a learner fills in; nothing in it identifies the patient. */
 export const videoFieldsSchema = z.object({
   surgeryId: z.uuid({ error: 'FIELD_REQUIRED' }),
   /** The six organs are those of urology: a surgery elsewhere (a cholecystectomy) has none. */
   organId: z.uuid({ error: 'FIELD_REQUIRED' }).nullable().optional(),
   keyStepIds: z.array(z.uuid({ error: 'INVALID_VALUE' })).max(50),
-  equipmentBrand: textField(100),
-  equipmentUsed: textField(500),
+  equipmentBrand: textField(CASE_TEXT_MAX.equipmentBrand),
+  equipmentUsed: textField(CASE_TEXT_MAX.equipmentUsed),
   ageRange: z.enum(AGE_RANGES, { error: 'FIELD_REQUIRED' }),
   patientSex: z.enum(PATIENT_SEXES, { error: 'FIELD_REQUIRED' }),
   bmi: z.enum(BMI_CLASSES, { error: 'FIELD_REQUIRED' }),
   complication: z.boolean({ error: 'FIELD_REQUIRED' }),
-  surgicalHistory: optionalText(2000),
+  surgicalHistory: optionalText(CASE_TEXT_MAX.surgicalHistory),
   radiationHistory: z.boolean({ error: 'FIELD_REQUIRED' }),
   medicalBackground: z.array(z.enum(MEDICAL_BACKGROUNDS, { error: 'INVALID_VALUE' })).max(MEDICAL_BACKGROUNDS.length),
   mainHand: z.enum(MAIN_HANDS, { error: 'FIELD_REQUIRED' }),
@@ -60,9 +63,9 @@ export const videoFieldsSchema = z.object({
   surgeryDuration: z.coerce
     .number({ error: 'FIELD_REQUIRED' })
     .int({ error: 'INVALID_VALUE' })
-    .min(1, { error: 'INVALID_VALUE' })
-    .max(24 * 60, { error: 'INVALID_VALUE' }),
-  messageToProctor: textField(2000),
+    .min(1, { error: 'DURATION_TOO_SHORT' })
+    .max(24 * 60, { error: 'DURATION_TOO_LONG' }),
+  messageToProctor: textField(CASE_TEXT_MAX.messageToProctor),
   nasaTlx: nasaTlxSchema,
 });
 export type VideoFields = z.infer<typeof videoFieldsSchema>;
@@ -114,6 +117,8 @@ export const videoSummarySchema = z.object({
   duration: z.number().nullable(),
   posterUrl: z.string().nullable(),
   pictureCount: z.number(),
+  /** The key steps to analyse, in the order of the surgery: what tells two cases of one surgery apart. */
+  keySteps: z.array(z.object({ id: z.string(), name: z.string() })),
   createdAt: z.string(),
   sentAt: z.string().nullable(),
   /** What the caller may do: the web shows only these actions. */
@@ -135,7 +140,6 @@ export type VideoStep = z.infer<typeof videoStepSchema>;
 export const videoDetailSchema = videoSummarySchema.extend({
   fields: videoFieldsSchema.partial(),
   nasaTlxRawScore: z.number().nullable(),
-  keySteps: z.array(z.object({ id: z.string(), name: z.string() })),
   videoUrl: z.string().nullable(),
   width: z.number().nullable(),
   height: z.number().nullable(),
@@ -155,6 +159,11 @@ export const videoDetailSchema = videoSummarySchema.extend({
   sourceUrl: z.string().nullable(),
   /** The prepared video's steps once rendered (empty before). */
   steps: z.array(videoStepSchema),
+  /**
+   * The unfinished upload of the case, shown to its author only: any browser of theirs continues
+   * it at `offset` (`/v1/uploads/{id}`), with the file whose fingerprint this is.
+   */
+  upload: z.object({ id: z.string(), offset: z.number(), size: z.number(), fingerprint: z.string().nullable() }).nullable(),
 });
 export type VideoDetail = z.infer<typeof videoDetailSchema>;
 
@@ -166,6 +175,15 @@ export const videoListResponse = z.object({
 });
 
 export { DEFAULT_MAX_UPLOAD_BYTES } from './limits.ts';
+/**
+ * What a browser computes of a video file before sending it: `<algorithm>:<size>:<hex digest of
+ * its first and last MiB>`. Read whole in no time even for a 20 GB file, and enough to tell two
+ * recordings apart; kept with the upload so that a resume from any browser sends the same file.
+ */
+export const UPLOAD_FINGERPRINT_PATTERN = /^(sha256|fnv64):(\d{1,16}):([0-9a-f]{16,64})$/;
+/** Bytes hashed at each end of the file for its fingerprint. */
+export const UPLOAD_FINGERPRINT_EDGE_BYTES = 1024 * 1024;
+
 /** One storyboard thumbnail every this many seconds at most. */
 export const STORYBOARD_MAX_INTERVAL_SECONDS = 10;
 export const SKIP_SECONDS = 10;

@@ -220,6 +220,11 @@ export const videos = pgTable(
     uploadId: text('upload_id'),
     /** When the author was told that this unfinished upload will expire (housekeeping). */
     uploadWarnedAt: timestamp('upload_warned_at', { withTimezone: true }),
+    /**
+     * What the browser computed of the file being received (its size and a hash of its first and
+     * last MiB): another browser of the author resumes only with the same file.
+     */
+    uploadFingerprint: text('upload_fingerprint'),
     sourceKey: text('source_key'),
     sourceSize: bigint('source_size', { mode: 'number' }),
     videoMediaId: uuid('video_media_id'),

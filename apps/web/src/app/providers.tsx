@@ -14,15 +14,15 @@ export function AppProviders() {
     <QueryClientProvider client={queryClient}>
       <SessionProvider>
         <ColorModeProvider>
-          <ToastProvider>
-            <UiStateProvider>
+          <UiStateProvider>
+            <ToastProvider>
               <UploadsProvider>
                 <RealtimeProvider>
                   <Outlet />
                 </RealtimeProvider>
               </UploadsProvider>
-            </UiStateProvider>
-          </ToastProvider>
+            </ToastProvider>
+          </UiStateProvider>
         </ColorModeProvider>
       </SessionProvider>
     </QueryClientProvider>

@@ -24,6 +24,28 @@ function ErrorScreen({ title, text }: { title: string; text: string }) {
   );
 }
 
+/**
+ * Inside the shell: a page the person's role may not open (SPEC §6), said plainly instead of a
+ * page that fails on the server's refusal.
+ */
+export function NotAllowedPage() {
+  const { t } = useTranslation('common');
+  return (
+    <Box
+      data-testid="not-allowed"
+      sx={{ maxWidth: 520, mx: 'auto', textAlign: 'center', display: 'grid', gap: 2, justifyItems: 'center', py: 4 }}
+    >
+      <Typography variant="h2" component="h1">
+        {t('notAllowedTitle')}
+      </Typography>
+      <Typography>{t('notAllowedText')}</Typography>
+      <Button component={RouterLink} to="/dashboard" variant="contained">
+        {t('backToHome')}
+      </Button>
+    </Box>
+  );
+}
+
 export function NotFoundPage() {
   const { t } = useTranslation('common');
   return <ErrorScreen title={t('notFoundTitle')} text={t('errors:NOT_FOUND')} />;

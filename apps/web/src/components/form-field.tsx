@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useController, type Control, type FieldPath, type FieldValues, type UseFormSetError } from 'react-hook-form';
+import Box from '@mui/material/Box';
 import Checkbox from '@mui/material/Checkbox';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -30,12 +31,22 @@ type ControlProps<T extends FieldValues> = {
 };
 
 export type TextFieldControlProps<T extends FieldValues> = ControlProps<T> &
-  Omit<TextFieldProps, 'name' | 'label' | 'value' | 'onChange' | 'onBlur' | 'error'>;
+  Omit<TextFieldProps, 'name' | 'label' | 'value' | 'onChange' | 'onBlur' | 'error'> & {
+    /**
+     * The schema's longest text: a counter shows the length as the person types, and a longer
+     * text is refused (said at once), never cut.
+     */
+    maxChars?: number;
+  };
 
-export function TextFieldControl<T extends FieldValues>({ control, name, label, helperText, ...rest }: TextFieldControlProps<T>) {
+export function TextFieldControl<T extends FieldValues>({ control, name, label, helperText, maxChars, ...rest }: TextFieldControlProps<T>) {
+  const { t } = useTranslation('common');
   const { field, fieldState } = useController({ control, name });
   const errorText = useFieldErrorText();
-  const message = errorText(fieldState.error?.message);
+  const length = typeof field.value === 'string' ? field.value.length : 0;
+  const over = maxChars !== undefined && length > maxChars;
+  const message = errorText(fieldState.error?.message) ?? (over ? errorText('TEXT_TOO_LONG') : undefined);
+  const help = message ?? helperText;
   return (
     <TextField
       fullWidth
@@ -48,7 +59,22 @@ export function TextFieldControl<T extends FieldValues>({ control, name, label, 
       onBlur={field.onBlur}
       label={label}
       error={Boolean(message)}
-      helperText={message ?? helperText}
+      helperText={
+        maxChars === undefined ? (
+          help
+        ) : (
+          <Box component="span" sx={{ display: 'flex', justifyContent: 'space-between', gap: 1 }}>
+            <span>{help}</span>
+            <Box
+              component="span"
+              data-testid={`${name}-counter`}
+              sx={{ flexShrink: 0, fontVariantNumeric: 'tabular-nums', fontWeight: over ? 700 : undefined }}
+            >
+              {t('charCount', { length, max: maxChars })}
+            </Box>
+          </Box>
+        )
+      }
     />
   );
 }
@@ -60,6 +86,8 @@ export function PasswordFieldControl<T extends FieldValues>(props: TextFieldCont
     <TextFieldControl
       {...props}
       type={visible ? 'text' : 'password'}
+      // A long label ("Confirm the new password") stops before the eye button instead of running under it.
+      sx={{ '& .MuiInputLabel-root:not(.MuiInputLabel-shrink)': { maxWidth: 'calc(100% - 72px)' }, ...props.sx }}
       slotProps={{
         ...props.slotProps,
         input: {
@@ -104,13 +132,14 @@ export function RadioGroupControl<T extends FieldValues>({
   name,
   label,
   options,
-}: ControlProps<T> & { options: readonly { value: string; label: ReactNode }[] }) {
+  required,
+}: ControlProps<T> & { options: readonly { value: string; label: ReactNode }[]; required?: boolean }) {
   const { field, fieldState } = useController({ control, name });
   const errorText = useFieldErrorText();
   const message = errorText(fieldState.error?.message);
   const labelId = `${name}-label`;
   return (
-    <FormControl error={Boolean(message)} margin="normal" sx={{ display: 'flex' }}>
+    <FormControl error={Boolean(message)} required={required} margin="normal" sx={{ display: 'flex' }}>
       <FormLabel id={labelId}>{label}</FormLabel>
       <RadioGroup
         row

@@ -90,6 +90,9 @@ export function createAppTheme(mode: ColorMode): Theme {
     },
     shape: { borderRadius: 10 },
     components: {
+      // Dark surfaces (drawer, notifications panel, dialogs, menus) take the page's palette: no
+      // lighter grey from MUI's elevation overlay.
+      MuiPaper: { styleOverrides: { root: { backgroundImage: 'none' } } },
       MuiButton: {
         defaultProps: { disableElevation: true },
         styleOverrides: {

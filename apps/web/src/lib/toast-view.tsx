@@ -20,12 +20,14 @@ const ICONS = {
 export default function ToastView({
   toast,
   open,
+  top,
   closeLabel,
   onClose,
   onExited,
 }: {
   toast: { id: number; type: ToastType; message: string };
   open: boolean;
+  top: { xs: number; md: number };
   closeLabel: string;
   onClose(event?: unknown, reason?: string): void;
   onExited(): void;
@@ -37,7 +39,7 @@ export default function ToastView({
       onClose={onClose}
       anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
       slotProps={{ transition: { onExited } }}
-      sx={{ top: { xs: 10, sm: 16 } }}
+      sx={{ top }}
     >
       <Alert
         variant="filled"

@@ -1,5 +1,10 @@
 import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LAYOUT } from '@sutura/domain/limits';
+import { useUiState } from '@/lib/ui-state';
+
+/** Height of the shell's upload progress bar (label, bar and padding), which toasts leave visible. */
+const UPLOAD_BAR_HEIGHT = 72;
 
 export type ToastType = 'error' | 'success' | 'info' | 'warning';
 type ToastFn = (type: ToastType, message: string) => void;
@@ -21,6 +26,8 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const [queue, setQueue] = useState<Toast[]>([]);
   const [open, setOpen] = useState(true);
   const current = queue[0];
+  const { uploadProgress } = useUiState();
+  const below = uploadProgress.show ? UPLOAD_BAR_HEIGHT + 8 : 8;
 
   const toast = useCallback<ToastFn>((type, message) => {
     setQueue((q) => [...q, { id: nextId++, type, message }]);
@@ -43,6 +50,8 @@ export function ToastProvider({ children }: { children: ReactNode }) {
             key={current.id}
             toast={current}
             open={open}
+            // Below the header and the upload's progress bar, never over them.
+            top={{ xs: 64 + below, md: LAYOUT.headerHeight + below }}
             closeLabel={t('close')}
             onClose={close}
             onExited={() => {

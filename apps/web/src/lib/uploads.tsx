@@ -2,13 +2,18 @@ import { createContext, useContext, useEffect, useMemo, useState, useSyncExterna
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { DetailedError, HttpRequest, Upload } from 'tus-js-client';
 import type { ApiResult } from '@sutura/domain/envelope';
-import { fileTooBigMessage, isErrorCode } from '@sutura/domain/errors';
+import { errorMessage, fileTooBigMessage, isErrorCode } from '@sutura/domain/errors';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '@sutura/domain/limits';
+import type { VideoDetail } from '@sutura/domain/videos';
 import { api, API_BASE, SESSION_HEADERS } from '@/lib/http';
 import { currentLanguage, i18n } from '@/lib/i18n';
 import { useSession } from '@/lib/session';
 import { useToast, type ToastType } from '@/lib/toast';
 import { useUiState, type UploadProgress } from '@/lib/ui-state';
+import { checkVideoFile, differentFiles, fingerprintFile } from '@/lib/video-file-check';
+
+/** The case's unfinished upload the server knows of (VideoDetail.upload). */
+export type ServerUpload = NonNullable<VideoDetail['upload']>;
 
 export type VideoUploadStatus = 'uploading' | 'paused' | 'error' | 'done';
 
@@ -66,25 +71,6 @@ export class UploadRefusedError extends Error {
     super(message);
     this.name = 'UploadRefusedError';
   }
-}
-
-async function digest(text: string): Promise<string> {
-  if (globalThis.crypto?.subtle) {
-    const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
-    return Array.from(bytes.slice(0, 12), (b) => b.toString(16).padStart(2, '0')).join('');
-  }
-  let hash = 0;
-  for (let i = 0; i < text.length; i++) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
-  return (hash >>> 0).toString(16);
-}
-
-/**
- * tus' own fingerprint (name, type, size, date, endpoint), with the video's id so that a file
- * chosen again only resumes the upload of the same video, and the name hashed so that a
- * patient's name is not kept in clear in the browser's storage.
- */
-async function fingerprintOf(videoId: string, file: File, endpoint: string): Promise<string> {
-  return ['sutura', videoId, await digest(file.name), file.size, file.lastModified, endpoint].join('-');
 }
 
 function envelopeError(body: string | undefined): { code: string; message: string } | undefined {
@@ -194,21 +180,28 @@ export class UploadManager {
   }
 
   /**
-   * Sends the file of a video through tus, resuming a previous upload of the same file for the
-   * same video when this browser remembers one. Resolves once the server has accepted the
-   * upload (or once it goes on by itself after a network failure); rejects with an
-   * UploadRefusedError, whose message is ready to show, when the file is over the limit (no byte
-   * sent) or the API refuses the upload.
+   * Sends the file of a video through tus. With the case's unfinished upload the server knows of
+   * (`resume`, from any browser of the author), the same file goes on from where it stopped;
+   * another file is refused. Resolves once the server has accepted the upload (or once it goes
+   * on by itself after a network failure); rejects with an UploadRefusedError, whose message is
+   * ready to show, when the file is not a video, is over the limit, is not the one being resumed
+   * (no byte sent), or the API refuses the upload.
    */
-  async start(videoId: string, file: File): Promise<void> {
+  async start(videoId: string, file: File, resume: ServerUpload | null = null): Promise<void> {
     const running = this.entries.get(videoId);
     if (running && (running.state.status === 'uploading' || running.state.status === 'paused')) return;
     const maxBytes = (await this.handlers?.maxUploadBytes()) ?? DEFAULT_MAX_UPLOAD_BYTES;
     if (file.size > maxBytes) throw new UploadRefusedError(fileTooBigMessage(file.name, maxBytes, currentLanguage()));
+    const refusal = await checkVideoFile(file);
+    if (refusal) throw new UploadRefusedError(errorMessage(refusal, currentLanguage()));
+    const fingerprint = await fingerprintFile(file);
+    if (resume?.fingerprint && differentFiles(resume.fingerprint, fingerprint)) {
+      throw new UploadRefusedError(i18n.t('case-file:resume.otherFile', { name: file.name }));
+    }
 
     const { Upload } = await loadTus();
     const endpoint = uploadsEndpoint();
-    const metadata: Record<string, string> = { videoId };
+    const metadata: Record<string, string> = { videoId, fingerprint };
     if (file.type) metadata.filetype = file.type;
     const entry: Entry = {
       state: { videoId, fileName: file.name, bytesSent: 0, bytesTotal: file.size, status: 'uploading' },
@@ -233,9 +226,9 @@ export class UploadManager {
       retryDelays: RETRY_DELAYS,
       // The file name is left out on purpose: it may contain the patient's name.
       metadata,
-      storeFingerprintForResuming: true,
-      removeFingerprintOnSuccess: true,
-      fingerprint: (f: File) => fingerprintOf(videoId, f, endpoint),
+      // Where to resume is asked of the server (any browser of the author), not of this browser's storage.
+      storeFingerprintForResuming: false,
+      ...(resume ? { uploadUrl: `${endpoint}${resume.id}` } : {}),
       // The session cookie goes with every request of this origin; the header asks for the cookie
       // mode (and is the app's CSRF proof, docs/security.md).
       onBeforeRequest: (req: HttpRequest) => {
@@ -288,16 +281,7 @@ export class UploadManager {
     this.batch.add(videoId);
     this.changed();
 
-    try {
-      const previous = await upload.findPreviousUploads();
-      // tus writes creationTime with Date#toString: compared as dates, the newest first.
-      const latest = previous.sort((a, b) => Date.parse(b.creationTime) - Date.parse(a.creationTime))[0];
-      if (latest) upload.resumeFromPreviousUpload(latest);
-    } catch (error) {
-      // Storage unavailable (private mode): the upload starts from the first byte.
-      console.error(error);
-    }
-    // Cancelled while the previous uploads were looked up.
+    // Cancelled meanwhile.
     if (this.entries.get(videoId) !== entry) return;
     if (navigator.onLine) upload.start();
     else {
@@ -410,7 +394,8 @@ interface UploadsContextValue {
   paused: boolean;
   uploadOf(videoId: string): VideoUploadState | undefined;
   startVideoUpload(videoId: string, file: File): Promise<void>;
-  resumeVideoUpload(videoId: string, file: File): Promise<void>;
+  /** Goes on with the case's unfinished upload (or starts again when there is none, or its file failed). */
+  resumeVideoUpload(videoId: string, file: File, upload: ServerUpload | null): Promise<void>;
   retry(videoId: string): void;
   cancel(videoId: string): Promise<void>;
 }
@@ -469,8 +454,8 @@ export function UploadsProvider({ children }: { children: ReactNode }) {
 
   const value = useMemo<UploadsContextValue>(() => {
     const running = uploads.filter((u) => u.status === 'uploading' || u.status === 'paused');
-    const start = async (videoId: string, file: File) => {
-      await manager.start(videoId, file);
+    const start = async (videoId: string, file: File, upload: ServerUpload | null = null) => {
+      await manager.start(videoId, file, upload);
       invalidateVideos(queryClient);
     };
     return {
@@ -478,7 +463,7 @@ export function UploadsProvider({ children }: { children: ReactNode }) {
       active: running.length > 0,
       paused: running.some((u) => u.status === 'paused'),
       uploadOf: (videoId) => uploads.find((u) => u.videoId === videoId),
-      startVideoUpload: start,
+      startVideoUpload: (videoId, file) => start(videoId, file),
       resumeVideoUpload: start,
       retry: (videoId) => manager.retry(videoId),
       cancel: (videoId) => manager.cancel(videoId),

@@ -25,7 +25,8 @@ export type AuditAction =
   | 'video.retry'
   | 'analysis.claimed'
   | 'analysis.abandoned'
-  | 'analysis.submitted';
+  | 'analysis.submitted'
+  | 'contact.sent';
 
 export type Audit = (
   actorId: string | null,

@@ -12,7 +12,7 @@ export type MailTemplate =
   | { name: 'resetCode'; params: { firstName: string; code: string } }
   | { name: 'resetBlocked'; params: { firstName: string } }
   | { name: 'contact'; params: { fromName: string; fromEmail: string; subject: string; message: string; userId: string } }
-  | { name: 'notification'; params: { content: string; link: string | null } };
+  | { name: 'notification'; params: { subject: string; content: string; link: string | null } };
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -102,10 +102,9 @@ export function renderMail(template: MailTemplate, lang: Language): RenderedMail
     }
     case 'notification': {
       const p = template.params;
-      const subject = lang === 'fr' ? 'Sutura : nouvelle notification' : 'Sutura: new notification';
       const open = lang === 'fr' ? 'Ouvrir Sutura' : 'Open Sutura';
       return {
-        subject,
+        subject: p.subject,
         text: `${p.content}\n${p.link ? `\n${open}: ${p.link}\n` : ''}`,
         html: layout([escapeHtml(p.content), ...(p.link ? [`<a href="${escapeHtml(p.link)}">${open}</a>`] : [])], lang),
       };

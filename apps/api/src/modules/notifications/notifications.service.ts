@@ -22,16 +22,21 @@ type Row = typeof notifications.$inferSelect;
 /** A parameter is plain text, or text in both languages (a surgery name, a failure reason). */
 export type NotificationParam = string | number | { fr: string; en: string };
 
+/** A text of the notification's kind with its {param} placeholders filled in `lang`. */
+function fill(template: string, params: Row['params'], lang: Language): string {
+  return template.replace(/\{(\w+)\}/g, (_, k: string) => {
+    const value = params[k];
+    return value !== null && typeof value === 'object' ? value[lang] : String(value ?? '');
+  });
+}
+
 function render(row: Row, lang: Language): Notification {
   const kind = NOTIFICATION_KINDS[row.key as NotificationKind];
   const template: string = kind ? kind[lang] : row.key;
   return {
     id: row.id,
     key: row.key,
-    content: template.replace(/\{(\w+)\}/g, (_, k: string) => {
-      const value = row.params[k];
-      return value !== null && typeof value === 'object' ? value[lang] : String(value ?? '');
-    }),
+    content: fill(template, row.params, lang),
     type: kind?.type ?? 'other',
     status: row.status === 'read' ? 'read' : 'unread',
     link: row.link,
@@ -83,7 +88,14 @@ export function createNotificationService(deps: {
         await queue.send('mail.send', {
           to: user.email,
           lang,
-          template: { name: 'notification', params: { content: notification.content, link: link ? new URL(link, publicUrl).href : null } },
+          template: {
+            name: 'notification',
+            params: {
+              subject: fill(NOTIFICATION_KINDS[key].subject[lang], row!.params, lang),
+              content: notification.content,
+              link: link ? new URL(link, publicUrl).href : null,
+            },
+          },
         });
       }
       return notification;

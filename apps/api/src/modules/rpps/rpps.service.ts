@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
-import { isRppsFormatValid, namesMatch } from '@sutura/domain/rpps';
+import { namesMatch } from '@sutura/domain/rpps';
+import { isLuhnValid, RPPS_PATTERN } from '@sutura/domain/rules';
 import type { Db } from '../../db/client.ts';
 import { rppsDirectory, users } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
@@ -19,7 +20,8 @@ export function createRppsService(db: Db) {
      * names match (ignoring case, accents and hyphens), and no account holds it yet.
      */
     async check(rpps: string, lastName: string, firstName: string): Promise<RppsPersonRow> {
-      if (!isRppsFormatValid(rpps)) throw new AppError('RPPS_FORMAT');
+      if (!RPPS_PATTERN.test(rpps)) throw new AppError('RPPS_FORMAT');
+      if (!isLuhnValid(rpps)) throw new AppError('RPPS_CHECK_DIGIT');
       const [person] = await db.select().from(rppsDirectory).where(eq(rppsDirectory.rpps, rpps));
       if (!person) throw new AppError('RPPS_NOT_FOUND');
       if (!namesMatch(person.lastName, lastName) || !namesMatch(person.firstName, firstName)) throw new AppError('RPPS_NAME_MISMATCH');

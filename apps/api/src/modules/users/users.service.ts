@@ -213,6 +213,12 @@ export function createUserService(deps: {
     async updateProfile(requestUser: RequestUser, body: ProfileUpdate, ip: string, lang: Language): Promise<Profile> {
       const user = await byId(requestUser.id);
       if (body.career?.specialtyId) await assertSpecialty(body.career.specialtyId, 'career.specialtyId');
+      // One of the two years changed alone is compared with the other as stored.
+      const practice = body.career?.yearsOfExperience ?? user.yearsOfExperience;
+      const robotic = body.career?.yearsOfRoboticExperience ?? user.yearsOfRoboticExperience;
+      if (body.career && practice !== null && robotic !== null && robotic > practice) {
+        throw new AppError('VALIDATION', {}, [{ path: 'career.yearsOfRoboticExperience', code: 'ROBOTIC_YEARS_OVER_PRACTICE' }]);
+      }
       const set: Partial<typeof users.$inferInsert> = { updatedAt: clock(), ...body.information };
       if (body.career) {
         const { recorderBrand, ...career } = body.career;

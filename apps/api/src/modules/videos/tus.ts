@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { formatBytes } from '@sutura/domain/errors';
+import { UPLOAD_FINGERPRINT_PATTERN } from '@sutura/domain/videos';
 import { requireUser } from '../../http/access.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { requestLanguage } from '../../http/language.ts';
@@ -73,6 +74,19 @@ function uploadMetadata(request: FastifyRequest): Record<string, string | null> 
   } catch {
     throw new AppError('VALIDATION', {}, [{ path: 'Upload-Metadata', code: 'INVALID_VALUE' }]);
   }
+}
+
+/**
+ * The file's fingerprint the browser sends in the metadata (UPLOAD_FINGERPRINT_PATTERN), kept
+ * with the upload so that a resume from another browser checks it is the same file; it must
+ * speak of a file of the announced size. Absent: none is kept (an older client).
+ */
+function uploadFingerprint(metadata: Record<string, string | null>, size: number): string | null {
+  const value = metadata.fingerprint;
+  if (value === undefined || value === null) return null;
+  const match = UPLOAD_FINGERPRINT_PATTERN.exec(value);
+  if (!match || Number(match[2]) !== size) throw new AppError('VALIDATION', {}, [{ path: 'fingerprint', code: 'INVALID_VALUE' }]);
+  return value;
 }
 
 /**
@@ -210,11 +224,13 @@ export function uploadRoutes(deps: { videos: VideoService; maxUploadBytes: numbe
       }
       const videoId = metadata.videoId;
       if (!videoId || !uuid.safeParse(videoId).success) throw new AppError('VALIDATION', {}, [{ path: 'videoId', code: 'FIELD_REQUIRED' }]);
+      const fingerprint = uploadFingerprint(metadata, size);
       await videos.uploadTarget(user, videoId);
       checkVersion(request);
 
       const id = randomUUID();
-      if (!(await videos.claimUpload(user.id, videoId, id, size, requestLanguage(request)))) throw new AppError('VIDEO_ALREADY_UPLOADED');
+      if (!(await videos.claimUpload(user.id, videoId, id, size, fingerprint, requestLanguage(request))))
+        throw new AppError('VIDEO_ALREADY_UPLOADED');
       await store.create({
         id,
         size,

@@ -92,6 +92,9 @@ export function listConditions(filter: ListQuery['filter'], viewer: RequestUser,
         throw invalid(key);
     }
   }
+  if (filter.from && filter.to && parseDate('from', filter.from).at > parseDate('to', filter.to).at) {
+    throw new AppError('VALIDATION', {}, [{ path: 'filter.to', code: 'DATE_RANGE_INVERTED' }]);
+  }
   return and(...conditions) ?? sql`true`;
 }
 

@@ -154,7 +154,7 @@ export function createVideoService(deps: {
     if (details.length) throw new AppError('VALIDATION', {}, details);
   }
 
-  async function uploadedBytes(row: VideoRow): Promise<number | null> {
+  async function uploadedBytesOf(row: VideoRow): Promise<number | null> {
     if (row.mediaStatus !== 'uploading' || !row.uploadId) return null;
     return stat(uploadFile(row.uploadId)).then(
       (s) => s.size,
@@ -169,6 +169,7 @@ export function createVideoService(deps: {
       surgery: { id: string; nameFr: string; nameEn: string } | null;
       organ: { id: string; nameFr: string; nameEn: string; icon: string } | null;
       pictureCount: number;
+      keySteps: { id: string; nameFr: string; nameEn: string }[];
       access: VideoAccess;
     },
     viewerId: string,
@@ -191,6 +192,7 @@ export function createVideoService(deps: {
       duration: row.duration,
       posterUrl: mediaService.urlFor(row.posterMediaId, viewerId),
       pictureCount: extra.pictureCount,
+      keySteps: extra.keySteps.map((s) => ({ id: s.id, name: localName(s, lang) })),
       createdAt: row.createdAt.toISOString(),
       sentAt: row.sentAt?.toISOString() ?? null,
       access: extra.access,
@@ -318,7 +320,7 @@ export function createVideoService(deps: {
         : [],
       picturesOf.execute({ videoId: row.id }),
       access === 'shared' ? [] : sharesOf.execute({ videoId: row.id }),
-      uploadedBytes(row),
+      uploadedBytesOf(row),
     ]);
 
     const renderedSteps = await db
@@ -335,10 +337,9 @@ export function createVideoService(deps: {
     }
     const storyboard = row.storyboard;
     return {
-      ...summaryOf(row, { ...names, pictureCount: pictures.length, access }, viewerId, lang),
+      ...summaryOf(row, { ...names, pictureCount: pictures.length, keySteps: steps, access }, viewerId, lang),
       fields,
       nasaTlxRawScore: row.nasaTlx ? nasaTlxRawScore(row.nasaTlx) : null,
-      keySteps: steps.map((s) => ({ id: s.id, name: localName(s, lang) })),
       videoUrl: mediaService.urlFor(row.videoMediaId, viewerId),
       width: row.width,
       height: row.height,
@@ -368,6 +369,10 @@ export function createVideoService(deps: {
         start: step.start,
         end: step.end,
       })),
+      upload:
+        access === 'author' && row.uploadId && uploaded !== null && row.sourceSize !== null
+          ? { id: row.uploadId, offset: uploaded, size: row.sourceSize, fingerprint: row.uploadFingerprint }
+          : null,
     };
   }
 
@@ -415,6 +420,14 @@ export function createVideoService(deps: {
 
     async list(viewer: RequestUser, query: ListQuery, lang: Language) {
       const [rows, [total]] = await (preparedList(query)?.(viewer.id) ?? adHocList(viewer, query, lang));
+      const stepIds = [...new Set(rows.flatMap((r) => r.video.keyStepIds))];
+      const steps = stepIds.length
+        ? await db
+            .select({ id: surgerySteps.id, nameFr: surgerySteps.nameFr, nameEn: surgerySteps.nameEn })
+            .from(surgerySteps)
+            .where(inArray(surgerySteps.id, stepIds))
+            .orderBy(asc(surgerySteps.position))
+        : [];
       const isAdmin = viewer.roles.includes('administrator');
       return {
         data: rows.map((r) =>
@@ -423,6 +436,7 @@ export function createVideoService(deps: {
             {
               ...namesOf(r),
               pictureCount: Number(r.pictureCount),
+              keySteps: steps.filter((s) => r.video.keyStepIds.includes(s.id)),
               access: r.video.authorId === viewer.id ? 'author' : isAdmin ? 'admin' : 'shared',
             },
             viewer.id,
@@ -645,7 +659,14 @@ export function createVideoService(deps: {
      * Records a new upload on the video, atomically: false when the video changed meanwhile.
      * The upload it replaces (an abandoned one, or a failed file) is deleted.
      */
-    async claimUpload(viewerId: string, videoId: string, uploadId: string, size: number, lang: Language): Promise<boolean> {
+    async claimUpload(
+      viewerId: string,
+      videoId: string,
+      uploadId: string,
+      size: number,
+      fingerprint: string | null,
+      lang: Language,
+    ): Promise<boolean> {
       const before = await db.transaction(async (tx) => {
         // The person's row is locked: two uploads created at once are counted one after the other.
         await tx.select({ id: users.id }).from(users).where(eq(users.id, viewerId)).for('update');
@@ -670,6 +691,7 @@ export function createVideoService(deps: {
           .set({
             uploadId,
             uploadWarnedAt: null,
+            uploadFingerprint: fingerprint,
             sourceSize: size,
             sourceKey: null,
             mediaStatus: 'uploading',
@@ -707,7 +729,7 @@ export function createVideoService(deps: {
     async uploadTerminated(uploadId: string): Promise<void> {
       await db
         .update(videos)
-        .set({ uploadId: null, updatedAt: clock() })
+        .set({ uploadId: null, uploadFingerprint: null, updatedAt: clock() })
         .where(and(eq(videos.uploadId, uploadId), eq(videos.mediaStatus, 'uploading')));
     },
 

@@ -5,13 +5,14 @@ import Box from '@mui/material/Box';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import { LAYOUT } from '@sutura/domain/limits';
-import { MENU } from '@sutura/domain/menu';
+import { mayOpen, MENU } from '@sutura/domain/menu';
 import { PageLoader } from '@/components/page-loader';
 import { LeftMenu } from '@/app/shell/left-menu';
 import { ShellHeader } from '@/app/shell/shell-header';
 import { TabBar } from '@/app/shell/tab-bar';
 import { UploadProgressBar } from '@/app/shell/upload-progress-bar';
 import { isActivePath } from '@/app/shell/use-menu-entries';
+import { NotAllowedPage } from '@/app/route-error';
 import { NotificationsSidebar } from '@/features/notifications/components/notifications-sidebar';
 import { useMarkAllRead, useNotifications } from '@/features/notifications/api/notifications';
 import { AvailablePagesProvider } from '@/lib/available-pages';
@@ -25,6 +26,7 @@ function Shell() {
   const { t } = useTranslation('shell');
   const { pathname } = useLocation();
   const { fullscreen } = useUiState();
+  const { session } = useSession();
   const large = useMediaQuery((theme: Theme) => theme.breakpoints.up('lg'), { noSsr: true });
   const tabBar = useMediaQuery(TAB_BAR_QUERY, { noSsr: true });
   // Remembering where the menu was opened closes it on every route change.
@@ -41,10 +43,12 @@ function Shell() {
 
   const admin = MENU.some((entry) => entry.admin && isActivePath(entry.path, pathname));
   // A page whose texts or code are still loading shows the loader inside the shell, never its keys.
-  const outlet = (
+  const outlet = mayOpen(session?.roles ?? [], pathname) ? (
     <Suspense fallback={<PageLoader />}>
       <Outlet />
     </Suspense>
+  ) : (
+    <NotAllowedPage />
   );
   const page = admin ? <AdminThemeScope>{outlet}</AdminThemeScope> : outlet;
 

@@ -73,7 +73,8 @@ export function ShellHeader({ large, showMenuButton, onOpenMenu, onOpenNotificat
           <ArrowBack />
         </IconButton>
       )}
-      <Typography variant="h1" noWrap sx={{ flex: 1, minWidth: 0, fontSize: { xs: 18, sm: 22 } }}>
+      {/* A long title ("Ajouter une vidéo") wraps onto a second line on a phone rather than being cut. */}
+      <Typography variant="h1" sx={{ flex: 1, minWidth: 0, fontSize: { xs: 18, sm: 22 }, lineHeight: 1.25, overflowWrap: 'anywhere' }}>
         {t(`menu:${titleKey}`)}
       </Typography>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: { xs: 0, sm: 0.5 } }}>

@@ -37,11 +37,11 @@ export function TabBar({ menuOpen, onToggleMenu }: { menuOpen: boolean; onToggle
         sx={{
           height: LAYOUT.tabBarHeight,
           bgcolor: 'background.paper',
-          '& .MuiBottomNavigationAction-root': { color: 'text.secondary', minWidth: 64 },
+          '& .MuiBottomNavigationAction-root': { color: 'text.secondary', minWidth: 0, px: 0.5 },
           '& .Mui-selected': { color: 'text.primary' },
           '& .Mui-selected .MuiSvgIcon-root': { color: 'primary.main' },
-          '& .MuiBottomNavigationAction-label': { fontSize: 13, fontWeight: 700 },
-          '& .MuiBottomNavigationAction-label.Mui-selected': { fontSize: 13 },
+          '& .MuiBottomNavigationAction-label': { fontSize: 12, fontWeight: 700, whiteSpace: 'nowrap' },
+          '& .MuiBottomNavigationAction-label.Mui-selected': { fontSize: 12 },
         }}
       >
         {entries.map((entry) => {
@@ -50,7 +50,9 @@ export function TabBar({ menuOpen, onToggleMenu }: { menuOpen: boolean; onToggle
             <BottomNavigationAction
               key={entry.path}
               value={entry.path}
-              label={t(`menu:${entry.titleKey}`)}
+              // Short labels: a tab's text stays on one line at 390 px, in both languages.
+              label={t(`tab-bar:${entry.name}`, { defaultValue: t(`menu:${entry.titleKey}`) })}
+              aria-label={t(`menu:${entry.titleKey}`)}
               icon={<Icon />}
               component={RouterLink}
               to={entry.path}

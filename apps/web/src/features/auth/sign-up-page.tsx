@@ -19,6 +19,7 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import { CARE_CENTRE_TYPES, ROBOTS, SIGN_UP_STEPS, signUpBody, signUpFieldsSchema } from '@sutura/domain/auth';
+import { normalizeName } from '@sutura/domain/rpps';
 import { LANG_PREFERENCES, THEME_PREFERENCES, type LangPreference, type ThemePreference } from '@sutura/domain/preferences';
 import { applyApiFieldErrors, CheckboxControl, PasswordFieldControl, RadioGroupControl, TextFieldControl } from '@/components/form-field';
 import { AuthCard } from '@/features/auth/components/auth-card';
@@ -84,13 +85,22 @@ function stepResolver(step: number): Resolver<SignUpForm> {
   const fields = SIGN_UP_STEPS[step] ?? [];
   const mask = Object.fromEntries(fields.map((f) => [f, true])) as Partial<Record<SignUpField, true>>;
   const resolve = zodResolver(signUpFieldsSchema.pick(mask)) as unknown as Resolver<SignUpForm>;
-  if (step !== LAST_STEP) return resolve;
+  // The shared cross-field rules (passwordsMatch, roboticYearsWithinPractice) are object
+  // refinements, which zod skips while another field fails: the same comparisons are made here
+  // so the person sees every problem of the step at once.
   return async (values, context, options) => {
     const result = await resolve(values, context, options);
-    // The shared rule (passwordsMatch) is an object refinement, which zod skips while another field
-    // fails; the same comparison is made here so the person sees every problem at once.
-    if (values.password === values.confirmPassword || !values.confirmPassword || result.errors.confirmPassword) return result;
-    return { values: {}, errors: { ...result.errors, confirmPassword: { type: 'custom', message: 'PASSWORD_MISMATCH' } } };
+    const errors = { ...result.errors };
+    const has = (field: SignUpField) => (fields as readonly string[]).includes(field);
+    if (has('confirmPassword') && values.confirmPassword && values.password !== values.confirmPassword && !errors.confirmPassword) {
+      errors.confirmPassword = { type: 'custom', message: 'PASSWORD_MISMATCH' };
+    }
+    const practice = Number(values.yearsOfExperience);
+    const robotic = Number(values.yearsOfRoboticExperience);
+    if (has('yearsOfRoboticExperience') && !errors.yearsOfExperience && !errors.yearsOfRoboticExperience && robotic > practice) {
+      errors.yearsOfRoboticExperience = { type: 'custom', message: 'ROBOTIC_YEARS_OVER_PRACTICE' };
+    }
+    return Object.keys(errors).length === Object.keys(result.errors).length ? result : { values: {}, errors };
   };
 }
 
@@ -104,6 +114,9 @@ type LegalDialog = 'terms' | 'privacy';
 
 export function SignUpPage() {
   const { t } = useTranslation('auth');
+  // The directory says the profession in French: shown in the reader's language when it is a known one.
+  const professionText = (profession: string | null) =>
+    profession ? t(`rpps:professions.${normalizeName(profession)}`, { defaultValue: profession }) : null;
   const navigate = useNavigate();
   const toast = useToast();
   const compact = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
@@ -231,7 +244,9 @@ export function SignUpPage() {
             {rpps.result && (
               <Alert severity="success" sx={{ mt: 1 }}>
                 {t('signUp.rppsChecked', {
-                  name: [`${rpps.result.firstName} ${rpps.result.lastName}`, rpps.result.profession].filter(Boolean).join(', '),
+                  name: [`${rpps.result.firstName} ${rpps.result.lastName}`, professionText(rpps.result.profession)]
+                    .filter(Boolean)
+                    .join(', '),
                 })}
               </Alert>
             )}
@@ -241,6 +256,7 @@ export function SignUpPage() {
               control={control}
               name="careCentreType"
               label={t('fields.careCentreType')}
+              required
               options={CARE_CENTRE_TYPES.map((type) => ({ value: type, label: t(`careCentreTypes.${type}`) }))}
             />
             <TextFieldControl

@@ -11,6 +11,7 @@ import { hasAnyRole } from '@sutura/domain/roles';
 import { MENU_ICONS } from '@/components/menu-icons';
 import { useAvailablePages } from '@/lib/available-pages';
 import { useSession } from '@/lib/session';
+import { LegalSettingsNotice } from '@/features/dashboard/components/legal-settings-notice';
 
 /** The person's spaces, in menu order; a space appears once its page exists. */
 function useSpaces() {
@@ -39,6 +40,7 @@ export function DashboardPage() {
         {t('dashboard:greeting', { firstName: session.information.firstName })}
       </Typography>
       <Typography sx={{ color: 'text.secondary', mb: 3 }}>{t('dashboard:intro')}</Typography>
+      {session.roles.includes('administrator') && <LegalSettingsNotice />}
       <Typography variant="h3" component="h2" sx={{ mb: 2 }}>
         {t('dashboard:spaces')}
       </Typography>

@@ -10,12 +10,14 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
 import { useQuery } from '@tanstack/react-query';
+import { LEGAL_SETTINGS, legalFieldOf } from '@sutura/domain/legal';
 import { isOperatorField, operatorDetails, type OperatorField } from '@/features/settings/operator-details';
 import { api } from '@/lib/http';
+import { useSession } from '@/lib/session';
 
 /*
- * The legal texts, drawn from `legal.json` so both languages hold the same structure. They use
- * only the translation hook, so the sign-up dialog can show them before any session exists.
+ * The legal texts, drawn from `legal.json` so both languages hold the same structure. They need
+ * no session, so the sign-up dialog can show them before anyone has signed in.
  */
 
 type LegalBlock = { p: string } | { list: string[] };
@@ -46,8 +48,21 @@ function asArray<T>(value: unknown): T[] {
   return Array.isArray(value) ? (value as T[]) : [];
 }
 
+/**
+ * A detail the installation has not set. Its readers see a plain "not provided"; an
+ * administrator sees which server setting fills it (the server also warns at start-up).
+ */
 function FieldToComplete({ field }: { field: OperatorField }) {
   const { t } = useTranslation('legal');
+  const { session } = useSession();
+  if (!session?.roles.includes('administrator')) {
+    return (
+      <Box component="span" data-testid={`legal-field-${field}`} sx={{ fontStyle: 'italic' }}>
+        {t('notProvided')}
+      </Box>
+    );
+  }
+  const setting = LEGAL_SETTINGS.find((s) => legalFieldOf(s) === field);
   return (
     <Box
       component="mark"
@@ -62,7 +77,8 @@ function FieldToComplete({ field }: { field: OperatorField }) {
         fontStyle: 'italic',
       })}
     >
-      [{t('fieldToComplete', { field: t(`fields.${field}`) })}]
+      {t('fieldToComplete', { field: t(`fields.${field}`) })}
+      {setting ? ` (${setting})` : ''}
     </Box>
   );
 }

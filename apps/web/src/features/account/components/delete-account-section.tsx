@@ -6,7 +6,6 @@ import type { z } from 'zod';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -15,6 +14,8 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import DeleteForeverOutlined from '@mui/icons-material/DeleteForeverOutlined';
 import { DELETE_CONFIRMATION_WORDS, deleteAccountBody } from '@sutura/domain/users';
+import { useSingleFlight } from '@/lib/single-flight';
+import { PendingButton } from '@/components/pending-button';
 import { ApiRequestError, errorText } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
 import { useSession } from '@/lib/session';
@@ -45,33 +46,34 @@ function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => 
     defaultValues: { password: '', confirmation: '' },
   });
 
+  const submit = useSingleFlight(
+    handleSubmit(async (body) => {
+      try {
+        await remove.mutateAsync(body);
+      } catch (error) {
+        if (error instanceof ApiRequestError) {
+          if (applyApiFieldErrors(error, setError)) return;
+          if (error.code === 'CURRENT_PASSWORD_INCORRECT' || error.code === 'INVALID_CREDENTIALS') {
+            setError('password', { type: 'server', message: 'CURRENT_PASSWORD_INCORRECT' }, { shouldFocus: true });
+            return;
+          }
+          if (error.code === 'DELETE_CONFIRMATION') {
+            setError('confirmation', { type: 'server', message: 'DELETE_CONFIRMATION' }, { shouldFocus: true });
+            return;
+          }
+        }
+        toast('error', errorText(error));
+        return;
+      }
+      toast('success', t('delete.done'));
+      await signOut();
+    }),
+  );
   const close = () => {
-    if (remove.isPending) return;
+    if (submit.pending) return;
     reset();
     onClose();
   };
-
-  const onSubmit = handleSubmit(async (body) => {
-    try {
-      await remove.mutateAsync(body);
-    } catch (error) {
-      if (error instanceof ApiRequestError) {
-        if (applyApiFieldErrors(error, setError)) return;
-        if (error.code === 'CURRENT_PASSWORD_INCORRECT' || error.code === 'INVALID_CREDENTIALS') {
-          setError('password', { type: 'server', message: 'CURRENT_PASSWORD_INCORRECT' }, { shouldFocus: true });
-          return;
-        }
-        if (error.code === 'DELETE_CONFIRMATION') {
-          setError('confirmation', { type: 'server', message: 'DELETE_CONFIRMATION' }, { shouldFocus: true });
-          return;
-        }
-      }
-      toast('error', errorText(error));
-      return;
-    }
-    toast('success', t('delete.done'));
-    await signOut();
-  });
 
   return (
     <Dialog
@@ -82,7 +84,7 @@ function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => 
       maxWidth="xs"
       fullWidth
     >
-      <Box component="form" noValidate onSubmit={(e) => void onSubmit(e)}>
+      <Box component="form" noValidate onSubmit={(e) => void submit.run(e)}>
         <DialogTitle id="delete-account-title">{t('delete.dialogTitle')}</DialogTitle>
         <DialogContent>
           <Alert severity="error" id="delete-account-warning" sx={{ mb: 2 }}>
@@ -115,19 +117,19 @@ function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => 
           />
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={close} disabled={remove.isPending}>
+          <Button onClick={close} disabled={submit.pending}>
             {t('delete.cancel')}
           </Button>
-          <Button
+          <PendingButton
             type="submit"
             variant="contained"
             color="error"
-            disabled={remove.isPending}
-            startIcon={remove.isPending ? <CircularProgress size={18} color="inherit" /> : <DeleteForeverOutlined aria-hidden />}
+            pending={submit.pending}
+            icon={<DeleteForeverOutlined aria-hidden />}
             data-testid="delete-account-confirm"
           >
             {t('delete.confirm')}
-          </Button>
+          </PendingButton>
         </DialogActions>
       </Box>
     </Dialog>

@@ -11,6 +11,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { CARE_CENTRE_TYPES, ROBOTS } from '@sutura/domain/auth';
 import { updateProfileBody, type Profile } from '@sutura/domain/users';
+import { useSingleFlight } from '@/lib/single-flight';
 import { ApiRequestError, errorText } from '@/lib/http';
 import { useSession } from '@/lib/session';
 import { useToast } from '@/lib/toast';
@@ -120,25 +121,27 @@ export function ProfileForm({ profile }: { profile: Profile }) {
     return current && !list.some((s) => s.id === current.id) ? [...list, { id: current.id, code: '', name: current.name }] : list;
   }, [specialties.data, profile.career.specialty]);
 
-  const onSubmit = handleSubmit(async (values) => {
-    const changes = toChanges(values, profile);
-    try {
-      const saved = await update.mutateAsync(changes);
-      reset(toFormValues(saved));
-      toast('success', t('profile.updated'));
-      // The header shows the name and avatar from the session.
-      await refresh().catch((error: unknown) => console.error(error));
-    } catch (error) {
-      if (error instanceof ApiRequestError && applyApiFieldErrors(error, setError)) return;
-      toast('error', errorText(error));
-    }
-  });
+  const submit = useSingleFlight(
+    handleSubmit(async (values) => {
+      const changes = toChanges(values, profile);
+      try {
+        const saved = await update.mutateAsync(changes);
+        reset(toFormValues(saved));
+        toast('success', t('profile.updated'));
+        // The header shows the name and avatar from the session.
+        await refresh().catch((error: unknown) => console.error(error));
+      } catch (error) {
+        if (error instanceof ApiRequestError && applyApiFieldErrors(error, setError)) return;
+        toast('error', errorText(error));
+      }
+    }),
+  );
 
   const section = { p: { xs: 2, sm: 3 } } as const;
   const columns = { display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, columnGap: 2 } as const;
 
   return (
-    <Box component="form" noValidate onSubmit={(e) => void onSubmit(e)} aria-label={t('profile.formLabel')}>
+    <Box component="form" noValidate onSubmit={(e) => void submit.run(e)} aria-label={t('profile.formLabel')}>
       <Paper variant="outlined" component="section" aria-labelledby="profile-information-title" sx={section}>
         <Typography id="profile-information-title" variant="h3" component="h3">
           {t('profile.information')}
@@ -246,15 +249,15 @@ export function ProfileForm({ profile }: { profile: Profile }) {
 
       <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1, mt: 2 }}>
         {isDirty && (
-          <Button type="button" onClick={() => reset(defaultValues)} disabled={update.isPending}>
+          <Button type="button" onClick={() => reset(defaultValues)} disabled={submit.pending}>
             {t('profile.cancel')}
           </Button>
         )}
         <Button
           type="submit"
           variant="contained"
-          disabled={!isDirty || update.isPending}
-          startIcon={update.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}
+          disabled={!isDirty || submit.pending}
+          startIcon={submit.pending ? <CircularProgress size={18} color="inherit" /> : undefined}
           data-testid="profile-submit"
         >
           {t('profile.save')}

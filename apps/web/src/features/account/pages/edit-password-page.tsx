@@ -4,8 +4,6 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { setNewPasswordBody } from '@sutura/domain/auth';
@@ -14,6 +12,8 @@ import { ApiRequestError, errorText } from '@/lib/http';
 import { useSession } from '@/lib/session';
 import { useToast } from '@/lib/toast';
 import { applyApiFieldErrors, PasswordFieldControl } from '@/components/form-field';
+import { PendingButton } from '@/components/pending-button';
+import { useSingleFlight } from '@/lib/single-flight';
 import { useChangePassword } from '@/features/account/api/account';
 
 type PasswordInput = z.input<typeof setNewPasswordBody>;
@@ -31,23 +31,25 @@ export function EditPasswordPage() {
     defaultValues: { currentPassword: '', password: '', confirmPassword: '' },
   });
 
-  const onSubmit = handleSubmit(async (body) => {
-    try {
-      const session = await change.mutateAsync(body);
-      signIn(session);
-      toast('success', t('password.changed'));
-      await navigate('/my-account');
-    } catch (error) {
-      if (error instanceof ApiRequestError) {
-        if (error.code === 'CURRENT_PASSWORD_INCORRECT') {
-          setError('currentPassword', { type: 'server', message: 'CURRENT_PASSWORD_INCORRECT' }, { shouldFocus: true });
-          return;
+  const submit = useSingleFlight(
+    handleSubmit(async (body) => {
+      try {
+        const session = await change.mutateAsync(body);
+        signIn(session);
+        toast('success', t('password.changed'));
+        await navigate('/my-account');
+      } catch (error) {
+        if (error instanceof ApiRequestError) {
+          if (error.code === 'CURRENT_PASSWORD_INCORRECT') {
+            setError('currentPassword', { type: 'server', message: 'CURRENT_PASSWORD_INCORRECT' }, { shouldFocus: true });
+            return;
+          }
+          if (applyApiFieldErrors(error, setError)) return;
         }
-        if (applyApiFieldErrors(error, setError)) return;
+        toast('error', errorText(error));
       }
-      toast('error', errorText(error));
-    }
-  });
+    }),
+  );
 
   return (
     <Box sx={{ maxWidth: LAYOUT.formMaxWidth + 2 * LAYOUT.formPadding, width: '100%', mx: 'auto', pb: 3 }}>
@@ -55,7 +57,7 @@ export function EditPasswordPage() {
         variant="outlined"
         component="form"
         noValidate
-        onSubmit={(e) => void onSubmit(e)}
+        onSubmit={(e) => void submit.run(e)}
         aria-labelledby="edit-password-title"
         sx={{ p: `${LAYOUT.formPadding}px` }}
       >
@@ -89,17 +91,16 @@ export function EditPasswordPage() {
           required
           slotProps={{ htmlInput: { 'data-testid': 'confirm-password' } as object }}
         />
-        <Button
+        <PendingButton
           type="submit"
           variant="contained"
           fullWidth
-          disabled={change.isPending}
-          startIcon={change.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}
+          pending={submit.pending}
           data-testid="edit-password-submit"
           sx={{ mt: 2 }}
         >
           {t('password.submit')}
-        </Button>
+        </PendingButton>
       </Paper>
     </Box>
   );

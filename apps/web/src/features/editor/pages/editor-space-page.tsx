@@ -262,7 +262,7 @@ export function EditorSpacePage() {
             {prepared.data.data.map((item) => (
               <PoolCard key={item.id} item={item} testId="prepared-card">
                 <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
-                  <VideoStatusChip status={item.status} />
+                  <VideoStatusChip video={{ id: item.id, status: item.status, mediaStatus: 'ready' }} />
                   <Typography variant="body2" sx={{ color: 'text.secondary' }}>
                     {t('prepared.steps', { count: item.stepCount })}
                   </Typography>

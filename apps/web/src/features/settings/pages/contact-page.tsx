@@ -1,9 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Send from '@mui/icons-material/Send';
@@ -12,6 +10,8 @@ import { CONTACT_SUBJECTS, contactBody } from '@sutura/domain/users';
 import { ApiRequestError, errorText } from '@/lib/http';
 import { useToast } from '@/lib/toast';
 import { applyApiFieldErrors, TextFieldControl } from '@/components/form-field';
+import { PendingButton } from '@/components/pending-button';
+import { useSingleFlight } from '@/lib/single-flight';
 import { SettingsPage } from '@/features/settings/components/settings-page';
 import { useSendContactMessage } from '@/features/settings/api/contact';
 
@@ -27,18 +27,19 @@ export function ContactPage() {
     resolver: zodResolver(contactBody),
     defaultValues: { subject: '' as ContactInput['subject'], message: '' },
   });
-  const message = useWatch({ control, name: 'message' }) ?? '';
 
-  const onSubmit = handleSubmit(async (body) => {
-    try {
-      await send.mutateAsync(body);
-      toast('success', t('contact.sent'));
-      reset();
-    } catch (error) {
-      if (error instanceof ApiRequestError && applyApiFieldErrors(error, setError)) return;
-      toast('error', errorText(error));
-    }
-  });
+  const submit = useSingleFlight(
+    handleSubmit(async (body) => {
+      try {
+        await send.mutateAsync(body);
+        toast('success', t('contact.sent'));
+        reset();
+      } catch (error) {
+        if (error instanceof ApiRequestError && applyApiFieldErrors(error, setError)) return;
+        toast('error', errorText(error));
+      }
+    }),
+  );
 
   return (
     <SettingsPage path="/settings/contact" intro={t('contact.intro')} maxWidth={LAYOUT.formMaxWidth + 2 * LAYOUT.formPadding}>
@@ -46,7 +47,7 @@ export function ContactPage() {
         variant="outlined"
         component="form"
         noValidate
-        onSubmit={(e) => void onSubmit(e)}
+        onSubmit={(e) => void submit.run(e)}
         aria-label={t('contact.formLabel')}
         sx={{ p: `${LAYOUT.formPadding}px` }}
       >
@@ -64,20 +65,20 @@ export function ContactPage() {
           required
           multiline
           minRows={6}
-          helperText={t('contact.counter', { length: message.length, max: CONTACT_MESSAGE_MAX })}
-          slotProps={{ htmlInput: { maxLength: CONTACT_MESSAGE_MAX, 'data-testid': 'contact-message' } as object }}
+          maxChars={CONTACT_MESSAGE_MAX}
+          slotProps={{ htmlInput: { 'data-testid': 'contact-message' } as object }}
         />
-        <Button
+        <PendingButton
           type="submit"
           variant="contained"
           fullWidth
-          disabled={send.isPending}
-          startIcon={send.isPending ? <CircularProgress size={18} color="inherit" /> : <Send aria-hidden />}
+          pending={submit.pending}
+          icon={<Send aria-hidden />}
           data-testid="contact-submit"
           sx={{ mt: 2 }}
         >
           {t('contact.submit')}
-        </Button>
+        </PendingButton>
       </Paper>
     </SettingsPage>
   );

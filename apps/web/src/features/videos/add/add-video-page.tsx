@@ -15,7 +15,7 @@ import CloudUploadOutlined from '@mui/icons-material/CloudUploadOutlined';
 import MovieOutlined from '@mui/icons-material/MovieOutlined';
 import PhotoLibraryOutlined from '@mui/icons-material/PhotoLibraryOutlined';
 import PrivacyTipOutlined from '@mui/icons-material/PrivacyTipOutlined';
-import { VIDEO_KINDS, type VideoKind } from '@sutura/domain/videos';
+import { CASE_TEXT_MAX, VIDEO_KINDS, type VideoKind } from '@sutura/domain/videos';
 import { ApiRequestError, errorText } from '@/lib/http';
 import { useSession } from '@/lib/session';
 import { useToast } from '@/lib/toast';
@@ -269,7 +269,8 @@ function AddVideoForm() {
           multiline
           minRows={4}
           helperText={t('fields.messageToProctorHelp')}
-          slotProps={{ htmlInput: { maxLength: 2000, 'data-testid': 'message-to-proctor' } as object }}
+          maxChars={CASE_TEXT_MAX.messageToProctor}
+          slotProps={{ htmlInput: { 'data-testid': 'message-to-proctor' } as object }}
         />
       </Section>
 

@@ -13,7 +13,7 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import { AGE_RANGES, BMI_CLASSES, MAIN_HANDS, MEDICAL_BACKGROUNDS, PATIENT_SEXES } from '@sutura/domain/videos';
+import { AGE_RANGES, BMI_CLASSES, CASE_TEXT_MAX, MAIN_HANDS, MEDICAL_BACKGROUNDS, PATIENT_SEXES } from '@sutura/domain/videos';
 import { errorText as apiErrorText } from '@/lib/http';
 import { RadioGroupControl, TextFieldControl, useFieldErrorText } from '@/components/form-field';
 import type { AddVideoFormValues } from '@/features/videos/add/add-video-values';
@@ -190,7 +190,8 @@ export function SurgeryFields({
           label={t('fields.equipmentBrand')}
           required
           helperText={t('fields.equipmentBrandHelp')}
-          slotProps={{ htmlInput: { maxLength: 100, 'data-testid': 'equipment-brand' } as object }}
+          maxChars={CASE_TEXT_MAX.equipmentBrand}
+          slotProps={{ htmlInput: { 'data-testid': 'equipment-brand' } as object }}
         />
         <TextFieldControl
           control={control}
@@ -213,12 +214,14 @@ export function SurgeryFields({
         multiline
         minRows={2}
         helperText={t('fields.equipmentUsedHelp')}
-        slotProps={{ htmlInput: { maxLength: 500, 'data-testid': 'equipment-used' } as object }}
+        maxChars={CASE_TEXT_MAX.equipmentUsed}
+        slotProps={{ htmlInput: { 'data-testid': 'equipment-used' } as object }}
       />
       <RadioGroupControl
         control={control}
         name="mainHand"
         label={t('fields.mainHand')}
+        required
         options={MAIN_HANDS.map((hand) => ({ value: hand, label: t(`mainHands.${hand}`) }))}
       />
     </>
@@ -280,6 +283,7 @@ export function PatientFields({ control }: FormControlProps) {
           control={control}
           name="patientSex"
           label={t('fields.patientSex')}
+          required
           options={PATIENT_SEXES.map((sex) => ({ value: sex, label: t(`patientSexes.${sex}`) }))}
         />
       </Box>
@@ -287,11 +291,12 @@ export function PatientFields({ control }: FormControlProps) {
         control={control}
         name="bmi"
         label={t('fields.bmi')}
+        required
         options={BMI_CLASSES.map((bmi) => ({ value: bmi, label: t(`bmiClasses.${bmi}`) }))}
       />
       <Box sx={columns}>
-        <RadioGroupControl control={control} name="complication" label={t('fields.complication')} options={yesNo} />
-        <RadioGroupControl control={control} name="radiationHistory" label={t('fields.radiationHistory')} options={yesNo} />
+        <RadioGroupControl control={control} name="complication" label={t('fields.complication')} options={yesNo} required />
+        <RadioGroupControl control={control} name="radiationHistory" label={t('fields.radiationHistory')} options={yesNo} required />
       </Box>
       <MedicalBackgroundField control={control} />
       <TextFieldControl
@@ -301,7 +306,8 @@ export function PatientFields({ control }: FormControlProps) {
         multiline
         minRows={2}
         helperText={t('fields.surgicalHistoryHelp')}
-        slotProps={{ htmlInput: { maxLength: 2000, 'data-testid': 'surgical-history' } as object }}
+        maxChars={CASE_TEXT_MAX.surgicalHistory}
+        slotProps={{ htmlInput: { 'data-testid': 'surgical-history' } as object }}
       />
     </>
   );

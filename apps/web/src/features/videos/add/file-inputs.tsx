@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useController, type Control } from 'react-hook-form';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
 import FormHelperText from '@mui/material/FormHelperText';
 import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
@@ -12,6 +13,7 @@ import MovieOutlined from '@mui/icons-material/MovieOutlined';
 import { fileTooBigMessage, formatBytes, isErrorCode } from '@sutura/domain/errors';
 import { PICTURE_MAX_BYTES } from '@sutura/domain/limits';
 import { currentLanguage } from '@/lib/i18n';
+import { checkVideoFile } from '@/lib/video-file-check';
 import type { AddVideoFormValues } from '@/features/videos/add/add-video-values';
 
 /** What the video input offers; the server decides from the content, whatever the extension. */
@@ -165,22 +167,33 @@ export function VideoFileInput({
   maxBytes: number;
   onChosen: () => void;
 }) {
-  const { t } = useTranslation('upload');
+  const { t } = useTranslation(['upload', 'case-file', 'errors']);
   const errorText = useFileErrorText();
   const {
     field: { ref: buttonRef, name, value: file, onChange, onBlur },
     fieldState,
   } = useController({ control, name: 'videoFile' });
   const input = useRef<HTMLInputElement>(null);
-  const message = errorText(fieldState.error?.message);
+  const [checking, setChecking] = useState(false);
+  const [refused, setRefused] = useState<string | null>(null);
+  const message = refused ?? errorText(fieldState.error?.message);
   const lang = currentLanguage();
   const helpId = 'video-file-help';
   const errorId = 'video-file-error';
 
-  const choose = (event: ChangeEvent<HTMLInputElement>) => {
+  // A file that is not a video is refused here, before the case is saved and any byte is sent.
+  const choose = async (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = event.target.files?.[0];
     event.target.value = '';
     if (!chosen) return;
+    setChecking(true);
+    const refusal = await checkVideoFile(chosen).finally(() => setChecking(false));
+    if (refusal) {
+      setRefused(t('videoFileRefused', { ns: 'case-file', name: chosen.name, reason: t(`errors:${refusal}`) }));
+      onChange(null);
+      return;
+    }
+    setRefused(null);
     onChange(chosen);
     onChosen();
   };
@@ -194,13 +207,14 @@ export function VideoFileInput({
         <Button
           ref={buttonRef}
           variant={file ? 'outlined' : 'contained'}
-          startIcon={<MovieOutlined aria-hidden />}
+          disabled={checking}
+          startIcon={checking ? <CircularProgress size={18} color="inherit" /> : <MovieOutlined aria-hidden />}
           onClick={() => input.current?.click()}
           onBlur={onBlur}
           aria-describedby={message ? `${helpId} ${errorId}` : helpId}
           data-testid="video-file-button"
         >
-          {t(file ? 'videoFile.change' : 'videoFile.choose')}
+          {checking ? t('case-file:checking') : t(file ? 'videoFile.change' : 'videoFile.choose')}
         </Button>
         <input
           ref={input}
@@ -209,7 +223,7 @@ export function VideoFileInput({
           hidden
           name={name}
           aria-label={t('videoFile.choose')}
-          onChange={choose}
+          onChange={(e) => void choose(e)}
           data-testid="video-file-input"
         />
         {file && (

@@ -9,7 +9,7 @@ import { NASA_TLX_DIMENSIONS, nasaTlxRawScore, type NasaTlx, type NasaTlxDimensi
 import { useFieldErrorText } from '@/components/form-field';
 import type { AddVideoFormValues } from '@/features/videos/add/add-video-values';
 
-/** Where an untouched scale's thumb waits: the middle, drawn faded until the person rates. */
+/** Where an untouched scale's thumb waits, unseen until the keyboard reaches it: no value is shown before the person rates. */
 const UNRATED_POSITION = 50;
 
 function TlxScale({ control, dimension }: { control: Control<AddVideoFormValues>; dimension: NasaTlxDimension }) {
@@ -32,6 +32,9 @@ function TlxScale({ control, dimension }: { control: Control<AddVideoFormValues>
       <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1, flexWrap: 'wrap' }}>
         <Typography id={labelId} component="span" sx={{ fontWeight: 700, flex: 1, minWidth: 0 }}>
           {t(`tlx.dimensions.${dimension}.label`)}
+          <Box component="span" aria-hidden sx={{ color: message ? 'error.main' : undefined }}>
+            {' *'}
+          </Box>
         </Typography>
         {rated ? (
           <Typography component="span" sx={{ fontWeight: 700, fontVariantNumeric: 'tabular-nums' }} aria-hidden>
@@ -67,10 +70,11 @@ function TlxScale({ control, dimension }: { control: Control<AddVideoFormValues>
               'aria-labelledby': labelId,
               'aria-describedby': message ? `${descriptionId} ${errorId}` : descriptionId,
               'aria-invalid': Boolean(message),
+              'aria-required': true,
             } as object,
           }}
           color={message ? 'error' : 'primary'}
-          sx={rated ? undefined : { '& .MuiSlider-thumb': { opacity: 0.45 } }}
+          sx={rated ? undefined : { '& .MuiSlider-thumb:not(.Mui-focusVisible)': { opacity: 0 } }}
         />
       </Box>
       <Box sx={{ display: 'flex', justifyContent: 'space-between', mt: -0.5 }} aria-hidden>

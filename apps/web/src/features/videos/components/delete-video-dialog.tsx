@@ -2,13 +2,14 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import DeleteForeverOutlined from '@mui/icons-material/DeleteForeverOutlined';
-import { errorText } from '@/lib/http';
+import { ApiRequestError, errorText } from '@/lib/http';
+import { useSingleFlight } from '@/lib/single-flight';
+import { PendingButton } from '@/components/pending-button';
 import { useToast } from '@/lib/toast';
 import { useDeleteVideo } from '@/features/videos/api/video-actions';
 
@@ -18,22 +19,25 @@ export function DeleteVideoDialog({ videoId, open, onClose }: { videoId: string;
   const toast = useToast();
   const navigate = useNavigate();
   const remove = useDeleteVideo();
-
-  const confirm = () => {
-    remove.mutate(videoId, {
-      onSuccess: () => {
-        toast('success', t('delete.deleted'));
-        // Replaced, so that going back does not lead to a case that no longer exists.
-        void navigate('/videos', { replace: true });
-      },
-      onError: (error) => toast('error', errorText(error)),
-    });
-  };
+  const confirm = useSingleFlight(async () => {
+    try {
+      await remove.mutateAsync(videoId);
+    } catch (error) {
+      // Already gone (deleted from another tab or device): what the person asked for is done.
+      if (!(error instanceof ApiRequestError && error.code === 'NOT_FOUND')) {
+        toast('error', errorText(error));
+        return;
+      }
+    }
+    toast('success', t('delete.deleted'));
+    // Replaced, so that going back does not lead to a case that no longer exists.
+    await navigate('/videos', { replace: true });
+  });
 
   return (
     <Dialog
       open={open}
-      onClose={() => !remove.isPending && onClose()}
+      onClose={() => !confirm.pending && onClose()}
       maxWidth="xs"
       fullWidth
       aria-labelledby="delete-video-title"
@@ -46,19 +50,19 @@ export function DeleteVideoDialog({ videoId, open, onClose }: { videoId: string;
         </Alert>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose} disabled={remove.isPending}>
+        <Button onClick={onClose} disabled={confirm.pending}>
           {t('delete.cancel')}
         </Button>
-        <Button
+        <PendingButton
           variant="contained"
           color="error"
-          onClick={confirm}
-          disabled={remove.isPending}
-          startIcon={remove.isPending ? <CircularProgress size={18} color="inherit" /> : <DeleteForeverOutlined aria-hidden />}
+          onClick={() => void confirm.run()}
+          pending={confirm.pending}
+          icon={<DeleteForeverOutlined aria-hidden />}
           data-testid="confirm-delete"
         >
           {t('delete.confirm')}
-        </Button>
+        </PendingButton>
       </DialogActions>
     </Dialog>
   );

@@ -11,7 +11,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
-import { updateVideoBody, type VideoDetail } from '@sutura/domain/videos';
+import { CASE_TEXT_MAX, updateVideoBody, type VideoDetail } from '@sutura/domain/videos';
 import { applyApiFieldErrors, TextFieldControl } from '@/components/form-field';
 import { ApiRequestError, errorText } from '@/lib/http';
 import { useToast } from '@/lib/toast';
@@ -110,7 +110,7 @@ function EditVideoForm({ video, onClose }: { video: VideoDetail; onClose(): void
           required
           multiline
           minRows={3}
-          slotProps={{ htmlInput: { maxLength: 2000 } }}
+          maxChars={CASE_TEXT_MAX.messageToProctor}
         />
       </DialogContent>
       <DialogActions sx={{ px: 3, py: 2 }}>

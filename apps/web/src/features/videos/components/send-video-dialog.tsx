@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -12,6 +11,8 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Typography from '@mui/material/Typography';
 import SendOutlined from '@mui/icons-material/SendOutlined';
 import { errorText } from '@/lib/http';
+import { useSingleFlight } from '@/lib/single-flight';
+import { PendingButton } from '@/components/pending-button';
 import { useToast } from '@/lib/toast';
 import { useSendVideo } from '@/features/videos/api/video-actions';
 
@@ -22,23 +23,21 @@ export function SendVideoDialog({ videoId, open, onClose }: { videoId: string; o
   const send = useSendVideo();
   const [priority, setPriority] = useState(false);
 
-  const close = () => {
-    if (send.isPending) return;
+  const confirm = useSingleFlight(async () => {
+    try {
+      await send.mutateAsync({ id: videoId, priority });
+    } catch (error) {
+      toast('error', errorText(error));
+      return;
+    }
+    toast('success', t('send.sent'));
     setPriority(false);
     onClose();
-  };
-
-  const confirm = () => {
-    send.mutate(
-      { id: videoId, priority },
-      {
-        onSuccess: () => {
-          toast('success', t('send.sent'));
-          close();
-        },
-        onError: (error) => toast('error', errorText(error)),
-      },
-    );
+  });
+  const close = () => {
+    if (confirm.pending) return;
+    setPriority(false);
+    onClose();
   };
 
   return (
@@ -64,18 +63,18 @@ export function SendVideoDialog({ videoId, open, onClose }: { videoId: string; o
         </Alert>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={close} disabled={send.isPending}>
+        <Button onClick={close} disabled={confirm.pending}>
           {t('send.cancel')}
         </Button>
-        <Button
+        <PendingButton
           variant="contained"
-          onClick={confirm}
-          disabled={send.isPending}
-          startIcon={send.isPending ? <CircularProgress size={18} color="inherit" /> : <SendOutlined aria-hidden />}
+          onClick={() => void confirm.run()}
+          pending={confirm.pending}
+          icon={<SendOutlined aria-hidden />}
           data-testid="confirm-send"
         >
           {t('send.confirm')}
-        </Button>
+        </PendingButton>
       </DialogActions>
     </Dialog>
   );

@@ -20,6 +20,8 @@ import PersonRemoveOutlined from '@mui/icons-material/PersonRemoveOutlined';
 import { shareVideoBody, type VideoDetail } from '@sutura/domain/videos';
 import { applyApiFieldErrors, TextFieldControl } from '@/components/form-field';
 import { ApiRequestError, errorText } from '@/lib/http';
+import { useSingleFlight } from '@/lib/single-flight';
+import { PendingButton } from '@/components/pending-button';
 import { currentLanguage } from '@/lib/i18n';
 import { useToast } from '@/lib/toast';
 import { useRevokeShare, useShareVideo } from '@/features/videos/api/video-actions';
@@ -38,33 +40,35 @@ export function ShareVideoDialog({ videoId, open, onClose }: { videoId: string; 
   const share = useShareVideo();
   const { control, handleSubmit, reset, setError } = useForm<ShareInput, unknown, ShareOutput>({ resolver, defaultValues: { email: '' } });
 
+  const submit = useSingleFlight(
+    handleSubmit(async (body) => {
+      try {
+        await share.mutateAsync({ id: videoId, body });
+      } catch (error) {
+        if (error instanceof ApiRequestError) {
+          if ((EMAIL_ERRORS as readonly string[]).includes(error.code)) {
+            setError('email', { type: 'server', message: error.code }, { shouldFocus: true });
+            return;
+          }
+          if (applyApiFieldErrors(error, setError)) return;
+        }
+        toast('error', errorText(error));
+        return;
+      }
+      toast('success', t('share.shared', { email: body.email }));
+      reset();
+      onClose();
+    }),
+  );
   const close = () => {
-    if (share.isPending) return;
+    if (submit.pending) return;
     reset();
     onClose();
   };
 
-  const onSubmit = handleSubmit(async (body) => {
-    try {
-      await share.mutateAsync({ id: videoId, body });
-    } catch (error) {
-      if (error instanceof ApiRequestError) {
-        if ((EMAIL_ERRORS as readonly string[]).includes(error.code)) {
-          setError('email', { type: 'server', message: error.code }, { shouldFocus: true });
-          return;
-        }
-        if (applyApiFieldErrors(error, setError)) return;
-      }
-      toast('error', errorText(error));
-      return;
-    }
-    toast('success', t('share.shared', { email: body.email }));
-    close();
-  });
-
   return (
     <Dialog open={open} onClose={close} maxWidth="xs" fullWidth aria-labelledby="share-video-title">
-      <Box component="form" noValidate onSubmit={(e) => void onSubmit(e)}>
+      <Box component="form" noValidate onSubmit={(e) => void submit.run(e)}>
         <DialogTitle id="share-video-title">{t('share.title')}</DialogTitle>
         <DialogContent>
           <Typography sx={{ mb: 1 }}>{t('share.intro')}</Typography>
@@ -80,18 +84,12 @@ export function ShareVideoDialog({ videoId, open, onClose }: { videoId: string; 
           />
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={close} disabled={share.isPending}>
+          <Button onClick={close} disabled={submit.pending}>
             {t('share.cancel')}
           </Button>
-          <Button
-            type="submit"
-            variant="contained"
-            disabled={share.isPending}
-            startIcon={share.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}
-            data-testid="confirm-share"
-          >
+          <PendingButton type="submit" variant="contained" pending={submit.pending} data-testid="confirm-share">
             {t('share.confirm')}
-          </Button>
+          </PendingButton>
         </DialogActions>
       </Box>
     </Dialog>

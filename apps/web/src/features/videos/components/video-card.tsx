@@ -12,14 +12,14 @@ import { FavouriteToggle } from '@/features/videos/components/favourite-toggle';
 import { MediaState } from '@/features/videos/components/media-state';
 import { VideoPoster } from '@/features/videos/components/video-poster';
 import { VideoStatusChip } from '@/features/videos/components/video-status-chip';
-import { formatDate, formatDuration } from '@/features/videos/format';
+import { formatDateTime, formatDuration } from '@/features/videos/format';
 import { visuallyHidden } from '@/features/videos/visually-hidden';
 
 /** Where a case opens: people it is shared with read it on its shared page. */
 export const videoPath = (video: Pick<VideoSummary, 'id' | 'access'>) =>
   video.access === 'shared' ? `/videos/${video.id}/shared` : `/videos/${video.id}`;
 
-/** One case of the list: poster, surgery and organ, date, duration, status and media state. */
+/** One case of the list: poster, surgery and organ, date and time, duration, key steps, status and media state. */
 export function VideoCard({ video }: { video: VideoSummary }) {
   const { t } = useTranslation('videos');
   const lang = currentLanguage();
@@ -85,11 +85,16 @@ export function VideoCard({ video }: { video: VideoSummary }) {
             )}
           </Box>
           <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-            {t('card.addedOn', { date: formatDate(video.createdAt, lang) })}
+            {t('card.addedOn', { date: formatDateTime(video.createdAt, lang) })}
             {video.access === 'shared' && author ? ` · ${t('card.sharedBy', { name: author })}` : ''}
           </Typography>
+          {video.keySteps.length > 0 && (
+            <Typography variant="body2" data-testid="card-key-steps" sx={{ color: 'text.secondary' }}>
+              {t('case-file:card.keySteps', { steps: video.keySteps.map((s) => s.name).join(', ') })}
+            </Typography>
+          )}
           <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
-            <VideoStatusChip status={video.status} />
+            <VideoStatusChip video={video} />
             {video.kind === 'pictures' && <Chip size="small" variant="outlined" label={t('media.picturesOnly')} />}
           </Box>
           <MediaState video={video} />

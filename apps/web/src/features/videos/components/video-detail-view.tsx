@@ -96,7 +96,7 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
           {author && <FavouriteToggle videoId={video.id} favourite={video.favourite} />}
         </Box>
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
-          <VideoStatusChip status={video.status} size="medium" />
+          <VideoStatusChip video={video} size="medium" />
           {video.priority && (
             <Chip color="quaternary" icon={<PriorityHigh aria-hidden />} label={t('card.priority')} sx={{ fontWeight: 700 }} />
           )}

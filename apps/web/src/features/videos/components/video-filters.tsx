@@ -11,7 +11,10 @@ import TextField from '@mui/material/TextField';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import FilterListOutlined from '@mui/icons-material/FilterListOutlined';
+import { DatePicker } from '@mui/x-date-pickers/DatePicker';
+import dayjs, { type Dayjs } from 'dayjs';
 import type { VideoStatus } from '@sutura/domain/videos';
+import { DateLocalization } from '@/lib/date-localization';
 import { useOrgans, useSurgeries } from '@/features/videos/add/api/vocabularies';
 import { VIDEO_SORT_OPTIONS, type VideoListParams, type VideoSort } from '@/features/videos/api/video-list';
 import { activeFilterCount, TAB_STATUSES } from '@/features/videos/hooks/use-video-list-params';
@@ -24,6 +27,47 @@ interface VideoFiltersProps {
 }
 
 const ALL = '';
+
+const DAY = 'YYYY-MM-DD';
+
+/**
+ * The "added from / until" days, entered and shown in the app's language. An end before the
+ * start is said as such and not applied.
+ */
+function DateRange({ from, to, onChange }: { from?: string; to?: string; onChange(change: Partial<VideoListParams>): void }) {
+  const { t } = useTranslation(['videos', 'errors']);
+  const [draft, setDraft] = useState({ from, to });
+  const inverted = Boolean(draft.from && draft.to && draft.from > draft.to);
+  const change = (next: { from: string | undefined; to: string | undefined }) => {
+    setDraft(next);
+    if (!(next.from && next.to && next.from > next.to)) onChange({ from: next.from, to: next.to });
+  };
+  const day = (value: Dayjs | null) => (value?.isValid() ? value.format(DAY) : undefined);
+  return (
+    <>
+      <DatePicker
+        label={t('filters.from')}
+        value={draft.from ? dayjs(draft.from, DAY) : null}
+        onChange={(value) => change({ ...draft, from: day(value) })}
+        slotProps={{ textField: { size: 'small', 'data-testid': 'filter-from' } as object, field: { clearable: true } }}
+      />
+      <DatePicker
+        label={t('filters.to')}
+        value={draft.to ? dayjs(draft.to, DAY) : null}
+        onChange={(value) => change({ ...draft, to: day(value) })}
+        slotProps={{
+          textField: {
+            size: 'small',
+            error: inverted,
+            helperText: inverted ? t('errors:DATE_RANGE_INVERTED') : undefined,
+            'data-testid': 'filter-to',
+          } as object,
+          field: { clearable: true },
+        }}
+      />
+    </>
+  );
+}
 
 /** Surgery, organ, status, favourites and date range, plus the order; folded on small screens. */
 export function VideoFilters({ params, onChange, onClear }: VideoFiltersProps) {
@@ -111,22 +155,10 @@ export function VideoFilters({ params, onChange, onClear }: VideoFiltersProps) {
           </MenuItem>
         ))}
       </TextField>
-      <TextField
-        type="date"
-        size="small"
-        label={t('filters.from')}
-        value={params.from ?? ''}
-        onChange={(e) => onChange({ from: e.target.value || undefined })}
-        slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: params.to, 'data-testid': 'filter-from' } }}
-      />
-      <TextField
-        type="date"
-        size="small"
-        label={t('filters.to')}
-        value={params.to ?? ''}
-        onChange={(e) => onChange({ to: e.target.value || undefined })}
-        slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: params.from, 'data-testid': 'filter-to' } }}
-      />
+      <DateLocalization>
+        {/* Remounted when the applied range changes elsewhere (filters cleared). */}
+        <DateRange key={`${params.from ?? ''}|${params.to ?? ''}`} from={params.from} to={params.to} onChange={onChange} />
+      </DateLocalization>
       {params.tab !== 'shared' && (
         <FormControlLabel
           control={<Switch checked={params.favourite === true} onChange={(_, checked) => onChange({ favourite: checked || undefined })} />}

@@ -13,7 +13,7 @@ import HourglassTopOutlined from '@mui/icons-material/HourglassTopOutlined';
 import type { VideoDetail } from '@sutura/domain/videos';
 import { errorText } from '@/lib/http';
 import { useToast } from '@/lib/toast';
-import { ResumeUploadButton } from '@/features/videos/add/resume-upload-button';
+import { CaseFileButton } from '@/features/videos/add/case-file-button';
 import { useRetryVideo } from '@/features/videos/api/video-actions';
 import { VideoPlayer } from '@/features/videos/components/video-player';
 import { useUploadProgress } from '@/features/videos/hooks/use-upload-progress';
@@ -77,7 +77,7 @@ export function VideoMediaPanel({ video, canAct, onUrlsExpired }: { video: Video
           {uploadPercent === null ? (
             <>
               <Typography sx={{ maxWidth: 520 }}>{t(canAct ? 'upload.unfinishedAuthor' : 'upload.unfinished')}</Typography>
-              {canAct && <ResumeUploadButton videoId={video.id} />}
+              {canAct && <CaseFileButton video={video} mode="resume" />}
             </>
           ) : (
             <Box sx={{ width: '100%', maxWidth: 420 }}>
@@ -141,7 +141,11 @@ export function VideoMediaPanel({ video, canAct, onUrlsExpired }: { video: Video
         >
           <AlertTitle>{t('failed.title')}</AlertTitle>
           {video.failureMessage ?? t('failed.unknown')}
-          {canAct && !retriable && <Box sx={{ mt: 1 }}>{t('failed.deleteHint')}</Box>}
+          {canAct && video.kind === 'video' && (
+            <Box sx={{ mt: 1.5 }}>
+              <CaseFileButton video={video} mode="replace" />
+            </Box>
+          )}
         </Alert>
       );
     }

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import Chip, { type ChipProps } from '@mui/material/Chip';
-import type { VideoStatus } from '@sutura/domain/videos';
+import type { VideoSummary, VideoStatus } from '@sutura/domain/videos';
+import { useUploadProgress } from '@/features/videos/hooks/use-upload-progress';
 
 const COLOURS: Record<VideoStatus, ChipProps['color']> = {
   saved: 'default',
@@ -12,18 +13,47 @@ const COLOURS: Record<VideoStatus, ChipProps['color']> = {
   analysed: 'primary',
 };
 
-/** The workflow status of SPEC §4, in the person's language. */
-export function VideoStatusChip({ status, size = 'small' }: { status: VideoStatus; size?: ChipProps['size'] }) {
-  const { t } = useTranslation('videos');
+/**
+ * The workflow status of SPEC §4, in the person's language. Before the file of a saved case is
+ * ready, the chip says where the file stands instead (uploading with its percent, stopped,
+ * processing, failed): "uploaded" is said only of a file that is.
+ */
+export function VideoStatusChip({
+  video,
+  size = 'small',
+}: {
+  video: Pick<VideoSummary, 'id' | 'status' | 'mediaStatus'>;
+  size?: ChipProps['size'];
+}) {
+  const { t } = useTranslation(['videos', 'case-file']);
+  const uploadPercent = useUploadProgress(video.id);
+  const { status, mediaStatus } = video;
+  const media = status === 'saved' && mediaStatus !== 'ready' ? mediaStatus : null;
+  const label = (() => {
+    switch (media) {
+      case null:
+        return t(`status.${status}`);
+      case 'uploading':
+        return uploadPercent === null
+          ? t('case-file:chip.uploadUnfinished')
+          : t('case-file:chip.uploading', { percent: t('common:percent', { value: uploadPercent }) });
+      case 'processing':
+        return t('case-file:chip.processing');
+      case 'failed':
+        return t('case-file:chip.failed');
+    }
+  })();
+  const colour = media === 'failed' ? 'error' : media === 'processing' || media === 'uploading' ? 'secondary' : COLOURS[status];
   return (
     <Chip
       data-testid="video-status"
       data-status={status}
+      data-media-status={mediaStatus}
       size={size}
-      color={COLOURS[status]}
-      variant={status === 'saved' ? 'outlined' : 'filled'}
-      label={t(`status.${status}`)}
-      sx={{ fontWeight: 700 }}
+      color={colour}
+      variant={status === 'saved' && !media ? 'outlined' : 'filled'}
+      label={label}
+      sx={{ fontWeight: 700, fontVariantNumeric: 'tabular-nums' }}
     />
   );
 }

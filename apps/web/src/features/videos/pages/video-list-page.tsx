@@ -27,7 +27,10 @@ export function VideoListPage() {
   const { t } = useTranslation('videos');
   const { session } = useSession();
   const learner = hasAnyRole(session?.roles ?? [], ['learner']);
-  const { params, update, clearFilters } = useVideoListParams();
+  const { params: asked, update, clearFilters } = useVideoListParams();
+  // Only a learner adds cases: editors and experts have only the videos colleagues share with them.
+  const tabs: readonly VideoTab[] = learner ? VIDEO_TABS : ['shared'];
+  const params = tabs.includes(asked.tab) ? asked : { ...asked, tab: 'shared' as const };
   const list = useVideoList(params);
   useVideoRealtime();
 
@@ -57,7 +60,7 @@ export function VideoListPage() {
         aria-label={t('tabs.label')}
         sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}
       >
-        {VIDEO_TABS.map((tab) => (
+        {tabs.map((tab) => (
           <Tab
             key={tab}
             value={tab}
@@ -140,7 +143,7 @@ const gridSx = {
 /** What to do when a tab is empty: each tab says how cases get there. */
 function EmptyList({ tab, learner, filtered, onClear }: { tab: VideoTab; learner: boolean; filtered: boolean; onClear(): void }) {
   const { t } = useTranslation('videos');
-  const text = filtered ? t('list.empty.filtered') : tab === 'mine' && !learner ? t('list.empty.mineNotLearner') : t(`list.empty.${tab}`);
+  const text = filtered ? t('list.empty.filtered') : t(`list.empty.${tab}`);
   return (
     <Paper
       variant="outlined"

@@ -4,36 +4,39 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import FormHelperText from '@mui/material/FormHelperText';
+import FindReplaceOutlined from '@mui/icons-material/FindReplaceOutlined';
 import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
+import type { VideoDetail } from '@sutura/domain/videos';
 import { errorText } from '@/lib/http';
 import { useToast } from '@/lib/toast';
 import { UploadRefusedError, useUploads } from '@/lib/uploads';
 import { VIDEO_ACCEPT } from '@/features/videos/add/file-inputs';
 
 /**
- * For a video whose upload stopped (page closed, browser restarted): the person chooses the same
- * file again and the upload goes on from where the server stopped receiving it. Shows nothing
- * while this tab is still sending the video.
+ * The file of a case whose upload stopped or whose file failed. `resume`: the person chooses the
+ * same file again, on this device or another, and the upload goes on from where the server
+ * stopped receiving it (another file is refused). `replace`: a new file for the same case,
+ * every field kept. Shows nothing while this tab is still sending the video.
  */
-export function ResumeUploadButton({ videoId }: { videoId: string }) {
-  const { t } = useTranslation('upload');
+export function CaseFileButton({ video, mode }: { video: Pick<VideoDetail, 'id' | 'upload'>; mode: 'resume' | 'replace' }) {
+  const { t } = useTranslation('case-file');
   const toast = useToast();
   const { uploadOf, resumeVideoUpload } = useUploads();
   const [starting, setStarting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
-  const current = uploadOf(videoId);
+  const current = uploadOf(video.id);
   if (current && (current.status === 'uploading' || current.status === 'paused' || current.status === 'done')) return null;
 
   const choose = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
     event.target.value = '';
-    if (!file) return;
+    if (!file || starting) return;
     setStarting(true);
     setError(null);
     try {
-      await resumeVideoUpload(videoId, file);
-      toast('info', t('resume.started'));
+      await resumeVideoUpload(video.id, file, mode === 'resume' ? video.upload : null);
+      toast('info', t(`${mode}.started`));
     } catch (caught) {
       setError(caught instanceof UploadRefusedError ? caught.message : errorText(caught));
     } finally {
@@ -41,7 +44,14 @@ export function ResumeUploadButton({ videoId }: { videoId: string }) {
     }
   };
 
-  const helpId = `resume-upload-help-${videoId}`;
+  const helpId = `${mode}-upload-help-${video.id}`;
+  const received = video.upload && video.upload.size > 0 ? Math.floor((video.upload.offset / video.upload.size) * 100) : null;
+  const help =
+    mode === 'replace'
+      ? t('replace.help')
+      : received !== null
+        ? t('resume.help', { percent: t('common:percent', { value: received }) })
+        : t('resume.helpNoOffset');
   // The last try of this tab, kept by the upload manager when this button was not shown meanwhile.
   const shownError = error ?? (current?.status === 'error' ? current.error : undefined);
   return (
@@ -49,25 +59,33 @@ export function ResumeUploadButton({ videoId }: { videoId: string }) {
       <Button
         variant="contained"
         disabled={starting}
-        startIcon={starting ? <CircularProgress size={18} color="inherit" /> : <UploadFileOutlined aria-hidden />}
+        startIcon={
+          starting ? (
+            <CircularProgress size={18} color="inherit" />
+          ) : mode === 'replace' ? (
+            <FindReplaceOutlined aria-hidden />
+          ) : (
+            <UploadFileOutlined aria-hidden />
+          )
+        }
         onClick={() => input.current?.click()}
         aria-describedby={helpId}
-        data-testid="resume-upload-button"
+        data-testid={`${mode}-upload-button`}
       >
-        {t('resume.button')}
+        {starting ? t('checking') : t(`${mode}.button`)}
       </Button>
       <input
         ref={input}
         type="file"
         accept={VIDEO_ACCEPT}
         hidden
-        aria-label={t('resume.button')}
+        aria-label={t(`${mode}.button`)}
         onChange={(e) => void choose(e)}
-        data-testid="resume-upload-input"
+        data-testid={`${mode}-upload-input`}
       />
-      <FormHelperText id={helpId}>{t('resume.help')}</FormHelperText>
+      <FormHelperText id={helpId}>{help}</FormHelperText>
       {shownError && (
-        <FormHelperText error role="alert">
+        <FormHelperText error role="alert" data-testid={`${mode}-upload-error`}>
           {shownError}
         </FormHelperText>
       )}

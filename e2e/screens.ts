@@ -1,0 +1,105 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
+
+/** Where the screenshots of every screen go (test-results is the Playwright output folder). */
+export const SCREENS_DIR = path.resolve(import.meta.dirname, '..', 'test-results', 'screens');
+
+/** The widths every screen is checked at (SPEC: phone and desktop) and both themes. */
+export const SCREEN_SIZES = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1440, height: 900 },
+] as const;
+export const THEMES = ['light', 'dark'] as const;
+
+export interface LayoutProblem {
+  kind: 'page-overflow' | 'clipped-text';
+  what: string;
+  detail: string;
+}
+
+/**
+ * What a person would see as broken on the current screen: the page wider than the window
+ * (a sideways scroll), or text cut by the box that holds it (overflow hidden, an ellipsis).
+ * Visually hidden text (1 px boxes for screen readers) and form fields are not text boxes.
+ */
+export function layoutProblems(page: Page): Promise<LayoutProblem[]> {
+  return page.evaluate(() => {
+    const problems: { kind: 'page-overflow' | 'clipped-text'; what: string; detail: string }[] = [];
+    const describe = (el: Element) => {
+      const id = el.id ? `#${el.id}` : '';
+      const testId = el.getAttribute('data-testid');
+      const classes = [...el.classList]
+        .filter((c) => c.startsWith('Mui'))
+        .slice(0, 2)
+        .join('.');
+      return `${el.tagName.toLowerCase()}${id}${testId ? `[data-testid=${testId}]` : ''}${classes ? `.${classes}` : ''}`;
+    };
+    const width = document.documentElement.clientWidth;
+    const scrollWidth = document.documentElement.scrollWidth;
+    if (scrollWidth > width + 1) {
+      // Name the widest culprit: the deepest element that reaches past the window.
+      const wide = [...document.body.querySelectorAll('*')].filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.width > 0 && r.right > width + 1 && el.checkVisibility();
+      });
+      problems.push({
+        kind: 'page-overflow',
+        what: wide.length ? describe(wide[wide.length - 1]!) : 'html',
+        detail: `page is ${scrollWidth}px wide in a ${width}px window`,
+      });
+    }
+    for (const el of document.body.querySelectorAll('*')) {
+      if (el.closest('input, textarea, select, [aria-hidden="true"], svg, .MuiTouchRipple-root, legend')) continue;
+      const ownText = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== '');
+      if (!ownText || !el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+      const style = getComputedStyle(el);
+      const rect = el.getBoundingClientRect();
+      if (rect.width <= 2 || rect.height <= 2) continue;
+      const clipsX = ['hidden', 'clip'].includes(style.overflowX) || style.textOverflow === 'ellipsis';
+      const clipsY = ['hidden', 'clip'].includes(style.overflowY);
+      const html = el as HTMLElement;
+      const cutX = clipsX && html.scrollWidth > html.clientWidth + 1;
+      const cutY = clipsY && html.scrollHeight > html.clientHeight + 2;
+      if (cutX || cutY) {
+        problems.push({
+          kind: 'clipped-text',
+          what: describe(el),
+          detail: `"${el.textContent!.trim().slice(0, 60)}" needs ${html.scrollWidth}×${html.scrollHeight}px, has ${html.clientWidth}×${html.clientHeight}px`,
+        });
+      }
+    }
+    return problems;
+  });
+}
+
+/**
+ * Saves a screenshot of the current screen under test-results/screens/<name>.png and fails the
+ * test when the screen overflows sideways or cuts text. Any spec may call it on its own screens.
+ */
+export async function checkScreen(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENS_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENS_DIR, `${name.replace(/[^\w.-]+/g, '_')}.png`), fullPage: true });
+  expect.soft(await layoutProblems(page), `layout of ${name}`).toEqual([]);
+}
+
+/** Moves to another page of the app without reloading it (the router follows popstate), then waits for it to settle. */
+export async function openInApp(page: Page, pathname: string): Promise<void> {
+  await page.evaluate((to) => {
+    window.history.pushState({}, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, pathname);
+  await settle(page);
+}
+
+/** Waits until no skeleton, spinner or page loader is left, and the fonts are in. */
+export async function settle(page: Page): Promise<void> {
+  await page
+    .waitForFunction(() => !document.querySelector('.MuiSkeleton-root, .MuiCircularProgress-root, [data-testid="page-loader"]'), null, {
+      timeout: 10_000,
+    })
+    .catch(() => {});
+  await page.evaluate(() => document.fonts.ready);
+  // Transitions (drawer, collapses) end.
+  await page.waitForTimeout(250);
+}
