@@ -145,7 +145,9 @@ export async function createTestContext(
       log,
     };
     const preparation = { service: services.preparation, jobs: services.preparationJobs };
-    await queue.startWorkers(createJobHandlers({ mailer, pipeline, housekeeping: services.housekeeping, preparation, analysis: services.analysis }));
+    await queue.startWorkers(
+      createJobHandlers({ mailer, pipeline, housekeeping: services.housekeeping, preparation, analysis: services.analysis }),
+    );
   }
   await services.vocabularies.seed();
   await importRppsFile(RPPS_SAMPLE_FILE, (rows) => services.rpps.upsertBatch(rows));
