@@ -21,20 +21,15 @@ if (TEST_DATABASE_URL) {
 
 // The media tests once more on the ffmpeg and ffprobe shipped as npm packages (an older ffmpeg
 // than most systems have), as a machine without a system ffmpeg runs them.
-{
-  const { spawnSync: spawnMediaTests } = await import('node:child_process');
-  const { locateTool } = await import('../apps/api/src/media-pipeline/ffmpeg.ts');
-  const shipped = { ffmpeg: locateTool('ffmpeg', undefined, ''), ffprobe: locateTool('ffprobe', undefined, '') };
-  if (shipped.ffmpeg.origin !== 'npm' || shipped.ffprobe.origin !== 'npm') {
-    process.stderr.write('The npm-shipped ffmpeg/ffprobe are not installed (optional dependencies of apps/api).\n');
-    process.exit(1);
-  }
-  process.stdout.write(`\n== Media tests on the npm-shipped ffmpeg (${shipped.ffmpeg.path}) ==\n`);
-  const files = ['apps/api/test/media-pipeline.test.ts', 'apps/api/test/media-tools.test.ts'];
-  const result = spawnMediaTests('npx', ['vitest', 'run', ...files], {
-    cwd: path.resolve(import.meta.dirname, '..'),
-    stdio: 'inherit',
-    env: { ...process.env, FFMPEG_PATH: shipped.ffmpeg.path, FFPROBE_PATH: shipped.ffprobe.path },
-  });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+const { locateTool } = await import('../apps/api/src/media-pipeline/ffmpeg.ts');
+const shipped = { ffmpeg: locateTool('ffmpeg', undefined, ''), ffprobe: locateTool('ffprobe', undefined, '') };
+if (shipped.ffmpeg.origin !== 'npm' || shipped.ffprobe.origin !== 'npm') {
+  process.stderr.write('The npm-shipped ffmpeg/ffprobe are not installed (optional dependencies of apps/api).\n');
+  process.exit(1);
 }
+process.stdout.write(`\n== Media tests on the npm-shipped ffmpeg (${shipped.ffmpeg.path}) ==\n`);
+vitest({ ...process.env, FFMPEG_PATH: shipped.ffmpeg.path, FFPROBE_PATH: shipped.ffprobe.path }, [
+  'apps/api/test/media-pipeline.test.ts',
+  'apps/api/test/media-tools.test.ts',
+  'apps/api/test/cut-suggestions.test.ts',
+]);

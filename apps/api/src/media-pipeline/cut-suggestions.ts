@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SUGGESTION_MIN_GAP_SECONDS, type CutSuggestion } from '@sutura/domain/preparation';
-import { fileArg, run } from './ffmpeg.ts';
+import { ffmpegCapabilities, fileArg, run } from './ffmpeg.ts';
 
 /**
  * Where an editor probably wants to cut: scene changes (the camera taken out of or put back into
@@ -119,12 +119,15 @@ export async function detectCutSuggestions(
   const sceneFile = path.join(opts.work, 'scenes.txt');
   // The metadata filter's file option is itself parsed by the filter graph: keep it plain.
   const filterPath = (f: string) => f.replaceAll('\\', '/').replaceAll(':', '\\:').replaceAll("'", '');
+  // scdet scores 0..100; an ffmpeg without it (older builds) has select's scene score, 0..1.
+  const scdet = (await ffmpegCapabilities({ ffmpegPath: opts.ffmpegPath })).filters.has('scdet');
+  const sceneKey = scdet ? 'lavfi.scd.score' : 'lavfi.scene_score';
   const filters = [
     'scale=160:90:flags=fast_bilinear',
     'signalstats',
     `metadata=mode=print:key=lavfi.signalstats.YAVG:file='${filterPath(lumaFile)}'`,
-    `scdet=threshold=${SCENE_THRESHOLD}`,
-    `metadata=mode=print:key=lavfi.scd.score:file='${filterPath(sceneFile)}'`,
+    scdet ? `scdet=threshold=${SCENE_THRESHOLD}` : 'select=gte(scene\\,0)',
+    `metadata=mode=print:key=${sceneKey}:file='${filterPath(sceneFile)}'`,
   ];
   await run(['-protocol_whitelist', 'file', '-i', fileArg(file), '-map', '0:v:0', '-an', '-vf', filters.join(','), '-f', 'null', '-'], {
     bin: opts.ffmpegPath,
@@ -132,6 +135,7 @@ export async function detectCutSuggestions(
     timeoutMs: 30 * 60_000 + opts.duration * 2000,
   });
   const lumas = parseMetadataPrint(await readFile(lumaFile, 'utf8'), 'lavfi.signalstats.YAVG');
-  const scenes = parseMetadataPrint(await readFile(sceneFile, 'utf8'), 'lavfi.scd.score');
+  const scores = parseMetadataPrint(await readFile(sceneFile, 'utf8'), sceneKey);
+  const scenes = scdet ? scores : scores.map((s) => ({ time: s.time, value: s.value * 100 }));
   return suggestionsFrom(scenes, lumas, opts.frameRate);
 }
