@@ -164,7 +164,7 @@ try {
     storage: ctx.storage,
     mediaService: ctx.services.mediaService,
     notifications: ctx.services.notifications,
-    hub: { emitToUser: () => {} },
+    hub: { emitToUser: () => {}, emitToRole: () => {}, disconnectSessions: () => {} },
     config: ctx.config,
     log: pino({ level: 'debug' }, sink),
   };
