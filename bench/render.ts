@@ -82,7 +82,7 @@ async function streamCopy(file: string, work: string): Promise<number> {
   const started = performance.now();
   const pieces: string[] = [];
   for (const [i, t] of TRIMS.entries()) {
-    const piece = path.join(work, `copy-${i}.ts`);
+    const piece = path.join(work, `copy-${i}.m2ts`);
     await exec('ffmpeg', [
       ...['-hide_banner', '-loglevel', 'error', '-y', '-ss', t.start.toFixed(3), '-i', file, '-t', (t.end - t.start).toFixed(3)],
       ...['-map', '0:v:0', '-map', '0:a:0', '-c', 'copy', '-f', 'mpegts', piece],
@@ -155,7 +155,13 @@ async function frameError(output: string): Promise<number> {
     // Half a frame before: a seek keeps the frames at or after the time.
     const [first] = await readFrameNumbers(output, { at: Math.max(0, offset - 0.5) / RATE, frames: 1 });
     const [last] = await readFrameNumbers(output, { at: (offset + length - 1.5) / RATE, frames: 1 });
-    worst = Math.max(worst, distance(first, r.startFrame), distance(last, r.endFrame - 1));
+    const off = Math.max(distance(first, r.startFrame), distance(last, r.endFrame - 1));
+    if (off > 0) {
+      process.stdout.write(
+        `  range ${r.startFrame}..${r.endFrame}: first ${first} (want ${r.startFrame % CHUNK_FRAMES}), last ${last} (want ${(r.endFrame - 1) % CHUNK_FRAMES})\n`,
+      );
+    }
+    worst = Math.max(worst, off);
     offset += length;
   }
   const { stdout } = await exec('ffprobe', [
@@ -170,7 +176,9 @@ async function frameError(output: string): Promise<number> {
     'csv=p=0',
     output,
   ]);
-  return Math.max(worst, Math.abs(Number(stdout.trim()) - offset));
+  const counted = Number(stdout.trim());
+  if (counted !== offset) process.stdout.write(`  ${counted} frames in the output, ${offset} kept\n`);
+  return Math.max(worst, Math.abs(counted - offset));
 }
 
 await mkdir(ROOT, { recursive: true });

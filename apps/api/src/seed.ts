@@ -17,6 +17,7 @@ export const DEMO_ACCOUNTS: { email: string; role: Role; firstName: string; last
   { email: 'learner@sutura.local', role: 'learner', firstName: 'Camille', lastName: 'Martin' },
   { email: 'learner2@sutura.local', role: 'learner', firstName: 'Julien', lastName: 'Moreau' },
   { email: 'editor@sutura.local', role: 'editor', firstName: 'Hugo', lastName: 'Bernard' },
+  { email: 'editor2@sutura.local', role: 'editor', firstName: 'Inès', lastName: 'Roussel' },
   { email: 'expert@sutura.local', role: 'expert', firstName: 'Claire', lastName: 'Dubois' },
   { email: 'admin@sutura.local', role: 'administrator', firstName: 'Nadia', lastName: 'Lefèvre' },
   { email: 'copil@sutura.local', role: 'copil', firstName: 'Marc', lastName: 'Girard' },

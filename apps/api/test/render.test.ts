@@ -1,6 +1,8 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceToResult, type Trim } from '@sutura/domain/preparation';
 import { longestKeyframeGap } from '../src/media-pipeline/encode.ts';
@@ -91,5 +93,30 @@ describe.each([
       expect(frames[Math.round(start * RATE)]).toBe(Math.round(step.start * RATE));
       expect(frames[Math.round(end * RATE) - 1]).toBe(Math.round(step.end * RATE) - 1);
     }
+  }, 120_000);
+});
+
+describe('a source whose pictures start after its container (two recordings joined)', () => {
+  it('counts frames from the first picture, so every cut still lands on its frame', async () => {
+    const chunk = path.join(dir, 'chunk.mp4');
+    await makePatternClip({ seconds: 12, frameRate: RATE, gop: 2 }, chunk);
+    const list = path.join(dir, 'chunks.txt');
+    await writeFile(list, `file '${chunk}'\nfile '${chunk}'\n`);
+    const joined = path.join(dir, 'joined.mp4');
+    // The second copy starts where the longer audio ended: its pictures sit a little late.
+    await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', joined]);
+    const work = path.join(dir, 'work-joined');
+    await mkdir(work);
+    const output = path.join(dir, 'out-joined.mp4');
+    const ranges = frameRanges(
+      [
+        { start: 3.04, end: 10.52 },
+        { start: 13.28, end: 21.96 },
+      ],
+      RATE,
+    );
+    await renderRanges(joined, ranges, output, work);
+    const expected = ranges.flatMap((r) => Array.from({ length: r.endFrame - r.startFrame }, (_, i) => (r.startFrame + i) % (12 * RATE)));
+    expect(await readFrameNumbers(output)).toEqual(expected);
   }, 120_000);
 });

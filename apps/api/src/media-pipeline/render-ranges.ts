@@ -22,6 +22,10 @@ export interface FrameRange {
 
 export interface SourceVideo {
   frameRate: number;
+  /** Timestamp of the first picture (seconds; a container may start its video a little late). */
+  videoStart: number;
+  /** Where `-ss 0` lands: the container's start. */
+  formatStart: number;
   /** Constant frame rate: frame n is at n / frameRate. */
   constantRate: boolean;
   frameCount: number;
@@ -64,8 +68,11 @@ export async function describeSource(file: string, tools: Tools = {}): Promise<S
   const frameRate = real ?? average ?? 25;
   const duration = Number(video.duration ?? data.format.duration);
   const counted = Number(video.nb_frames);
+  const formatStart = Number(data.format.start_time ?? 0) || 0;
   return {
     frameRate,
+    videoStart: Number(video.start_time ?? formatStart) || 0,
+    formatStart,
     // The same nominal and average rate, and a frame count that agrees with the duration.
     constantRate:
       real !== null &&
@@ -84,13 +91,13 @@ export async function describeSource(file: string, tools: Tools = {}): Promise<S
 /** Frame indices of the keyframes between two frames (the demuxer reads only that stretch). */
 export async function keyframesBetween(
   file: string,
-  source: Pick<SourceVideo, 'frameRate'>,
+  source: Pick<SourceVideo, 'frameRate' | 'videoStart'>,
   fromFrame: number,
   toFrame: number,
   tools: Tools = {},
 ): Promise<number[]> {
-  const from = Math.max(0, fromFrame / source.frameRate - 1);
-  const to = toFrame / source.frameRate + 1;
+  const from = Math.max(0, source.videoStart + fromFrame / source.frameRate - 1);
+  const to = source.videoStart + toFrame / source.frameRate + 1;
   const text = await ffprobeText(
     [
       ...['-v', 'error', '-protocol_whitelist', 'file', '-select_streams', 'v:0'],
@@ -103,7 +110,7 @@ export async function keyframesBetween(
   for (const line of text.split('\n')) {
     const [time, flags] = line.split(',');
     if (!flags?.includes('K')) continue;
-    const frame = Math.round(Number(time) * source.frameRate);
+    const frame = Math.round((Number(time) - source.videoStart) * source.frameRate);
     if (Number.isFinite(frame) && frame >= fromFrame && frame <= toFrame) frames.add(frame);
   }
   return [...frames].sort((a, b) => a - b);
@@ -127,23 +134,26 @@ export function planRange(range: FrameRange, keyframes: readonly number[]): Piec
 }
 
 const ENCODE_VIDEO = (frameRate: number) => [
-  ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-profile:v', 'high'],
+  ...['-c:v', 'libx264', '-preset', 'superfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-profile:v', 'high'],
   // A keyframe every 2 s in whatever the server encodes (STYLE.md), none forced by scene cuts.
   ...['-g', String(Math.max(1, Math.round(frameRate * KEYFRAME_SECONDS))), '-sc_threshold', '0'],
 ];
 
 const CLEAN = ['-map_metadata', '-1', '-map_chapters', '-1', '-fflags', '+bitexact', '-flags:v', '+bitexact', '-flags:a', '+bitexact'];
 
-/** Seconds just before a frame: a seek there lands on that frame whatever the rounding of times. */
-const before = (frame: number, frameRate: number) => Math.max(0, (frame - 0.5) / frameRate).toFixed(6);
+/**
+ * Where to seek for a frame, a fraction of a frame before or after it, counted from the
+ * container's start as `-ss` is (frame n is at videoStart + n / frameRate).
+ */
+const seekTo = (source: SourceVideo, frame: number, shift: number) =>
+  Math.max(0, source.videoStart - source.formatStart + (frame + shift) / source.frameRate).toFixed(6);
 
 async function renderPiece(file: string, source: SourceVideo, piece: Piece, output: string, tools: Tools, timeoutMs: number) {
   const frames = piece.endFrame - piece.startFrame;
   const common = ['-an', '-sn', '-dn', '-frames:v', String(frames), '-bsf:v', 'h264_mp4toannexb', '-f', 'mpegts', fileArg(output)];
   // Encoding, an input seek decodes from the keyframe before and drops what precedes the time;
   // copying, it lands on the keyframe at or before the time: a quarter frame past this one.
-  const seek =
-    piece.kind === 'copy' ? ((piece.startFrame + 0.25) / source.frameRate).toFixed(6) : before(piece.startFrame, source.frameRate);
+  const seek = seekTo(source, piece.startFrame, piece.kind === 'copy' ? 0.25 : -0.5);
   const input = ['-protocol_whitelist', 'file', '-ss', seek, '-i', fileArg(file), '-map', '0:v:0'];
   const args = piece.kind === 'copy' ? [...input, '-c:v', 'copy', ...common] : [...input, ...ENCODE_VIDEO(source.frameRate), ...common];
   await run(args, { bin: tools.ffmpegPath, signal: tools.signal, timeoutMs });
@@ -160,9 +170,8 @@ async function renderAudio(
   const inputs: string[] = [];
   const labels: string[] = [];
   ranges.forEach((r, i) => {
-    const start = r.startFrame / source.frameRate;
     const length = (r.endFrame - r.startFrame) / source.frameRate;
-    inputs.push('-protocol_whitelist', 'file', '-ss', start.toFixed(6), '-t', length.toFixed(6), '-i', fileArg(file));
+    inputs.push('-protocol_whitelist', 'file', '-ss', seekTo(source, r.startFrame, 0), '-t', length.toFixed(6), '-i', fileArg(file));
     // Padded then cut to the exact length, so a short audio track cannot shift the next range.
     labels.push(`[${i}:a:0]aresample=${source.audioRate},apad,atrim=0:${length.toFixed(6)},asetpts=N/SR/TB[a${i}]`);
   });
@@ -183,9 +192,11 @@ async function encodeWhole(
   tools: Tools,
   timeoutMs: number,
 ) {
+  // trim compares timestamps: half a frame before the first picture kept and the first dropped.
+  const at = (frame: number) => Math.max(0, source.videoStart + (frame - 0.5) / source.frameRate).toFixed(6);
   const parts = ranges.map((r, i) => {
-    const start = (r.startFrame / source.frameRate).toFixed(6);
-    const end = (r.endFrame / source.frameRate).toFixed(6);
+    const start = at(r.startFrame);
+    const end = at(r.endFrame);
     const video = `[0:v:0]trim=start=${start}:end=${end},setpts=PTS-STARTPTS[v${i}]`;
     const audio = source.hasAudio ? `;[0:a:0]atrim=start=${start}:end=${end},asetpts=PTS-STARTPTS[a${i}]` : '';
     return video + audio;
@@ -228,8 +239,12 @@ export async function renderRanges(
   work: string,
   opts: Tools & { source?: SourceVideo; parallel?: number } = {},
 ): Promise<RenderResult> {
-  if (ranges.length === 0) throw new Error('render: no range to keep');
   const source = opts.source ?? (await describeSource(file, opts));
+  // A container can outlast its last picture by a few audio frames: a range ends at the last one.
+  ranges = ranges
+    .map((r) => ({ startFrame: r.startFrame, endFrame: Math.min(r.endFrame, source.frameCount) }))
+    .filter((r) => r.endFrame > r.startFrame);
+  if (ranges.length === 0) throw new Error('render: no range to keep');
   const frames = ranges.reduce((sum, r) => sum + r.endFrame - r.startFrame, 0);
   const timeoutMs = 30 * 60_000 + (frames / source.frameRate) * 5000;
   if (!source.constantRate) {
@@ -242,7 +257,7 @@ export async function renderRanges(
   for (const range of ranges) {
     pieces.push(...planRange(range, await keyframesBetween(file, source, range.startFrame, range.endFrame, opts)));
   }
-  const files = pieces.map((_, i) => path.join(work, `piece-${String(i).padStart(3, '0')}.ts`));
+  const files = pieces.map((_, i) => path.join(work, `piece-${String(i).padStart(3, '0')}.m2ts`));
   const audioFile = path.join(work, 'audio.m4a');
   const tasks = pieces.map((piece, i) => () => renderPiece(file, source, piece, files[i]!, opts, timeoutMs));
   if (source.hasAudio) tasks.push(() => renderAudio(file, source, ranges, audioFile, opts, timeoutMs));

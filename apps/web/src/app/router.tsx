@@ -3,6 +3,7 @@ import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { accountRoutes } from '@/features/account/routes';
 import { settingsRoutes } from '@/features/settings/routes';
 import { videoRoutes } from '@/features/videos/routes';
+import { editorRoutes } from '@/features/editor/routes';
 import { expertRoutes } from '@/features/expert/routes';
 import { AppProviders } from '@/app/providers';
 import { GuestOnly } from '@/app/guest-only';
@@ -22,6 +23,7 @@ const signedInRoutes: RouteObject[] = [
   ...settingsRoutes,
   ...accountRoutes,
   ...videoRoutes,
+  ...editorRoutes,
   ...expertRoutes,
 ];
 

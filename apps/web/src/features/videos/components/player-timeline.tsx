@@ -10,6 +10,9 @@ interface PlayerTimelineProps {
   /** Buffered ranges in seconds. */
   buffered: readonly (readonly [number, number])[];
   storyboard: Storyboard | null;
+  /** Steps of a prepared video: drawn as bands over the track, the current one brighter. */
+  steps?: readonly { start: number; end: number; name: string }[];
+  currentStep?: number;
   onSeek(time: number): void;
 }
 
@@ -21,7 +24,7 @@ const PREVIEW_MAX_WIDTH = 192;
  * shows the storyboard thumbnail of that moment. Arrow keys, Home and End are the player's
  * shortcuts, handled by the player around it.
  */
-export function PlayerTimeline({ current, duration, buffered, storyboard, onSeek }: PlayerTimelineProps) {
+export function PlayerTimeline({ current, duration, buffered, storyboard, steps = [], currentStep = -1, onSeek }: PlayerTimelineProps) {
   const { t } = useTranslation('videos');
   const trackRef = useRef<HTMLDivElement>(null);
   const [hover, setHover] = useState<{ time: number; x: number; width: number } | null>(null);
@@ -58,12 +61,13 @@ export function PlayerTimeline({ current, duration, buffered, storyboard, onSeek
   };
 
   const cue = hover && cues?.length ? cueAt(cues, hover.time) : undefined;
+  const hoverStep = hover ? steps.findLast((s) => s.start <= hover.time && hover.time < s.end) : undefined;
   const sheetUrl = cue && storyboard ? storyboard.sheets[cue.sheet] : undefined;
   const scale = cue ? Math.min(1, PREVIEW_MAX_WIDTH / cue.w) : 1;
   const previewWidth = cue ? Math.round(cue.w * scale) : 0;
   const previewHeight = cue ? Math.round(cue.h * scale) : 0;
   // The preview follows the pointer but never leaves the timeline's width.
-  const labelWidth = Math.max(previewWidth, 64);
+  const labelWidth = Math.max(previewWidth, hoverStep ? 160 : 64);
   const previewLeft = hover ? Math.min(Math.max(hover.x - labelWidth / 2, 0), Math.max(0, hover.width - labelWidth)) : 0;
 
   return (
@@ -122,6 +126,23 @@ export function PlayerTimeline({ current, duration, buffered, storyboard, onSeek
         <Box
           sx={{ position: 'absolute', top: 0, bottom: 0, left: 0, width: `${percent(current)}%`, borderRadius: 4, bgcolor: 'primary.main' }}
         />
+        {steps.map((step, index) => (
+          <Box
+            key={`${step.start}-${index}`}
+            aria-hidden
+            data-testid="timeline-step"
+            data-current={index === currentStep || undefined}
+            sx={{
+              position: 'absolute',
+              top: -4,
+              height: 3,
+              left: `${percent(step.start)}%`,
+              width: `calc(${percent(step.end) - percent(step.start)}% - 2px)`,
+              borderRadius: 2,
+              bgcolor: index === currentStep ? '#fff' : 'rgba(29,105,238,0.9)',
+            }}
+          />
+        ))}
         <Box
           aria-hidden
           sx={{
@@ -179,9 +200,14 @@ export function PlayerTimeline({ current, duration, buffered, storyboard, onSeek
               fontSize: 13,
               fontWeight: 700,
               lineHeight: '20px',
+              maxWidth: '100%',
+              overflow: 'hidden',
+              textOverflow: 'ellipsis',
+              whiteSpace: 'nowrap',
             }}
           >
             {formatClock(hover.time, withHours)}
+            {hoverStep ? ` · ${hoverStep.name}` : ''}
           </Box>
         </Box>
       )}

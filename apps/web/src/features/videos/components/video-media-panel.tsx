@@ -65,6 +65,7 @@ export function VideoMediaPanel({ video, canAct, onUrlsExpired }: { video: Video
           storyboard={video.storyboard}
           title={title}
           onUrlsExpired={onUrlsExpired}
+          steps={video.steps}
         />
       ) : null;
     case 'uploading':

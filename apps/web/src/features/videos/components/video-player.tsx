@@ -20,7 +20,8 @@ import PlayArrow from '@mui/icons-material/PlayArrow';
 import Replay10 from '@mui/icons-material/Replay10';
 import VolumeOff from '@mui/icons-material/VolumeOff';
 import VolumeUp from '@mui/icons-material/VolumeUp';
-import { SKIP_SECONDS } from '@sutura/domain/videos';
+import { currentStepIndex } from '@sutura/domain/current-step';
+import { SKIP_SECONDS, type VideoStep } from '@sutura/domain/videos';
 import { useUiState } from '@/lib/ui-state';
 import type { Storyboard } from '@/features/videos/api/storyboard';
 import { PlayerTimeline } from '@/features/videos/components/player-timeline';
@@ -39,6 +40,8 @@ export interface VideoPlayerProps {
   onUrlsExpired(): void;
   /** Each time the position changes, for pages that follow the steps of the video. */
   onTimeUpdate?(seconds: number): void;
+  /** Steps of a prepared video, in seconds of this video: on the timeline and as a list that seeks. */
+  steps?: readonly VideoStep[];
 }
 
 export const PLAYBACK_RATES = [0.5, 0.75, 1, 1.25, 1.5, 2] as const;
@@ -67,7 +70,7 @@ const RENEWAL_WINDOW_MS = 10_000;
  * pages): timeline with buffered range and storyboard preview, skips of SKIP_SECONDS, volume,
  * speed, fullscreen (the shell hides its header meanwhile) and keyboard shortcuts while focused.
  */
-export function VideoPlayer({ videoUrl, posterUrl, storyboard, title, onUrlsExpired, onTimeUpdate }: VideoPlayerProps) {
+export function VideoPlayer({ videoUrl, posterUrl, storyboard, title, onUrlsExpired, onTimeUpdate, steps = [] }: VideoPlayerProps) {
   const { t } = useTranslation('videos');
   const { setFullscreen } = useUiState();
   const containerRef = useRef<HTMLDivElement>(null);
@@ -258,6 +261,7 @@ export function VideoPlayer({ videoUrl, posterUrl, storyboard, title, onUrlsExpi
 
   const withHours = duration >= 3600;
   const seconds = SKIP_SECONDS;
+  const currentStep = currentStepIndex(steps, current);
   const shortcuts = [
     { keys: [t('player.keys.space'), 'K'], label: t('player.shortcuts.playPause') },
     { keys: ['←', 'J'], label: t('player.shortcuts.back', { seconds }) },
@@ -353,7 +357,15 @@ export function VideoPlayer({ videoUrl, posterUrl, storyboard, title, onUrlsExpi
         )}
       </Box>
       <Box sx={{ px: { xs: 1, sm: 1.5 }, pt: 0.5, pb: 0.5, bgcolor: '#000' }}>
-        <PlayerTimeline current={current} duration={duration} buffered={buffered} storyboard={storyboard} onSeek={seek} />
+        <PlayerTimeline
+          current={current}
+          duration={duration}
+          buffered={buffered}
+          storyboard={storyboard}
+          steps={steps}
+          currentStep={currentStep}
+          onSeek={seek}
+        />
         <Box sx={{ display: 'flex', alignItems: 'center', gap: { xs: 0, sm: 0.5 }, minHeight: 48 }}>
           <ControlTip title={`${t(playing ? 'player.pause' : 'player.play')} (K)`}>
             <IconButton
@@ -497,6 +509,40 @@ export function VideoPlayer({ videoUrl, posterUrl, storyboard, title, onUrlsExpi
             </IconButton>
           </ControlTip>
         </Box>
+        {steps.length > 0 && (
+          <Box
+            component="ol"
+            aria-label={t('player.steps')}
+            data-testid="player-steps"
+            sx={{ m: 0, p: 0, pb: 0.5, listStyle: 'none', display: 'flex', gap: 0.75, overflowX: 'auto' }}
+          >
+            {steps.map((step, index) => (
+              <Box component="li" key={step.id} sx={{ flex: '0 0 auto' }}>
+                <Button
+                  size="small"
+                  color="inherit"
+                  onClick={() => seek(step.start)}
+                  aria-current={index === currentStep ? 'step' : undefined}
+                  data-testid="player-step"
+                  data-current={index === currentStep || undefined}
+                  sx={{
+                    color: '#fff',
+                    textTransform: 'none',
+                    border: '1px solid',
+                    borderColor: index === currentStep ? 'primary.main' : 'rgba(255,255,255,0.3)',
+                    bgcolor: index === currentStep ? 'rgba(23,199,164,0.25)' : 'transparent',
+                    maxWidth: 260,
+                    '&:focus-visible': { outline: '3px solid #17C7A4', outlineOffset: 0 },
+                  }}
+                >
+                  <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+                    {t('player.step', { number: index + 1, name: step.name, time: formatClock(step.start, withHours) })}
+                  </Box>
+                </Button>
+              </Box>
+            ))}
+          </Box>
+        )}
       </Box>
     </Box>
   );

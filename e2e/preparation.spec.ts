@@ -1,0 +1,300 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { signIn } from './support.ts';
+
+const password = 'sutura2026';
+const learner = 'learner@sutura.local';
+const editor = 'editor@sutura.local';
+const otherEditor = 'editor2@sutura.local';
+
+/**
+ * A 12 s clip at 25 fps: a test pattern, 2 s of black (the camera out of the patient), then
+ * colour bars — so the server finds cut suggestions in it.
+ */
+const media = { dir: '', clip: '' };
+
+test.beforeAll(() => {
+  media.dir = mkdtempSync(path.join(tmpdir(), 'sutura-e2e-prep-'));
+  media.clip = path.join(media.dir, 'intervention.mp4');
+  execFileSync(
+    'ffmpeg',
+    [
+      ...['-hide_banner', '-loglevel', 'error', '-y'],
+      ...['-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25:duration=5'],
+      ...['-f', 'lavfi', '-i', 'color=black:size=320x240:rate=25:duration=2'],
+      ...['-f', 'lavfi', '-i', 'smptebars=size=320x240:rate=25:duration=5'],
+      ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=12'],
+      ...['-filter_complex', '[0:v][1:v][2:v]concat=n=3:v=1:a=0[v]', '-map', '[v]', '-map', '3:a'],
+      ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-g', '50', '-c:a', 'aac', '-movflags', '+faststart', media.clip],
+    ],
+    { stdio: 'ignore' },
+  );
+});
+
+test.afterAll(() => {
+  if (media.dir) rmSync(media.dir, { recursive: true, force: true });
+});
+
+async function token(request: APIRequestContext, email: string): Promise<string> {
+  const response = await request.post('/v1/auth', { data: { email, password } });
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { data: { token: string } }).data.token;
+}
+
+/** What the learner does on the add page, through the API: a case, its video by tus, then "send". */
+async function sendVideoAsLearner(request: APIRequestContext): Promise<string> {
+  const headers = { Authorization: `Bearer ${await token(request, learner)}` };
+  const surgeries = (await (await request.get('/v1/vocabularies/surgeries?langCode=fr')).json()) as {
+    data: { id: string; organId: string | null; steps: { id: string }[] }[];
+  };
+  const surgery = surgeries.data.find((s) => s.organId && s.steps.length >= 2)!;
+  const created = await request.post('/v1/videos', {
+    headers,
+    data: {
+      kind: 'video',
+      surgeryId: surgery.id,
+      organId: surgery.organId,
+      keyStepIds: surgery.steps.slice(0, 2).map((s) => s.id),
+      equipmentBrand: 'Intuitive Surgical',
+      equipmentUsed: 'da Vinci Xi',
+      ageRange: '45_59',
+      patientSex: 'man',
+      bmi: 'under_30',
+      complication: false,
+      surgicalHistory: '',
+      radiationHistory: false,
+      medicalBackground: [],
+      mainHand: 'right',
+      surgeryDuration: 95,
+      messageToProctor: 'Merci de regarder la dissection.',
+      nasaTlx: { mentalDemand: 50, physicalDemand: 50, temporalDemand: 50, performance: 50, effort: 50, frustration: 50 },
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const videoId = ((await created.json()) as { data: { id: string } }).data.id;
+
+  const bytes = readFileSync(media.clip);
+  const upload = await request.post('/v1/uploads/', {
+    headers: {
+      ...headers,
+      'Tus-Resumable': '1.0.0',
+      'Upload-Length': String(bytes.length),
+      'Upload-Metadata': `videoId ${Buffer.from(videoId).toString('base64')},filetype ${Buffer.from('video/mp4').toString('base64')}`,
+    },
+  });
+  expect(upload.status(), await upload.text()).toBe(201);
+  const location = new URL(upload.headers().location!, 'http://placeholder').pathname;
+  const patch = await request.patch(location, {
+    headers: { ...headers, 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+    data: bytes,
+  });
+  expect(patch.status(), await patch.text()).toBe(204);
+
+  await expect
+    .poll(
+      async () => {
+        const detail = (await (await request.get(`/v1/videos/${videoId}`, { headers })).json()) as { data: { mediaStatus: string } };
+        return detail.data.mediaStatus;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe('ready');
+  const sent = await request.post(`/v1/videos/${videoId}/send`, { headers, data: { priority: true } });
+  expect(sent.status(), await sent.text()).toBe(200);
+  return videoId;
+}
+
+/** The playhead moved by keys: Home, then whole seconds forward. */
+async function playheadAt(page: Page, seconds: number) {
+  await page.keyboard.press('Home');
+  for (let i = 0; i < seconds; i++) await page.keyboard.press('Shift+ArrowRight');
+}
+
+async function newContextPage(browser: import('@playwright/test').Browser, email: string) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR' });
+  const page = await context.newPage();
+  await signIn(page, email, password);
+  return { context, page };
+}
+
+test('an editor claims, trims, marks the steps and submits; the pool, the learner and the player follow', async ({ browser, request }) => {
+  test.setTimeout(300_000);
+  const videoId = await sendVideoAsLearner(request);
+
+  const learnerSide = await newContextPage(browser, learner);
+  await learnerSide.page.goto(`/videos/${videoId}`);
+  const learnerStatus = learnerSide.page.getByTestId('video-status');
+  await expect(learnerStatus).toHaveAttribute('data-status', 'pending_preparation');
+
+  // Both editors see the video in the pool; the first claims it and it leaves the other's pool live.
+  const first = await newContextPage(browser, editor);
+  const second = await newContextPage(browser, otherEditor);
+  const page = first.page;
+  await page.getByRole('link', { name: 'Espace préparateur' }).first().click();
+  await expect(page).toHaveURL(/\/editor$/);
+  await second.page.goto('/editor');
+  const poolCard = (p: Page) => p.locator(`[data-testid="pool-card"][data-video-id="${videoId}"]`);
+  await expect(poolCard(page)).toBeVisible();
+  await expect(poolCard(second.page)).toBeVisible();
+  await poolCard(page).getByTestId('claim-video').click();
+  await expect(page).toHaveURL(new RegExp(`/editor/${videoId}$`));
+  await expect(poolCard(second.page)).toHaveCount(0);
+  await expect(learnerStatus).toHaveAttribute('data-status', 'in_preparation');
+  await second.context.close();
+
+  // Trim phase.
+  const message = page.getByTestId('preparation-message');
+  const trims = page.getByTestId('trim-item');
+  await expect(page.getByTestId('lease-hours')).toContainText('12 heures');
+  await expect
+    .poll(() => page.getByTestId('source-video').evaluate((v: HTMLVideoElement) => v.duration), { timeout: 20_000 })
+    .toBeGreaterThan(11.9);
+  await expect(page.getByTestId('playhead-time')).toHaveText('0:00:00:00 / 0:00:12:00');
+  await page.keyboard.press('?');
+  await expect(page.getByTestId('shortcuts-dialog')).toContainText('Nouvelle découpe à la tête de lecture');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('cut-suggestion').first()).toBeAttached({ timeout: 30_000 });
+
+  // A new trim is a fifth of the timeline in view (12 s: 2.4 s, to the frame).
+  await page.getByTestId('new-trim').click();
+  await expect(trims).toHaveCount(1);
+  await expect(trims.first()).toContainText('0:00:00:00 – 0:00:02:10');
+  await page.getByTestId('new-trim').click();
+  await expect(message).toHaveText("Modifiez la dernière découpe avant d'en ajouter une nouvelle");
+  // One second more by keyboard on its end: now modified, but the playhead is inside it.
+  await page.getByTestId('trim-end').first().focus();
+  await page.keyboard.press('Shift+ArrowRight');
+  await expect(trims.first()).toContainText('0:00:00:00 – 0:00:03:10');
+  await page.getByTestId('new-trim').click();
+  await expect(message).toHaveText('Vous ne pouvez pas ajouter de découpe à cet endroit');
+  // At the very end no range fits either.
+  await page.keyboard.press('End');
+  await page.getByTestId('new-trim').click();
+  await expect(message).toHaveText('Vous ne pouvez pas ajouter de découpe à cet endroit');
+
+  // A second range at 8 s, its start dragged a second back (snapping to the scene change at 7 s).
+  await playheadAt(page, 8);
+  await expect(page.getByTestId('playhead-time')).toContainText('0:00:08:00 /');
+  await page.keyboard.press('n');
+  await expect(trims).toHaveCount(2);
+  await expect(trims.nth(1)).toContainText('0:00:08:00 – 0:00:10:10');
+  const handle = (await page.getByTestId('trim-start').nth(1).boundingBox())!;
+  const timeline = (await page.getByTestId('preparation-timeline').boundingBox())!;
+  const perSecond = timeline.width / 12;
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(handle.x + handle.width / 2 - perSecond / 2, handle.y + handle.height / 2, { steps: 4 });
+  await page.mouse.move(handle.x + handle.width / 2 - perSecond, handle.y + handle.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await expect(trims.nth(1)).toContainText(/0:00:0[67]:\d\d – 0:00:10:10/);
+  // Undo takes the whole drag back in one step; the keyboard then does it frame-exact.
+  await page.keyboard.press('Control+z');
+  await expect(trims.nth(1)).toContainText('0:00:08:00 – 0:00:10:10');
+  await page.getByTestId('trim-start').nth(1).focus();
+  await page.keyboard.press('Shift+ArrowLeft');
+  await expect(trims.nth(1)).toContainText('0:00:07:00 – 0:00:10:10');
+  await expect(page.getByTestId('kept-length')).toContainText('2 parties conservées');
+
+  // Saved by itself, and still there after a reload.
+  const saveStatus = page.getByTestId('save-status');
+  await expect(saveStatus).toHaveAttribute('data-status', 'saved');
+  await page.reload();
+  await expect(trims).toHaveCount(2);
+  await expect(trims.nth(0)).toContainText('0:00:00:00 – 0:00:03:10');
+  await expect(trims.nth(1)).toContainText('0:00:07:00 – 0:00:10:10');
+
+  // Without a connection the change waits on the device, and is sent when it is back.
+  await first.context.setOffline(true);
+  await page.getByTestId('trim-end').nth(1).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(trims.nth(1)).toContainText('0:00:07:00 – 0:00:10:11');
+  await expect(saveStatus).toHaveAttribute('data-status', 'offline');
+  await first.context.setOffline(false);
+  await expect(saveStatus).toHaveAttribute('data-status', 'saved', { timeout: 20_000 });
+  await page.reload();
+  await expect(trims.nth(1)).toContainText('0:00:07:00 – 0:00:10:11');
+
+  // Steps phase: each message of SPEC §5.
+  const steps = page.getByTestId('step-item');
+  await page.getByTestId('to-steps').click();
+  await expect(page.getByTestId('preparation-workspace')).toHaveAttribute('data-phase', 'steps');
+  await page.getByTestId('submit-preparation').click();
+  await expect(message).toHaveText('Veuillez ajouter au moins 2 étapes');
+  await playheadAt(page, 5);
+  await page.getByTestId('new-step').click();
+  await expect(message).toHaveText('Une étape doit commencer et finir dans les parties conservées de la vidéo');
+  await playheadAt(page, 1);
+  await page.keyboard.press('n');
+  await page.keyboard.press('Shift+ArrowRight');
+  await page.keyboard.press('n');
+  await playheadAt(page, 8);
+  await page.keyboard.press('n');
+  await expect(steps).toHaveCount(3);
+  await page.getByTestId('submit-preparation').click();
+  await expect(message).toHaveText('Veuillez nommer toutes les étapes');
+  for (let i = 3; i < 30; i++) await page.keyboard.press('n');
+  await expect(steps).toHaveCount(30);
+  await page.keyboard.press('n');
+  await expect(message).toHaveText("Vous avez atteint le nombre maximal d'étapes");
+  await expect(steps).toHaveCount(30);
+
+  // Back to trimming warns, then drops the steps.
+  await page.getByTestId('to-trim').click();
+  await expect(page.getByRole('dialog')).toContainText('supprime les 30 étapes');
+  await page.getByTestId('back-to-trim-confirm').click();
+  await expect(page.getByTestId('preparation-workspace')).toHaveAttribute('data-phase', 'trim');
+  await expect(trims).toHaveCount(2);
+  await page.getByTestId('to-steps').click();
+  await expect(page.getByTestId('preparation-workspace')).toHaveAttribute('data-phase', 'steps');
+  await expect(steps).toHaveCount(0);
+
+  // Two steps again: one from the surgery's vocabulary, one named freely.
+  await playheadAt(page, 1);
+  await page.keyboard.press('n');
+  await playheadAt(page, 8);
+  await page.keyboard.press('n');
+  await expect(steps).toHaveCount(2);
+  await page.getByTestId('step-name').nth(0).click();
+  const vocabularyName = (await page.getByRole('option').first().textContent())!;
+  await page.getByRole('option').first().click();
+  await page.getByTestId('step-name').nth(1).fill('Hémostase finale');
+  await page.getByTestId('step-name').nth(1).press('Tab');
+  await expect(saveStatus).toHaveAttribute('data-status', 'saved');
+
+  await page.getByTestId('submit-preparation').click();
+  await expect(page).toHaveURL(new RegExp(`/editor/${videoId}/complete$`));
+  await expect(page.getByTestId('complete-title')).toHaveAttribute('data-state', 'done', { timeout: 90_000 });
+  await expect(learnerStatus).toHaveAttribute('data-status', 'pending_analysis', { timeout: 30_000 });
+
+  // The editor is told, and plays the rendered video with its steps.
+  await expect(page.getByTestId('notification-dot')).toBeVisible({ timeout: 30_000 });
+  await page.getByTestId('notification-bell').click();
+  await expect(page.getByTestId('notification-item').filter({ hasText: 'que vous avez préparée est prête' }).first()).toBeVisible();
+  await page.keyboard.press('Escape');
+  const rendered = page.getByTestId('video-player');
+  await expect(rendered).toBeVisible();
+  // Kept: 3.4 s + 3.44 s.
+  await expect
+    .poll(() => rendered.locator('video').evaluate((v: HTMLVideoElement) => v.duration), { timeout: 20_000 })
+    .toBeCloseTo(6.84, 0);
+  const playerSteps = page.getByTestId('player-step');
+  await expect(playerSteps).toHaveCount(2);
+  await expect(playerSteps.nth(0)).toContainText(vocabularyName);
+  await expect(playerSteps.nth(1)).toContainText('Hémostase finale');
+  await playerSteps.nth(1).click();
+  await expect(playerSteps.nth(1)).toHaveAttribute('aria-current', 'step');
+
+  // The learner's page shows the rendered steps too: jump to one, it is the current one.
+  const learnerSteps = learnerSide.page.getByTestId('player-step');
+  await expect(learnerSteps).toHaveCount(2);
+  await learnerSteps.nth(1).click();
+  await expect(learnerSteps.nth(1)).toHaveAttribute('aria-current', 'step');
+  await expect(learnerSteps.nth(0)).not.toHaveAttribute('aria-current', 'step');
+  await expect(learnerSide.page.getByTestId('timeline-step')).toHaveCount(2);
+
+  await learnerSide.context.close();
+  await first.context.close();
+});
