@@ -15,7 +15,7 @@ function useMinutes() {
 }
 
 /** The "global" tab: every field of the case with a readable label, the key steps and the message to the proctor. */
-export function CaseData({ video }: { video: VideoDetail }) {
+export function CaseData({ video }: { video: Pick<VideoDetail, 'surgery' | 'organ' | 'keySteps' | 'fields'> }) {
   // Field names and choices read as on the add page.
   const { t } = useTranslation(['videos', 'upload']);
   const minutes = useMinutes();

@@ -11,7 +11,7 @@ import Close from '@mui/icons-material/Close';
 import type { VideoDetail } from '@sutura/domain/videos';
 import { useStableMediaUrl } from '@/features/videos/hooks/use-stable-media-url';
 
-type Picture = VideoDetail['pictures'][number];
+type Picture = Omit<VideoDetail['pictures'][number], 'mediaId'>;
 
 function PictureImage({ picture, alt, fit }: { picture: Picture; alt: string; fit: 'cover' | 'contain' }) {
   const image = useStableMediaUrl(picture.url);

@@ -4,6 +4,13 @@ import Box from '@mui/material/Box';
 import { cueAt, useStoryboardCues, type Storyboard } from '@/features/videos/api/storyboard';
 import { formatClock } from '@/features/videos/format';
 
+export interface TimelineMarker {
+  id: string;
+  start: number;
+  end: number | null;
+  label: string;
+}
+
 interface PlayerTimelineProps {
   current: number;
   duration: number;
@@ -13,6 +20,8 @@ interface PlayerTimelineProps {
   /** Steps of a prepared video: drawn as bands over the track, the current one brighter. */
   steps?: readonly { start: number; end: number; name: string }[];
   currentStep?: number;
+  /** Time-coded comments, drawn as ticks (or bands for a range) under the track. */
+  markers?: readonly TimelineMarker[];
   onSeek(time: number): void;
 }
 
@@ -24,7 +33,16 @@ const PREVIEW_MAX_WIDTH = 192;
  * shows the storyboard thumbnail of that moment. Arrow keys, Home and End are the player's
  * shortcuts, handled by the player around it.
  */
-export function PlayerTimeline({ current, duration, buffered, storyboard, steps = [], currentStep = -1, onSeek }: PlayerTimelineProps) {
+export function PlayerTimeline({
+  current,
+  duration,
+  buffered,
+  storyboard,
+  steps = [],
+  currentStep = -1,
+  markers = [],
+  onSeek,
+}: PlayerTimelineProps) {
   const { t } = useTranslation('videos');
   const trackRef = useRef<HTMLDivElement>(null);
   const [hover, setHover] = useState<{ time: number; x: number; width: number } | null>(null);
@@ -62,12 +80,18 @@ export function PlayerTimeline({ current, duration, buffered, storyboard, steps 
 
   const cue = hover && cues?.length ? cueAt(cues, hover.time) : undefined;
   const hoverStep = hover ? steps.findLast((s) => s.start <= hover.time && hover.time < s.end) : undefined;
+  // A comment within a second of the pointer (or whose range holds it) is named in the preview.
+  const hoverMarker = hover
+    ? markers.find((m) =>
+        m.end !== null ? m.start <= hover.time && hover.time <= m.end : Math.abs(m.start - hover.time) <= Math.max(1, duration / 200),
+      )
+    : undefined;
   const sheetUrl = cue && storyboard ? storyboard.sheets[cue.sheet] : undefined;
   const scale = cue ? Math.min(1, PREVIEW_MAX_WIDTH / cue.w) : 1;
   const previewWidth = cue ? Math.round(cue.w * scale) : 0;
   const previewHeight = cue ? Math.round(cue.h * scale) : 0;
   // The preview follows the pointer but never leaves the timeline's width.
-  const labelWidth = Math.max(previewWidth, hoverStep ? 160 : 64);
+  const labelWidth = Math.max(previewWidth, hoverStep || hoverMarker ? 200 : 64);
   const previewLeft = hover ? Math.min(Math.max(hover.x - labelWidth / 2, 0), Math.max(0, hover.width - labelWidth)) : 0;
 
   return (
@@ -143,6 +167,23 @@ export function PlayerTimeline({ current, duration, buffered, storyboard, steps 
             }}
           />
         ))}
+        {markers.map((marker) => (
+          <Box
+            key={marker.id}
+            aria-hidden
+            data-testid="timeline-marker"
+            sx={{
+              position: 'absolute',
+              bottom: -6,
+              height: 4,
+              left: `${percent(marker.start)}%`,
+              width: marker.end !== null ? `max(4px, ${percent(marker.end) - percent(marker.start)}%)` : 4,
+              ml: marker.end !== null ? 0 : '-2px',
+              borderRadius: 2,
+              bgcolor: '#FFB300',
+            }}
+          />
+        ))}
         <Box
           aria-hidden
           sx={{
@@ -208,6 +249,7 @@ export function PlayerTimeline({ current, duration, buffered, storyboard, steps 
           >
             {formatClock(hover.time, withHours)}
             {hoverStep ? ` · ${hoverStep.name}` : ''}
+            {hoverMarker ? ` · ${hoverMarker.label}` : ''}
           </Box>
         </Box>
       )}

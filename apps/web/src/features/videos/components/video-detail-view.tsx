@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -14,6 +15,15 @@ import SendOutlined from '@mui/icons-material/SendOutlined';
 import ShareOutlined from '@mui/icons-material/ShareOutlined';
 import type { VideoDetail } from '@sutura/domain/videos';
 import { currentLanguage } from '@/lib/i18n';
+import { useAnalysisResult } from '@/features/videos/api/analysis-result';
+import {
+  AnalysisAdviceTab,
+  AnalysisComments,
+  AnalysisError,
+  AnalysisKpiTab,
+  AnalysisStepsTab,
+  AnalysisSummary,
+} from '@/features/videos/components/analysis/analysis-tabs';
 import { CaseData } from '@/features/videos/components/case-data';
 import { DeleteVideoDialog } from '@/features/videos/components/delete-video-dialog';
 import { EditVideoDialog } from '@/features/videos/components/edit-video-dialog';
@@ -27,7 +37,8 @@ import { VideoMediaPanel } from '@/features/videos/components/video-media-panel'
 import { VideoStatusChip } from '@/features/videos/components/video-status-chip';
 import { formatDateTime, formatDuration } from '@/features/videos/format';
 
-type DetailTab = 'global' | 'nasaTlx' | 'pictures';
+type DetailTab = 'global' | 'nasaTlx' | 'kpi' | 'steps' | 'advice' | 'pictures';
+const RESULT_TABS: readonly DetailTab[] = ['kpi', 'steps', 'advice'];
 type OpenDialog = 'edit' | 'send' | 'share' | 'delete' | null;
 
 /**
@@ -46,9 +57,21 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
   const saved = video.status === 'saved';
   const hasMedia = video.kind === 'video';
   const authorName = `${video.author.firstName} ${video.author.lastName}`.trim();
+  // The expert's result, for the author and administrators once the analysis is submitted.
+  const analysed = video.status === 'analysed' && !readOnly;
+  const result = useAnalysisResult(video.id, analysed);
+  const [searchParams] = useSearchParams();
+  const startAt = useMemo(() => {
+    const t0 = Number(searchParams.get('t'));
+    return Number.isFinite(t0) && t0 > 0 ? t0 : undefined;
+  }, [searchParams]);
+  const [seekRequest, setSeekRequest] = useState<{ time: number } | null>(null);
+  const seek = (time: number) => setSeekRequest({ time });
+  const markers = result.data?.comments.map((c) => ({ id: c.id, start: c.start, end: c.end, label: c.text })) ?? [];
 
   const tabs: DetailTab[] = ['global'];
   if (video.fields.nasaTlx) tabs.push('nasaTlx');
+  if (result.data) tabs.push('kpi', 'steps', 'advice');
   if (video.pictures.length > 0) tabs.push('pictures');
   const shownTab = tabs.includes(tab) ? tab : 'global';
 
@@ -77,7 +100,7 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
     >
       {hasMedia && (
         <Box sx={{ gridArea: 'media', minWidth: 0 }}>
-          <VideoMediaPanel video={video} canAct={author} onUrlsExpired={onUrlsExpired} />
+          <VideoMediaPanel video={video} canAct={author} onUrlsExpired={onUrlsExpired} player={{ markers, seekRequest, startAt }} />
         </Box>
       )}
 
@@ -181,6 +204,9 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
             </Box>
           )}
         </Paper>
+        {result.data && <AnalysisSummary result={result.data} />}
+        {result.data && <AnalysisComments result={result.data} onSeek={seek} />}
+        {analysed && result.isError && <AnalysisError error={result.error} onRetry={() => void result.refetch()} />}
         {author && (
           <Paper variant="outlined" component="section" aria-labelledby="shares-title" sx={{ p: 2.5, borderRadius: 2 }}>
             <Typography id="shares-title" variant="h3" component="h3" sx={{ mb: 1 }}>
@@ -204,7 +230,7 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
             <Tab
               key={value}
               value={value}
-              label={t(`detail.tabs.${value}`)}
+              label={RESULT_TABS.includes(value) ? t(`analysis:tabs.${value}`) : t(`detail.tabs.${value}`)}
               id={`detail-tab-${value}`}
               aria-controls={`detail-panel-${value}`}
               data-testid={`detail-tab-${value}`}
@@ -214,6 +240,9 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
         <Box role="tabpanel" id={`detail-panel-${shownTab}`} aria-labelledby={`detail-tab-${shownTab}`}>
           {shownTab === 'global' && <CaseData video={video} />}
           {shownTab === 'nasaTlx' && video.fields.nasaTlx && <NasaTlxChart tlx={video.fields.nasaTlx} />}
+          {shownTab === 'kpi' && result.data && <AnalysisKpiTab result={result.data} />}
+          {shownTab === 'steps' && result.data && <AnalysisStepsTab result={result.data} onSeek={seek} />}
+          {shownTab === 'advice' && result.data && <AnalysisAdviceTab result={result.data} />}
           {shownTab === 'pictures' && <PictureGallery pictures={video.pictures} />}
         </Box>
       </Box>

@@ -15,7 +15,7 @@ import { errorText } from '@/lib/http';
 import { useToast } from '@/lib/toast';
 import { CaseFileButton } from '@/features/videos/add/case-file-button';
 import { useRetryVideo } from '@/features/videos/api/video-actions';
-import { VideoPlayer } from '@/features/videos/components/video-player';
+import { VideoPlayer, type VideoPlayerProps } from '@/features/videos/components/video-player';
 import { useUploadProgress } from '@/features/videos/hooks/use-upload-progress';
 
 function StatePanel({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
@@ -49,7 +49,18 @@ function StatePanel({ icon, title, children }: { icon: ReactNode; title: string;
  * The top of a video case's page: the player once the media is ready; before, where the upload or
  * the processing stands (live), or why it failed with what the author can do about it.
  */
-export function VideoMediaPanel({ video, canAct, onUrlsExpired }: { video: VideoDetail; canAct: boolean; onUrlsExpired(): void }) {
+export function VideoMediaPanel({
+  video,
+  canAct,
+  onUrlsExpired,
+  player,
+}: {
+  video: VideoDetail;
+  canAct: boolean;
+  onUrlsExpired(): void;
+  /** The analysis result's comment marks, the moment asked for by a link or a click on a comment. */
+  player?: Pick<VideoPlayerProps, 'markers' | 'seekRequest' | 'startAt'>;
+}) {
   const { t } = useTranslation('videos');
   const toast = useToast();
   const retry = useRetryVideo();
@@ -66,6 +77,7 @@ export function VideoMediaPanel({ video, canAct, onUrlsExpired }: { video: Video
           title={title}
           onUrlsExpired={onUrlsExpired}
           steps={video.steps}
+          {...player}
         />
       ) : null;
     case 'uploading':

@@ -24,7 +24,7 @@ import { currentStepIndex } from '@sutura/domain/current-step';
 import { SKIP_SECONDS, type VideoStep } from '@sutura/domain/videos';
 import { useUiState } from '@/lib/ui-state';
 import type { Storyboard } from '@/features/videos/api/storyboard';
-import { PlayerTimeline } from '@/features/videos/components/player-timeline';
+import { PlayerTimeline, type TimelineMarker } from '@/features/videos/components/player-timeline';
 import { formatClock } from '@/features/videos/format';
 import { useStableMediaUrl } from '@/features/videos/hooks/use-stable-media-url';
 import { visuallyHidden } from '@/features/videos/visually-hidden';
@@ -42,6 +42,12 @@ export interface VideoPlayerProps {
   onTimeUpdate?(seconds: number): void;
   /** Steps of a prepared video, in seconds of this video: on the timeline and as a list that seeks. */
   steps?: readonly VideoStep[];
+  /** Time-coded comments: marks on the timeline (a range when `end` is set). */
+  markers?: readonly TimelineMarker[];
+  /** Seeks when it changes (a new object each time, so the same moment can be asked twice). */
+  seekRequest?: { time: number } | null;
+  /** Where playback starts once the video has loaded (a link to a moment). */
+  startAt?: number;
 }
 
 export const PLAYBACK_RATES = [0.5, 0.75, 1, 1.25, 1.5, 2] as const;
@@ -70,7 +76,18 @@ const RENEWAL_WINDOW_MS = 10_000;
  * pages): timeline with buffered range and storyboard preview, skips of SKIP_SECONDS, volume,
  * speed, fullscreen (the shell hides its header meanwhile) and keyboard shortcuts while focused.
  */
-export function VideoPlayer({ videoUrl, posterUrl, storyboard, title, onUrlsExpired, onTimeUpdate, steps = [] }: VideoPlayerProps) {
+export function VideoPlayer({
+  videoUrl,
+  posterUrl,
+  storyboard,
+  title,
+  onUrlsExpired,
+  onTimeUpdate,
+  steps = [],
+  markers = [],
+  seekRequest = null,
+  startAt,
+}: VideoPlayerProps) {
   const { t } = useTranslation('videos');
   const { setFullscreen } = useUiState();
   const containerRef = useRef<HTMLDivElement>(null);
@@ -95,6 +112,7 @@ export function VideoPlayer({ videoUrl, posterUrl, storyboard, title, onUrlsExpi
   const lastRenewalRef = useRef(-Infinity);
 
   const el = () => videoRef.current;
+  const startAtRef = useRef(startAt);
 
   const togglePlay = () => {
     const v = el();
@@ -109,6 +127,17 @@ export function VideoPlayer({ videoUrl, posterUrl, storyboard, title, onUrlsExpi
     v.currentTime = clampTime(time, v.duration);
     setCurrent(v.currentTime);
   };
+
+  useEffect(() => {
+    const v = videoRef.current;
+    if (!seekRequest || !v) return;
+    // Before the metadata the duration is unknown: the time waits for onLoadedMetadata.
+    if (Number.isNaN(v.duration)) startAtRef.current = seekRequest.time;
+    else {
+      v.currentTime = clampTime(seekRequest.time, v.duration);
+      setCurrent(v.currentTime);
+    }
+  }, [seekRequest]);
 
   const skip = (delta: number) => {
     const v = el();
@@ -183,6 +212,11 @@ export function VideoPlayer({ videoUrl, posterUrl, storyboard, title, onUrlsExpi
     setFailed(false);
     const resume = resumeRef.current;
     resumeRef.current = null;
+    if (startAtRef.current !== undefined && !resume) {
+      v.currentTime = clampTime(startAtRef.current, v.duration);
+      setCurrent(v.currentTime);
+      startAtRef.current = undefined;
+    }
     if (resume) {
       v.currentTime = clampTime(resume.time, v.duration);
       if (resume.play) void v.play().catch(() => undefined);
@@ -364,6 +398,7 @@ export function VideoPlayer({ videoUrl, posterUrl, storyboard, title, onUrlsExpi
           storyboard={storyboard}
           steps={steps}
           currentStep={currentStep}
+          markers={markers}
           onSeek={seek}
         />
         <Box sx={{ display: 'flex', alignItems: 'center', gap: { xs: 0, sm: 0.5 }, minHeight: 48 }}>
