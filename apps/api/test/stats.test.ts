@@ -139,7 +139,7 @@ describe('the timeline', () => {
 
 describe('GET /v1/stats/me', () => {
   it('answers the learner with their statistics', async () => {
-    const res = await ctx.inject({ method: 'GET', url: '/v1/stats/me?compare=specialty', token: people.a.token });
+    const res = await ctx.inject({ method: 'GET', url: '/v1/stats/me?filter=compare==specialty', token: people.a.token });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({ ratingsShown: true, compare: 'specialty', windowDays: 90, minAnalyses: 2 });
     expect(res.json().data.radar).toHaveLength(5);
@@ -151,8 +151,18 @@ describe('GET /v1/stats/me', () => {
     expect(res.json().data).toEqual({ ratingsShown: false });
   });
 
+  it('is for learners only', async () => {
+    for (const role of ['editor', 'expert', 'administrator'] as const) {
+      const person = await ctx.createUser(role);
+      const res = await ctx.inject({ method: 'GET', url: '/v1/stats/me', token: person.token });
+      expect(res.statusCode, role).toBe(403);
+    }
+    expect((await ctx.inject({ method: 'GET', url: '/v1/stats/me' })).statusCode).toBe(401);
+  });
+
   it('refuses an unknown comparison', async () => {
-    const res = await ctx.inject({ method: 'GET', url: '/v1/stats/me?compare=everyone', token: people.a.token });
+    const res = await ctx.inject({ method: 'GET', url: '/v1/stats/me?filter=compare==everyone', token: people.a.token });
     expect(res.statusCode).toBe(400);
+    expect(res.json().error.code).toBe('INVALID_VALUE');
   });
 });

@@ -18,10 +18,8 @@ export const STATS_TIMELINE_MONTHS = 12;
 export const STATS_COMPARISONS = ['all', 'specialty'] as const;
 export type StatsComparison = (typeof STATS_COMPARISONS)[number];
 
-export const statsQuery = z.object({
-  compare: z.enum(STATS_COMPARISONS, { error: 'INVALID_VALUE' }).default('all'),
-  langCode: z.string().optional(),
-});
+/** `filter=compare==specialty` (SPEC §7 query); all learners without it. */
+export const statsComparisonSchema = z.enum(STATS_COMPARISONS, { error: 'INVALID_VALUE' });
 
 const kpiMeans = z.object(Object.fromEntries(KPIS.map((k) => [k, z.number().nullable()])) as Record<Kpi, z.ZodNullable<z.ZodNumber>>);
 export type KpiMeans = z.infer<typeof kpiMeans>;
