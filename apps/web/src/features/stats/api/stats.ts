@@ -11,7 +11,7 @@ export function useMyStats(compare: StatsComparison) {
   const showRatings = session?.preferences.showRatings ?? true;
   return useQuery({
     queryKey: statsKeys.mine(compare, showRatings),
-    queryFn: async () => (await api<{ data: LearnerStats }>('GET', '/stats/me', { query: { filter: { compare } } })).data,
+    queryFn: () => api<LearnerStats>('GET', '/stats/me', { query: { filter: { compare } } }),
     placeholderData: keepPreviousData,
   });
 }

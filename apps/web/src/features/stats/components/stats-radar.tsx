@@ -13,10 +13,10 @@ export default function StatsRadar({ data, lines }: { data: Record<string, strin
   const theme = useTheme();
   return (
     <ResponsiveContainer width="100%" height={360}>
-      <RadarChart data={data} outerRadius="65%">
+      <RadarChart data={data} outerRadius="58%">
         <PolarGrid stroke={theme.palette.divider} />
-        <PolarAngleAxis dataKey="name" tick={{ fill: theme.palette.text.primary, fontSize: 12 }} />
-        <PolarRadiusAxis domain={[0, 5]} tickCount={6} tick={{ fill: theme.palette.text.secondary, fontSize: 11 }} />
+        <PolarAngleAxis dataKey="name" tick={{ fill: theme.palette.text.primary, fontSize: 11 }} />
+        <PolarRadiusAxis angle={90} domain={[0, 5]} tickCount={6} tick={{ fill: theme.palette.text.secondary, fontSize: 11 }} />
         {lines.map((line) => (
           <Radar
             key={line.key}

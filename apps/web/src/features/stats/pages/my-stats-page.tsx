@@ -235,10 +235,7 @@ export function MyStatsPage() {
   const stats = query.data;
   return (
     <Box sx={{ maxWidth: 1100, mx: 'auto', width: '100%', display: 'grid', gap: 2 }}>
-      <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap', justifyContent: 'space-between' }}>
-        <Typography variant="h2" component="h1">
-          {t('title')}
-        </Typography>
+      <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap', justifyContent: 'flex-end' }}>
         {stats?.ratingsShown && (
           <ToggleButtonGroup
             size="small"
