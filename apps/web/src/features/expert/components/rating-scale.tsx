@@ -111,14 +111,22 @@ export function RatingScale({ label, value, onChange, describe, disabled, testId
           );
         })}
       </Box>
-      <Typography variant="body2" sx={{ color: 'text.secondary', minHeight: 20 }} aria-live="polite">
-        {shown ? RATING_LABELS[shown][lang] : ''}
+      <Typography
+        id={descriptionId}
+        variant="body2"
+        sx={{ minHeight: describe ? 40 : 20, maxWidth: 720 }}
+        aria-live="polite"
+        data-testid={`${testId}-goals`}
+      >
+        {shown && (
+          <>
+            <Box component="span" sx={{ fontWeight: 700 }}>
+              {RATING_LABELS[shown][lang]}
+            </Box>
+            {describe ? ` — ${describe(shown)}` : ''}
+          </>
+        )}
       </Typography>
-      {describe && (
-        <Typography id={descriptionId} variant="body2" sx={{ minHeight: 40 }} data-testid={`${testId}-goals`}>
-          {shown ? describe(shown) : ''}
-        </Typography>
-      )}
     </Box>
   );
 }

@@ -165,7 +165,7 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
   const toRate = ws.steps.length + KPIS.length;
 
   return (
-    <Box sx={{ maxWidth: 1400, mx: 'auto', width: '100%', display: 'grid', gap: 2 }}>
+    <Box sx={{ maxWidth: 1400, mx: 'auto', width: '100%', display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 2 }}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, rowGap: 1 }}>
         <Box sx={{ flex: '1 1 240px', minWidth: 0 }}>
           <Typography variant="h2" component="h2" data-testid="analysis-title">
@@ -222,7 +222,7 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
           alignItems: 'start',
         }}
       >
-        <Box sx={{ minWidth: 0, display: 'grid', gap: 2 }}>
+        <Box sx={{ minWidth: 0, display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 2 }}>
           {ws.videoUrl && (
             <VideoPlayer
               videoUrl={ws.videoUrl}
@@ -236,7 +236,7 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
               seekRequest={seekRequest}
             />
           )}
-          <Box>
+          <Box sx={{ minWidth: 0 }}>
             <Tabs
               value={shownTab}
               onChange={(_, next: AnalysisTab) => setTab(next)}
@@ -260,7 +260,7 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
               role="tabpanel"
               id={`analysis-panel-${shownTab}`}
               aria-labelledby={`analysis-tab-${shownTab}`}
-              sx={{ display: 'grid', gap: 3 }}
+              sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 3 }}
             >
               {shownTab === 'global' && (
                 <>

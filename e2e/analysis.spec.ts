@@ -1,0 +1,188 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type Browser } from '@playwright/test';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { signIn } from './support.ts';
+import { makeClip, password, prepareVideo, sendVideo } from './workflow.ts';
+
+const learner = 'learner@sutura.local';
+const editor = 'editor@sutura.local';
+const expert = 'expert@sutura.local';
+
+// The microphone: Chromium's fake device (a beep) without the permission prompt.
+test.use({
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+    ],
+  },
+});
+
+const media = { dir: '', clip: '' };
+
+test.beforeAll(() => {
+  media.dir = mkdtempSync(path.join(tmpdir(), 'sutura-e2e-analysis-'));
+  media.clip = path.join(media.dir, 'case.mp4');
+  makeClip(media.clip, 12);
+});
+
+test.afterAll(() => {
+  if (media.dir) rmSync(media.dir, { recursive: true, force: true });
+});
+
+async function open(browser: Browser, email: string) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', acceptDownloads: true });
+  await context.grantPermissions(['microphone', 'clipboard-read', 'clipboard-write']);
+  const page = await context.newPage();
+  await signIn(page, email, password);
+  return { context, page };
+}
+
+test('an expert rates, records, comments and submits anyway; the learner reads the result, its moments and its PDF', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(240_000);
+  const videoId = await sendVideo(request, learner, media.clip);
+  await prepareVideo(
+    request,
+    editor,
+    learner,
+    videoId,
+    [
+      { name: 'Dissection', start: 1, end: 5 },
+      { name: 'Suture', start: 6, end: 11 },
+    ],
+    { start: 0, end: 12 },
+  );
+
+  // ---- The expert
+  const { context: expertContext, page } = await open(browser, expert);
+  await page.goto('/expert');
+  await page.locator(`[data-testid="expert-video-card"][data-video-id="${videoId}"]`).getByTestId('expert-claim').click();
+  await expect(page).toHaveURL(new RegExp(`/expert/${videoId}$`));
+  await expect(page.getByTestId('analysis-title')).toBeVisible();
+  // The case as the learner gave it.
+  await expect(page.getByText('Merci de regarder la suture.')).toBeVisible();
+
+  // Four skills by the keyboard (the fifth left unrated), with each level's GOALS text.
+  await page.getByTestId('analysis-tab-kpi').click();
+  for (const [kpi, key] of [
+    ['depthPerception', '4'],
+    ['bimanualDexterity', '3'],
+    ['efficiency', '5'],
+    ['tissueHandling', '2'],
+  ] as const) {
+    await page.getByTestId(`kpi-rating-${kpi}`).getByRole('radio').first().focus();
+    await page.keyboard.press(key);
+    await expect(page.getByTestId(`kpi-rating-${kpi}`)).toHaveAttribute('data-value', key);
+    await expect(page.getByTestId(`kpi-rating-${kpi}`).getByRole('radio', { checked: true })).toHaveAttribute('data-level', key);
+  }
+  await expect(page.getByTestId('kpi-rating-efficiency-goals')).not.toBeEmpty();
+  // An arrow moves the choice, as in any radio group.
+  await page.getByTestId('kpi-rating-tissueHandling').getByRole('radio', { checked: true }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('kpi-rating-tissueHandling')).toHaveAttribute('data-value', '3');
+
+  // The first step rated, the second left unrated.
+  await page.getByTestId('analysis-tab-rateSteps').click();
+  await page.getByTestId('step-rating-0').getByRole('radio').first().focus();
+  await page.keyboard.press('5');
+
+  // Global rating, written advice and a voice advice from the fake microphone.
+  await page.getByTestId('analysis-tab-advice').click();
+  await page.getByTestId('global-rating').getByRole('radio', { name: /^4/ }).click();
+  await page.getByTestId('analysis-advice').fill('Garder la traction constante pendant la suture.');
+  await page.getByTestId('voice-record').click();
+  await expect(page.getByTestId('voice-recorder')).toHaveAttribute('data-state', 'recording');
+  await page.waitForTimeout(2500);
+  await page.getByTestId('voice-stop').click();
+  await expect(page.getByTestId('voice-player')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-status', 'saved');
+
+  // Two comments at the steps' starts, through the player's step buttons.
+  const steps = page.getByTestId('player-step');
+  await steps.nth(1).click();
+  await page.getByTestId('comment-add').click();
+  await page.getByTestId('comment-text').fill('Bon angle de l’aiguille.');
+  await page.getByTestId('comment-save').click();
+  await steps.nth(0).click();
+  await page.getByTestId('comment-add').click();
+  await page.getByTestId('comment-text').fill('Dissection trop près du pédicule.');
+  await page.getByTestId('comment-save').click();
+  await expect(page.getByTestId('comment-item')).toHaveCount(2);
+  await expect(page.getByTestId('timeline-marker')).toHaveCount(2);
+
+  // What stays unrated is listed before sending.
+  await page.getByTestId('analysis-tab-finalize').click();
+  await page.getByTestId('analysis-finalize').click();
+  const unrated = page.getByTestId('unrated-list');
+  await expect(unrated).toContainText('Suture');
+  await expect(unrated).toContainText('Autonomie');
+  await page.getByTestId('confirm-anyway').click();
+  await expect(page).toHaveURL(new RegExp(`/expert/${videoId}/complete$`));
+  await expect(page.getByTestId('analysis-complete-title')).toBeVisible();
+  await expertContext.close();
+
+  // ---- The learner
+  const { context, page: learnerPage } = await open(browser, learner);
+  await learnerPage.goto(`/videos/${videoId}`);
+  await expect(learnerPage.getByTestId('analysis-summary')).toBeVisible();
+  await expect(learnerPage.getByTestId('analysis-global-rating')).toContainText('4/5');
+  await learnerPage.getByTestId('detail-tab-kpi').click();
+  await expect(learnerPage.getByTestId('kpi-table').getByTestId('rating-badge')).toHaveCount(4);
+  await expect(learnerPage.getByTestId('kpi-radar').locator('svg').first()).toBeVisible();
+  await learnerPage.getByTestId('detail-tab-advice').click();
+  await expect(learnerPage.getByTestId('result-advice')).toContainText('Garder la traction constante');
+  await expect(learnerPage.getByTestId('result-voice')).toBeVisible();
+  await expect(learnerPage.getByTestId('result-comment')).toHaveCount(2);
+  await expect(learnerPage.getByTestId('timeline-marker')).toHaveCount(2);
+
+  // A comment's link opens the player at its moment.
+  const link = await learnerPage.getByTestId('result-comment-seek').nth(1).getAttribute('href');
+  expect(link).toBe(`/videos/${videoId}?t=6`);
+  await learnerPage.goto(link!);
+  await expect
+    .poll(() => learnerPage.locator('[data-testid="video-player"] video').evaluate((v: HTMLVideoElement) => Math.round(v.currentTime)))
+    .toBe(6);
+
+  // The PDF report, in French, with the advice and the ratings.
+  const [download] = await Promise.all([learnerPage.waitForEvent('download'), learnerPage.getByTestId('analysis-report').click()]);
+  const pdfPath = await download.path();
+  const bytes = new Uint8Array(readFileSync(pdfPath));
+  expect(Buffer.from(bytes.slice(0, 5)).toString()).toBe('%PDF-');
+  const { text } = await extractText(await getDocumentProxy(bytes), { mergePages: true });
+  expect(text).toContain('Garder la traction constante');
+  expect(text).toContain('Bon angle de l’aiguille.');
+
+  // Ratings hidden in the preferences: the advice stays, every score goes; and back.
+  const showRatings = async (on: boolean) => {
+    await learnerPage.goto('/settings/preferences');
+    const toggle = learnerPage.getByTestId('show-ratings');
+    if ((await toggle.isChecked()) !== on) await toggle.click();
+    await expect(toggle).toBeChecked({ checked: on });
+    await learnerPage.goto(`/videos/${videoId}`);
+    await expect(learnerPage.getByTestId('analysis-summary')).toBeVisible();
+  };
+  await showRatings(false);
+  await expect(learnerPage.getByTestId('rating-badge')).toHaveCount(0);
+  await expect(learnerPage.getByTestId('analysis-global-rating')).toHaveCount(0);
+  await learnerPage.getByTestId('detail-tab-advice').click();
+  await expect(learnerPage.getByTestId('result-advice')).toContainText('Garder la traction constante');
+  await learnerPage.getByTestId('detail-tab-kpi').click();
+  await expect(learnerPage.getByTestId('kpi-radar')).toHaveCount(0);
+  await showRatings(true);
+  await expect(learnerPage.getByTestId('analysis-global-rating')).toContainText('4/5');
+  await context.close();
+});

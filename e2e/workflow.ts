@@ -1,0 +1,124 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { expect, type APIRequestContext } from '@playwright/test';
+
+/** Helpers that carry a case through the workflow by the API, as the people before the tested one would. */
+
+export const password = 'sutura2026';
+
+export async function apiToken(request: APIRequestContext, email: string): Promise<string> {
+  const response = await request.post('/v1/auth', { data: { email, password } });
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { data: { token: string } }).data.token;
+}
+
+/** A short test clip made with ffmpeg (pattern and tone), small enough to keep the run fast. */
+export function makeClip(file: string, seconds: number): void {
+  execFileSync(
+    'ffmpeg',
+    [
+      ...['-hide_banner', '-loglevel', 'error', '-y'],
+      ...['-f', 'lavfi', '-i', `testsrc2=size=320x240:rate=25:duration=${seconds}`],
+      ...['-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=48000:duration=${seconds}`],
+      ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-g', '50', '-c:a', 'aac', '-shortest', '-movflags', '+faststart', file],
+    ],
+    { stdio: 'ignore' },
+  );
+}
+
+/** The learner's add page through the API: a case, its video by tus, then "send". */
+export async function sendVideo(request: APIRequestContext, learnerEmail: string, clip: string): Promise<string> {
+  const headers = { Authorization: `Bearer ${await apiToken(request, learnerEmail)}` };
+  const surgeries = (await (await request.get('/v1/vocabularies/surgeries?langCode=fr')).json()) as {
+    data: { id: string; organId: string | null; steps: { id: string }[] }[];
+  };
+  const surgery = surgeries.data.find((s) => s.organId && s.steps.length >= 2)!;
+  const created = await request.post('/v1/videos', {
+    headers,
+    data: {
+      kind: 'video',
+      surgeryId: surgery.id,
+      organId: surgery.organId,
+      keyStepIds: surgery.steps.slice(0, 2).map((s) => s.id),
+      equipmentBrand: 'Intuitive Surgical',
+      equipmentUsed: 'da Vinci Xi',
+      ageRange: '45_59',
+      patientSex: 'man',
+      bmi: 'under_30',
+      complication: false,
+      surgicalHistory: '',
+      radiationHistory: false,
+      medicalBackground: [],
+      mainHand: 'right',
+      surgeryDuration: 95,
+      messageToProctor: 'Merci de regarder la suture.',
+      nasaTlx: { mentalDemand: 60, physicalDemand: 40, temporalDemand: 50, performance: 30, effort: 70, frustration: 20 },
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const videoId = ((await created.json()) as { data: { id: string } }).data.id;
+
+  const bytes = readFileSync(clip);
+  const upload = await request.post('/v1/uploads/', {
+    headers: {
+      ...headers,
+      'Tus-Resumable': '1.0.0',
+      'Upload-Length': String(bytes.length),
+      'Upload-Metadata': `videoId ${Buffer.from(videoId).toString('base64')},filetype ${Buffer.from('video/mp4').toString('base64')}`,
+    },
+  });
+  expect(upload.status(), await upload.text()).toBe(201);
+  const location = new URL(upload.headers().location!, 'http://placeholder').pathname;
+  const patch = await request.patch(location, {
+    headers: { ...headers, 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+    data: bytes,
+  });
+  expect(patch.status(), await patch.text()).toBe(204);
+  await expect
+    .poll(
+      async () =>
+        ((await (await request.get(`/v1/videos/${videoId}`, { headers })).json()) as { data: { mediaStatus: string } }).data.mediaStatus,
+      {
+        timeout: 60_000,
+      },
+    )
+    .toBe('ready');
+  const sent = await request.post(`/v1/videos/${videoId}/send`, { headers, data: { priority: false } });
+  expect(sent.status(), await sent.text()).toBe(200);
+  return videoId;
+}
+
+/** The editor's work through the API: claim, keep the whole clip, two named steps, submit; then wait for the render. */
+export async function prepareVideo(
+  request: APIRequestContext,
+  editorEmail: string,
+  learnerEmail: string,
+  videoId: string,
+  steps: { name: string; start: number; end: number }[],
+  keep: { start: number; end: number },
+): Promise<void> {
+  const headers = { Authorization: `Bearer ${await apiToken(request, editorEmail)}` };
+  const claim = await request.post(`/v1/editor/videos/${videoId}/claim`, { headers, data: {} });
+  expect(claim.status(), await claim.text()).toBe(200);
+  const { fencingToken } = ((await claim.json()) as { data: { fencingToken: number } }).data;
+  const put = async (what: string, data: object) => {
+    const response = await request.put(`/v1/editor/videos/${videoId}/${what}`, { headers, data: { fencingToken, ...data } });
+    expect(response.status(), await response.text()).toBe(200);
+  };
+  await put('trims', { trims: [keep] });
+  await put('phase', { phase: 'steps' });
+  await put('steps', { steps: steps.map((s) => ({ surgeryStepId: null, ...s })) });
+  const submit = await request.post(`/v1/editor/videos/${videoId}/submit`, { headers, data: { fencingToken } });
+  expect(submit.status(), await submit.text()).toBe(200);
+  const learnerHeaders = { Authorization: `Bearer ${await apiToken(request, learnerEmail)}` };
+  await expect
+    .poll(
+      async () =>
+        ((await (await request.get(`/v1/videos/${videoId}`, { headers: learnerHeaders })).json()) as { data: { status: string } }).data
+          .status,
+      {
+        timeout: 90_000,
+      },
+    )
+    .toBe('pending_analysis');
+}
