@@ -41,6 +41,8 @@ import { createNotificationService, type RealtimeHub } from './modules/notificat
 import { createPreparationJobs } from './modules/preparation/preparation.jobs.ts';
 import { preparationRoutes } from './modules/preparation/preparation.routes.ts';
 import { createPreparationService } from './modules/preparation/preparation.service.ts';
+import { statsRoutes } from './modules/stats/stats.routes.ts';
+import { createStatsService } from './modules/stats/stats.service.ts';
 import { rppsRoutes } from './modules/rpps/rpps.routes.ts';
 import { createRppsService } from './modules/rpps/rpps.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -148,6 +150,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   const voice = createVoiceStore({ mediaService, ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
   const analysis = createAnalysisService({ db, mediaService, notifications, audit, claims, voice, hub, clock });
   const contact = createContactService({ db, queue, users, notifications, supportEmail: config.supportEmail, clock });
+  const stats = createStatsService({ db, clock });
   return {
     contact,
     audit,
@@ -168,6 +171,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
     preparationJobs,
     voice,
     analysis,
+    stats,
   };
 }
 export type Services = ReturnType<typeof createServices>;
@@ -270,6 +274,7 @@ export async function buildApp(
       await v1.register(videoRoutes({ videos: services.videos, lookupsPerHour: config.rateLimitLookupsPerHour }));
       await v1.register(preparationRoutes({ preparation: services.preparation }));
       await v1.register(analysisRoutes({ analysis: services.analysis }));
+      await v1.register(statsRoutes({ stats: services.stats }));
       await v1.register(uploadRoutes({ videos: services.videos, maxUploadBytes: config.maxUploadBytes }));
       await v1.register(contactRoutes({ contact: services.contact, rateLimit: config.rateLimitAuthPerMinute }));
     },

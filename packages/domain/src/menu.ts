@@ -79,7 +79,7 @@ export const MENU: readonly MenuEntry[] = [
     admin: true,
   },
   { name: 'users', path: '/admin/users', icon: 'users', titleKey: 'users', roles: ADMIN, showIn: ['drawer'], admin: true },
-  { name: 'myStats', path: '/my-stats', icon: 'stats', titleKey: 'myStats', roles: [], showIn: ['drawer'] },
+  { name: 'myStats', path: '/my-stats', icon: 'stats', titleKey: 'myStats', roles: ['learner'], showIn: ['drawer'] },
   { name: 'videos', path: '/videos', icon: 'videos', titleKey: 'videos', roles: PRACTICE, showIn: ['drawer', 'tabs'] },
   { name: 'editor', path: '/editor', icon: 'editor', titleKey: 'editor', roles: ['editor'], showIn: ['drawer', 'tabs'] },
   { name: 'expert', path: '/expert', icon: 'expert', titleKey: 'expert', roles: ['expert'], showIn: ['drawer', 'tabs'] },

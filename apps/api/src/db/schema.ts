@@ -458,7 +458,11 @@ export const analyses = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
   },
-  (t) => [index('analyses_expert_submitted').on(t.expertId, t.submittedAt)],
+  (t) => [
+    index('analyses_expert_submitted').on(t.expertId, t.submittedAt),
+    // The average surgeon of the statistics: the submitted analyses of a recent window.
+    index('analyses_submitted').on(t.submittedAt).where(sql`status = 'submitted'`),
+  ],
 );
 
 /** A time-coded comment of an analysis, in seconds of the rendered video (`end` for a range). */

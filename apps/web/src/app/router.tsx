@@ -7,6 +7,7 @@ import { settingsRoutes } from '@/features/settings/routes';
 import { videoRoutes } from '@/features/videos/routes';
 import { editorRoutes } from '@/features/editor/routes';
 import { expertRoutes } from '@/features/expert/routes';
+import { statsRoutes } from '@/features/stats/routes';
 import { AppProviders } from '@/app/providers';
 import { GuestOnly } from '@/app/guest-only';
 import { NotFoundPage, RouteErrorPage } from '@/app/route-error';
@@ -22,6 +23,7 @@ const signedInRoutes: RouteObject[] = [
   ...videoRoutes,
   ...editorRoutes,
   ...expertRoutes,
+  ...statsRoutes,
 ];
 
 function joinPath(parent: string, path: string | undefined): string {

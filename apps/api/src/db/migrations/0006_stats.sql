@@ -1,0 +1,1 @@
+CREATE INDEX "analyses_submitted" ON "analyses" USING btree ("submitted_at") WHERE status = 'submitted';
