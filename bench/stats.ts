@@ -2,7 +2,7 @@
  * Seeds 100 000 submitted analyses by SQL and times one learner's statistics against a
  * primary-key lookup on the same database, in the same run.
  * Usage: node bench/stats.ts [analyses]   (BENCH_DATABASE_URL: a PostgreSQL server to use;
- * a fresh database is made on it and dropped. Without it, the embedded engine in memory.)
+ * a fresh database is made on it and dropped. Without it, an embedded server in a temporary folder.)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
