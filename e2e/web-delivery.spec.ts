@@ -10,6 +10,7 @@ import { signIn } from './support.ts';
  */
 interface ManifestChunk {
   file: string;
+  name?: string;
   src?: string;
 }
 const manifest = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../apps/web/dist/.vite/manifest.json'), 'utf8')) as Record<
@@ -23,6 +24,21 @@ function chunkOf(source: RegExp): string {
   if (!chunk) throw new Error(`No chunk for ${source} in the build manifest`);
   return `/${chunk.file}`;
 }
+
+/** The file of a chunk shared by several modules, by the name the build gives it (its first module's). */
+function sharedChunk(name: string): string {
+  const chunk = Object.values(manifest).find((c) => !c.src && c.name === name);
+  if (!chunk) throw new Error(`No shared chunk named ${name} in the build manifest`);
+  return `/${chunk.file}`;
+}
+
+/** What the first screens draw without: the temporary drawers and menus, and other pages. */
+const FIRST_SCREEN_FREE = {
+  textField: sharedChunk('TextField'),
+  modal: sharedChunk('Modal'),
+  notificationsPanel: chunkOf(/src\/features\/notifications\/components\/notifications-sidebar\.tsx$/),
+  expertSpace: chunkOf(/src\/features\/expert\/pages\/expert-space-page\.tsx$/),
+};
 
 const HEAVY = {
   player: chunkOf(/src\/features\/videos\/pages\/video-detail-page\.tsx$/),
@@ -54,6 +70,7 @@ test('the sign-in page loads neither the player, the upload and socket clients, 
   });
   expect(scripts.length).toBeGreaterThan(0);
   for (const [name, file] of Object.entries(HEAVY)) expect(scripts, name).not.toContain(file);
+  for (const [name, file] of Object.entries(FIRST_SCREEN_FREE)) expect(scripts, name).not.toContain(file);
 });
 
 test('the dashboard connects the socket but loads neither the player nor the upload client', async ({ page }) => {
@@ -64,6 +81,8 @@ test('the dashboard connects the socket but loads neither the player nor the upl
   });
   expect(scripts).toContain(HEAVY.socket);
   for (const file of [HEAVY.player, HEAVY.upload, HEAVY.legal, HEAVY.english]) expect(scripts).not.toContain(file);
+  // At this width the menu is fixed: no temporary drawer, and the notifications panel waits for the bell.
+  for (const [name, file] of Object.entries(FIRST_SCREEN_FREE)) expect(scripts, name).not.toContain(file);
 });
 
 test('the page, its scripts and styles arrive pre-compressed, the hashed ones cached for good', async ({ page, request }) => {

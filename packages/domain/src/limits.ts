@@ -74,3 +74,9 @@ export const STORAGE_KEYS = {
   language: 'language',
   colorMode: 'colorMode',
 } as const;
+
+/**
+ * Bytes hashed at each end of a video file for its upload fingerprint (UPLOAD_FINGERPRINT_PATTERN).
+ * Here, free of zod, because the upload code of the shell computes it on every page.
+ */
+export const UPLOAD_FINGERPRINT_EDGE_BYTES = 1024 * 1024;

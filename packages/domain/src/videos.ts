@@ -181,8 +181,6 @@ export { DEFAULT_MAX_UPLOAD_BYTES } from './limits.ts';
  * recordings apart; kept with the upload so that a resume from any browser sends the same file.
  */
 export const UPLOAD_FINGERPRINT_PATTERN = /^(sha256|fnv64):(\d{1,16}):([0-9a-f]{16,64})$/;
-/** Bytes hashed at each end of the file for its fingerprint. */
-export const UPLOAD_FINGERPRINT_EDGE_BYTES = 1024 * 1024;
 
 /** One storyboard thumbnail every this many seconds at most. */
 export const STORYBOARD_MAX_INTERVAL_SECONDS = 10;

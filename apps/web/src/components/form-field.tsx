@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useController, type Control, type FieldPath, type FieldValues, type UseFormSetError } from 'react-hook-form';
+import { useController, type Control, type FieldPath, type FieldValues } from 'react-hook-form';
 import Box from '@mui/material/Box';
 import Checkbox from '@mui/material/Checkbox';
 import FormControl from '@mui/material/FormControl';
@@ -14,14 +14,10 @@ import InputAdornment from '@mui/material/InputAdornment';
 import TextField, { type TextFieldProps } from '@mui/material/TextField';
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
-import { isErrorCode } from '@sutura/domain/errors';
-import type { ApiRequestError } from '@/lib/http';
+import { useFieldErrorText } from '@/components/input-field';
 
-/** Zod messages of the shared schemas are error codes; anything else is shown as it is. */
-export function useFieldErrorText(): (message: string | undefined) => string | undefined {
-  const { t } = useTranslation('errors');
-  return (message) => (message ? (isErrorCode(message) ? t(`errors:${message}`) : message) : undefined);
-}
+// The fields of the first screens, and what every form uses, live in the lighter module.
+export { applyApiFieldErrors, useFieldErrorText } from '@/components/input-field';
 
 type ControlProps<T extends FieldValues> = {
   // Any output type: forms whose resolver transforms values (zod) pass their control as it is.
@@ -161,18 +157,4 @@ export function RadioGroupControl<T extends FieldValues>({
       {message && <FormHelperText>{message}</FormHelperText>}
     </FormControl>
   );
-}
-
-/**
- * Puts the field errors of a refused body on the form's fields. Returns whether any was placed,
- * so the caller shows the general message only when none was.
- */
-export function applyApiFieldErrors<T extends FieldValues>(error: ApiRequestError, setError: UseFormSetError<T>): boolean {
-  let placed = false;
-  for (const detail of error.details ?? []) {
-    if (!detail.path) continue;
-    setError(detail.path as FieldPath<T>, { type: 'server', message: isErrorCode(detail.code) ? detail.code : detail.message });
-    placed = true;
-  }
-  return placed;
 }

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@sutura/domain/errors';
-import { UPLOAD_FINGERPRINT_EDGE_BYTES } from '@sutura/domain/videos';
+import { UPLOAD_FINGERPRINT_EDGE_BYTES } from '@sutura/domain/limits';
 
 /** Enough of the file's start to recognise every container below (MPEG-TS needs three packets). */
 const HEAD_BYTES = 600;

@@ -1,4 +1,4 @@
-import { Suspense, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import Box from '@mui/material/Box';
@@ -13,12 +13,16 @@ import { TabBar } from '@/app/shell/tab-bar';
 import { UploadProgressBar } from '@/app/shell/upload-progress-bar';
 import { isActivePath } from '@/app/shell/use-menu-entries';
 import { NotAllowedPage } from '@/app/route-error';
-import { NotificationsSidebar } from '@/features/notifications/components/notifications-sidebar';
 import { useMarkAllRead, useNotifications } from '@/features/notifications/api/notifications';
 import { AvailablePagesProvider } from '@/lib/available-pages';
 import { useSession } from '@/lib/session';
 import { AdminThemeScope } from '@/lib/theme';
 import { useUiState } from '@/lib/ui-state';
+
+// Fetched when the bell is first pressed: the first screen draws without the panel's code.
+const NotificationsSidebar = lazy(async () => ({
+  default: (await import('@/features/notifications/components/notifications-sidebar')).NotificationsSidebar,
+}));
 
 const TAB_BAR_QUERY = `(max-width: ${LAYOUT.tabBarMaxWindowWidth}px)`;
 
@@ -33,11 +37,14 @@ function Shell() {
   const [menuOpenAt, setMenuOpenAt] = useState<string | null>(null);
   const menuOpen = !large && menuOpenAt === pathname;
   const [notificationsOpen, setNotificationsOpen] = useState(false);
+  // Mounted from the first opening on, so that it closes with its animation.
+  const [notificationsOpened, setNotificationsOpened] = useState(false);
   const { data: notifications } = useNotifications(true);
   const markAllRead = useMarkAllRead();
 
   const openNotifications = () => {
     setNotificationsOpen(true);
+    setNotificationsOpened(true);
     if (notifications?.data.some((n) => n.status === 'unread')) markAllRead.mutate(notifications.data);
   };
 
@@ -99,7 +106,11 @@ function Shell() {
           {page}
         </Box>
       </Box>
-      <NotificationsSidebar open={notificationsOpen} onClose={() => setNotificationsOpen(false)} />
+      {notificationsOpened && (
+        <Suspense fallback={null}>
+          <NotificationsSidebar open={notificationsOpen} onClose={() => setNotificationsOpen(false)} />
+        </Suspense>
+      )}
       {tabBar && <TabBar menuOpen={menuOpen} onToggleMenu={() => setMenuOpenAt(menuOpen ? null : pathname)} />}
     </Box>
   );

@@ -1,16 +1,20 @@
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
 import Box from '@mui/material/Box';
-import Drawer from '@mui/material/Drawer';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
+import Paper from '@mui/material/Paper';
 import { LAYOUT } from '@sutura/domain/limits';
 import { Logo } from '@/components/logo';
 import { MENU_ICONS } from '@/components/menu-icons';
 import { isActivePath, useMenuEntries } from '@/app/shell/use-menu-entries';
+
+// The temporary drawer brings Modal, Slide and the focus trap: fetched when the menu first opens.
+const Drawer = lazy(() => import('@mui/material/Drawer'));
 
 function MenuContent() {
   const { t } = useTranslation(['menu', 'shell']);
@@ -66,19 +70,53 @@ function MenuContent() {
 
 /** Fixed at large widths; a temporary drawer otherwise, closed by the layout on route change. */
 export function LeftMenu({ permanent, open, onClose }: { permanent: boolean; open: boolean; onClose(): void }) {
+  // Mounted from the first opening on, so that it closes with its animation.
+  const [opened, setOpened] = useState(open);
+  if (open && !opened) setOpened(true);
   const paperSx = { width: LAYOUT.leftSidebarWidth, boxSizing: 'border-box' as const, bgcolor: 'background.paper' };
   if (permanent) {
+    // What MUI's permanent Drawer draws (a docked, fixed paper), without the temporary drawer's code.
     return (
       <Box sx={{ width: LAYOUT.leftSidebarWidth, flexShrink: 0 }}>
-        <Drawer variant="permanent" open slotProps={{ paper: { sx: { ...paperSx, borderRight: 1, borderColor: 'divider' } } }}>
-          <MenuContent />
-        </Drawer>
+        <Box className="MuiDrawer-root MuiDrawer-docked" sx={{ flex: '0 0 auto' }}>
+          <Paper
+            elevation={0}
+            square
+            className="MuiDrawer-paper MuiDrawer-paperAnchorLeft MuiDrawer-paperAnchorDockedLeft"
+            sx={{
+              overflowY: 'auto',
+              display: 'flex',
+              flexDirection: 'column',
+              height: '100%',
+              flex: '1 0 auto',
+              zIndex: 'drawer',
+              WebkitOverflowScrolling: 'touch',
+              position: 'fixed',
+              top: 0,
+              left: 0,
+              outline: 0,
+              ...paperSx,
+              borderRight: 1,
+              borderColor: 'divider',
+            }}
+          >
+            <MenuContent />
+          </Paper>
+        </Box>
       </Box>
     );
   }
+  if (!opened) return null;
   return (
-    <Drawer variant="temporary" open={open} onClose={onClose} slotProps={{ paper: { sx: { ...paperSx, pb: `${LAYOUT.tabBarHeight}px` } } }}>
-      <MenuContent />
-    </Drawer>
+    <Suspense fallback={null}>
+      <Drawer
+        variant="temporary"
+        open={open}
+        onClose={onClose}
+        slotProps={{ paper: { sx: { ...paperSx, pb: `${LAYOUT.tabBarHeight}px` } } }}
+      >
+        <MenuContent />
+      </Drawer>
+    </Suspense>
   );
 }

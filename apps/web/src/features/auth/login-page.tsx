@@ -8,7 +8,7 @@ import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import type { LoginBody, loginBody } from '@sutura/domain/auth';
 import type { z } from 'zod';
-import { applyApiFieldErrors, PasswordFieldControl, TextFieldControl } from '@/components/form-field';
+import { applyApiFieldErrors, InputFieldControl, PasswordInputControl } from '@/components/input-field';
 import { AuthCard } from '@/features/auth/components/auth-card';
 import { useLogin } from '@/features/auth/api/auth';
 import { ApiRequestError, errorText } from '@/lib/http';
@@ -68,8 +68,8 @@ export function LoginPage() {
             {errorText(login.error)}
           </Alert>
         )}
-        <TextFieldControl control={control} name="email" label={t('fields.email')} type="email" autoComplete="email" required />
-        <PasswordFieldControl control={control} name="password" label={t('fields.password')} autoComplete="current-password" required />
+        <InputFieldControl control={control} name="email" label={t('fields.email')} type="email" autoComplete="email" required />
+        <PasswordInputControl control={control} name="password" label={t('fields.password')} autoComplete="current-password" required />
         <Box sx={{ textAlign: 'right', mt: 0.5 }}>
           <Link component={RouterLink} to="/auth/forgot-password">
             {t('login.forgotPassword')}
