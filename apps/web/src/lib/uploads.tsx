@@ -90,7 +90,7 @@ function envelopeError(body: string | undefined): { code: string; message: strin
  */
 let tusClient: Promise<typeof import('tus-js-client')> | undefined;
 function loadTus(): Promise<typeof import('tus-js-client')> {
-  tusClient ??= Promise.all([import('tus-js-client'), i18n.loadNamespaces('upload')]).then(([tus]) => tus);
+  tusClient ??= Promise.all([import('tus-js-client'), i18n.loadNamespaces(['upload', 'case-file'])]).then(([tus]) => tus);
   return tusClient;
 }
 
@@ -196,6 +196,7 @@ export class UploadManager {
     if (refusal) throw new UploadRefusedError(errorMessage(refusal, currentLanguage()));
     const fingerprint = await fingerprintFile(file);
     if (resume?.fingerprint && differentFiles(resume.fingerprint, fingerprint)) {
+      await i18n.loadNamespaces('case-file');
       throw new UploadRefusedError(i18n.t('case-file:resume.otherFile', { name: file.name }));
     }
 

@@ -9,7 +9,7 @@ import { MENU_ICONS } from '@/components/menu-icons';
 import { isActivePath, useMenuEntries } from '@/app/shell/use-menu-entries';
 
 export function TabBar({ menuOpen, onToggleMenu }: { menuOpen: boolean; onToggleMenu(): void }) {
-  const { t } = useTranslation(['menu', 'shell']);
+  const { t } = useTranslation(['menu', 'shell', 'tab-bar']);
   const { pathname } = useLocation();
   const entries = useMenuEntries('tabs');
   const active = entries.find((e) => isActivePath(e.path, pathname))?.path ?? (menuOpen ? 'menu' : false);

@@ -10,7 +10,7 @@ import { useUploads } from '@/lib/uploads';
 
 /** SPEC §4: shown while an upload runs; at 100 it resets after 1.5 s and says so. */
 export function UploadProgressBar({ compact }: { compact: boolean }) {
-  const { t } = useTranslation('shell');
+  const { t } = useTranslation(['shell', 'upload']);
   const toast = useToast();
   const { uploadProgress, setUploadProgress } = useUiState();
   const { value, show } = uploadProgress;

@@ -113,7 +113,7 @@ function stepOfField(path: string): number {
 type LegalDialog = 'terms' | 'privacy';
 
 export function SignUpPage() {
-  const { t } = useTranslation('auth');
+  const { t } = useTranslation(['auth', 'rpps']);
   // The directory says the profession in French: shown in the reader's language when it is a known one.
   const professionText = (profession: string | null) =>
     profession ? t(`rpps:professions.${normalizeName(profession)}`, { defaultValue: profession }) : null;

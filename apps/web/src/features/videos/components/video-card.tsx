@@ -21,7 +21,7 @@ export const videoPath = (video: Pick<VideoSummary, 'id' | 'access'>) =>
 
 /** One case of the list: poster, surgery and organ, date and time, duration, key steps, status and media state. */
 export function VideoCard({ video }: { video: VideoSummary }) {
-  const { t } = useTranslation('videos');
+  const { t } = useTranslation(['videos', 'case-file']);
   const lang = currentLanguage();
   const surgery = video.surgery?.name ?? t('card.noSurgery');
   const author = `${video.author.firstName} ${video.author.lastName}`.trim();

@@ -47,7 +47,7 @@ type OpenDialog = 'edit' | 'send' | 'share' | 'delete' | null;
  * SPEC §2 appear only when they have something to show.
  */
 export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: VideoDetail; readOnly: boolean; onUrlsExpired(): void }) {
-  const { t } = useTranslation('videos');
+  const { t } = useTranslation(['videos', 'analysis']);
   const lang = currentLanguage();
   // The pictures are what a pictures-only case shows first.
   const [tab, setTab] = useState<DetailTab>(video.kind === 'pictures' ? 'pictures' : 'global');
