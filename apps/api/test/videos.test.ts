@@ -843,5 +843,13 @@ describe('the list', () => {
     const withPoster = en.data.find((v) => v.id === ids.mid)!;
     expect(withPoster.posterUrl).toMatch(new RegExp(`^/v1/media/[0-9a-f-]{36}\\?u=${lister.id}&exp=\\d+&sig=`));
     expect((await ctx.app.inject({ method: 'GET', url: withPoster.posterUrl! })).statusCode).toBe(200);
+    // As a browser asks for it: media go as they are, never compressed, whole or by range.
+    const asBrowser = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+    const whole = await ctx.app.inject({ method: 'GET', url: withPoster.posterUrl!, headers: asBrowser });
+    expect(whole.statusCode, whole.body).toBe(200);
+    expect(whole.headers['content-encoding']).toBeUndefined();
+    const part = await ctx.app.inject({ method: 'GET', url: withPoster.posterUrl!, headers: { ...asBrowser, range: 'bytes=0-9' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.rawPayload).toHaveLength(10);
   });
 });
