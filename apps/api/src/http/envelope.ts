@@ -21,14 +21,18 @@ function fail(
   details?: { path: string; code: ErrorCode }[],
 ) {
   const lang = requestLanguage(request);
-  return reply.status(status).send({
-    success: false,
-    error: {
-      code,
-      message: errorMessage(code, lang, params),
-      ...(details?.length ? { details: details.map((d) => ({ ...d, message: errorMessage(d.code, lang) })) } : {}),
-    },
-  });
+  // A route may have named its own type (a media file) before it failed: the envelope is JSON.
+  return reply
+    .status(status)
+    .type('application/json; charset=utf-8')
+    .send({
+      success: false,
+      error: {
+        code,
+        message: errorMessage(code, lang, params),
+        ...(details?.length ? { details: details.map((d) => ({ ...d, message: errorMessage(d.code, lang) })) } : {}),
+      },
+    });
 }
 
 /** Maps what a fastify-level failure means to the catalogue. */

@@ -37,7 +37,7 @@ export function registerRequestDeadline(app: FastifyInstance, defaultMs: number)
         error: { code: 'REQUEST_TIMEOUT', message: errorMessage('REQUEST_TIMEOUT', requestLanguage(request)) },
       };
       reply.raw.once('finish', () => request.raw.destroy());
-      void reply.status(408).header('connection', 'close').send(body);
+      void reply.status(408).header('connection', 'close').type('application/json; charset=utf-8').send(body);
     }, ms);
     timer.unref();
     timers.set(request, timer);
