@@ -36,7 +36,10 @@ export function AnalysisSummary({ result }: { result: AnalysisResult }) {
   const [downloading, setDownloading] = useState(false);
   const profile = useQuery({
     queryKey: ['users', 'public', result.expert.id, lang],
-    queryFn: () => api<PublicUser>('GET', `/users/${result.expert.id}?select=career,information,mediaId&populate=career.specialty,media`),
+    queryFn: () =>
+      api<PublicUser>('GET', `/users/${result.expert.id}`, {
+        query: { select: ['career', 'information', 'mediaId'], populate: ['career.specialty', 'media'] },
+      }),
     staleTime: 5 * 60_000,
   });
   const name = profile.data?.information
