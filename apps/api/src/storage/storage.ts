@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -31,8 +32,9 @@ export function createLocalStorage(root: string): Storage {
     async put(key, body) {
       const full = resolve(key);
       await mkdir(path.dirname(full), { recursive: true });
-      // Written beside and renamed, so a reader never sees half a file.
-      const partial = `${full}.partial`;
+      // Written beside and renamed, so a reader never sees half a file; a name of its own, so two
+      // writers of the same key (a job run twice) never rename each other's file.
+      const partial = `${full}.${randomUUID()}.partial`;
       if (Buffer.isBuffer(body)) {
         const out = createWriteStream(partial);
         await new Promise<void>((ok, ko) => out.end(body, () => ok()).on('error', ko));
@@ -50,7 +52,7 @@ export function createLocalStorage(root: string): Storage {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
         // Another filesystem: copied beside and renamed, so a reader never sees half a file.
-        const partial = `${full}.partial`;
+        const partial = `${full}.${randomUUID()}.partial`;
         await copyFile(file, partial);
         await rename(partial, full);
         await rm(file, { force: true });
