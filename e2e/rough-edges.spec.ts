@@ -153,6 +153,8 @@ test('each role sees its own product: a page it may not open says so, editors se
   await page.goto('/videos');
   await expect(page.getByTestId('not-allowed')).toContainText('Page non disponible');
   await page.goto('/auth/logout');
+  // The server ends the session (its cookie) before the sign-in page shows.
+  await expect(page).toHaveURL(/\/auth\/login/);
 
   await signIn(page, 'editor@sutura.local', password);
   await page.goto('/videos');

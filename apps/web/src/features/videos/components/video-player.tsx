@@ -206,6 +206,20 @@ export function VideoPlayer({
     poster.renew();
   };
 
+  // The element starts loading as soon as it is created, before its page is on screen, and React
+  // drops the media events of an element not yet mounted: metadata already there are read here.
+  useEffect(() => {
+    const v = videoRef.current;
+    if (!v || v.readyState < 1) return;
+    setDuration(v.duration);
+    setBuffered(bufferedRanges(v));
+    if (startAtRef.current !== undefined) {
+      v.currentTime = clampTime(startAtRef.current, v.duration);
+      startAtRef.current = undefined;
+    }
+    setCurrent(v.currentTime);
+  }, []);
+
   const onLoadedMetadata = (event: SyntheticEvent<HTMLVideoElement>) => {
     const v = event.currentTarget;
     setDuration(v.duration);
