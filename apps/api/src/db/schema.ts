@@ -461,7 +461,9 @@ export const analyses = pgTable(
   (t) => [
     index('analyses_expert_submitted').on(t.expertId, t.submittedAt),
     // The average surgeon of the statistics: the submitted analyses of a recent window.
-    index('analyses_submitted').on(t.submittedAt).where(sql`status = 'submitted'`),
+    index('analyses_submitted')
+      .on(t.submittedAt)
+      .where(sql`status = 'submitted'`),
   ],
 );
 
