@@ -23,7 +23,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -188,6 +188,8 @@ async function main(): Promise<void> {
   if (build.status !== 0) throw new Error('the web app did not build');
 
   const work = await mkdtemp(path.join(tmpdir(), 'sutura-bench-web-'));
+  // As root, the embedded PostgreSQL runs as its own system user, which must pass through here.
+  await chmod(work, 0o711);
   const port = Number(process.env.BENCH_PORT ?? (await freePort()));
   const base = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, [path.join(root, 'apps/api/src/main.ts')], {
