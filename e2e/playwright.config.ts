@@ -44,6 +44,8 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/v1/health`,
     timeout: 120_000,
     reuseExistingServer: false,
+    // Stopped as an operator stops it, so that it stops its embedded PostgreSQL server too.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     stdout: 'pipe',
     env: {
       PORT: String(port),
