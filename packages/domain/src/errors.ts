@@ -284,6 +284,26 @@ export const ERRORS = {
     en: 'This text contains a character that is not allowed',
     fr: "Ce texte contient un caractère qui n'est pas autorisé",
   },
+  VOCABULARY_IN_USE: {
+    status: 409,
+    en: 'This term is used by cases, people or surgeries: retire it instead of deleting it',
+    fr: 'Ce terme est utilisé par des cas, des personnes ou des chirurgies : retirez-le au lieu de le supprimer',
+  },
+  VOCABULARY_NAME_TAKEN: {
+    status: 409,
+    en: 'This list already has a term with this name',
+    fr: 'Cette liste contient déjà un terme portant ce nom',
+  },
+  VOCABULARY_ORDER_STALE: {
+    status: 409,
+    en: 'This list was changed meanwhile: reload it and order it again',
+    fr: 'Cette liste a été modifiée entre-temps : rechargez-la et ordonnez-la de nouveau',
+  },
+  CLAIM_NOT_HELD: {
+    status: 409,
+    en: 'Nobody holds this video any more',
+    fr: 'Plus personne ne détient cette vidéo',
+  },
   INVALID_VALUE: { status: 400, en: 'This value is not allowed', fr: "Cette valeur n'est pas autorisée" },
 } as const satisfies Record<string, { status: number; en: string; fr: string }>;
 

@@ -141,6 +141,27 @@ export const NOTIFICATION_KINDS = {
     en: 'Your video of {surgery} has been analysed by {expert}: read the advice.',
     fr: 'Votre vidéo de {surgery} a été analysée par {expert} : consultez les conseils.',
   },
+  preparationClaimReleased: {
+    type: 'other',
+    group: 'preparation',
+    subject: { en: 'Sutura: your hold on a video to prepare was ended', fr: "Sutura : votre réservation d'une vidéo à préparer a pris fin" },
+    en: 'An administrator ended your hold on the video of {surgery}: it went back to the pool.',
+    fr: 'Un administrateur a mis fin à votre réservation de la vidéo de {surgery} : elle est retournée dans la file.',
+  },
+  analysisClaimReleased: {
+    type: 'other',
+    group: 'analysis',
+    subject: { en: 'Sutura: your hold on a video to analyse was ended', fr: "Sutura : votre réservation d'une vidéo à analyser a pris fin" },
+    en: 'An administrator ended your hold on the video of {surgery}: it went back to the pool and your draft was discarded.',
+    fr: 'Un administrateur a mis fin à votre réservation de la vidéo de {surgery} : elle est retournée dans la file et votre brouillon a été supprimé.',
+  },
+  videoDeletedByAdmin: {
+    type: 'other',
+    group: 'videos',
+    subject: { en: 'Sutura: one of your cases was deleted', fr: "Sutura : l'un de vos cas a été supprimé" },
+    en: 'An administrator deleted your case of {surgery}, with its files.',
+    fr: 'Un administrateur a supprimé votre cas de {surgery}, avec ses fichiers.',
+  },
 } as const satisfies Record<
   string,
   { type: (typeof NOTIFICATION_TYPES)[number]; group: EmailEvent; subject: { en: string; fr: string }; en: string; fr: string }

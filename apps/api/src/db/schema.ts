@@ -23,32 +23,61 @@ const id = () =>
     .default(sql`gen_random_uuid()`);
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
-// Vocabularies: names are kept in both languages.
-export const specialties = pgTable('specialties', {
-  id: id(),
-  code: text('code').notNull().unique(),
-  nameFr: text('name_fr').notNull(),
-  nameEn: text('name_en').notNull(),
-  position: integer('position').notNull().default(0),
-});
+// Vocabularies: names are kept in both languages, unique in each list and language whatever the
+// case. A term something uses is retired (`retired_at`), never deleted: it keeps naming what uses
+// it but is no longer offered in the pickers (docs/admin-catalog.md).
+const retiredAt = () => timestamp('retired_at', { withTimezone: true });
 
-export const organs = pgTable('organs', {
-  id: id(),
-  code: text('code').notNull().unique(),
-  nameFr: text('name_fr').notNull(),
-  nameEn: text('name_en').notNull(),
-  icon: text('icon').notNull(),
-  position: integer('position').notNull().default(0),
-});
+export const specialties = pgTable(
+  'specialties',
+  {
+    id: id(),
+    code: text('code').notNull().unique(),
+    nameFr: text('name_fr').notNull(),
+    nameEn: text('name_en').notNull(),
+    position: integer('position').notNull().default(0),
+    retiredAt: retiredAt(),
+  },
+  (t) => [
+    uniqueIndex('specialties_name_fr_unique').on(sql`lower(${t.nameFr})`),
+    uniqueIndex('specialties_name_en_unique').on(sql`lower(${t.nameEn})`),
+  ],
+);
 
-export const surgeries = pgTable('surgeries', {
-  id: id(),
-  code: text('code').notNull().unique(),
-  nameFr: text('name_fr').notNull(),
-  nameEn: text('name_en').notNull(),
-  organId: uuid('organ_id').references(() => organs.id, { onDelete: 'set null' }),
-  position: integer('position').notNull().default(0),
-});
+export const organs = pgTable(
+  'organs',
+  {
+    id: id(),
+    code: text('code').notNull().unique(),
+    nameFr: text('name_fr').notNull(),
+    nameEn: text('name_en').notNull(),
+    icon: text('icon').notNull(),
+    position: integer('position').notNull().default(0),
+    retiredAt: retiredAt(),
+  },
+  (t) => [
+    uniqueIndex('organs_name_fr_unique').on(sql`lower(${t.nameFr})`),
+    uniqueIndex('organs_name_en_unique').on(sql`lower(${t.nameEn})`),
+  ],
+);
+
+export const surgeries = pgTable(
+  'surgeries',
+  {
+    id: id(),
+    code: text('code').notNull().unique(),
+    nameFr: text('name_fr').notNull(),
+    nameEn: text('name_en').notNull(),
+    organId: uuid('organ_id').references(() => organs.id, { onDelete: 'set null' }),
+    position: integer('position').notNull().default(0),
+    retiredAt: retiredAt(),
+  },
+  (t) => [
+    uniqueIndex('surgeries_name_fr_unique').on(sql`lower(${t.nameFr})`),
+    uniqueIndex('surgeries_name_en_unique').on(sql`lower(${t.nameEn})`),
+    index('surgeries_organ').on(t.organId),
+  ],
+);
 
 export const surgerySteps = pgTable(
   'surgery_steps',
@@ -61,8 +90,27 @@ export const surgerySteps = pgTable(
     nameFr: text('name_fr').notNull(),
     nameEn: text('name_en').notNull(),
     position: integer('position').notNull(),
+    retiredAt: retiredAt(),
   },
-  (t) => [uniqueIndex('surgery_steps_surgery_code').on(t.surgeryId, t.code)],
+  (t) => [
+    uniqueIndex('surgery_steps_surgery_code').on(t.surgeryId, t.code),
+    uniqueIndex('surgery_steps_name_fr_unique').on(t.surgeryId, sql`lower(${t.nameFr})`),
+    uniqueIndex('surgery_steps_name_en_unique').on(t.surgeryId, sql`lower(${t.nameEn})`),
+  ],
+);
+
+/**
+ * Every reference term the seed ever added (kind, code): the seed adds only terms it never added
+ * before, so that a term an administrator deleted, renamed or retired stays as they left it.
+ */
+export const vocabularySeeds = pgTable(
+  'vocabulary_seeds',
+  {
+    kind: text('kind').notNull(),
+    code: text('code').notNull(),
+    seededAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.code] })],
 );
 
 /** The public RPPS directory, imported from the official extract. */
@@ -106,7 +154,7 @@ export const users = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('users_email_unique').on(t.email), uniqueIndex('users_rpps_unique').on(t.rpps)],
+  (t) => [uniqueIndex('users_email_unique').on(t.email), uniqueIndex('users_rpps_unique').on(t.rpps), index('users_specialty').on(t.specialtyId)],
 );
 
 /** A signed-in session; the JWT names it, so revoking the row signs the token out. */
@@ -268,6 +316,12 @@ export const videos = pgTable(
     index('videos_author_created').on(t.authorId, t.createdAt),
     index('videos_status').on(t.status),
     index('videos_claim_holder').on(t.claimHolderId),
+    // The administrators' list of every case, newest first (modules/admin-catalog).
+    index('videos_created').on(t.createdAt, t.id),
+    index('videos_surgery').on(t.surgeryId),
+    index('videos_organ').on(t.organId),
+    // Whether a surgery step is some case's key step (a step in use cannot be deleted).
+    index('videos_key_steps').using('gin', t.keyStepIds),
   ],
 );
 
@@ -358,7 +412,7 @@ export const videoSteps = pgTable(
     start: doublePrecision('start').notNull(),
     end: doublePrecision('end').notNull(),
   },
-  (t) => [uniqueIndex('video_steps_video_position').on(t.videoId, t.position)],
+  (t) => [uniqueIndex('video_steps_video_position').on(t.videoId, t.position), index('video_steps_surgery_step').on(t.surgeryStepId)],
 );
 
 /** Read-only access a learner gave a colleague to one of their videos. */
