@@ -21,6 +21,9 @@ import { JSON_BODY_LIMIT, registerRequestDeadline } from './http/timeouts.ts';
 import type { Queue } from './jobs/queue.ts';
 import { createRealtime } from './realtime/socket.ts';
 import type { Storage } from './storage/storage.ts';
+import { adminCatalogRoutes } from './modules/admin-catalog/admin-catalog.routes.ts';
+import { createSurgeryVideosAdmin } from './modules/admin-catalog/surgery-videos.service.ts';
+import { createVocabularyAdmin } from './modules/admin-catalog/vocabularies-admin.service.ts';
 import { analysisRoutes } from './modules/analysis/analysis.routes.ts';
 import { createAnalysisService } from './modules/analysis/analysis.service.ts';
 import { createVoiceStore } from './modules/analysis/voice.ts';
@@ -151,7 +154,24 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   const analysis = createAnalysisService({ db, mediaService, notifications, audit, claims, voice, hub, clock });
   const contact = createContactService({ db, queue, users, notifications, supportEmail: config.supportEmail, clock });
   const stats = createStatsService({ db, clock });
+  const vocabularyAdmin = createVocabularyAdmin({ db, audit, clock });
+  const surgeryVideosAdmin = createSurgeryVideosAdmin({
+    db,
+    claims,
+    audit,
+    notifications,
+    onReleased: async ({ videoId, stage, authorId }) => {
+      if (stage === 'preparation') {
+        preparation.poolChanged(videoId, 'returned');
+        preparation.statusChanged({ id: videoId, authorId }, 'pending_preparation');
+      } else {
+        await analysis.claimForceReleased(videoId);
+      }
+    },
+  });
   return {
+    vocabularyAdmin,
+    surgeryVideosAdmin,
     contact,
     audit,
     tokens,
@@ -275,6 +295,9 @@ export async function buildApp(
       await v1.register(preparationRoutes({ preparation: services.preparation }));
       await v1.register(analysisRoutes({ analysis: services.analysis }));
       await v1.register(statsRoutes({ stats: services.stats }));
+      await v1.register(
+        adminCatalogRoutes({ vocabularies: services.vocabularyAdmin, surgeryVideos: services.surgeryVideosAdmin, videos: services.videos }),
+      );
       await v1.register(uploadRoutes({ videos: services.videos, maxUploadBytes: config.maxUploadBytes }));
       await v1.register(contactRoutes({ contact: services.contact, rateLimit: config.rateLimitAuthPerMinute }));
     },

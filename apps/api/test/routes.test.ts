@@ -99,6 +99,21 @@ const BY_ID: Record<string, (id: string, viewer: Person) => { query?: string; bo
   'GET /v1/videos/:id/analysis': () => ({}),
   'GET /v1/videos/:id/analysis/report': () => ({}),
   'DELETE /v1/uploads/:id': () => ({}),
+  'POST /v1/admin/vocabularies/surgeries/:id/steps': () => ({ body: { nameFr: 'Étape', nameEn: 'Step' } }),
+  'PUT /v1/admin/vocabularies/surgeries/:id/steps/order': (id) => ({ body: { ids: [id] } }),
+  ...Object.fromEntries(
+    (['organs', 'surgeries', 'steps', 'specialties'] as const).flatMap((kind) => [
+      [
+        `PUT /v1/admin/vocabularies/${kind}/:id`,
+        () => ({ body: { nameFr: 'Nom', nameEn: 'Name', ...(kind === 'organs' ? { icon: 'kidney' } : {}) } }),
+      ],
+      [`POST /v1/admin/vocabularies/${kind}/:id/retire`, () => ({ body: {} })],
+      [`POST /v1/admin/vocabularies/${kind}/:id/restore`, () => ({ body: {} })],
+      [`DELETE /v1/admin/vocabularies/${kind}/:id`, () => ({})],
+    ]),
+  ),
+  'POST /v1/admin/surgery-videos/:id/release': () => ({ body: {} }),
+  'DELETE /v1/admin/surgery-videos/:id': () => ({}),
 };
 
 /** Routes whose body is not JSON, and the refusal of a JSON body there. */

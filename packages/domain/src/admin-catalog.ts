@@ -30,7 +30,12 @@ export type NamesBody = z.infer<typeof stepBody>;
 
 /** The whole list in its new order: refused (VOCABULARY_ORDER_STALE) unless it names exactly the current terms. */
 export const reorderBody = z
-  .object({ ids: z.array(uuid(), { error: 'FIELD_REQUIRED' }).min(1, { error: 'FIELD_REQUIRED' }).max(VOCABULARY_ORDER_MAX, { error: 'INVALID_VALUE' }) })
+  .object({
+    ids: z
+      .array(uuid(), { error: 'FIELD_REQUIRED' })
+      .min(1, { error: 'FIELD_REQUIRED' })
+      .max(VOCABULARY_ORDER_MAX, { error: 'INVALID_VALUE' }),
+  })
   .strict();
 export type ReorderBody = z.infer<typeof reorderBody>;
 

@@ -144,14 +144,20 @@ export const NOTIFICATION_KINDS = {
   preparationClaimReleased: {
     type: 'other',
     group: 'preparation',
-    subject: { en: 'Sutura: your hold on a video to prepare was ended', fr: "Sutura : votre réservation d'une vidéo à préparer a pris fin" },
+    subject: {
+      en: 'Sutura: your hold on a video to prepare was ended',
+      fr: "Sutura : votre réservation d'une vidéo à préparer a pris fin",
+    },
     en: 'An administrator ended your hold on the video of {surgery}: it went back to the pool.',
     fr: 'Un administrateur a mis fin à votre réservation de la vidéo de {surgery} : elle est retournée dans la file.',
   },
   analysisClaimReleased: {
     type: 'other',
     group: 'analysis',
-    subject: { en: 'Sutura: your hold on a video to analyse was ended', fr: "Sutura : votre réservation d'une vidéo à analyser a pris fin" },
+    subject: {
+      en: 'Sutura: your hold on a video to analyse was ended',
+      fr: "Sutura : votre réservation d'une vidéo à analyser a pris fin",
+    },
     en: 'An administrator ended your hold on the video of {surgery}: it went back to the pool and your draft was discarded.',
     fr: 'Un administrateur a mis fin à votre réservation de la vidéo de {surgery} : elle est retournée dans la file et votre brouillon a été supprimé.',
   },

@@ -154,7 +154,11 @@ export const users = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('users_email_unique').on(t.email), uniqueIndex('users_rpps_unique').on(t.rpps), index('users_specialty').on(t.specialtyId)],
+  (t) => [
+    uniqueIndex('users_email_unique').on(t.email),
+    uniqueIndex('users_rpps_unique').on(t.rpps),
+    index('users_specialty').on(t.specialtyId),
+  ],
 );
 
 /** A signed-in session; the JWT names it, so revoking the row signs the token out. */

@@ -307,6 +307,12 @@ export function createAnalysisService(deps: {
       return expired.length;
     },
 
+    /** An administrator ended the expert's claim: the draft goes, the pool hears of the video. */
+    async claimForceReleased(videoId: string): Promise<void> {
+      await discardDraft(videoId);
+      poolChanged(videoId, 'returned');
+    },
+
     // ---- The expert's lists
 
     async pool(viewer: RequestUser, query: ListQuery, lang: Language) {

@@ -26,7 +26,16 @@ export type AuditAction =
   | 'analysis.claimed'
   | 'analysis.abandoned'
   | 'analysis.submitted'
-  | 'contact.sent';
+  | 'contact.sent'
+  | 'vocabulary.created'
+  | 'vocabulary.renamed'
+  | 'vocabulary.reordered'
+  | 'vocabulary.retired'
+  | 'vocabulary.restored'
+  | 'vocabulary.deleted'
+  | 'video.claim_released_by_admin'
+  | 'video.deleted_by_admin'
+  | 'video.viewed_by_admin';
 
 export type Audit = (
   actorId: string | null,

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { claims, videos } from '../../db/schema.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 
-export type ClaimEndReason = 'released' | 'expired' | 'submitted' | 'taken_over';
+export type ClaimEndReason = 'released' | 'expired' | 'submitted' | 'taken_over' | 'force_released';
 
 /** A claim that the sweep returned to its pool. */
 export interface ExpiredClaim {
@@ -194,6 +194,30 @@ export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number
       }
       await endHistory(videoId, fencingToken, 'released', now);
       return row;
+    },
+
+    /**
+     * An administrator ends whoever holds the video (docs/admin-catalog.md): back to its stage's
+     * pool in one conditional update on the token, so that the holder's next write is LEASE_LOST.
+     * Returns the claim that ended, or null when nobody held it (any more).
+     */
+    async forceRelease(videoId: string): Promise<ExpiredClaim | null> {
+      const now = clock();
+      const [video] = await db
+        .select({ status: videos.status, holderId: videos.claimHolderId, fencingToken: videos.fencingToken })
+        .from(videos)
+        .where(eq(videos.id, videoId));
+      if (!video) throw notFound();
+      const stage = (Object.keys(CLAIM_STATUSES) as ClaimStage[]).find((s) => CLAIM_STATUSES[s].held === video.status);
+      if (!stage) return null;
+      const [row] = await db
+        .update(videos)
+        .set({ status: CLAIM_STATUSES[stage].pending, claimHolderId: null, leaseEndsAt: null, updatedAt: now })
+        .where(and(eq(videos.id, videoId), eq(videos.status, video.status), eq(videos.fencingToken, video.fencingToken)))
+        .returning({ id: videos.id });
+      if (!row) return null;
+      await endHistory(videoId, video.fencingToken, 'force_released', now);
+      return { videoId, stage, holderId: video.holderId, fencingToken: video.fencingToken };
     },
 
     /**

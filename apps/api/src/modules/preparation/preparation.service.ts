@@ -375,7 +375,8 @@ export function createPreparationService(deps: {
         savedAt: prep.savedAt?.toISOString() ?? null,
         renderStatus: prep.renderStatus as RenderStatus,
         renderError: prep.renderError,
-        vocabulary: vocabulary.map((s) => ({ id: s.id, name: localName(s, lang), position: s.position })),
+        // The names the editor may pick: retired steps (docs/admin-catalog.md) keep naming the drafts that have them.
+        vocabulary: vocabulary.filter((s) => !s.retiredAt).map((s) => ({ id: s.id, name: localName(s, lang), position: s.position })),
       };
     },
 

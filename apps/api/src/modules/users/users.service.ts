@@ -66,9 +66,10 @@ export function createUserService(deps: {
   }
 
   /** `path` names the field in the body that was sent, so the form can put the error on it. */
-  async function assertSpecialty(specialtyId: string, path: string): Promise<void> {
-    const [row] = await db.select({ id: specialties.id }).from(specialties).where(eq(specialties.id, specialtyId));
-    if (!row) throw new AppError('VALIDATION', {}, [{ path, code: 'INVALID_VALUE' }]);
+  async function assertSpecialty(specialtyId: string, path: string, current: string | null = null): Promise<void> {
+    const [row] = await db.select({ retiredAt: specialties.retiredAt }).from(specialties).where(eq(specialties.id, specialtyId));
+    // A retired specialty (docs/admin-catalog.md) stays only with whoever already had it.
+    if (!row || (row.retiredAt && specialtyId !== current)) throw new AppError('VALIDATION', {}, [{ path, code: 'INVALID_VALUE' }]);
   }
 
   async function sendCode(user: UserRow, purpose: 'verify' | 'reset', lang: Language): Promise<void> {
@@ -212,7 +213,7 @@ export function createUserService(deps: {
 
     async updateProfile(requestUser: RequestUser, body: ProfileUpdate, ip: string, lang: Language): Promise<Profile> {
       const user = await byId(requestUser.id);
-      if (body.career?.specialtyId) await assertSpecialty(body.career.specialtyId, 'career.specialtyId');
+      if (body.career?.specialtyId) await assertSpecialty(body.career.specialtyId, 'career.specialtyId', user.specialtyId);
       // One of the two years changed alone is compared with the other as stored.
       const practice = body.career?.yearsOfExperience ?? user.yearsOfExperience;
       const robotic = body.career?.yearsOfRoboticExperience ?? user.yearsOfRoboticExperience;

@@ -135,21 +135,29 @@ export function createVideoService(deps: {
     return bothNames(row);
   }
 
-  /** The surgery, organ and key steps must exist, and the steps belong to the surgery. */
-  async function checkReferences(fields: { surgeryId: string; organId?: string | null | undefined; keyStepIds: string[] }) {
+  /**
+   * The surgery, organ and key steps must exist, and the steps belong to the surgery. A retired
+   * term (docs/admin-catalog.md) is refused unless the case already had it.
+   */
+  async function checkReferences(
+    fields: { surgeryId: string; organId?: string | null | undefined; keyStepIds: string[] },
+    current?: Pick<VideoRow, 'surgeryId' | 'organId' | 'keyStepIds'>,
+  ) {
     const details: { path: string; code: 'INVALID_VALUE' }[] = [];
-    const [surgery] = await db.select({ id: surgeries.id }).from(surgeries).where(eq(surgeries.id, fields.surgeryId));
-    if (!surgery) details.push({ path: 'surgeryId', code: 'INVALID_VALUE' });
+    const [surgery] = await db.select({ retiredAt: surgeries.retiredAt }).from(surgeries).where(eq(surgeries.id, fields.surgeryId));
+    if (!surgery || (surgery.retiredAt && current?.surgeryId !== fields.surgeryId))
+      details.push({ path: 'surgeryId', code: 'INVALID_VALUE' });
     if (fields.organId) {
-      const [organ] = await db.select({ id: organs.id }).from(organs).where(eq(organs.id, fields.organId));
-      if (!organ) details.push({ path: 'organId', code: 'INVALID_VALUE' });
+      const [organ] = await db.select({ retiredAt: organs.retiredAt }).from(organs).where(eq(organs.id, fields.organId));
+      if (!organ || (organ.retiredAt && current?.organId !== fields.organId)) details.push({ path: 'organId', code: 'INVALID_VALUE' });
     }
     if (fields.keyStepIds.length) {
       const steps = await db
-        .select({ id: surgerySteps.id })
+        .select({ id: surgerySteps.id, retiredAt: surgerySteps.retiredAt })
         .from(surgerySteps)
         .where(and(eq(surgerySteps.surgeryId, fields.surgeryId), inArray(surgerySteps.id, fields.keyStepIds)));
-      if (steps.length !== fields.keyStepIds.length) details.push({ path: 'keyStepIds', code: 'INVALID_VALUE' });
+      const usable = steps.filter((s) => !s.retiredAt || current?.keyStepIds.includes(s.id));
+      if (usable.length !== fields.keyStepIds.length) details.push({ path: 'keyStepIds', code: 'INVALID_VALUE' });
     }
     if (details.length) throw new AppError('VALIDATION', {}, details);
   }
@@ -462,6 +470,8 @@ export function createVideoService(deps: {
               ? 'shared'
               : null;
       if (!found || !access) throw notFound();
+      // An administrator opens someone's case to moderate it: the log keeps that they saw it.
+      if (access === 'admin') await audit(viewer.id, 'video.viewed_by_admin', 'video', videoId, null, { authorId: found.video.authorId });
       return detailOf(found.video, access, viewer.id, lang, namesOf(found));
     },
 
@@ -485,7 +495,7 @@ export function createVideoService(deps: {
           .where(and(eq(surgerySteps.surgeryId, changes.surgeryId), inArray(surgerySteps.id, keyStepIds)));
         keyStepIds = keyStepIds.filter((id) => kept.some((k) => k.id === id));
       }
-      if (surgeryId) await checkReferences({ surgeryId, organId, keyStepIds });
+      if (surgeryId) await checkReferences({ surgeryId, organId, keyStepIds }, row);
       const [updated] = await db
         .update(videos)
         .set({ ...changes, keyStepIds, updatedAt: clock() })
@@ -495,14 +505,24 @@ export function createVideoService(deps: {
       return detailOf(updated, 'author', viewer.id, lang);
     },
 
-    /** Every file of the case (its storage prefix and the uploaded source), then the row. */
+    /**
+     * Every file of the case (its storage prefix and the uploaded source), then the row. An
+     * administrator deleting someone else's case is recorded as such and its author is told.
+     */
     async remove(viewer: RequestUser, videoId: string, ip: string): Promise<void> {
-      const { row } = await load(videoId, viewer, ['author', 'admin']);
+      const { row, access } = await load(videoId, viewer, ['author', 'admin']);
+      const surgery = access === 'admin' ? await surgeryNames(row.surgeryId) : null;
       // The row first: once it is gone nothing serves or processes these files any more.
-      await db.delete(videos).where(eq(videos.id, row.id));
+      const [deleted] = await db.delete(videos).where(eq(videos.id, row.id)).returning({ id: videos.id });
+      // Deleted meanwhile by another request: that one did the rest.
+      if (!deleted) throw notFound();
       await storage.deletePrefix(`videos/${row.id}`);
       await removeUploadFiles(row);
-      await audit(viewer.id, 'video.deleted', 'video', row.id, ip, { authorId: row.authorId, status: row.status });
+      await audit(viewer.id, access === 'admin' ? 'video.deleted_by_admin' : 'video.deleted', 'video', row.id, ip, {
+        authorId: row.authorId,
+        status: row.status,
+      });
+      if (surgery) await notifications.notify(row.authorId, 'videoDeletedByAdmin', { surgery }, '/videos');
     },
 
     /**

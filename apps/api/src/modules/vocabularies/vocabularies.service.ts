@@ -1,26 +1,60 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Language } from '@sutura/domain/i18n';
 import type { Db } from '../../db/client.ts';
-import { organs, specialties, surgeries, surgerySteps } from '../../db/schema.ts';
+import { organs, specialties, surgeries, surgerySteps, vocabularySeeds } from '../../db/schema.ts';
 import { ORGANS, SPECIALTIES, SURGERIES } from './seed-data.ts';
 
 const name = (row: { nameFr: string; nameEn: string }, lang: Language) => (lang === 'fr' ? row.nameFr : row.nameEn);
 
+/** The kind of a term in `vocabulary_seeds`; a step's code there is `<surgery code>/<step code>`. */
+type SeedKind = 'specialty' | 'organ' | 'surgery' | 'step';
+
+/**
+ * The pickers' lists (sign-up specialty, the case form's surgery and organ, the key steps): only
+ * terms in use today. A retired term keeps naming what already uses it (docs/admin-catalog.md).
+ */
 export function createVocabularyService(db: Db) {
+  async function seededCodes(kind: SeedKind): Promise<Set<string>> {
+    const rows = await db.select({ code: vocabularySeeds.code }).from(vocabularySeeds).where(eq(vocabularySeeds.kind, kind));
+    return new Set(rows.map((r) => r.code));
+  }
+
+  async function markSeeded(kind: SeedKind, codes: readonly string[]) {
+    if (!codes.length) return;
+    await db
+      .insert(vocabularySeeds)
+      .values(codes.map((code) => ({ kind, code })))
+      .onConflictDoNothing();
+  }
+
   return {
     async specialties(lang: Language) {
-      const rows = await db.select().from(specialties).orderBy(asc(specialties.position));
+      const rows = await db.select().from(specialties).where(isNull(specialties.retiredAt)).orderBy(asc(specialties.position));
       return rows.map((r) => ({ id: r.id, code: r.code, name: name(r, lang) }));
     },
 
     async organs(lang: Language) {
-      const rows = await db.select().from(organs).orderBy(asc(organs.position));
+      const rows = await db.select().from(organs).where(isNull(organs.retiredAt)).orderBy(asc(organs.position));
       return rows.map((r) => ({ id: r.id, code: r.code, name: name(r, lang), icon: r.icon }));
     },
 
     async surgeries(lang: Language) {
-      const rows = await db.select().from(surgeries).orderBy(asc(surgeries.position));
-      const steps = await db.select().from(surgerySteps).orderBy(asc(surgerySteps.position));
+      const rows = await db.select().from(surgeries).where(isNull(surgeries.retiredAt)).orderBy(asc(surgeries.position));
+      const steps = rows.length
+        ? await db
+            .select()
+            .from(surgerySteps)
+            .where(
+              and(
+                isNull(surgerySteps.retiredAt),
+                inArray(
+                  surgerySteps.surgeryId,
+                  rows.map((r) => r.id),
+                ),
+              ),
+            )
+            .orderBy(asc(surgerySteps.position))
+        : [];
       return rows.map((r) => ({
         id: r.id,
         code: r.code,
@@ -33,46 +67,76 @@ export function createVocabularyService(db: Db) {
     },
 
     /**
-     * Inserts the reference vocabularies, keyed by code: entries already there keep their ids
-     * (and any admin edits of their names); missing ones are added. Safe at every start.
+     * Adds the reference terms the seed never added before, keyed by code, and records them in
+     * `vocabulary_seeds`. A term already there keeps its id and whatever an administrator did to
+     * it (renamed, reordered, retired); one they deleted is not brought back. Safe at every start.
+     * A term whose code is already taken (a database seeded before the log existed) is only recorded.
      */
     async seed(): Promise<void> {
-      await db
-        .insert(specialties)
-        .values(SPECIALTIES.map((s, i) => ({ code: s.code, nameFr: s.name.fr, nameEn: s.name.en, position: i })))
-        .onConflictDoNothing({ target: specialties.code });
-      await db
-        .insert(organs)
-        .values(ORGANS.map((o, i) => ({ code: o.code, nameFr: o.name.fr, nameEn: o.name.en, icon: o.icon, position: i })))
-        .onConflictDoNothing({ target: organs.code });
-      const organIds = new Map((await db.select({ id: organs.id, code: organs.code }).from(organs)).map((o) => [o.code, o.id]));
-      await db
-        .insert(surgeries)
-        .values(
-          SURGERIES.map((s, i) => ({
-            code: s.code,
-            nameFr: s.name.fr,
-            nameEn: s.name.en,
-            organId: s.organ ? (organIds.get(s.organ) ?? null) : null,
-            position: i,
-          })),
-        )
-        .onConflictDoNothing({ target: surgeries.code });
-      for (const surgery of SURGERIES) {
-        const [row] = await db.select({ id: surgeries.id }).from(surgeries).where(eq(surgeries.code, surgery.code));
-        if (!row) continue;
+      const doneSpecialties = await seededCodes('specialty');
+      const newSpecialties = SPECIALTIES.map((s, i) => ({ s, i })).filter(({ s }) => !doneSpecialties.has(s.code));
+      if (newSpecialties.length) {
         await db
-          .insert(surgerySteps)
+          .insert(specialties)
+          .values(newSpecialties.map(({ s, i }) => ({ code: s.code, nameFr: s.name.fr, nameEn: s.name.en, position: i })))
+          .onConflictDoNothing();
+        await markSeeded(
+          'specialty',
+          newSpecialties.map(({ s }) => s.code),
+        );
+      }
+
+      const doneOrgans = await seededCodes('organ');
+      const newOrgans = ORGANS.map((o, i) => ({ o, i })).filter(({ o }) => !doneOrgans.has(o.code));
+      if (newOrgans.length) {
+        await db
+          .insert(organs)
+          .values(newOrgans.map(({ o, i }) => ({ code: o.code, nameFr: o.name.fr, nameEn: o.name.en, icon: o.icon, position: i })))
+          .onConflictDoNothing();
+        await markSeeded(
+          'organ',
+          newOrgans.map(({ o }) => o.code),
+        );
+      }
+
+      const organIds = new Map((await db.select({ id: organs.id, code: organs.code }).from(organs)).map((o) => [o.code, o.id]));
+      const doneSurgeries = await seededCodes('surgery');
+      const newSurgeries = SURGERIES.map((s, i) => ({ s, i })).filter(({ s }) => !doneSurgeries.has(s.code));
+      if (newSurgeries.length) {
+        await db
+          .insert(surgeries)
           .values(
-            surgery.steps.map((step, i) => ({
-              surgeryId: row.id,
-              code: step.code,
-              nameFr: step.name.fr,
-              nameEn: step.name.en,
+            newSurgeries.map(({ s, i }) => ({
+              code: s.code,
+              nameFr: s.name.fr,
+              nameEn: s.name.en,
+              organId: s.organ ? (organIds.get(s.organ) ?? null) : null,
               position: i,
             })),
           )
-          .onConflictDoNothing({ target: [surgerySteps.surgeryId, surgerySteps.code] });
+          .onConflictDoNothing();
+        await markSeeded(
+          'surgery',
+          newSurgeries.map(({ s }) => s.code),
+        );
+      }
+
+      const doneSteps = await seededCodes('step');
+      const surgeryIds = new Map((await db.select({ id: surgeries.id, code: surgeries.code }).from(surgeries)).map((s) => [s.code, s.id]));
+      for (const surgery of SURGERIES) {
+        const surgeryId = surgeryIds.get(surgery.code);
+        // Deleted by an administrator: its steps went with it.
+        if (!surgeryId) continue;
+        const newSteps = surgery.steps.map((step, i) => ({ step, i })).filter(({ step }) => !doneSteps.has(`${surgery.code}/${step.code}`));
+        if (!newSteps.length) continue;
+        await db
+          .insert(surgerySteps)
+          .values(newSteps.map(({ step, i }) => ({ surgeryId, code: step.code, nameFr: step.name.fr, nameEn: step.name.en, position: i })))
+          .onConflictDoNothing();
+        await markSeeded(
+          'step',
+          newSteps.map(({ step }) => `${surgery.code}/${step.code}`),
+        );
       }
     },
 

@@ -1,0 +1,159 @@
+import { and, asc, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import { ADMIN_VIDEO_SEARCH_MAX, type AdminVideo, type AdminVideoList } from '@sutura/domain/admin-catalog';
+import { CLAIM_STATUSES } from '@sutura/domain/claims';
+import type { Language } from '@sutura/domain/i18n';
+import type { ListQuery } from '@sutura/domain/query';
+import { MEDIA_STATUSES, VIDEO_STATUSES, type MediaStatus, type VideoStatus } from '@sutura/domain/videos';
+import type { Db } from '../../db/client.ts';
+import { organs, surgeries, users, videos } from '../../db/schema.ts';
+import type { RequestUser } from '../../http/access.ts';
+import { AppError } from '../../http/errors.ts';
+import type { Audit } from '../audit/audit.service.ts';
+import type { Claims } from '../claims/claims.service.ts';
+import type { NotificationService } from '../notifications/notifications.service.ts';
+
+const invalid = (key: string) => new AppError('VALIDATION', {}, [{ path: `filter.${key}`, code: 'INVALID_VALUE' }]);
+const HELD_STATUSES = Object.values(CLAIM_STATUSES).map((s) => s.held);
+const holder = alias(users, 'holder');
+
+/** `%`, `_` and `\` of a search are looked for as they are. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+const searchSchema = z.string().trim().min(1).max(ADMIN_VIDEO_SEARCH_MAX);
+
+/**
+ * Every case of every learner for the administrators (docs/admin-catalog.md): a page of them,
+ * newest first, with who holds each and until when; an administrator may end a claim.
+ */
+export function createSurgeryVideosAdmin(deps: {
+  db: Db;
+  claims: Claims;
+  audit: Audit;
+  notifications: NotificationService;
+  /** The stage whose claim ended hears of it (pool and status events, the expert's draft dropped). */
+  onReleased: (claim: { videoId: string; stage: 'preparation' | 'analysis'; authorId: string }) => Promise<void>;
+}) {
+  const { db, claims, audit, notifications } = deps;
+
+  function conditions(filter: ListQuery['filter']): SQL | undefined {
+    const where: SQL[] = [];
+    for (const [key, value] of Object.entries(filter)) {
+      switch (key) {
+        case 'status':
+          if (!(VIDEO_STATUSES as readonly string[]).includes(value)) throw invalid(key);
+          where.push(eq(videos.status, value as VideoStatus));
+          break;
+        case 'mediaStatus':
+          if (!(MEDIA_STATUSES as readonly string[]).includes(value)) throw invalid(key);
+          where.push(eq(videos.mediaStatus, value as MediaStatus));
+          break;
+        case 'search': {
+          const parsed = searchSchema.safeParse(value);
+          if (!parsed.success) throw invalid(key);
+          const pattern = likePattern(parsed.data);
+          where.push(
+            or(
+              ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern),
+              ilike(sql`${users.lastName} || ' ' || ${users.firstName}`, pattern),
+              ilike(users.email, pattern),
+              ilike(surgeries.nameFr, pattern),
+              ilike(surgeries.nameEn, pattern),
+            )!,
+          );
+          break;
+        }
+        default:
+          throw invalid(key);
+      }
+    }
+    return where.length ? and(...where) : undefined;
+  }
+
+  return {
+    async list(query: ListQuery, lang: Language): Promise<AdminVideoList> {
+      const where = conditions(query.filter);
+      const direction = query.sort[0]?.direction === 'asc' ? asc : desc;
+      const rows = await db
+        .select({
+          video: {
+            id: videos.id,
+            kind: videos.kind,
+            status: videos.status,
+            mediaStatus: videos.mediaStatus,
+            createdAt: videos.createdAt,
+            claimHolderId: videos.claimHolderId,
+            leaseEndsAt: videos.leaseEndsAt,
+          },
+          author: { id: users.id, firstName: users.firstName, lastName: users.lastName },
+          surgery: { id: surgeries.id, nameFr: surgeries.nameFr, nameEn: surgeries.nameEn },
+          organ: { id: organs.id, nameFr: organs.nameFr, nameEn: organs.nameEn, icon: organs.icon },
+          holder: { id: holder.id, firstName: holder.firstName, lastName: holder.lastName },
+        })
+        .from(videos)
+        .innerJoin(users, eq(users.id, videos.authorId))
+        .leftJoin(surgeries, eq(surgeries.id, videos.surgeryId))
+        .leftJoin(organs, eq(organs.id, videos.organId))
+        .leftJoin(holder, eq(holder.id, videos.claimHolderId))
+        .where(where)
+        .orderBy(direction(videos.createdAt), asc(videos.id))
+        .limit(query.limit)
+        .offset((query.page - 1) * query.limit);
+      const [total] = await db
+        .select({ n: count() })
+        .from(videos)
+        .innerJoin(users, eq(users.id, videos.authorId))
+        .leftJoin(surgeries, eq(surgeries.id, videos.surgeryId))
+        .where(where);
+      const name = (r: { nameFr: string; nameEn: string }) => (lang === 'fr' ? r.nameFr : r.nameEn);
+      const data: AdminVideo[] = rows.map((r) => ({
+        id: r.video.id,
+        kind: r.video.kind,
+        status: r.video.status as VideoStatus,
+        mediaStatus: r.video.mediaStatus as MediaStatus,
+        createdAt: r.video.createdAt.toISOString(),
+        author: r.author,
+        surgery: r.surgery ? { id: r.surgery.id, name: name(r.surgery) } : null,
+        organ: r.organ ? { id: r.organ.id, name: name(r.organ), icon: r.organ.icon } : null,
+        // A held video's lease; a finished stage keeps its holder recorded but holds nothing.
+        claim:
+          HELD_STATUSES.includes(r.video.status as never) && r.video.leaseEndsAt
+            ? { holder: r.holder, leaseEndsAt: r.video.leaseEndsAt.toISOString() }
+            : null,
+      }));
+      return { data, total: total?.n ?? 0, page: query.page, limit: query.limit };
+    },
+
+    /**
+     * Ends whoever holds the video: it goes back to its stage's pool, the holder's next write is
+     * LEASE_LOST, the holder is told. CLAIM_NOT_HELD when nobody holds it (a second click included).
+     */
+    async releaseClaim(viewer: RequestUser, videoId: string, ip: string) {
+      const ended = await claims.forceRelease(videoId);
+      if (!ended) throw new AppError('CLAIM_NOT_HELD');
+      const [video] = await db
+        .select({ authorId: videos.authorId, nameFr: surgeries.nameFr, nameEn: surgeries.nameEn })
+        .from(videos)
+        .leftJoin(surgeries, eq(surgeries.id, videos.surgeryId))
+        .where(eq(videos.id, videoId));
+      if (video) await deps.onReleased({ videoId, stage: ended.stage, authorId: video.authorId });
+      await audit(viewer.id, 'video.claim_released_by_admin', 'video', videoId, ip, {
+        stage: ended.stage,
+        holderId: ended.holderId,
+        fencingToken: ended.fencingToken,
+      });
+      if (ended.holderId) {
+        const surgery = video?.nameFr && video.nameEn ? { fr: video.nameFr, en: video.nameEn } : { fr: 'chirurgie', en: 'surgery' };
+        await notifications.notify(
+          ended.holderId,
+          ended.stage === 'preparation' ? 'preparationClaimReleased' : 'analysisClaimReleased',
+          { surgery },
+          ended.stage === 'preparation' ? '/editor' : '/expert',
+        );
+      }
+      return { videoId, stage: ended.stage, released: true as const };
+    },
+  };
+}
+export type SurgeryVideosAdmin = ReturnType<typeof createSurgeryVideosAdmin>;
