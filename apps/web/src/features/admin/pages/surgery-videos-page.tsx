@@ -1,0 +1,298 @@
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useSearchParams } from 'react-router';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Pagination from '@mui/material/Pagination';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Typography from '@mui/material/Typography';
+import { visuallyHidden } from '@mui/utils';
+import DeleteForeverOutlined from '@mui/icons-material/DeleteForeverOutlined';
+import LockOpenOutlined from '@mui/icons-material/LockOpenOutlined';
+import PlayCircleOutlined from '@mui/icons-material/PlayCircleOutlined';
+import type { AdminVideo } from '@sutura/domain/admin-catalog';
+import { mayAdminWrite } from '@sutura/domain/roles';
+import { MEDIA_STATUSES, VIDEO_STATUSES, type MediaStatus, type VideoStatus } from '@sutura/domain/videos';
+import { ApiRequestError, errorText } from '@/lib/http';
+import { currentLanguage } from '@/lib/i18n';
+import { useSession } from '@/lib/session';
+import { useSingleFlight } from '@/lib/single-flight';
+import { useToast } from '@/lib/toast';
+import { PendingButton } from '@/components/pending-button';
+import { formatDateTime } from '@/features/videos/format';
+import { OrganLabel } from '@/features/videos/components/organ-label';
+import {
+  SURGERY_VIDEO_PAGE_SIZE,
+  useDeleteSurgeryVideo,
+  useReleaseClaim,
+  useSurgeryVideos,
+  type SurgeryVideoParams,
+} from '@/features/admin/api/surgery-video-api';
+import { SurgeryVideoDeleteDialog } from '@/features/admin/components/surgery-video-delete-dialog';
+import { SurgeryVideoFilters } from '@/features/admin/components/surgery-video-filters';
+
+const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | undefined =>
+  value && (allowed as readonly string[]).includes(value) ? (value as T) : undefined;
+
+/** The list's state lives in the address (`?status=pending_preparation`), so the dashboard's links open it filtered. */
+function useParams(): [SurgeryVideoParams, (changes: Partial<SurgeryVideoParams>) => void] {
+  const [search, setSearch] = useSearchParams();
+  const params = useMemo<SurgeryVideoParams>(() => {
+    const page = Number(search.get('page'));
+    const q = search.get('q')?.trim();
+    return {
+      status: oneOf<VideoStatus>(search.get('status'), VIDEO_STATUSES),
+      mediaStatus: oneOf<MediaStatus>(search.get('mediaStatus'), MEDIA_STATUSES),
+      // `__` and `==` separate the API's filters: a search never carries them.
+      search: q ? q.replace(/_{2,}|={2,}/g, ' ').slice(0, 100) : undefined,
+      oldest: search.get('sort') === 'oldest',
+      page: Number.isInteger(page) && page > 0 ? page : 1,
+    };
+  }, [search]);
+  const update = useCallback(
+    (changes: Partial<SurgeryVideoParams>) => {
+      setSearch(
+        (current) => {
+          const next = new URLSearchParams(current);
+          const set = (key: string, value: string | undefined) => (value ? next.set(key, value) : next.delete(key));
+          if ('status' in changes) set('status', changes.status);
+          if ('mediaStatus' in changes) set('mediaStatus', changes.mediaStatus);
+          if ('search' in changes) set('q', changes.search);
+          if ('oldest' in changes) set('sort', changes.oldest ? 'oldest' : undefined);
+          // Another filter starts again from the first page.
+          set('page', changes.page && changes.page > 1 ? String(changes.page) : undefined);
+          return next;
+        },
+        { replace: true },
+      );
+    },
+    [setSearch],
+  );
+  return [params, update];
+}
+
+/**
+ * `/admin/surgery-videos`: every case of every learner, newest first, with who holds it and until
+ * when. Administrators may end a claim, watch a case, delete it; copil reads the list.
+ */
+export function SurgeryVideosPage() {
+  const { t } = useTranslation(['surgery-videos', 'errors']);
+  const { session } = useSession();
+  const canWrite = mayAdminWrite(session?.roles ?? []);
+  const toast = useToast();
+  const [params, update] = useParams();
+  const list = useSurgeryVideos(params);
+  const release = useReleaseClaim();
+  const remove = useDeleteSurgeryVideo();
+  const [deleting, setDeleting] = useState<AdminVideo | null>(null);
+  const lang = currentLanguage();
+
+  const caseName = (video: AdminVideo) =>
+    t('caseName', {
+      surgery: video.surgery?.name ?? t('noSurgery'),
+      author: `${video.author.firstName} ${video.author.lastName}`,
+      date: formatDateTime(video.createdAt, lang),
+    });
+
+  const releaseFlight = useSingleFlight(async (video: AdminVideo) => {
+    try {
+      await release.mutateAsync(video.id);
+      toast('success', t('release.done'));
+    } catch (error) {
+      // Ended meanwhile (the lease ran out, someone submitted): the list shows it as it now is.
+      toast(error instanceof ApiRequestError && error.code === 'CLAIM_NOT_HELD' ? 'info' : 'error', errorText(error));
+    }
+  });
+  const deleteFlight = useSingleFlight(async (video: AdminVideo) => {
+    try {
+      await remove.mutateAsync(video.id);
+      toast('success', t('delete.done'));
+    } catch (error) {
+      if (!(error instanceof ApiRequestError && error.code === 'NOT_FOUND')) {
+        toast('error', errorText(error));
+        return;
+      }
+    }
+    setDeleting(null);
+  });
+
+  const pages = list.data ? Math.max(1, Math.ceil(list.data.total / SURGERY_VIDEO_PAGE_SIZE)) : 1;
+  const busy = releaseFlight.pending || deleteFlight.pending;
+
+  return (
+    <Box sx={{ maxWidth: 1400, mx: 'auto', width: '100%' }}>
+      <Box sx={{ mb: 2 }}>
+        <SurgeryVideoFilters params={params} onChange={update} />
+      </Box>
+      {list.isError ? (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => void list.refetch()}>
+              {t('retry')}
+            </Button>
+          }
+        >
+          {errorText(list.error)}
+        </Alert>
+      ) : !list.data ? (
+        <Box role="status" aria-label={t('loading')} sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
+          {Array.from({ length: 6 }, (_, i) => (
+            <Skeleton key={i} variant="rounded" height={48} />
+          ))}
+        </Box>
+      ) : list.data.data.length === 0 ? (
+        <Paper variant="outlined" sx={{ p: 3, textAlign: 'center' }} data-testid="surgery-videos-empty">
+          <Typography>{t('empty')}</Typography>
+        </Paper>
+      ) : (
+        <>
+          <Typography role="status" variant="body2" sx={{ color: 'text.secondary', mb: 1 }} data-testid="surgery-videos-count">
+            {t('count', { count: list.data.total })}
+          </Typography>
+          {/* At 390 px the table scrolls sideways inside its frame; the page itself never does. */}
+          <Paper variant="outlined" sx={{ overflowX: 'auto', opacity: list.isPlaceholderData ? 0.6 : 1 }} aria-busy={list.isFetching}>
+            <Box
+              component="table"
+              data-testid="surgery-videos-table"
+              sx={{
+                borderCollapse: 'collapse',
+                width: '100%',
+                minWidth: 960,
+                fontSize: 14,
+                '& th, & td': { py: 1, px: 1.5, borderBottom: 1, borderColor: 'divider', textAlign: 'left', verticalAlign: 'middle' },
+                '& thead th': { fontWeight: 700, whiteSpace: 'nowrap', bgcolor: 'action.hover' },
+                '& tbody tr:last-of-type > *': { borderBottom: 0 },
+              }}
+            >
+              <Box component="caption" sx={visuallyHidden}>
+                {t('caption')}
+              </Box>
+              <thead>
+                <tr>
+                  <th scope="col">{t('columns.author')}</th>
+                  <th scope="col">{t('columns.surgery')}</th>
+                  <th scope="col">{t('columns.organ')}</th>
+                  <th scope="col">{t('columns.status')}</th>
+                  <th scope="col">{t('columns.mediaStatus')}</th>
+                  <th scope="col">{t('columns.uploaded')}</th>
+                  <th scope="col">{t('columns.claim')}</th>
+                  {canWrite && <th scope="col">{t('columns.actions')}</th>}
+                </tr>
+              </thead>
+              <tbody>
+                {list.data.data.map((video) => (
+                  <tr key={video.id} data-testid="surgery-video-row" data-video-id={video.id} data-status={video.status}>
+                    <Box component="th" scope="row" sx={{ fontWeight: 600 }}>
+                      {video.author.firstName} {video.author.lastName}
+                    </Box>
+                    <td>{video.surgery?.name ?? t('noSurgery')}</td>
+                    <td>{video.organ ? <OrganLabel organ={video.organ} /> : t('none')}</td>
+                    <td>
+                      <Chip size="small" label={t(`status.${video.status}`)} data-testid="surgery-video-status" />
+                    </td>
+                    <td>
+                      <Chip
+                        size="small"
+                        variant="outlined"
+                        color={video.mediaStatus === 'failed' ? 'error' : 'default'}
+                        label={t(`mediaStatus.${video.mediaStatus}`)}
+                      />
+                    </td>
+                    <Box component="td" sx={{ whiteSpace: 'nowrap' }}>
+                      <time dateTime={video.createdAt}>{formatDateTime(video.createdAt, lang)}</time>
+                    </Box>
+                    <td data-testid="surgery-video-claim">
+                      {video.claim ? (
+                        <>
+                          <Box component="span" sx={{ display: 'block', fontWeight: 600 }}>
+                            {video.claim.holder
+                              ? `${video.claim.holder.firstName} ${video.claim.holder.lastName}`
+                              : t('claim.unknownHolder')}
+                          </Box>
+                          <Box component="span" sx={{ color: 'text.secondary' }}>
+                            {t(new Date(video.claim.leaseEndsAt) > new Date() ? 'claim.until' : 'claim.expired', {
+                              date: formatDateTime(video.claim.leaseEndsAt, lang),
+                            })}
+                          </Box>
+                        </>
+                      ) : (
+                        t('claim.none')
+                      )}
+                    </td>
+                    {canWrite && (
+                      <td>
+                        <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
+                          {video.kind === 'video' || video.kind === 'pictures' ? (
+                            <Button
+                              size="small"
+                              component={RouterLink}
+                              to={`/videos/${video.id}`}
+                              startIcon={<PlayCircleOutlined aria-hidden />}
+                              aria-label={t('actions.viewNamed', { name: caseName(video) })}
+                              data-testid="surgery-video-view"
+                            >
+                              {t('actions.view')}
+                            </Button>
+                          ) : null}
+                          {video.claim && (
+                            <PendingButton
+                              size="small"
+                              variant="outlined"
+                              pending={releaseFlight.pending}
+                              disabled={busy}
+                              icon={<LockOpenOutlined aria-hidden />}
+                              onClick={() => void releaseFlight.run(video)}
+                              aria-label={t('actions.releaseNamed', { name: caseName(video) })}
+                              data-testid="surgery-video-release"
+                            >
+                              {t('actions.release')}
+                            </PendingButton>
+                          )}
+                          <Button
+                            size="small"
+                            color="error"
+                            disabled={busy}
+                            startIcon={<DeleteForeverOutlined aria-hidden />}
+                            onClick={() => setDeleting(video)}
+                            aria-label={t('actions.deleteNamed', { name: caseName(video) })}
+                            data-testid="surgery-video-delete"
+                          >
+                            {t('actions.delete')}
+                          </Button>
+                        </Box>
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </Box>
+          </Paper>
+          {pages > 1 && (
+            <Pagination
+              count={pages}
+              page={Math.min(params.page, pages)}
+              onChange={(_, page) => update({ page })}
+              color="primary"
+              sx={{ mt: 3, display: 'flex', justifyContent: 'center' }}
+              getItemAriaLabel={(type, page, selected) =>
+                type === 'page' ? t(selected ? 'pagination.current' : 'pagination.page', { page }) : t(`pagination.${type}`)
+              }
+            />
+          )}
+        </>
+      )}
+      {deleting && (
+        <SurgeryVideoDeleteDialog
+          caseName={caseName(deleting)}
+          pending={deleteFlight.pending}
+          onConfirm={() => void deleteFlight.run(deleting)}
+          onClose={() => setDeleting(null)}
+        />
+      )}
+    </Box>
+  );
+}
