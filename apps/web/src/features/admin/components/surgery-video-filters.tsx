@@ -19,7 +19,12 @@ export function SurgeryVideoFilters({
 }) {
   const { t } = useTranslation('surgery-videos');
   const [search, setSearch] = useState(params.search ?? '');
-  useEffect(() => setSearch(params.search ?? ''), [params.search]);
+  // The address changed from elsewhere (back button, a link): the field follows it.
+  const [synced, setSynced] = useState(params.search);
+  if (synced !== params.search) {
+    setSynced(params.search);
+    if ((params.search ?? '') !== search.trim()) setSearch(params.search ?? '');
+  }
   useEffect(() => {
     const trimmed = search.trim();
     if (trimmed === (params.search ?? '')) return;
