@@ -55,7 +55,10 @@ export function SurgeryVideoFilters({
         label={t('filters.status')}
         value={params.status ?? ''}
         onChange={(e) => onChange({ status: (e.target.value || undefined) as SurgeryVideoParams['status'] })}
-        slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'surgery-videos-status' } as object } }}
+        slotProps={{
+          select: { displayEmpty: true, SelectDisplayProps: { 'data-testid': 'surgery-videos-status' } as object },
+          inputLabel: { shrink: true },
+        }}
       >
         <MenuItem value="">{t('filters.all')}</MenuItem>
         {VIDEO_STATUSES.map((s) => (
@@ -70,6 +73,7 @@ export function SurgeryVideoFilters({
         label={t('filters.mediaStatus')}
         value={params.mediaStatus ?? ''}
         onChange={(e) => onChange({ mediaStatus: (e.target.value || undefined) as SurgeryVideoParams['mediaStatus'] })}
+        slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
       >
         <MenuItem value="">{t('filters.all')}</MenuItem>
         {MEDIA_STATUSES.map((s) => (

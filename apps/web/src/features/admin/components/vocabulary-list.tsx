@@ -51,6 +51,7 @@ export function VocabularyList({
   actions,
   label,
   extra,
+  below,
   testId,
 }: {
   kind: VocabularyKind;
@@ -60,8 +61,10 @@ export function VocabularyList({
   busy: boolean;
   actions: VocabularyListActions;
   label: string;
-  /** What a row shows beside its names (an organ's icon, a surgery's organ and steps). */
+  /** What a row shows beside its names (an organ's icon, a surgery's organ). */
   extra?: (term: Term) => ReactNode;
+  /** What a row shows under it, across its whole width (a surgery's steps). */
+  below?: (term: Term) => ReactNode;
   testId: string;
 }) {
   const { t } = useTranslation('vocabularies');
@@ -207,6 +210,7 @@ export function VocabularyList({
                   </Box>
                 )}
               </Box>
+              {below?.(term)}
             </Paper>
           );
         })}

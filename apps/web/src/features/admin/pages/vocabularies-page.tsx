@@ -105,22 +105,26 @@ export function VocabulariesPage() {
         >
           {t('steps.toggle', { count: surgery.steps.length })}
         </Button>
-        <Box sx={{ flexBasis: '100%' }} />
-        <Collapse in={expanded} unmountOnExit sx={{ width: '100%' }}>
-          <Box id={`steps-${surgery.id}`} sx={{ pt: 1, pl: { xs: 0, sm: 2 } }}>
-            <VocabularyList
-              kind="steps"
-              terms={surgery.steps}
-              organs={organs}
-              canWrite={canWrite}
-              busy={busy}
-              actions={actionsFor('steps', surgery.id)}
-              label={t('steps.label', { name: lang === 'fr' ? surgery.nameFr : surgery.nameEn })}
-              testId="vocabulary-steps"
-            />
-          </Box>
-        </Collapse>
       </>
+    );
+  };
+  const surgerySteps = (term: Term) => {
+    const surgery = term as unknown as AdminSurgery;
+    return (
+      <Collapse in={open === surgery.id} unmountOnExit>
+        <Box id={`steps-${surgery.id}`} sx={{ pt: 1.5, pl: { xs: 0, sm: 4 } }}>
+          <VocabularyList
+            kind="steps"
+            terms={surgery.steps}
+            organs={organs}
+            canWrite={canWrite}
+            busy={busy}
+            actions={actionsFor('steps', surgery.id)}
+            label={t('steps.label', { name: lang === 'fr' ? surgery.nameFr : surgery.nameEn })}
+            testId="vocabulary-steps"
+          />
+        </Box>
+      </Collapse>
     );
   };
 
@@ -180,6 +184,7 @@ export function VocabulariesPage() {
             label={t('tabs.surgeries')}
             testId="vocabulary-surgeries"
             extra={surgeryExtra}
+            below={surgerySteps}
           />
         ) : (
           <VocabularyList
