@@ -225,7 +225,15 @@ export function SurgeryVideosPage() {
                     </td>
                     {canWrite && (
                       <td>
-                        <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
+                        <Box
+                          sx={{
+                            display: 'flex',
+                            flexDirection: 'column',
+                            alignItems: 'flex-start',
+                            gap: 0.5,
+                            '& .MuiButton-root': { whiteSpace: 'nowrap' },
+                          }}
+                        >
                           {video.kind === 'video' || video.kind === 'pictures' ? (
                             <Button
                               size="small"
