@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { layoutProblems } from './screens.ts';
 import { signIn } from './support.ts';
 import { apiToken, makeClip, password, sendVideo } from './workflow.ts';
 
@@ -26,10 +27,9 @@ async function open(browser: Browser, email: string, colorScheme: 'light' | 'dar
   return { context, page };
 }
 
-/** The page itself never scrolls sideways at 390 px (a wide table scrolls inside its frame). */
+/** The page itself never scrolls sideways at 390 px (a wide table scrolls inside its frame), and no text is cut. */
 async function expectNoPageOverflow(page: Page) {
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(width).toBeLessThanOrEqual(PHONE.width);
+  expect(await layoutProblems(page)).toEqual([]);
 }
 
 const unique = () => Math.random().toString(36).slice(2, 7);
@@ -172,6 +172,18 @@ test('copil reads both pages and finds no control that writes, at 390 px', async
       buttons.map((b) => b.textContent ?? '').filter((text) => /supprimer|retirer|fin à la réservation|ajouter|renommer/i.test(text)),
     );
   expect(enabled).toEqual([]);
+
+  // In English too; then back to French for the other specs.
+  await page.getByTestId('language-switcher').click();
+  await page.getByRole('menuitem', { name: 'English' }).click();
+  await expect(page.getByRole('combobox', { name: 'Status' })).toBeVisible();
+  await page.goto('/admin/vocabularies');
+  await expect(page.getByTestId('vocabularies-read-only')).toHaveText('You can read these lists; only administrators change them.');
+  await expect(page.getByRole('tab', { name: 'Specialties' })).toBeVisible();
+  await expectNoPageOverflow(page);
+  await page.getByTestId('language-switcher').click();
+  await page.getByRole('menuitem', { name: 'Français' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
   await expectNoPageOverflow(page);
   await context.close();
 });
