@@ -519,6 +519,9 @@ describe('surgery videos', () => {
     const served = await ctx.inject({ method: 'GET', url });
     expect(served.statusCode).toBe(200);
     expect(await actions(video.id)).toContain('video.viewed_by_admin');
+    // Asked again while the page is open: recorded once.
+    expect((await call('GET', `/videos/${video.id}`, admin)).statusCode).toBe(200);
+    expect((await actions(video.id)).filter((a) => a === 'video.viewed_by_admin')).toHaveLength(1);
     // Copil reads the list but not the cases themselves.
     expect((await call('GET', `/videos/${video.id}`, copil)).statusCode).toBe(404);
 

@@ -21,7 +21,18 @@ import {
 } from '@sutura/domain/videos';
 import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
-import { media, organs, surgeries, surgerySteps, users, videoPictures, videoShares, videoSteps, videos } from '../../db/schema.ts';
+import {
+  auditLog,
+  media,
+  organs,
+  surgeries,
+  surgerySteps,
+  users,
+  videoPictures,
+  videoShares,
+  videoSteps,
+  videos,
+} from '../../db/schema.ts';
 import type { RequestUser } from '../../http/access.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Queue } from '../../jobs/queue.ts';
@@ -386,6 +397,26 @@ export function createVideoService(deps: {
 
   const removeUploadFiles = (row: Pick<VideoRow, 'uploadId' | 'sourceKey'>) => removeUploadFilesOf(deps.dataDir, row);
 
+  /**
+   * An administrator opens someone's case to moderate it: the log keeps that they saw it, once per
+   * quarter of an hour (the page asks again as the case changes).
+   */
+  async function auditAdminView(adminId: string, video: Pick<VideoRow, 'id' | 'authorId'>) {
+    const [recent] = await db
+      .select({ id: auditLog.id })
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.actorId, adminId),
+          eq(auditLog.action, 'video.viewed_by_admin'),
+          eq(auditLog.entityId, video.id),
+          sql`${auditLog.createdAt} > now() - interval '15 minutes'`,
+        ),
+      )
+      .limit(1);
+    if (!recent) await audit(adminId, 'video.viewed_by_admin', 'video', video.id, null, { authorId: video.authorId });
+  }
+
   function pushProgress(row: Pick<VideoRow, 'id' | 'authorId'>, mediaStatus: MediaStatus, progress: number) {
     const payload: VideoProgressEvent = { videoId: row.id, mediaStatus, progress };
     hub.emitToUser(row.authorId, VIDEO_SOCKET_EVENTS.progress, payload);
@@ -470,8 +501,7 @@ export function createVideoService(deps: {
               ? 'shared'
               : null;
       if (!found || !access) throw notFound();
-      // An administrator opens someone's case to moderate it: the log keeps that they saw it.
-      if (access === 'admin') await audit(viewer.id, 'video.viewed_by_admin', 'video', videoId, null, { authorId: found.video.authorId });
+      if (access === 'admin') await auditAdminView(viewer.id, found.video);
       return detailOf(found.video, access, viewer.id, lang, namesOf(found));
     },
 
