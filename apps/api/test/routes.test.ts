@@ -99,6 +99,9 @@ const BY_ID: Record<string, (id: string, viewer: Person) => { query?: string; bo
   'GET /v1/videos/:id/analysis': () => ({}),
   'GET /v1/videos/:id/analysis/report': () => ({}),
   'DELETE /v1/uploads/:id': () => ({}),
+  'PUT /v1/admin/users/:id/roles': () => ({ body: { roles: ['editor'] } }),
+  'PUT /v1/admin/users/:id/active': () => ({ body: { active: false } }),
+  'POST /v1/admin/users/:id/validation-mail': () => ({ body: {} }),
 };
 
 /** Routes whose body is not JSON, and the refusal of a JSON body there. */

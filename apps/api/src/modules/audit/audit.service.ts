@@ -16,6 +16,9 @@ export type AuditAction =
   | 'user.avatar_changed'
   | 'user.deleted'
   | 'user.created_by_admin'
+  | 'user.deactivated'
+  | 'user.reactivated'
+  | 'user.validation_resent'
   | 'video.created'
   | 'video.uploaded'
   | 'video.sent'
@@ -23,10 +26,18 @@ export type AuditAction =
   | 'video.share_revoked'
   | 'video.deleted'
   | 'video.retry'
+  | 'preparation.claimed'
+  | 'preparation.saved'
+  | 'preparation.released'
+  | 'preparation.submitted'
+  | 'preparation.rendered'
+  | 'preparation.render_failed'
   | 'analysis.claimed'
   | 'analysis.abandoned'
   | 'analysis.submitted'
-  | 'contact.sent';
+  | 'contact.sent'
+  | 'media.accessed'
+  | 'audit.exported';
 
 export type Audit = (
   actorId: string | null,
