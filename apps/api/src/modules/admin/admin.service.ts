@@ -73,7 +73,7 @@ export function createAdminService(deps: {
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const code = issue.message === 'TEXT_TOO_LONG' || issue.message === 'TEXT_INVALID_CHARACTERS' ? issue.message : 'INVALID_VALUE';
-      throw new AppError('VALIDATION', {}, [{ path: `filter.${issue.path.join('.') || 'q'}`, code }]);
+      throw new AppError(code, {}, [{ path: `filter.${issue.path.join('.') || 'q'}`, code }]);
     }
     const { q, role, state } = parsed.data;
     const conditions: SQL[] = [];

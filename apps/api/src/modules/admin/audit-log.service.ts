@@ -31,7 +31,7 @@ export function createAuditLogService(deps: { db: Db }) {
       const issue = parsed.error.issues[0]!;
       const known = ['TEXT_TOO_LONG', 'TEXT_INVALID_CHARACTERS', 'DATE_RANGE_INVERTED'] as const;
       const code = (known as readonly string[]).includes(issue.message) ? (issue.message as (typeof known)[number]) : 'INVALID_VALUE';
-      throw new AppError('VALIDATION', {}, [{ path: `filter.${issue.path.join('.')}`, code }]);
+      throw new AppError(code, {}, [{ path: `filter.${issue.path.join('.')}`, code }]);
     }
     const f = parsed.data;
     const out: SQL[] = [];
