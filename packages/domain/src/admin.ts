@@ -137,8 +137,8 @@ export const auditListResponse = z.object({
 });
 export type AuditList = z.infer<typeof auditListResponse>;
 
-/** The actions the audit page offers as filters (a free text also works). */
-export const AUDIT_ACTION_GROUPS = ['auth.', 'user.', 'admin.', 'video.', 'preparation.', 'analysis.', 'media.', 'contact.'] as const;
+/** The families of actions the audit page offers as filters (`filter=action==user.` lists a family). */
+export const AUDIT_ACTION_GROUPS = ['auth', 'user', 'video', 'preparation', 'analysis', 'media', 'contact', 'audit'] as const;
 
 /**
  * One CSV cell: quoted when it holds the separator, a quote or a line break; a text a spreadsheet
