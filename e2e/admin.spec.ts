@@ -36,7 +36,10 @@ test('an administrator searches a person, gives a role, deactivates and reactiva
   await page.getByRole('link', { name: 'Administration' }).first().click();
   await expect(page).toHaveURL(/\/admin$/);
   await expect(page.getByTestId('admin-count-users-value')).toHaveText(/^\d+$/);
-  await expect(page.getByTestId('admin-count-waitingPreparation')).toHaveAttribute('href', '/admin/surgery-videos?status=pending_preparation');
+  await expect(page.getByTestId('admin-count-waitingPreparation')).toHaveAttribute(
+    'href',
+    '/admin/surgery-videos?status=pending_preparation',
+  );
 
   await setEditor(page, true);
 
@@ -93,7 +96,7 @@ for (const width of [390, 1440]) {
       for (const button of await root.getByRole('button').all()) {
         if (!(await button.isEnabled())) continue;
         const reads = (await button.getAttribute('data-read')) !== null || (await button.locator('xpath=ancestor::nav').count()) > 0;
-        expect(reads, await button.textContent()).toBe(true);
+        expect(reads, (await button.textContent()) ?? '').toBe(true);
       }
       // The page fits the screen: nothing but the audit table's own scroller scrolls sideways.
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -10,7 +10,12 @@ export function SearchField({
   ...rest
 }: Omit<TextFieldProps, 'value' | 'onChange'> & { value: string; onSearch: (value: string) => void }) {
   const [text, setText] = useState(value);
-  useEffect(() => setText(value), [value]);
+  // The URL changed from elsewhere (cleared filters, back button): the field shows it.
+  const [shown, setShown] = useState(value);
+  if (shown !== value) {
+    setShown(value);
+    setText(value);
+  }
   useEffect(() => {
     if (text.trim() === value) return;
     const timer = setTimeout(() => onSearch(text.trim()), 300);

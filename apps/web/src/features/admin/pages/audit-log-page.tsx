@@ -17,6 +17,7 @@ import { errorText } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
 import { useToast } from '@/lib/toast';
 import { ADMIN_PAGE_SIZE, downloadAuditCsv, useAuditLog } from '@/features/admin/api/admin';
+import { ReadOnlyNotice } from '@/features/admin/components/read-only-notice';
 import { SearchField } from '@/features/admin/components/search-field';
 import { useUrlParams } from '@/features/admin/hooks/use-url-params';
 
@@ -73,6 +74,7 @@ export function AuditLogPage() {
       <Typography color="text.secondary" sx={{ mb: 2 }}>
         {t('audit:intro')}
       </Typography>
+      <ReadOnlyNotice />
       <Box
         role="search"
         aria-label={t('audit:filters')}
