@@ -39,7 +39,7 @@ async function createUser(role: Role, overrides: Partial<typeof users.$inferInse
   return person;
 }
 let address = 0;
-/** Each call from its own address, so that no per-address limit mixes the checks. */
+/** Each call says it comes from its own address (only read behind a trusted proxy). */
 function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string | undefined, body?: unknown) {
   address++;
   return ctx.inject({
@@ -427,6 +427,33 @@ describe('the audit log', () => {
 });
 
 describe('the audit of states and media', () => {
+  it('records a preparation’s claim, saves and release, with the editor and their address', async () => {
+    const db = ctx.database.db;
+    const [video] = await db
+      .insert(videos)
+      .values({
+        authorId: people.learner.id,
+        status: 'pending_preparation',
+        mediaStatus: 'ready',
+        duration: 60,
+        frameRate: 25,
+        cutSuggestions: [],
+      })
+      .returning();
+    const id = video!.id;
+    const editor = people.editor;
+    const claim = await call('POST', `/v1/editor/videos/${id}/claim`, editor.token, {});
+    expect(claim.statusCode, claim.body).toBe(200);
+    const { fencingToken } = claim.json().data as { fencingToken: number };
+    const saved = await call('PUT', `/v1/editor/videos/${id}/trims`, editor.token, { fencingToken, trims: [{ start: 0, end: 30 }] });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await call('POST', `/v1/editor/videos/${id}/release`, editor.token, { fencingToken })).statusCode).toBe(200);
+    const rows = (await db.select().from(auditLog).where(eq(auditLog.entityId, id))).sort((a, b) => +a.createdAt - +b.createdAt);
+    expect(rows.map((r) => r.action)).toEqual(['preparation.claimed', 'preparation.saved', 'preparation.released']);
+    for (const row of rows) expect(row).toMatchObject({ actorId: editor.id, entity: 'video', ip: '127.0.0.1' });
+    expect(rows[1]!.details).toEqual({ part: 'trims', count: 1 });
+  });
+
   it('records a case video’s reading once per signed URL, with the case, and nothing for an avatar', async () => {
     const recorded: unknown[][] = [];
     const record = mediaAccessRecorder(async (...args) => {
