@@ -24,6 +24,9 @@ import type { Storage } from './storage/storage.ts';
 import { adminCatalogRoutes } from './modules/admin-catalog/admin-catalog.routes.ts';
 import { createSurgeryVideosAdmin } from './modules/admin-catalog/surgery-videos.service.ts';
 import { createVocabularyAdmin } from './modules/admin-catalog/vocabularies-admin.service.ts';
+import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { createAdminService } from './modules/admin/admin.service.ts';
+import { createAuditLogService } from './modules/admin/audit-log.service.ts';
 import { analysisRoutes } from './modules/analysis/analysis.routes.ts';
 import { createAnalysisService } from './modules/analysis/analysis.service.ts';
 import { createVoiceStore } from './modules/analysis/voice.ts';
@@ -122,7 +125,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   const rpps = createRppsService(db);
   const codes = createCodes(db, config.jwtSecret, clock, createResetBlockedNotice(db, queue));
   const claims = createClaims({ db, clock });
-  const preparation = createPreparationService({ db, claims, mediaService, notifications, hub, queue, clock });
+  const preparation = createPreparationService({ db, claims, mediaService, notifications, hub, queue, audit, clock });
   const videos = createVideoService({
     db,
     storage,
@@ -149,7 +152,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   const eraseAudit = createAuditEraser(db);
   const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, videos, eraseAudit, clock });
   const vocabularies = createVocabularyService(db);
-  const preparationJobs = createPreparationJobs({ db, storage, claims, preparation, notifications, queue, config, log: deps.log });
+  const preparationJobs = createPreparationJobs({ db, storage, claims, preparation, notifications, queue, config, log: deps.log, audit });
   const voice = createVoiceStore({ mediaService, ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
   const analysis = createAnalysisService({ db, mediaService, notifications, audit, claims, voice, hub, clock });
   const contact = createContactService({ db, queue, users, notifications, supportEmail: config.supportEmail, clock });
@@ -169,6 +172,8 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
       }
     },
   });
+  const admin = createAdminService({ db, audit, auth, users, clock });
+  const auditLog = createAuditLogService({ db });
   return {
     vocabularyAdmin,
     surgeryVideosAdmin,
@@ -192,6 +197,8 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
     voice,
     analysis,
     stats,
+    admin,
+    auditLog,
   };
 }
 export type Services = ReturnType<typeof createServices>;
@@ -289,7 +296,9 @@ export async function buildApp(
       );
       await v1.register(rppsRoutes({ rpps: services.rpps, rateLimit: config.rateLimitAuthPerMinute }));
       await v1.register(notificationRoutes({ notifications: services.notifications }));
-      await v1.register(mediaRoutes({ mediaService: services.mediaService, urls: services.urls, storage: deps.storage }));
+      await v1.register(
+        mediaRoutes({ mediaService: services.mediaService, urls: services.urls, storage: deps.storage, audit: services.audit }),
+      );
       await v1.register(vocabularyRoutes({ vocabularies: services.vocabularies }));
       await v1.register(videoRoutes({ videos: services.videos, lookupsPerHour: config.rateLimitLookupsPerHour }));
       await v1.register(preparationRoutes({ preparation: services.preparation }));
@@ -297,6 +306,14 @@ export async function buildApp(
       await v1.register(statsRoutes({ stats: services.stats }));
       await v1.register(
         adminCatalogRoutes({ vocabularies: services.vocabularyAdmin, surgeryVideos: services.surgeryVideosAdmin, videos: services.videos }),
+      );
+      await v1.register(
+        adminRoutes({
+          admin: services.admin,
+          auditLog: services.auditLog,
+          audit: services.audit,
+          rateLimit: config.rateLimitAuthPerMinute,
+        }),
       );
       await v1.register(uploadRoutes({ videos: services.videos, maxUploadBytes: config.maxUploadBytes }));
       await v1.register(contactRoutes({ contact: services.contact, rateLimit: config.rateLimitAuthPerMinute }));

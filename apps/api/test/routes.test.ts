@@ -114,6 +114,9 @@ const BY_ID: Record<string, (id: string, viewer: Person) => { query?: string; bo
   ),
   'POST /v1/admin/surgery-videos/:id/release': () => ({ body: {} }),
   'DELETE /v1/admin/surgery-videos/:id': () => ({}),
+  'PUT /v1/admin/users/:id/roles': () => ({ body: { roles: ['editor'] } }),
+  'PUT /v1/admin/users/:id/active': () => ({ body: { active: false } }),
+  'POST /v1/admin/users/:id/validation-mail': () => ({ body: {} }),
 };
 
 /** Routes whose body is not JSON, and the refusal of a JSON body there. */

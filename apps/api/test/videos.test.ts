@@ -231,7 +231,7 @@ describe('the life of a case', () => {
 
     await db().update(videos).set({ status: 'analysed' }).where(eq(videos.id, created.id));
     expect((await list(author, '?filter=tab==analysed')).data.map((v) => v.id)).toEqual([created.id]);
-    expect(await audits(created.id)).toEqual(['video.created', 'video.sent']);
+    expect(await audits(created.id)).toEqual(['video.created', 'video.sent', 'video.updated']);
   });
 
   it('creates a pictures-only case ready at once', async () => {

@@ -64,6 +64,7 @@ describe('menu and route table of SPEC §2', () => {
       '/admin/surgery-videos',
       '/admin/best-cases',
       '/admin/users',
+      '/admin/audit',
       '/settings',
     ]);
     expect(paths(['learner'], 'settings')).toContain('/settings/preferences');

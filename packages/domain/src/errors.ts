@@ -49,6 +49,11 @@ export const ERRORS = {
     en: 'Your email address has not been validated yet: enter the code we sent you',
     fr: "Votre adresse e-mail n'a pas encore été validée : saisissez le code que nous vous avons envoyé",
   },
+  ACCOUNT_DEACTIVATED: {
+    status: 403,
+    en: 'Your account has been deactivated: contact the administrators of the platform',
+    fr: 'Votre compte a été désactivé : contactez les administrateurs de la plateforme',
+  },
   EMAIL_TAKEN: {
     status: 409,
     en: 'An account already exists with the email address entered',
@@ -244,6 +249,23 @@ export const ERRORS = {
     status: 422,
     en: 'The voice advice is too long: {max} minutes at most',
     fr: 'Le conseil vocal est trop long : {max} minutes au maximum',
+  },
+
+  // The administration of people.
+  ADMIN_SELF: {
+    status: 409,
+    en: 'You cannot remove your own administrator role or deactivate your own account',
+    fr: 'Vous ne pouvez pas retirer votre propre rôle d’administrateur ni désactiver votre propre compte',
+  },
+  LAST_ADMINISTRATOR: {
+    status: 409,
+    en: 'At least one active administrator must remain',
+    fr: 'Il doit rester au moins un administrateur actif',
+  },
+  ALREADY_VALIDATED: {
+    status: 409,
+    en: 'This email address has already been validated',
+    fr: 'Cette adresse e-mail a déjà été validée',
   },
 
   // Field rules of SPEC §5, used as zod messages.

@@ -11,6 +11,7 @@ export type MenuIcon =
   | 'surgeryVideos'
   | 'bestCases'
   | 'users'
+  | 'auditLog'
   | 'stats'
   | 'videos'
   | 'editor'
@@ -79,6 +80,7 @@ export const MENU: readonly MenuEntry[] = [
     admin: true,
   },
   { name: 'users', path: '/admin/users', icon: 'users', titleKey: 'users', roles: ADMIN, showIn: ['drawer'], admin: true },
+  { name: 'auditLog', path: '/admin/audit', icon: 'auditLog', titleKey: 'auditLog', roles: ADMIN, showIn: ['drawer'], admin: true },
   { name: 'myStats', path: '/my-stats', icon: 'stats', titleKey: 'myStats', roles: ['learner'], showIn: ['drawer'] },
   { name: 'videos', path: '/videos', icon: 'videos', titleKey: 'videos', roles: PRACTICE, showIn: ['drawer', 'tabs'] },
   { name: 'editor', path: '/editor', icon: 'editor', titleKey: 'editor', roles: ['editor'], showIn: ['drawer', 'tabs'] },

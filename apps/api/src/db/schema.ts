@@ -151,6 +151,8 @@ export const users = pgTable(
     avatarMediaId: uuid('avatar_media_id'),
     pushToken: text('push_token'),
     termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
+    /** Set by an administrator: the person can no longer sign in, and every session of theirs ended then. */
+    deactivatedAt: timestamp('deactivated_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -158,6 +160,9 @@ export const users = pgTable(
     uniqueIndex('users_email_unique').on(t.email),
     uniqueIndex('users_rpps_unique').on(t.rpps),
     index('users_specialty').on(t.specialtyId),
+    // The admin list of people (newest first) and its counts per role.
+    index('users_created').on(t.createdAt),
+    index('users_roles').using('gin', t.roles),
   ],
 );
 
@@ -320,7 +325,8 @@ export const videos = pgTable(
     index('videos_author_created').on(t.authorId, t.createdAt),
     index('videos_status').on(t.status),
     index('videos_claim_holder').on(t.claimHolderId),
-    // The administrators' list of every case, newest first (modules/admin-catalog).
+    // The administrators' list of every case, newest first (modules/admin-catalog), and the admin
+    // dashboard's cases of the month.
     index('videos_created').on(t.createdAt, t.id),
     index('videos_surgery').on(t.surgeryId),
     index('videos_organ').on(t.organId),
@@ -481,6 +487,9 @@ export const auditLog = pgTable(
     index('audit_log_actor').on(t.actorId),
     // Failed sign-ins per address (auth.service, login).
     index('audit_log_ip_action_created').on(t.ip, t.action, t.createdAt),
+    // The audit log's search (admin): by action, by entity id, each newest first.
+    index('audit_log_action_created').on(t.action, t.createdAt),
+    index('audit_log_entity_id').on(t.entityId),
   ],
 );
 

@@ -9,6 +9,7 @@ import { editorRoutes } from '@/features/editor/routes';
 import { expertRoutes } from '@/features/expert/routes';
 import { statsRoutes } from '@/features/stats/routes';
 import { catalogRoutes } from '@/features/admin/catalog-routes';
+import { adminRoutes } from '@/features/admin/routes';
 import { AppProviders } from '@/app/providers';
 import { GuestOnly } from '@/app/guest-only';
 import { NotFoundPage, RouteErrorPage } from '@/app/route-error';
@@ -26,6 +27,7 @@ const signedInRoutes: RouteObject[] = [
   ...expertRoutes,
   ...statsRoutes,
   ...catalogRoutes,
+  ...adminRoutes,
 ];
 
 function joinPath(parent: string, path: string | undefined): string {

@@ -7,6 +7,7 @@ import CookieOutlined from '@mui/icons-material/CookieOutlined';
 import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
 import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
 import EmojiEventsOutlined from '@mui/icons-material/EmojiEventsOutlined';
+import FactCheckOutlined from '@mui/icons-material/FactCheckOutlined';
 import GavelOutlined from '@mui/icons-material/GavelOutlined';
 import MailOutlined from '@mui/icons-material/MailOutlined';
 import MenuBookOutlined from '@mui/icons-material/MenuBookOutlined';
@@ -29,6 +30,7 @@ export const MENU_ICONS: Record<MenuIcon, typeof SvgIcon> = {
   surgeryVideos: VideoSettingsOutlined,
   bestCases: EmojiEventsOutlined,
   users: PeopleOutlined,
+  auditLog: FactCheckOutlined,
   stats: BarChartOutlined,
   videos: VideoLibraryOutlined,
   editor: MovieEditIcon,

@@ -70,7 +70,8 @@ export function analysisRoutes(deps: { analysis: AnalysisService }): FastifyPlug
     app.put(
       '/expert/videos/:id/analysis',
       { config: { access: experts }, schema: { tags: ['analysis'], params: idParams, body: saveAnalysisBody } },
-      async (request) => ok(await analysis.save(requireUser(request), request.params.id, request.body, requestLanguage(request))),
+      async (request) =>
+        ok(await analysis.save(requireUser(request), request.params.id, request.body, requestLanguage(request), request.ip)),
     );
 
     app.post(
@@ -93,20 +94,27 @@ export function analysisRoutes(deps: { analysis: AnalysisService }): FastifyPlug
       '/expert/videos/:id/comments',
       { config: { access: experts }, schema: { tags: ['analysis'], params: idParams, body: commentBody } },
       async (request, reply) =>
-        reply.status(201).send(ok(await analysis.addComment(requireUser(request), request.params.id, request.body))),
+        reply.status(201).send(ok(await analysis.addComment(requireUser(request), request.params.id, request.body, request.ip))),
     );
 
     app.put(
       '/expert/videos/:id/comments/:commentId',
       { config: { access: experts }, schema: { tags: ['analysis'], params: commentParams, body: commentBody } },
-      async (request) => ok(await analysis.updateComment(requireUser(request), request.params.id, request.params.commentId, request.body)),
+      async (request) =>
+        ok(await analysis.updateComment(requireUser(request), request.params.id, request.params.commentId, request.body, request.ip)),
     );
 
     app.delete(
       '/expert/videos/:id/comments/:commentId',
       { config: { access: experts }, schema: { tags: ['analysis'], params: commentParams, body: fencedBody } },
       async (request) => {
-        await analysis.removeComment(requireUser(request), request.params.id, request.params.commentId, request.body.fencingToken);
+        await analysis.removeComment(
+          requireUser(request),
+          request.params.id,
+          request.params.commentId,
+          request.body.fencingToken,
+          request.ip,
+        );
         return ok({});
       },
     );
@@ -140,7 +148,7 @@ export function analysisRoutes(deps: { analysis: AnalysisService }): FastifyPlug
           }
           if (token === undefined) throw new AppError('VALIDATION', {}, [{ path: 'fencingToken', code: 'FIELD_REQUIRED' }]);
           if (!file) throw new AppError('VALIDATION', {}, [{ path: 'file', code: 'FIELD_REQUIRED' }]);
-          return ok(await analysis.setVoice(user, request.params.id, token, file));
+          return ok(await analysis.setVoice(user, request.params.id, token, file, request.ip));
         } finally {
           await rm(work, { recursive: true, force: true });
         }
@@ -151,7 +159,7 @@ export function analysisRoutes(deps: { analysis: AnalysisService }): FastifyPlug
       '/expert/videos/:id/voice',
       { config: { access: experts }, schema: { tags: ['analysis'], params: idParams, body: fencedBody } },
       async (request) => {
-        await analysis.removeVoice(requireUser(request), request.params.id, request.body.fencingToken);
+        await analysis.removeVoice(requireUser(request), request.params.id, request.body.fencingToken, request.ip);
         return ok({});
       },
     );

@@ -451,7 +451,13 @@ export function createAnalysisService(deps: {
     },
 
     /** Autosave: only the fields sent change; a step that is not on the video is refused. */
-    async save(viewer: RequestUser, videoId: string, body: SaveAnalysisBody, lang: Language): Promise<AnalysisDraft> {
+    async save(
+      viewer: RequestUser,
+      videoId: string,
+      body: SaveAnalysisBody,
+      lang: Language,
+      ip: string | null = null,
+    ): Promise<AnalysisDraft> {
       const { draft } = await fenced(viewer, videoId, body.fencingToken);
       const steps = await stepsOf(videoId, lang);
       const changes: Partial<typeof analyses.$inferInsert> = { updatedAt: clock() };
@@ -473,6 +479,9 @@ export function createAnalysisService(deps: {
         .where(and(eq(analyses.videoId, videoId), eq(analyses.status, 'draft'), eq(analyses.expertId, viewer.id)))
         .returning();
       if (!saved) throw new AppError('ANALYSIS_SUBMITTED');
+      // What was saved, never its text (advice and assessment are the expert's words).
+      const fields = Object.keys(body).filter((k) => k !== 'fencingToken');
+      await audit(viewer.id, 'analysis.saved', 'video', videoId, ip, { fields });
       return draftOf(saved, steps, viewer.id);
     },
 
@@ -517,7 +526,7 @@ export function createAnalysisService(deps: {
 
     // ---- Time-coded comments (the holder's own analysis only)
 
-    async addComment(viewer: RequestUser, videoId: string, body: CommentBody): Promise<AnalysisComment> {
+    async addComment(viewer: RequestUser, videoId: string, body: CommentBody, ip: string | null = null): Promise<AnalysisComment> {
       const { video } = await fenced(viewer, videoId, body.fencingToken);
       checkCommentTimes(body, video.duration);
       const [n] = await db.select({ n: count() }).from(analysisComments).where(eq(analysisComments.videoId, videoId));
@@ -526,10 +535,17 @@ export function createAnalysisService(deps: {
         .insert(analysisComments)
         .values({ videoId, start: body.start, end: body.end ?? null, text: body.text, createdAt: clock(), updatedAt: clock() })
         .returning();
+      await audit(viewer.id, 'analysis.comment_added', 'video', videoId, ip, { commentId: row!.id });
       return commentOut(row!);
     },
 
-    async updateComment(viewer: RequestUser, videoId: string, commentId: string, body: CommentBody): Promise<AnalysisComment> {
+    async updateComment(
+      viewer: RequestUser,
+      videoId: string,
+      commentId: string,
+      body: CommentBody,
+      ip: string | null = null,
+    ): Promise<AnalysisComment> {
       const { video } = await fenced(viewer, videoId, body.fencingToken);
       checkCommentTimes(body, video.duration);
       const [row] = await db
@@ -538,16 +554,24 @@ export function createAnalysisService(deps: {
         .where(and(eq(analysisComments.id, commentId), eq(analysisComments.videoId, videoId)))
         .returning();
       if (!row) throw notFound();
+      await audit(viewer.id, 'analysis.comment_updated', 'video', videoId, ip, { commentId });
       return commentOut(row);
     },
 
-    async removeComment(viewer: RequestUser, videoId: string, commentId: string, fencingToken: number): Promise<void> {
+    async removeComment(
+      viewer: RequestUser,
+      videoId: string,
+      commentId: string,
+      fencingToken: number,
+      ip: string | null = null,
+    ): Promise<void> {
       await fenced(viewer, videoId, fencingToken);
       const [row] = await db
         .delete(analysisComments)
         .where(and(eq(analysisComments.id, commentId), eq(analysisComments.videoId, videoId)))
         .returning({ id: analysisComments.id });
       if (!row) throw notFound();
+      await audit(viewer.id, 'analysis.comment_removed', 'video', videoId, ip, { commentId });
     },
 
     // ---- Voice advice
@@ -559,7 +583,7 @@ export function createAnalysisService(deps: {
     },
 
     /** Checked and transcoded by the voice store; replaces the previous recording. */
-    async setVoice(viewer: RequestUser, videoId: string, fencingToken: number, file: string) {
+    async setVoice(viewer: RequestUser, videoId: string, fencingToken: number, file: string, ip: string | null = null) {
       await fenced(viewer, videoId, fencingToken);
       const stored = await voice.store(viewer.id, videoId, file);
       // Checked again after the transcode: the lease may have ended meanwhile.
@@ -572,6 +596,7 @@ export function createAnalysisService(deps: {
         .set({ voiceMediaId: stored.mediaId, voiceDuration: stored.duration, updatedAt: clock() })
         .where(eq(analyses.videoId, videoId));
       if (draft.voiceMediaId) await mediaService.remove(draft.voiceMediaId);
+      await audit(viewer.id, 'analysis.voice_set', 'video', videoId, ip, { mediaId: stored.mediaId, duration: stored.duration });
       return {
         mediaId: stored.mediaId,
         url: mediaService.urlFor(stored.mediaId, viewer.id)!,
@@ -580,11 +605,12 @@ export function createAnalysisService(deps: {
       };
     },
 
-    async removeVoice(viewer: RequestUser, videoId: string, fencingToken: number): Promise<void> {
+    async removeVoice(viewer: RequestUser, videoId: string, fencingToken: number, ip: string | null = null): Promise<void> {
       const { draft } = await fenced(viewer, videoId, fencingToken);
       if (!draft.voiceMediaId) throw notFound();
       await db.update(analyses).set({ voiceMediaId: null, voiceDuration: null, updatedAt: clock() }).where(eq(analyses.videoId, videoId));
       await mediaService.remove(draft.voiceMediaId);
+      await audit(viewer.id, 'analysis.voice_removed', 'video', videoId, ip, { mediaId: draft.voiceMediaId });
     },
 
     // ---- The learner's result

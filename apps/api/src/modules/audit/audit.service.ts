@@ -16,6 +16,9 @@ export type AuditAction =
   | 'user.avatar_changed'
   | 'user.deleted'
   | 'user.created_by_admin'
+  | 'user.deactivated'
+  | 'user.reactivated'
+  | 'user.validation_resent'
   | 'video.created'
   | 'video.uploaded'
   | 'video.sent'
@@ -23,6 +26,16 @@ export type AuditAction =
   | 'video.share_revoked'
   | 'video.deleted'
   | 'video.retry'
+  | 'video.updated'
+  | 'video.favourite_changed'
+  | 'video.picture_added'
+  | 'video.picture_removed'
+  | 'preparation.claimed'
+  | 'preparation.saved'
+  | 'preparation.released'
+  | 'preparation.submitted'
+  | 'preparation.rendered'
+  | 'preparation.render_failed'
   | 'analysis.claimed'
   | 'analysis.abandoned'
   | 'analysis.submitted'
@@ -35,7 +48,15 @@ export type AuditAction =
   | 'vocabulary.deleted'
   | 'video.claim_released_by_admin'
   | 'video.deleted_by_admin'
-  | 'video.viewed_by_admin';
+  | 'video.viewed_by_admin'
+  | 'analysis.saved'
+  | 'analysis.comment_added'
+  | 'analysis.comment_updated'
+  | 'analysis.comment_removed'
+  | 'analysis.voice_set'
+  | 'analysis.voice_removed'
+  | 'media.accessed'
+  | 'audit.exported';
 
 export type Audit = (
   actorId: string | null,

@@ -98,6 +98,8 @@ export function createAuthService(deps: {
         eq(sessions.id, sql.placeholder('sessionId')),
         eq(sessions.userId, sql.placeholder('userId')),
         isNull(sessions.revokedAt),
+        // A deactivated person's sessions are revoked too; this also covers a request in flight.
+        isNull(users.deactivatedAt),
         gt(sessions.expiresAt, sql.placeholder('now')),
         gt(sessions.createdAt, sql.placeholder('oldest')),
       ),
@@ -165,6 +167,11 @@ export function createAuthService(deps: {
         await audit(user.id, 'auth.sign_in_failed', 'user', user.id, ip);
         throw new AppError('INVALID_CREDENTIALS');
       }
+      // Told only to whoever knows the password, as the unvalidated email below.
+      if (user.deactivatedAt) {
+        await audit(user.id, 'auth.sign_in_failed', 'user', user.id, ip, { deactivated: true });
+        throw new AppError('ACCOUNT_DEACTIVATED');
+      }
       if (!user.emailVerifiedAt) throw new AppError('EMAIL_NOT_VALIDATED');
       const session = await openSession(user, ip, userAgent);
       await audit(user.id, 'auth.sign_in', 'user', user.id, ip);
@@ -179,7 +186,7 @@ export function createAuthService(deps: {
     async refresh(requestUser: RequestUser): Promise<Session> {
       const [user] = await db.select().from(users).where(eq(users.id, requestUser.id));
       const [session] = await db.select().from(sessions).where(eq(sessions.id, requestUser.sessionId));
-      if (!user || !session) throw new AppError('UNAUTHORIZED');
+      if (!user || !session || user.deactivatedAt || session.revokedAt) throw new AppError('UNAUTHORIZED');
       const now = clock();
       const expiresAt = new Date(Math.min(now.getTime() + ttlMs, session.createdAt.getTime() + maxMs));
       const tokenId = randomUUID();

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../http/errors.ts';
 import type { Storage } from '../../storage/storage.ts';
+import type { Audit } from '../audit/audit.service.ts';
 import type { MediaService } from './media.service.ts';
 import type { SignedUrls } from './signed-urls.ts';
 
@@ -28,7 +29,34 @@ export function parseRange(header: string | undefined, size: number): { start: n
   return { start, end };
 }
 
-export function mediaRoutes(deps: { mediaService: MediaService; urls: SignedUrls; storage: Storage }): FastifyPluginAsyncZod {
+/** The files of a case whose reading the audit log records: its videos (source, rendered) and voice advice. */
+export const AUDITED_MEDIA_KINDS: ReadonlySet<string> = new Set(['video', 'prepared-video', 'voice']);
+/** Signed URLs remembered as already recorded; past this the oldest are forgotten (recorded again at worst). */
+const RECORDED_URLS_MAX = 50_000;
+
+/**
+ * `media.accessed` is written once per signed URL (media, person, expiry), at its first read: a
+ * player's many range requests, and a page reloaded within the URL's lifetime, add nothing. The
+ * memory is per process, so a URL read through two processes may be recorded twice.
+ */
+export function mediaAccessRecorder(audit: Audit, now: () => number = Date.now) {
+  const recorded = new Map<string, number>();
+  return async (row: { id: string; kind: string; videoId: string | null }, userId: string, exp: number, ip: string) => {
+    if (!AUDITED_MEDIA_KINDS.has(row.kind)) return;
+    const key = `${row.id}.${userId}.${exp}`;
+    if (recorded.has(key)) return;
+    if (recorded.size >= RECORDED_URLS_MAX) {
+      const seconds = now() / 1000;
+      for (const [k, until] of recorded) if (until < seconds) recorded.delete(k);
+      if (recorded.size >= RECORDED_URLS_MAX) recorded.delete(recorded.keys().next().value!);
+    }
+    recorded.set(key, exp);
+    await audit(userId, 'media.accessed', 'media', row.id, ip, { videoId: row.videoId, kind: row.kind });
+  };
+}
+
+export function mediaRoutes(deps: { mediaService: MediaService; urls: SignedUrls; storage: Storage; audit: Audit }): FastifyPluginAsyncZod {
+  const recordAccess = mediaAccessRecorder(deps.audit);
   return async (app) => {
     // The signature is the access check: the URL was issued to a person allowed to see it.
     app.get('/media/:id', { config: { access: 'public' }, schema: { hide: true, params, querystring: query } }, async (request, reply) => {
@@ -38,6 +66,7 @@ export function mediaRoutes(deps: { mediaService: MediaService; urls: SignedUrls
       if (!row) throw new AppError('NOT_FOUND');
       const size = await deps.storage.size(row.storageKey);
       if (size === undefined) throw new AppError('NOT_FOUND');
+      await recordAccess(row, u, exp, request.ip);
       reply.header('content-type', row.contentType);
       reply.header('accept-ranges', 'bytes');
       reply.header('cache-control', 'private, max-age=300');

@@ -25,6 +25,7 @@ import { ffmpegCapabilities, run } from '../../media-pipeline/ffmpeg.ts';
 import { renderRanges, type FrameRange } from '../../media-pipeline/render-ranges.ts';
 import type { Queue } from '../../jobs/queue.ts';
 import type { Storage } from '../../storage/storage.ts';
+import type { Audit } from '../audit/audit.service.ts';
 import type { Claims } from '../claims/claims.service.ts';
 import type { NotificationService } from '../notifications/notifications.service.ts';
 import { frameRateOf, type PreparationService } from './preparation.service.ts';
@@ -42,6 +43,8 @@ export interface PreparationJobDeps {
   queue: Queue;
   config: Pick<Config, 'dataDir' | 'ffmpegPath' | 'ffprobePath'>;
   log: Logger;
+  /** The render's end is a change of state: recorded as the system's (no actor). */
+  audit?: Audit;
 }
 
 function alive(pid: number): boolean {
@@ -311,6 +314,7 @@ export function createPreparationJobs(deps: PreparationJobDeps) {
           return;
         }
         log.info({ videoId, attempt, plan: rendered.plan, encodedFrames: rendered.encodedFrames }, 'preparation: rendered');
+        await deps.audit?.(null, 'preparation.rendered', 'video', videoId, null, { attempt, steps: steps.length });
         preparation.statusChanged(video, 'pending_analysis', prep.editorId);
         const surgery = await preparation.surgeryNames(video.surgeryId);
         if (prep.editorId) await notifications.notify(prep.editorId, 'preparationRendered', { surgery }, `/editor/${videoId}/complete`);
@@ -343,6 +347,7 @@ export function createPreparationJobs(deps: PreparationJobDeps) {
       const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
       if (!claim || !video) return;
       log.warn({ videoId, attempt }, 'preparation: render failed, the work is back with its editor');
+      await deps.audit?.(null, 'preparation.render_failed', 'video', videoId, null, { attempt });
       preparation.statusChanged(video, 'in_preparation', prep.editorId);
       await notifications.notify(
         prep.editorId,

@@ -38,11 +38,11 @@ export function preparationRoutes(deps: { preparation: PreparationService }): Fa
     });
 
     app.post('/editor/videos/:id/claim', { config, schema: { tags, params: idParams, body: noBody } }, async (request) =>
-      ok(await preparation.claim(requireUser(request), request.params.id)),
+      ok(await preparation.claim(requireUser(request), request.params.id, request.ip)),
     );
 
     app.post('/editor/videos/:id/release', { config, schema: { tags, params: idParams, body: fencedBody } }, async (request) =>
-      ok(await preparation.release(requireUser(request), request.params.id, request.body.fencingToken)),
+      ok(await preparation.release(requireUser(request), request.params.id, request.body.fencingToken, request.ip)),
     );
 
     app.get('/editor/videos/:id', { config, schema: { tags, params: idParams } }, async (request) =>
@@ -50,19 +50,21 @@ export function preparationRoutes(deps: { preparation: PreparationService }): Fa
     );
 
     app.put('/editor/videos/:id/trims', { config, schema: { tags, params: idParams, body: saveTrimsBody } }, async (request) =>
-      ok(await preparation.saveTrims(requireUser(request), request.params.id, request.body, requestLanguage(request))),
+      ok(await preparation.saveTrims(requireUser(request), request.params.id, request.body, requestLanguage(request), request.ip)),
     );
 
     app.put('/editor/videos/:id/phase', { config, schema: { tags, params: idParams, body: setPhaseBody } }, async (request) =>
-      ok(await preparation.setPhase(requireUser(request), request.params.id, request.body, requestLanguage(request))),
+      ok(await preparation.setPhase(requireUser(request), request.params.id, request.body, requestLanguage(request), request.ip)),
     );
 
     app.put('/editor/videos/:id/steps', { config, schema: { tags, params: idParams, body: saveStepsBody } }, async (request) =>
-      ok(await preparation.saveSteps(requireUser(request), request.params.id, request.body, requestLanguage(request))),
+      ok(await preparation.saveSteps(requireUser(request), request.params.id, request.body, requestLanguage(request), request.ip)),
     );
 
     app.post('/editor/videos/:id/submit', { config, schema: { tags, params: idParams, body: fencedBody } }, async (request) =>
-      ok(await preparation.submit(requireUser(request), request.params.id, request.body.fencingToken, requestLanguage(request))),
+      ok(
+        await preparation.submit(requireUser(request), request.params.id, request.body.fencingToken, requestLanguage(request), request.ip),
+      ),
     );
   };
 }

@@ -28,6 +28,7 @@ import { organs, preparations, surgeries, surgerySteps, videos, type StoredDraft
 import type { RequestUser } from '../../http/access.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Queue } from '../../jobs/queue.ts';
+import type { Audit } from '../audit/audit.service.ts';
 import type { Claims } from '../claims/claims.service.ts';
 import type { MediaService } from '../media/media.service.ts';
 import type { NotificationService, RealtimeHub } from '../notifications/notifications.service.ts';
@@ -86,9 +87,10 @@ export function createPreparationService(deps: {
   notifications: NotificationService;
   hub: RealtimeHub;
   queue: Queue;
+  audit: Audit;
   clock: () => Date;
 }) {
-  const { db, claims, mediaService, notifications, hub, queue, clock } = deps;
+  const { db, claims, mediaService, notifications, hub, queue, audit, clock } = deps;
 
   function poolChanged(videoId: string, change: PoolChangedEvent['change']) {
     const payload: PoolChangedEvent = { videoId, change };
@@ -267,8 +269,9 @@ export function createPreparationService(deps: {
       return { data, total: total?.total ?? 0, page: query.page, limit: query.limit };
     },
 
-    async claim(viewer: RequestUser, videoId: string): Promise<ClaimResponse> {
+    async claim(viewer: RequestUser, videoId: string, ip: string | null = null): Promise<ClaimResponse> {
       const claim = await claims.claim(STAGE, videoId, viewer.id);
+      await audit(viewer.id, 'preparation.claimed', 'video', videoId, ip, { fencingToken: claim.fencingToken });
       const prep = await preparationOf(videoId);
       if (!prep) {
         await db.insert(preparations).values({ videoId, editorId: viewer.id }).onConflictDoNothing();
@@ -301,8 +304,9 @@ export function createPreparationService(deps: {
       return { videoId: claim.videoId, stage: claim.stage, fencingToken: claim.fencingToken, leaseEndsAt: claim.leaseEndsAt };
     },
 
-    async release(viewer: RequestUser, videoId: string, fencingToken: number): Promise<ReleaseResponse> {
+    async release(viewer: RequestUser, videoId: string, fencingToken: number, ip: string | null = null): Promise<ReleaseResponse> {
       const video = await claims.release(STAGE, videoId, viewer.id, fencingToken);
+      await audit(viewer.id, 'preparation.released', 'video', videoId, ip);
       poolChanged(videoId, 'returned');
       statusChanged(video, 'pending_preparation');
       return { videoId, released: true };
@@ -380,24 +384,43 @@ export function createPreparationService(deps: {
       };
     },
 
-    async saveTrims(viewer: RequestUser, videoId: string, body: { fencingToken: number; trims: Trim[] }, lang: Language) {
+    async saveTrims(
+      viewer: RequestUser,
+      videoId: string,
+      body: { fencingToken: number; trims: Trim[] },
+      lang: Language,
+      ip: string | null = null,
+    ) {
       const { video, prep } = await held(viewer, videoId, body.fencingToken);
       requirePhase(prep, 'trim');
       const trims = validateTrims(body.trims, video.duration ?? 0, frameRateOf(video));
-      return save(video, { trims }, lang);
+      const draft = await save(video, { trims }, lang);
+      await audit(viewer.id, 'preparation.saved', 'video', videoId, ip, { part: 'trims', count: trims.length });
+      return draft;
     },
 
     /** To steps once something is kept; back to trim drops every step (SPEC §5). */
-    async setPhase(viewer: RequestUser, videoId: string, body: { fencingToken: number; phase: PreparationPhase }, lang: Language) {
+    async setPhase(
+      viewer: RequestUser,
+      videoId: string,
+      body: { fencingToken: number; phase: PreparationPhase },
+      lang: Language,
+      ip: string | null = null,
+    ) {
       const { video, prep } = await held(viewer, videoId, body.fencingToken);
-      if (body.phase === 'steps') {
-        if (prep.trims.length === 0) throw new AppError('TRIMS_REQUIRED');
-        return save(video, { phase: 'steps' }, lang);
-      }
-      return save(video, { phase: 'trim', steps: [] }, lang);
+      if (body.phase === 'steps' && prep.trims.length === 0) throw new AppError('TRIMS_REQUIRED');
+      const draft = await save(video, body.phase === 'steps' ? { phase: 'steps' } : { phase: 'trim', steps: [] }, lang);
+      await audit(viewer.id, 'preparation.saved', 'video', videoId, ip, { part: 'phase', phase: body.phase });
+      return draft;
     },
 
-    async saveSteps(viewer: RequestUser, videoId: string, body: { fencingToken: number; steps: DraftStep[] }, lang: Language) {
+    async saveSteps(
+      viewer: RequestUser,
+      videoId: string,
+      body: { fencingToken: number; steps: DraftStep[] },
+      lang: Language,
+      ip: string | null = null,
+    ) {
       const { video, prep } = await held(viewer, videoId, body.fencingToken);
       requirePhase(prep, 'steps');
       const steps = validateSteps(body.steps, prep.trims, frameRateOf(video));
@@ -415,14 +438,22 @@ export function createPreparationService(deps: {
         );
         if (details.length) throw new AppError('VALIDATION', {}, details);
       }
-      return save(video, { steps }, lang);
+      const draft = await save(video, { steps }, lang);
+      await audit(viewer.id, 'preparation.saved', 'video', videoId, ip, { part: 'steps', count: steps.length });
+      return draft;
     },
 
     /**
      * Hands the work to the render job: the video moves to processing in one conditional
      * update on the fencing token, so a stale holder's submit can never go through.
      */
-    async submit(viewer: RequestUser, videoId: string, fencingToken: number, lang: Language): Promise<PreparationDetail> {
+    async submit(
+      viewer: RequestUser,
+      videoId: string,
+      fencingToken: number,
+      lang: Language,
+      ip: string | null = null,
+    ): Promise<PreparationDetail> {
       const { video, prep } = await held(viewer, videoId, fencingToken);
       requirePhase(prep, 'steps');
       if (prep.trims.length === 0) throw new AppError('TRIMS_REQUIRED');
@@ -441,6 +472,7 @@ export function createPreparationService(deps: {
         .where(eq(preparations.videoId, videoId))
         .returning({ attempt: preparations.renderAttempt });
       await queue.send('preparation.render', { videoId, attempt: updated!.attempt });
+      await audit(viewer.id, 'preparation.submitted', 'video', videoId, ip, { steps: prep.steps.length, attempt: updated!.attempt });
       statusChanged(video, 'processing', viewer.id);
       return service.detail(viewer, videoId, lang);
     },

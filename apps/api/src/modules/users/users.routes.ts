@@ -223,7 +223,7 @@ export function usersRoutes(deps: {
         if (!videoId || !z.uuid().safeParse(videoId).success)
           throw new AppError('VALIDATION', {}, [{ path: 'videoId', code: 'FIELD_REQUIRED' }]);
         if (file.length > PICTURE_MAX_BYTES) throw new AppError('PAYLOAD_TOO_LARGE');
-        return ok(await deps.videos.addPicture(user, videoId, file));
+        return ok(await deps.videos.addPicture(user, videoId, file, request.ip));
       }
       throw new AppError('VALIDATION', {}, [{ path: 'purpose', code: 'INVALID_VALUE' }]);
     });

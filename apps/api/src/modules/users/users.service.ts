@@ -156,11 +156,22 @@ export function createUserService(deps: {
       await sendCode(user, 'verify', lang);
     },
 
+    /**
+     * An administrator sends the validation mail again to an unvalidated account: the same code
+     * and mail as the person's own resend, under the same waits (codes.ts).
+     */
+    async resendVerificationFor(userId: string, lang: Language): Promise<void> {
+      const user = await byId(userId);
+      if (user.emailVerifiedAt) throw new AppError('ALREADY_VALIDATED');
+      await sendCode(user, 'verify', lang);
+    },
+
     /** Validating the email signs the person in (SPEC §4: sign-up completion sets the session). */
     async verifyEmail(email: string, code: string, ip: string, userAgent: string | undefined): Promise<Session> {
       const user = await byEmail(email);
       if (!user) throw new AppError('EMAIL_VALIDATION_FAILED');
       if (user.emailVerifiedAt) throw new AppError('EMAIL_VALIDATION_FAILED');
+      if (user.deactivatedAt) throw new AppError('ACCOUNT_DEACTIVATED');
       await codes.check(user.id, 'verify', code, true);
       const [verified] = await db.update(users).set({ emailVerifiedAt: clock() }).where(eq(users.id, user.id)).returning();
       await audit(user.id, 'user.email_validated', 'user', user.id, ip);

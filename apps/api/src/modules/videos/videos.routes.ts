@@ -57,7 +57,8 @@ export function videoRoutes(deps: { videos: VideoService; lookupsPerHour: number
     app.put(
       '/videos/:id',
       { config: { access: 'authenticated' }, schema: { tags: ['videos'], params: idParams, body: updateVideoBody } },
-      async (request) => ok(await videos.update(requireUser(request), request.params.id, request.body, requestLanguage(request))),
+      async (request) =>
+        ok(await videos.update(requireUser(request), request.params.id, request.body, requestLanguage(request), request.ip)),
     );
 
     app.delete('/videos/:id', { config: { access: 'authenticated' }, schema: { tags: ['videos'], params: idParams } }, async (request) => {
@@ -76,7 +77,9 @@ export function videoRoutes(deps: { videos: VideoService; lookupsPerHour: number
       '/videos/:id/favourite',
       { config: { access: 'authenticated' }, schema: { tags: ['videos'], params: idParams, body: favouriteBody } },
       async (request) =>
-        ok(await videos.setFavourite(requireUser(request), request.params.id, request.body.favourite, requestLanguage(request))),
+        ok(
+          await videos.setFavourite(requireUser(request), request.params.id, request.body.favourite, requestLanguage(request), request.ip),
+        ),
     );
 
     app.post(
@@ -108,7 +111,15 @@ export function videoRoutes(deps: { videos: VideoService; lookupsPerHour: number
       '/videos/:id/pictures/:pictureId',
       { config: { access: 'authenticated' }, schema: { tags: ['videos'], params: pictureParams } },
       async (request) =>
-        ok(await videos.removePicture(requireUser(request), request.params.id, request.params.pictureId, requestLanguage(request))),
+        ok(
+          await videos.removePicture(
+            requireUser(request),
+            request.params.id,
+            request.params.pictureId,
+            requestLanguage(request),
+            request.ip,
+          ),
+        ),
     );
   };
 }

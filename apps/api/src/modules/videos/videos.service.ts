@@ -506,7 +506,13 @@ export function createVideoService(deps: {
     },
 
     /** Any field, only while the case has not been sent (VIDEO_NOT_EDITABLE after). */
-    async update(viewer: RequestUser, videoId: string, body: UpdateVideoBody, lang: Language): Promise<VideoDetail> {
+    async update(
+      viewer: RequestUser,
+      videoId: string,
+      body: UpdateVideoBody,
+      lang: Language,
+      ip: string | null = null,
+    ): Promise<VideoDetail> {
       const { row } = await load(videoId, viewer, ['author']);
       if (row.status !== 'saved') throw new AppError('VIDEO_NOT_EDITABLE');
       const changes: Partial<typeof videos.$inferInsert> = {};
@@ -532,6 +538,7 @@ export function createVideoService(deps: {
         .where(and(eq(videos.id, row.id), eq(videos.status, 'saved')))
         .returning();
       if (!updated) throw new AppError('VIDEO_NOT_EDITABLE');
+      await audit(viewer.id, 'video.updated', 'video', row.id, ip, { fields: Object.keys(body) });
       return detailOf(updated, 'author', viewer.id, lang);
     },
 
@@ -589,9 +596,16 @@ export function createVideoService(deps: {
       return detailOf(sent, 'author', viewer.id, lang);
     },
 
-    async setFavourite(viewer: RequestUser, videoId: string, favourite: boolean, lang: Language): Promise<VideoDetail> {
+    async setFavourite(
+      viewer: RequestUser,
+      videoId: string,
+      favourite: boolean,
+      lang: Language,
+      ip: string | null = null,
+    ): Promise<VideoDetail> {
       const { row } = await load(videoId, viewer, ['author']);
       const [updated] = await db.update(videos).set({ favourite }).where(eq(videos.id, row.id)).returning();
+      if (row.favourite !== favourite) await audit(viewer.id, 'video.favourite_changed', 'video', row.id, ip, { favourite });
       return detailOf(updated!, 'author', viewer.id, lang);
     },
 
@@ -669,17 +683,24 @@ export function createVideoService(deps: {
     },
 
     /** A picture of a case, added by its author while the case is saved. */
-    async addPicture(viewer: RequestUser, videoId: string, bytes: Buffer) {
+    async addPicture(viewer: RequestUser, videoId: string, bytes: Buffer, ip: string | null = null) {
       const { row } = await load(videoId, viewer, ['author']);
       if (row.status !== 'saved') throw new AppError('VIDEO_NOT_EDITABLE');
       const stored = await mediaService.storePicture(viewer.id, row.id, bytes);
       const [position] = await db.select({ n: count() }).from(videoPictures).where(eq(videoPictures.videoId, row.id));
       await db.insert(videoPictures).values({ videoId: row.id, mediaId: stored.id, position: position?.n ?? 0, createdAt: clock() });
+      await audit(viewer.id, 'video.picture_added', 'video', row.id, ip, { mediaId: stored.id });
       return { id: stored.id, url: mediaService.urlFor(stored.id, viewer.id)!, kind: stored.kind };
     },
 
     /** By the picture's id in the detail, or by its media id (what the upload answered). */
-    async removePicture(viewer: RequestUser, videoId: string, pictureId: string, lang: Language): Promise<VideoDetail> {
+    async removePicture(
+      viewer: RequestUser,
+      videoId: string,
+      pictureId: string,
+      lang: Language,
+      ip: string | null = null,
+    ): Promise<VideoDetail> {
       const { row } = await load(videoId, viewer, ['author']);
       if (row.status !== 'saved') throw new AppError('VIDEO_NOT_EDITABLE');
       const [picture] = await db
@@ -689,6 +710,7 @@ export function createVideoService(deps: {
       if (!picture) throw notFound();
       // The media row cascades to the picture row; the file goes with it.
       await mediaService.remove(picture.mediaId);
+      await audit(viewer.id, 'video.picture_removed', 'video', row.id, ip, { mediaId: picture.mediaId });
       return detailOf(row, 'author', viewer.id, lang);
     },
 

@@ -1,0 +1,122 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AdminCounts, AdminUser, AdminUserList, AuditList, UserState } from '@sutura/domain/admin';
+import type { Role } from '@sutura/domain/roles';
+import { serializeQuery } from '@sutura/domain/query';
+import { api, API_BASE, ApiRequestError, SESSION_HEADERS } from '@/lib/http';
+import { currentLanguage, i18n } from '@/lib/i18n';
+import { isErrorCode } from '@sutura/domain/errors';
+
+export const ADMIN_PAGE_SIZE = 20;
+
+export interface UserListParams {
+  q: string;
+  role: Role | '';
+  state: UserState | '';
+  page: number;
+}
+
+export interface AuditParams {
+  actor: string;
+  action: string;
+  entityId: string;
+  from: string;
+  to: string;
+  page: number;
+}
+
+const compact = (filter: Record<string, string>) => Object.fromEntries(Object.entries(filter).filter(([, v]) => v.trim() !== ''));
+
+export const adminKeys = {
+  counts: ['admin', 'counts'] as const,
+  users: (p: UserListParams) => ['admin', 'users', p] as const,
+  allUsers: ['admin', 'users'] as const,
+  audit: (p: AuditParams) => ['admin', 'audit', p] as const,
+};
+
+export function useAdminCounts() {
+  return useQuery({ queryKey: adminKeys.counts, queryFn: () => api<AdminCounts>('GET', '/admin/counts') });
+}
+
+export function useAdminUsers(params: UserListParams) {
+  return useQuery({
+    queryKey: adminKeys.users(params),
+    queryFn: () =>
+      api<AdminUserList>('GET', '/admin/users', {
+        query: {
+          filter: compact({ q: params.q, role: params.role, state: params.state }),
+          page: params.page,
+          limit: ADMIN_PAGE_SIZE,
+          sort: ['-createdAt'],
+        },
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** After any change to a person: the lists and the dashboard's counts are read afresh. */
+function useUserMutation<V>(call: (vars: V) => Promise<AdminUser>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: async () => {
+      await Promise.all([
+        client.invalidateQueries({ queryKey: adminKeys.allUsers }),
+        client.invalidateQueries({ queryKey: adminKeys.counts }),
+      ]);
+    },
+  });
+}
+
+export function useSetRoles() {
+  return useUserMutation(({ id, roles }: { id: string; roles: Role[] }) =>
+    api<AdminUser>('PUT', `/admin/users/${id}/roles`, { body: { roles } }),
+  );
+}
+
+export function useSetActive() {
+  return useUserMutation(({ id, active }: { id: string; active: boolean }) =>
+    api<AdminUser>('PUT', `/admin/users/${id}/active`, { body: { active } }),
+  );
+}
+
+export function useResendValidation() {
+  return useMutation({
+    mutationFn: (id: string) => api<{ sent: true }>('POST', `/admin/users/${id}/validation-mail`, { body: {} }),
+  });
+}
+
+function auditFilter(p: Omit<AuditParams, 'page'>) {
+  return compact({ actor: p.actor, action: p.action, entityId: p.entityId, from: p.from, to: p.to });
+}
+
+export function useAuditLog(params: AuditParams) {
+  return useQuery({
+    queryKey: adminKeys.audit(params),
+    queryFn: () =>
+      api<AuditList>('GET', '/admin/audit', { query: { filter: auditFilter(params), page: params.page, limit: ADMIN_PAGE_SIZE } }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * The server streams the CSV file; it is read here (the session cookie needs the app's header, so a
+ * plain link would not do) and handed to the browser as a download under the server's file name.
+ */
+export async function downloadAuditCsv(params: Omit<AuditParams, 'page'>): Promise<void> {
+  const url = `${API_BASE}/admin/audit/export${serializeQuery({ filter: auditFilter(params), langCode: currentLanguage() })}`;
+  const response = await fetch(url, { headers: SESSION_HEADERS, credentials: 'same-origin' });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+    const code = body?.error?.code;
+    throw new ApiRequestError(response.status, isErrorCode(code) ? code : 'GENERIC', body?.error?.message ?? i18n.t('errors:GENERIC'));
+  }
+  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'sutura-audit.csv';
+  const href = URL.createObjectURL(await response.blob());
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 1000);
+}

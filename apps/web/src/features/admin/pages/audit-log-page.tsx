@@ -1,0 +1,224 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import MenuItem from '@mui/material/MenuItem';
+import Pagination from '@mui/material/Pagination';
+import Skeleton from '@mui/material/Skeleton';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { visuallyHidden } from '@mui/utils';
+import DownloadOutlined from '@mui/icons-material/DownloadOutlined';
+import FilterAltOffOutlined from '@mui/icons-material/FilterAltOffOutlined';
+import { AUDIT_ACTION_GROUPS, type AuditEntry } from '@sutura/domain/admin';
+import { PendingButton } from '@/components/pending-button';
+import { errorText } from '@/lib/http';
+import { currentLanguage } from '@/lib/i18n';
+import { useToast } from '@/lib/toast';
+import { ADMIN_PAGE_SIZE, downloadAuditCsv, useAuditLog } from '@/features/admin/api/admin';
+import { ReadOnlyNotice } from '@/features/admin/components/read-only-notice';
+import { SearchField } from '@/features/admin/components/search-field';
+import { useUrlParams } from '@/features/admin/hooks/use-url-params';
+
+const FILTER_KEYS = ['actor', 'action', 'entityId', 'from', 'to'] as const;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+function Who({ entry }: { entry: AuditEntry }) {
+  const { t } = useTranslation(['audit']);
+  if (entry.actor)
+    return (
+      <>
+        <Box component="span" sx={{ display: 'block', fontWeight: 600 }}>
+          {`${entry.actor.firstName} ${entry.actor.lastName}`.trim()}
+        </Box>
+        <Box component="span" sx={{ display: 'block', color: 'text.secondary' }}>
+          {entry.actor.email}
+        </Box>
+      </>
+    );
+  return <>{entry.actorId ? t('audit:deleted', { id: entry.actorId }) : t('audit:system')}</>;
+}
+
+/** `/admin/audit`: who did what, when and from where; searched and paged on the server, exported as CSV. */
+export function AuditLogPage() {
+  const { t } = useTranslation(['audit', 'errors']);
+  const toast = useToast();
+  const { values, page, update } = useUrlParams(FILTER_KEYS);
+  const filters = {
+    ...values,
+    from: DAY.test(values.from) ? values.from : '',
+    to: DAY.test(values.to) ? values.to : '',
+  };
+  const log = useAuditLog({ ...filters, page });
+  const [downloading, setDownloading] = useState(false);
+  const pages = log.data ? Math.max(1, Math.ceil(log.data.total / ADMIN_PAGE_SIZE)) : 1;
+  const lang = currentLanguage();
+  const when = new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'medium' });
+  const filtered = FILTER_KEYS.some((k) => values[k]);
+
+  const download = async () => {
+    if (downloading) return;
+    setDownloading(true);
+    try {
+      await downloadAuditCsv(filters);
+    } catch (error) {
+      toast('error', errorText(error));
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  return (
+    <Box sx={{ maxWidth: 1400, mx: 'auto', width: '100%' }} data-testid="admin-page">
+      <Typography color="text.secondary" sx={{ mb: 2 }}>
+        {t('audit:intro')}
+      </Typography>
+      <ReadOnlyNotice />
+      <Box
+        role="search"
+        aria-label={t('audit:filters')}
+        sx={{
+          display: 'grid',
+          gap: 2,
+          mb: 2,
+          gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: '2fr 1.5fr 1.5fr 1fr 1fr' },
+        }}
+      >
+        <SearchField
+          size="small"
+          label={t('audit:actor')}
+          value={values.actor}
+          onSearch={(actor) => update({ actor })}
+          data-testid="audit-actor"
+        />
+        <TextField
+          select
+          size="small"
+          label={t('audit:action')}
+          value={(AUDIT_ACTION_GROUPS as readonly string[]).includes(values.action.replace(/\.$/, '')) ? values.action : ''}
+          onChange={(e) => update({ action: e.target.value })}
+          data-testid="audit-action"
+        >
+          <MenuItem value="">{t('audit:anyAction')}</MenuItem>
+          {AUDIT_ACTION_GROUPS.map((group) => (
+            <MenuItem key={group} value={`${group}.`}>
+              {t(`audit:groups.${group}`)}
+            </MenuItem>
+          ))}
+        </TextField>
+        <SearchField
+          size="small"
+          label={t('audit:entityId')}
+          value={values.entityId}
+          onSearch={(entityId) => update({ entityId })}
+          data-testid="audit-entity"
+        />
+        <TextField
+          size="small"
+          type="date"
+          label={t('audit:from')}
+          value={filters.from}
+          onChange={(e) => update({ from: e.target.value })}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: filters.to || undefined, 'data-testid': 'audit-from' } }}
+        />
+        <TextField
+          size="small"
+          type="date"
+          label={t('audit:to')}
+          value={filters.to}
+          onChange={(e) => update({ to: e.target.value })}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: filters.from || undefined, 'data-testid': 'audit-to' } }}
+        />
+      </Box>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: 1 }}>
+        <Typography color="text.secondary" role="status" sx={{ flex: 1, minWidth: 160 }} data-testid="audit-count">
+          {log.data ? t('audit:count', { count: log.data.total }) : ''}
+        </Typography>
+        {filtered && (
+          <Button
+            size="small"
+            startIcon={<FilterAltOffOutlined aria-hidden />}
+            onClick={() => update({ actor: '', action: '', entityId: '', from: '', to: '' })}
+            data-read
+          >
+            {t('audit:clear')}
+          </Button>
+        )}
+        <PendingButton
+          size="small"
+          variant="outlined"
+          icon={<DownloadOutlined aria-hidden />}
+          pending={downloading}
+          onClick={() => void download()}
+          data-read
+          data-testid="audit-download"
+        >
+          {downloading ? t('audit:downloading') : t('audit:download')}
+        </PendingButton>
+      </Box>
+      {log.isError && <Alert severity="error">{errorText(log.error)}</Alert>}
+      {log.isPending && <Skeleton variant="rounded" height={200} />}
+      {log.data?.data.length === 0 && <Alert severity="info">{t('audit:empty')}</Alert>}
+      {log.data && log.data.data.length > 0 && (
+        <Box
+          sx={{ overflowX: 'auto', border: 1, borderColor: 'divider', borderRadius: 1 }}
+          tabIndex={0}
+          aria-label={t('audit:caption')}
+          role="region"
+        >
+          <Box
+            component="table"
+            data-testid="audit-table"
+            sx={{
+              borderCollapse: 'collapse',
+              width: '100%',
+              minWidth: 760,
+              fontSize: 14,
+              opacity: log.isPlaceholderData ? 0.6 : 1,
+              '& td, & th': { py: 0.75, px: 1, borderBottom: 1, borderColor: 'divider', textAlign: 'left', verticalAlign: 'top' },
+              '& th': { whiteSpace: 'nowrap' },
+              '& td.mono': { fontFamily: 'monospace', fontSize: 12, overflowWrap: 'anywhere', maxWidth: 220 },
+            }}
+          >
+            <Box component="caption" sx={visuallyHidden}>
+              {t('audit:caption')}
+            </Box>
+            <thead>
+              <tr>
+                {(['when', 'who', 'action', 'entity', 'entityId', 'ip'] as const).map((c) => (
+                  <th key={c} scope="col">
+                    {t(`audit:columns.${c}`)}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {log.data.data.map((entry) => (
+                <tr key={entry.id} data-testid="audit-row">
+                  <td style={{ whiteSpace: 'nowrap' }}>
+                    <time dateTime={entry.createdAt}>{when.format(new Date(entry.createdAt))}</time>
+                  </td>
+                  <td>
+                    <Who entry={entry} />
+                  </td>
+                  <td className="mono" data-testid="audit-row-action">
+                    {entry.action}
+                  </td>
+                  <td>{entry.entity}</td>
+                  <td className="mono">{entry.entityId ?? ''}</td>
+                  <td className="mono">{entry.ip ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </Box>
+        </Box>
+      )}
+      {pages > 1 && (
+        <Box component="nav" aria-label={t('audit:pagination')} sx={{ display: 'flex', justifyContent: 'center', mt: 3 }}>
+          <Pagination count={pages} page={page} onChange={(_, p) => update({ page: String(p) })} siblingCount={0} />
+        </Box>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,106 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Page } from '@playwright/test';
+import { chooseOption, signIn } from './support.ts';
+import { password } from './workflow.ts';
+
+// The demo accounts of the embedded server: the administrator manages learner2, whose roles and
+// state are put back as they were at the end.
+const managed = 'learner2@sutura.local';
+
+async function openUser(page: Page) {
+  await page.goto('/admin/users');
+  await page.getByRole('textbox', { name: 'Rechercher' }).fill(managed);
+  await expect(page.getByTestId('admin-users-count')).toHaveText('1 personne');
+  const card = page.getByTestId('admin-user').filter({ hasText: managed });
+  await expect(card).toHaveCount(1);
+  return card;
+}
+
+async function setEditor(page: Page, on: boolean) {
+  const card = await openUser(page);
+  await card.getByTestId('admin-user-roles').click();
+  const dialog = page.getByRole('dialog', { name: /Rôles de Julien Moreau/ });
+  const editor = dialog.getByRole('checkbox', { name: 'Préparateur' });
+  if (on) await editor.check();
+  else await editor.uncheck();
+  await dialog.getByTestId('roles-save').click();
+  await expect(dialog).toBeHidden();
+  await expect(card.getByTestId('admin-user-role-editor')).toHaveCount(on ? 1 : 0);
+}
+
+test('an administrator searches a person, gives a role, deactivates and reactivates them, then reads and exports the audit log', async ({
+  page,
+  request,
+}) => {
+  await signIn(page, 'admin@sutura.local', password);
+  await page.getByRole('link', { name: 'Administration' }).first().click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByTestId('admin-count-users-value')).toHaveText(/^\d+$/);
+  await expect(page.getByTestId('admin-count-waitingPreparation')).toHaveAttribute(
+    'href',
+    '/admin/surgery-videos?status=pending_preparation',
+  );
+
+  await setEditor(page, true);
+
+  const card = await openUser(page);
+  await card.getByTestId('admin-user-deactivate').click();
+  await page.getByRole('dialog').getByTestId('deactivate-confirm').click();
+  await expect(card.getByTestId('admin-user-state')).toHaveText('Désactivé');
+  const refused = await request.post('/v1/auth', { data: { email: managed, password } });
+  expect(refused.status()).toBe(403);
+  expect((await refused.json()).error.code).toBe('ACCOUNT_DEACTIVATED');
+
+  await card.getByTestId('admin-user-reactivate').click();
+  await expect(card.getByTestId('admin-user-state')).toHaveText('Actif');
+  expect((await request.post('/v1/auth', { data: { email: managed, password } })).status()).toBe(200);
+  await setEditor(page, false);
+
+  // The audit log lists these changes, filtered by family and by person, and exports them.
+  await page.goto('/admin/audit');
+  await chooseOption(page, 'Action', 'Comptes');
+  await page.getByRole('textbox', { name: 'Personne (e-mail ou nom)' }).fill('admin@sutura.local');
+  const actions = page.getByTestId('audit-row-action');
+  await expect(actions.first()).toBeVisible();
+  await expect(page).toHaveURL(/actor=admin%40sutura\.local/);
+  await expect(actions.filter({ hasText: 'user.reactivated' })).not.toHaveCount(0);
+  await expect(actions.filter({ hasText: 'user.deactivated' })).not.toHaveCount(0);
+  await expect(actions.filter({ hasText: 'user.roles_changed' })).not.toHaveCount(0);
+  for (const text of await actions.allTextContents()) expect(text).toMatch(/^user\./);
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('audit-download').click()]);
+  expect(download.suggestedFilename()).toMatch(/^sutura-audit-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = await readFile((await download.path())!, 'utf8');
+  const lines = csv.replace(/^\uFEFF/, '').split('\r\n');
+  expect(lines[0]).toBe('Date (UTC);Id de l’auteur;E-mail de l’auteur;Nom de l’auteur;Action;Entité;Id de l’entité;Adresse');
+  expect(csv).toContain(';admin@sutura.local;Nadia Lefèvre;user.deactivated;user;');
+  for (const line of lines.slice(1).filter(Boolean)) expect(line.split(';')[4]).toMatch(/^user\./);
+});
+
+for (const width of [390, 1440]) {
+  test(`copil reads the administration at ${width} px and finds no control that writes`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await signIn(page, 'copil@sutura.local', password);
+    for (const path of ['/admin', '/admin/users', '/admin/audit']) {
+      await page.goto(path);
+      const root = page.getByTestId('admin-page');
+      await expect(root).toBeVisible();
+      if (path === '/admin') await expect(page.getByTestId('admin-count-users-value')).toHaveText(/^\d+$/);
+      if (path === '/admin/users') await expect(page.getByTestId('admin-user').first()).toBeVisible();
+      if (path === '/admin/audit') await expect(page.getByTestId('audit-row').first()).toBeVisible();
+      await expect(page.getByTestId('admin-read-only')).toBeVisible();
+      await expect(root.locator('[data-write]')).toHaveCount(0);
+      await expect(root.getByRole('checkbox')).toHaveCount(0);
+      await expect(root.getByRole('switch')).toHaveCount(0);
+      // Every button left reads: the export and filters, or moves between pages.
+      for (const button of await root.getByRole('button').all()) {
+        if (!(await button.isEnabled())) continue;
+        const reads = (await button.getAttribute('data-read')) !== null || (await button.locator('xpath=ancestor::nav').count()) > 0;
+        expect(reads, (await button.textContent()) ?? '').toBe(true);
+      }
+      // The page fits the screen: nothing but the audit table's own scroller scrolls sideways.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+    }
+  });
+}
