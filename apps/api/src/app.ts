@@ -26,6 +26,8 @@ import { createAnalysisService } from './modules/analysis/analysis.service.ts';
 import { createVoiceStore } from './modules/analysis/voice.ts';
 import { createAudit, createAuditCounter, createAuditEraser } from './modules/audit/audit.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { bestCaseRoutes } from './modules/best-cases/best-cases.routes.ts';
+import { createBestCaseService } from './modules/best-cases/best-cases.service.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createCodes } from './modules/auth/codes.ts';
 import { createTokens } from './modules/auth/tokens.ts';
@@ -151,7 +153,9 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   const analysis = createAnalysisService({ db, mediaService, notifications, audit, claims, voice, hub, clock });
   const contact = createContactService({ db, queue, users, notifications, supportEmail: config.supportEmail, clock });
   const stats = createStatsService({ db, clock });
+  const bestCases = createBestCaseService({ db, storage, mediaService, notifications, audit, dataDir: config.dataDir, clock });
   return {
+    bestCases,
     contact,
     audit,
     tokens,
@@ -275,6 +279,7 @@ export async function buildApp(
       await v1.register(preparationRoutes({ preparation: services.preparation }));
       await v1.register(analysisRoutes({ analysis: services.analysis }));
       await v1.register(statsRoutes({ stats: services.stats }));
+      await v1.register(bestCaseRoutes({ bestCases: services.bestCases }));
       await v1.register(uploadRoutes({ videos: services.videos, maxUploadBytes: config.maxUploadBytes }));
       await v1.register(contactRoutes({ contact: services.contact, rateLimit: config.rateLimitAuthPerMinute }));
     },

@@ -26,7 +26,15 @@ export type AuditAction =
   | 'analysis.claimed'
   | 'analysis.abandoned'
   | 'analysis.submitted'
-  | 'contact.sent';
+  | 'contact.sent'
+  | 'best_case.created'
+  | 'best_case.updated'
+  | 'best_case.published'
+  | 'best_case.unpublished'
+  | 'best_case.steps_changed'
+  | 'best_case.deleted'
+  | 'best_case.consent_given'
+  | 'best_case.consent_refused';
 
 export type Audit = (
   actorId: string | null,
