@@ -29,13 +29,13 @@ import { DeleteVideoDialog } from '@/features/videos/components/delete-video-dia
 import { EditVideoDialog } from '@/features/videos/components/edit-video-dialog';
 import { FavouriteToggle } from '@/features/videos/components/favourite-toggle';
 import { NasaTlxChart } from '@/features/videos/components/nasa-tlx-chart';
-import { OrganLabel } from '@/features/videos/components/organ-label';
+import { OrganLabel } from '@/components/video/organ-label';
 import { PictureGallery } from '@/features/videos/components/picture-gallery';
 import { SendVideoDialog } from '@/features/videos/components/send-video-dialog';
 import { SharesList, ShareVideoDialog } from '@/features/videos/components/share-video-section';
 import { VideoMediaPanel } from '@/features/videos/components/video-media-panel';
 import { VideoStatusChip } from '@/features/videos/components/video-status-chip';
-import { formatDateTime, formatDuration } from '@/features/videos/format';
+import { formatDateTime, formatDuration } from '@/components/video/format';
 
 type DetailTab = 'global' | 'nasaTlx' | 'kpi' | 'steps' | 'advice' | 'pictures';
 const RESULT_TABS: readonly DetailTab[] = ['kpi', 'steps', 'advice'];
