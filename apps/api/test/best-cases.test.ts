@@ -57,7 +57,14 @@ async function analysedCase(author: Person, surgeryRow = surgery) {
   await ctx.storage.put(`videos/${video!.id}/video.mp4`, clip);
   const [file] = await db
     .insert(media)
-    .values({ ownerId: author.id, videoId: video!.id, kind: 'video', storageKey: `videos/${video!.id}/video.mp4`, contentType: 'video/mp4', size: clip.length })
+    .values({
+      ownerId: author.id,
+      videoId: video!.id,
+      kind: 'video',
+      storageKey: `videos/${video!.id}/video.mp4`,
+      contentType: 'video/mp4',
+      size: clip.length,
+    })
     .returning();
   await db.update(videos).set({ videoMediaId: file!.id }).where(eq(videos.id, video!.id));
   await db.insert(videoSteps).values([
@@ -69,7 +76,11 @@ async function analysedCase(author: Person, surgeryRow = surgery) {
 
 async function call<T>(person: Person | undefined, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) {
   const res = await ctx.inject({ method, url, token: person?.token, ...(body === undefined ? {} : { body }) });
-  return { status: res.statusCode, body: res.json() as { success: boolean; data: T; error?: { code: string; details?: unknown } }, raw: res.body };
+  return {
+    status: res.statusCode,
+    body: res.json() as { success: boolean; data: T; error?: { code: string; details?: unknown } },
+    raw: res.body,
+  };
 }
 
 function tus(method: string, url: string, person: Person, headers: Record<string, string> = {}, body?: Buffer) {
@@ -120,7 +131,12 @@ describe('turning an analysed case into a best case', () => {
     expect(created.body.data.steps.map((s) => s.start)).toEqual([0, 2]);
 
     // The same video twice: refused.
-    const again = await call(people.administrator, 'POST', '/v1/admin/best-cases', { source: 'video', videoId: source.id, surgeryId: surgery.id, ...texts });
+    const again = await call(people.administrator, 'POST', '/v1/admin/best-cases', {
+      source: 'video',
+      videoId: source.id,
+      surgeryId: surgery.id,
+      ...texts,
+    });
     expect(again.status).toBe(409);
     expect(again.body.error!.code).toBe('BEST_CASE_EXISTS');
 
@@ -137,7 +153,9 @@ describe('turning an analysed case into a best case', () => {
     expect((await call(people.other, 'PUT', `/v1/videos/${source.id}/best-case/consent`, { accept: true })).status).toBe(404);
 
     // Published before the answer: still invisible.
-    const published = await call<AdminBestCaseDetail>(people.administrator, 'PUT', `/v1/admin/best-cases/${id}/published`, { published: true });
+    const published = await call<AdminBestCaseDetail>(people.administrator, 'PUT', `/v1/admin/best-cases/${id}/published`, {
+      published: true,
+    });
     expect(published.body.data).toMatchObject({ published: true, visible: false });
     expect((await call(people.learner, 'GET', `/v1/best-cases/${id}`)).status).toBe(404);
     expect((await call<{ total: number }>(people.learner, 'GET', '/v1/best-cases')).body.data.total).toBe(0);
@@ -180,13 +198,26 @@ describe('turning an analysed case into a best case', () => {
   });
 
   it('refuses a case that is not analysed, and goes away with its source case', async () => {
-    const [draft] = await ctx.database.db.insert(videos).values({ authorId: people.author.id, status: 'saved', mediaStatus: 'ready' }).returning();
-    const notAnalysed = await call(people.administrator, 'POST', '/v1/admin/best-cases', { source: 'video', videoId: draft!.id, surgeryId: surgery.id, ...texts });
+    const [draft] = await ctx.database.db
+      .insert(videos)
+      .values({ authorId: people.author.id, status: 'saved', mediaStatus: 'ready' })
+      .returning();
+    const notAnalysed = await call(people.administrator, 'POST', '/v1/admin/best-cases', {
+      source: 'video',
+      videoId: draft!.id,
+      surgeryId: surgery.id,
+      ...texts,
+    });
     expect(notAnalysed.status).toBe(409);
     expect(notAnalysed.body.error!.code).toBe('BEST_CASE_NOT_ANALYSED');
 
     const second = await analysedCase(people.author);
-    const created = await call<AdminBestCaseDetail>(people.administrator, 'POST', '/v1/admin/best-cases', { source: 'video', videoId: second.id, surgeryId: surgery.id, ...texts });
+    const created = await call<AdminBestCaseDetail>(people.administrator, 'POST', '/v1/admin/best-cases', {
+      source: 'video',
+      videoId: second.id,
+      surgeryId: surgery.id,
+      ...texts,
+    });
     expect((await call(people.author, 'DELETE', `/v1/videos/${second.id}`)).status).toBe(200);
     expect((await call(people.administrator, 'GET', `/v1/admin/best-cases/${created.body.data.id}`)).status).toBe(404);
   });
@@ -219,7 +250,11 @@ describe('uploading a video as a best case', () => {
       'POST',
       '/v1/uploads/',
       people.administrator,
-      { 'upload-length': String(clip.length), 'upload-metadata': tusMetadata({ videoId, filetype: 'video/mp4' }), 'content-type': 'application/offset+octet-stream' },
+      {
+        'upload-length': String(clip.length),
+        'upload-metadata': tusMetadata({ videoId, filetype: 'video/mp4' }),
+        'content-type': 'application/offset+octet-stream',
+      },
       clip,
     );
     expect(started.status, await started.text()).toBe(201);

@@ -69,7 +69,10 @@ export const publishBestCaseBody = z.object({ published: z.boolean({ error: 'INV
 /** A step the administrator marks on an uploaded video: where it starts; it ends where the next one starts. */
 export const bestCaseStepInput = z.object({
   surgeryStepId: z.uuid({ error: 'FIELD_REQUIRED' }),
-  start: z.number({ error: 'FIELD_REQUIRED' }).min(0, { error: 'INVALID_VALUE' }).max(24 * 3600, { error: 'INVALID_VALUE' }),
+  start: z
+    .number({ error: 'FIELD_REQUIRED' })
+    .min(0, { error: 'INVALID_VALUE' })
+    .max(24 * 3600, { error: 'INVALID_VALUE' }),
 });
 export const bestCaseStepsBody = z.object({
   steps: z.array(bestCaseStepInput).max(BEST_CASE_STEPS_MAX, { error: 'INVALID_VALUE' }),

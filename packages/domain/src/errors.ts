@@ -114,12 +114,12 @@ export const ERRORS = {
   BEST_CASE_EXISTS: {
     status: 409,
     en: 'This video is already a best case',
-    fr: 'Cette vidéo est déjà un cas exemplaire',
+    fr: 'Cette vidéo est déjà un best case',
   },
   BEST_CASE_NOT_ANALYSED: {
     status: 409,
     en: 'Only an analysed video can become a best case',
-    fr: 'Seule une vidéo analysée peut devenir un cas exemplaire',
+    fr: 'Seule une vidéo analysée peut devenir un best case',
   },
   BEST_CASE_STEPS_KEPT: {
     status: 409,

@@ -146,20 +146,20 @@ export const NOTIFICATION_KINDS = {
     group: 'videos',
     subject: {
       en: 'Sutura: may your video of {surgery} become a best case?',
-      fr: 'Sutura : votre vidéo de {surgery} peut-elle devenir un cas exemplaire ?',
+      fr: 'Sutura : votre vidéo de {surgery} peut-elle devenir un best case ?',
     },
     en: 'An administrator would like to publish your analysed video of {surgery} as a best case, without your name. Accept or decline on its page.',
-    fr: 'Un administrateur souhaite publier votre vidéo analysée de {surgery} comme cas exemplaire, sans votre nom. Acceptez ou refusez sur sa page.',
+    fr: 'Un administrateur souhaite publier votre vidéo analysée de {surgery} comme best case, sans votre nom. Acceptez ou refusez sur sa page.',
   },
   bestCaseAnswered: {
     type: 'other',
     group: 'videos',
     subject: {
       en: 'Sutura: the author answered about the best case "{title}"',
-      fr: "Sutura : l'auteur a répondu pour le cas exemplaire « {title} »",
+      fr: "Sutura : l'auteur a répondu pour le best case « {title} »",
     },
     en: 'The author of the best case "{title}" {answer}.',
-    fr: "L'auteur du cas exemplaire « {title} » {answer}.",
+    fr: "L'auteur du best case « {title} » {answer}.",
   },
 } as const satisfies Record<
   string,

@@ -541,6 +541,8 @@ export const bestCases = pgTable(
     index('best_cases_published_surgery')
       .on(t.surgeryId, t.organId, t.publishedAt)
       .where(sql`published`),
-    index('best_cases_published').on(t.publishedAt).where(sql`published`),
+    index('best_cases_published')
+      .on(t.publishedAt)
+      .where(sql`published`),
   ],
 );

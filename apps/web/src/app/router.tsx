@@ -8,6 +8,7 @@ import { videoRoutes } from '@/features/videos/routes';
 import { editorRoutes } from '@/features/editor/routes';
 import { expertRoutes } from '@/features/expert/routes';
 import { statsRoutes } from '@/features/stats/routes';
+import { bestCaseRoutes } from '@/features/best-cases/routes';
 import { AppProviders } from '@/app/providers';
 import { GuestOnly } from '@/app/guest-only';
 import { NotFoundPage, RouteErrorPage } from '@/app/route-error';
@@ -24,6 +25,7 @@ const signedInRoutes: RouteObject[] = [
   ...editorRoutes,
   ...expertRoutes,
   ...statsRoutes,
+  ...bestCaseRoutes,
 ];
 
 function joinPath(parent: string, path: string | undefined): string {

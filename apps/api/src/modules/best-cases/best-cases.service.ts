@@ -143,16 +143,14 @@ export function createBestCaseService(deps: {
             vtt: mediaService.urlFor(storyboard.vttMediaId, viewerId)!,
           }
         : null,
-      steps: steps.map(
-        ({ step, vocabulary }): VideoStep => ({
-          id: step.id,
-          position: step.position,
-          surgeryStepId: step.surgeryStepId,
-          name: vocabulary ? localName(vocabulary, lang) : step.name,
-          start: step.start,
-          end: step.end,
-        }),
-      ),
+      steps: steps.map(({ step, vocabulary }): VideoStep => ({
+        id: step.id,
+        position: step.position,
+        surgeryStepId: step.surgeryStepId,
+        name: vocabulary ? localName(vocabulary, lang) : step.name,
+        start: step.start,
+        end: step.end,
+      })),
     };
   }
 
@@ -272,7 +270,10 @@ export function createBestCaseService(deps: {
       const now = clock();
       let id: string;
       if (body.source === 'video') {
-        const [source] = await db.select().from(videos).where(and(eq(videos.id, body.videoId), eq(videos.purpose, 'case')));
+        const [source] = await db
+          .select()
+          .from(videos)
+          .where(and(eq(videos.id, body.videoId), eq(videos.purpose, 'case')));
         if (!source) throw new AppError('VALIDATION', {}, [{ path: 'videoId', code: 'INVALID_VALUE' }]);
         if (source.status !== 'analysed' || source.mediaStatus !== 'ready') throw new AppError('BEST_CASE_NOT_ANALYSED');
         const [created] = await db
@@ -292,7 +293,12 @@ export function createBestCaseService(deps: {
           .returning();
         if (!created) throw new AppError('BEST_CASE_EXISTS');
         id = created.id;
-        await notifications.notify(source.authorId, 'bestCaseRequested', { surgery: await surgeryNames(source.surgeryId) }, `/videos/${source.id}`);
+        await notifications.notify(
+          source.authorId,
+          'bestCaseRequested',
+          { surgery: await surgeryNames(source.surgeryId) },
+          `/videos/${source.id}`,
+        );
       } else {
         id = await db.transaction(async (tx) => {
           const [video] = await tx
@@ -388,7 +394,8 @@ export function createBestCaseService(deps: {
       body.steps.forEach((step, i) => {
         if (!vocabulary.some((v) => v.id === step.surgeryStepId)) details.push({ path: `steps.${i}.surgeryStepId`, code: 'INVALID_VALUE' });
         if (step.start >= duration) details.push({ path: `steps.${i}.start`, code: 'INVALID_VALUE' });
-        if (body.steps.some((other, j) => j !== i && other.start === step.start)) details.push({ path: `steps.${i}.start`, code: 'INVALID_VALUE' });
+        if (body.steps.some((other, j) => j !== i && other.start === step.start))
+          details.push({ path: `steps.${i}.start`, code: 'INVALID_VALUE' });
       });
       if (details.length) throw new AppError('VALIDATION', {}, details);
       await db.transaction(async (tx) => {
@@ -446,7 +453,12 @@ export function createBestCaseService(deps: {
           declined: { en: 'declined to have it published', fr: 'a refusé sa publication' },
           withdrawn: { en: 'withdrew their consent: it is no longer published', fr: "a retiré son consentement : il n'est plus publié" },
         }[next as 'accepted' | 'declined' | 'withdrawn'];
-        await notifications.notify(bc.createdById, 'bestCaseAnswered', { title: { fr: bc.titleFr, en: bc.titleEn }, answer }, '/admin/best-cases');
+        await notifications.notify(
+          bc.createdById,
+          'bestCaseAnswered',
+          { title: { fr: bc.titleFr, en: bc.titleEn }, answer },
+          '/admin/best-cases',
+        );
       }
       return requestOf(updated);
     },

@@ -453,15 +453,16 @@ export function createVideoService(deps: {
     /** load() and detailOf()'s names in one query: who may see it comes with the row. */
     async detail(viewer: RequestUser, videoId: string, lang: Language): Promise<VideoDetail> {
       const [found] = await videoWithAccess.execute({ viewerId: viewer.id, videoId });
-      const access: VideoAccess | null = !found || found.video.purpose !== 'case'
-        ? null
-        : found.video.authorId === viewer.id
-          ? 'author'
-          : viewer.roles.includes('administrator')
-            ? 'admin'
-            : found.shared
-              ? 'shared'
-              : null;
+      const access: VideoAccess | null =
+        !found || found.video.purpose !== 'case'
+          ? null
+          : found.video.authorId === viewer.id
+            ? 'author'
+            : viewer.roles.includes('administrator')
+              ? 'admin'
+              : found.shared
+                ? 'shared'
+                : null;
       if (!found || !access) throw notFound();
       return detailOf(found.video, access, viewer.id, lang, namesOf(found));
     },
@@ -652,8 +653,7 @@ export function createVideoService(deps: {
         .from(videos)
         .where(and(eq(videos.id, videoId), eq(videos.purpose, 'best_case'), eq(videos.authorId, viewer.id)));
       // A best case's video: only the administrator who created it sends its file.
-      const { row } =
-        bestCase && viewer.roles.includes('administrator') ? { row: bestCase } : await load(videoId, viewer, ['author']);
+      const { row } = bestCase && viewer.roles.includes('administrator') ? { row: bestCase } : await load(videoId, viewer, ['author']);
       if (row.kind !== 'video') throw new AppError('VALIDATION', {}, [{ path: 'videoId', code: 'INVALID_VALUE' }]);
       // A failed file may be replaced; one being processed or ready may not.
       if (row.status !== 'saved' || (row.mediaStatus !== 'uploading' && row.mediaStatus !== 'failed')) {
