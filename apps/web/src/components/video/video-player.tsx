@@ -584,7 +584,8 @@ export function VideoPlayer({
                     '&:focus-visible': { outline: '3px solid #17C7A4', outlineOffset: 0 },
                   }}
                 >
-                  <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+                  {/* Long names wrap rather than being cut: the whole name of the step is read. */}
+                  <Box component="span" sx={{ whiteSpace: 'normal', textAlign: 'left', overflowWrap: 'anywhere' }}>
                     {t('player.step', { number: index + 1, name: step.name, time: formatClock(step.start, withHours) })}
                   </Box>
                 </Button>
