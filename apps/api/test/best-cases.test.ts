@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminBestCaseDetail, BestCaseDetail, BestCaseRequest, BestCaseSummary } from '@sutura/domain/best-cases';
 import type { Role } from '@sutura/domain/roles';
 import { bestCases, media, notifications, surgeries, surgerySteps, videoSteps, videos } from '../src/db/schema.ts';
+import { seedDemoBestCase } from '../src/demo-best-cases.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 import { makeClip, tusMetadata } from './video-fixtures.ts';
 
@@ -431,5 +432,24 @@ describe('who may write', () => {
     expect(unknownSurgery.status).toBe(400);
     const count = await ctx.database.db.select().from(videos).where(eq(videos.purpose, 'best_case'));
     expect(count).toHaveLength(0);
+  });
+});
+
+describe('the demo', () => {
+  it('publishes the analysed demo case as a best case, its author’s consent recorded', async () => {
+    const db = ctx.database.db;
+    const admin = await ctx.createUser('administrator', { email: 'admin@sutura.local' });
+    const source = await analysedCase(people.author);
+    const [saved] = await db.insert(videos).values({ authorId: people.author.id, status: 'saved', mediaStatus: 'ready' }).returning();
+    const log = { info: () => {} } as never;
+    await seedDemoBestCase({ db, log, videoIds: [saved!.id, source.id] });
+    // Once only, whatever happens next.
+    await seedDemoBestCase({ db, log, videoIds: [saved!.id, source.id] });
+    const rows = await db.select().from(bestCases).where(eq(bestCases.videoId, source.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ origin: 'converted', consent: 'accepted', published: true, createdById: admin.id });
+    expect(rows[0]!.consentAt).toBeInstanceOf(Date);
+    expect((await call(people.learner, 'GET', `/v1/best-cases/${rows[0]!.id}`)).status).toBe(200);
+    expect(await db.select().from(bestCases).where(eq(bestCases.videoId, saved!.id))).toEqual([]);
   });
 });
