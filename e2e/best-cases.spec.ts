@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { checkScreen, settle } from './screens.ts';
 import { chooseOption, signIn } from './support.ts';
-import { makeClip, password } from './workflow.ts';
+import { apiToken, makeClip, password, prepareVideo, sendVideo } from './workflow.ts';
 
 // One best case goes through the whole story: an administrator uploads it with its texts in both
 // languages, marks its steps and publishes it; a learner finds it by its surgery and watches it;
@@ -155,4 +155,92 @@ test('copil opens the administration of best cases and finds no control that wri
   // The add page is not theirs either.
   await page.goto('/admin/best-cases/add');
   await expect(page.getByTestId('best-case-submit')).toHaveCount(0);
+});
+
+test('an analysed case becomes a best case only once its author accepts, and leaves when they withdraw', async ({
+  page,
+  browser,
+  request,
+}) => {
+  test.setTimeout(240_000);
+  // The workflow before: a case of the second demo learner, prepared and analysed through the API.
+  const author = 'learner2@sutura.local';
+  const videoId = await sendVideo(request, author, clip);
+  await prepareVideo(
+    request,
+    'editor@sutura.local',
+    author,
+    videoId,
+    [
+      { name: 'Exposition', start: 0, end: 3 },
+      { name: 'Dissection', start: 3, end: 6 },
+    ],
+    { start: 0, end: 6 },
+  );
+  const expert = { Authorization: `Bearer ${await apiToken(request, 'expert@sutura.local')}` };
+  const claim = await request.post(`/v1/expert/videos/${videoId}/claim`, { headers: expert, data: {} });
+  expect(claim.status(), await claim.text()).toBe(200);
+  const { fencingToken } = ((await claim.json()) as { data: { fencingToken: number } }).data;
+  const finalize = await request.post(`/v1/expert/videos/${videoId}/finalize`, {
+    headers: expert,
+    data: { fencingToken, confirmAnyway: true },
+  });
+  expect(finalize.status(), await finalize.text()).toBe(200);
+
+  // The administrator offers it from the case's page, writes the texts and publishes at once.
+  const convertedFr = `Cas analysé exemplaire ${suffix}`;
+  await signIn(page, 'admin@sutura.local', password);
+  await page.goto(`/videos/${videoId}`);
+  await page.getByTestId('offer-best-case').click();
+  await expect(page).toHaveURL(/\/admin\/best-cases\/add\?videoId=/);
+  await expect(page.getByTestId('source-video')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('combobox', { name: /^Vidéo analysée/ })).not.toHaveText('');
+  await page.getByTestId('best-case-titleFr').fill(convertedFr);
+  await page.getByTestId('best-case-descriptionFr').fill('Un déroulé propre, étape par étape.');
+  await page.getByTestId('best-case-titleEn').fill(`Model analysed case ${suffix}`);
+  await page.getByTestId('best-case-descriptionEn').fill('A clean procedure, step by step.');
+  await page.getByTestId('best-case-submit').click();
+  await expect(page).toHaveURL(/\/admin\/best-cases$/);
+  const row = page.getByTestId('admin-best-case').filter({ hasText: convertedFr });
+  await expect(row).toContainText("En attente de l'auteur");
+  await row.getByTestId('best-case-publish').click();
+  await expect(row.getByTestId('best-case-visibility')).toHaveText('Publié, pas encore visible');
+
+  // Learners do not see it yet.
+  const learnerContext = await browser.newContext();
+  const learner = await learnerContext.newPage();
+  await signIn(learner, 'learner@sutura.local', password);
+  await learner.goto('/best-cases');
+  await expect(learner.getByTestId('best-case-card').filter({ hasText: titleFr })).toBeVisible();
+  await expect(learner.getByTestId('best-case-card').filter({ hasText: convertedFr })).toHaveCount(0);
+
+  // The author reads the request on their case page and accepts.
+  const authorContext = await browser.newContext();
+  const authorPage = await authorContext.newPage();
+  await signIn(authorPage, author, password);
+  await authorPage.goto(`/videos/${videoId}`);
+  const panel = authorPage.getByTestId('best-case-request');
+  await expect(panel).toContainText(convertedFr);
+  await expect(panel).toContainText('Votre nom');
+  await panel.getByTestId('best-case-accept').click();
+  await expect(panel.getByTestId('best-case-decline')).toHaveText('Retirer mon accord');
+
+  await learner.reload();
+  const card = learner.getByTestId('best-case-card').filter({ hasText: convertedFr });
+  await expect(card).toBeVisible();
+  await card.click();
+  await expect(learner.getByTestId('player-step')).toHaveCount(2);
+  await expect(learner.getByText(/Julien|Moreau/)).toHaveCount(0);
+  const address = learner.url();
+
+  // Withdrawn: gone for learners at once.
+  await panel.getByTestId('best-case-decline').click();
+  await expect(panel.getByTestId('best-case-accept')).toBeVisible();
+  await learner.goto(address);
+  await expect(learner.getByTestId('best-case-not-found')).toBeVisible();
+  await page.reload();
+  await expect(row).toContainText("Accord retiré par l'auteur");
+  await expect(row.getByTestId('best-case-visibility')).toHaveText('Non publié');
+  await learnerContext.close();
+  await authorContext.close();
 });
