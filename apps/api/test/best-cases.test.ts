@@ -240,12 +240,18 @@ describe('uploading a video as a best case', () => {
     videoId = created.body.data.videoId;
     expect(created.body.data).toMatchObject({ origin: 'uploaded', consent: 'not_needed', mediaStatus: 'uploading' });
 
+    expect(created.body.data.mine).toBe(true);
     // Another administrator's upload, or a learner's: refused.
-    const foreign = await tus('POST', '/v1/uploads/', people.learner, {
-      'upload-length': String(clip.length),
-      'upload-metadata': tusMetadata({ videoId }),
-    });
-    expect(foreign.status).toBe(404);
+    const otherAdmin = await ctx.createUser('administrator');
+    for (const who of [people.learner, otherAdmin]) {
+      const foreign = await tus('POST', '/v1/uploads/', who, {
+        'upload-length': String(clip.length),
+        'upload-metadata': tusMetadata({ videoId }),
+      });
+      expect(foreign.status).toBe(404);
+    }
+    const seenByOther = await call<AdminBestCaseDetail>(otherAdmin, 'GET', `/v1/admin/best-cases/${id}`);
+    expect(seenByOther.body.data.mine).toBe(false);
 
     const started = await tus(
       'POST',
@@ -451,5 +457,28 @@ describe('the demo', () => {
     expect(rows[0]!.consentAt).toBeInstanceOf(Date);
     expect((await call(people.learner, 'GET', `/v1/best-cases/${rows[0]!.id}`)).status).toBe(200);
     expect(await db.select().from(bestCases).where(eq(bestCases.videoId, saved!.id))).toEqual([]);
+  });
+});
+
+describe('an abandoned upload', () => {
+  it('warns, then expires, pointing the administrator to the best cases (last: it moves the clock)', async () => {
+    const created = await call<AdminBestCaseDetail>(people.administrator, 'POST', '/v1/admin/best-cases', {
+      source: 'upload',
+      surgeryId: surgery.id,
+      ...texts,
+    });
+    const started = await tus('POST', '/v1/uploads/', people.administrator, {
+      'upload-length': String(clip.length),
+      'upload-metadata': tusMetadata({ videoId: created.body.data.videoId }),
+    });
+    expect(started.status).toBe(201);
+    ctx.clock.advance((ctx.config.uploadExpiryHours + 1) * 3600_000);
+    const { expired } = await ctx.services.housekeeping.expireUploads();
+    expect(expired).toBeGreaterThanOrEqual(1);
+    const [told] = await ctx.database.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, people.administrator.id), eq(notifications.key, 'uploadExpired')));
+    expect(told?.link).toBe('/admin/best-cases');
   });
 });

@@ -128,6 +128,8 @@ export const adminBestCaseSchema = z.object({
   /** Published, consented and playable: learners, editors and experts see it. */
   visible: z.boolean(),
   stepCount: z.number(),
+  /** Created by the caller: only they send (or send again) the file of an uploaded one. */
+  mine: z.boolean(),
   createdAt: z.string(),
 });
 export type AdminBestCase = z.infer<typeof adminBestCaseSchema>;

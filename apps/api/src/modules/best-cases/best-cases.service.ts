@@ -116,6 +116,7 @@ export function createBestCaseService(deps: {
       published: r.bc.published,
       visible: Boolean(r.visible),
       stepCount: Number(r.stepCount),
+      mine: r.bc.createdById === viewerId,
       createdAt: r.bc.createdAt.toISOString(),
     };
   }

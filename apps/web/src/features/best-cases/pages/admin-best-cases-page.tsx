@@ -27,6 +27,7 @@ import { currentLanguage } from '@/lib/i18n';
 import { useSession } from '@/lib/session';
 import { useToast } from '@/lib/toast';
 import { ADMIN_BEST_CASE_PAGE_SIZE, useAdminBestCases, usePublishBestCase } from '@/features/best-cases/api/best-cases';
+import { ResendFileButton } from '@/features/best-cases/components/resend-file-button';
 import { BestCaseStepsDialog } from '@/features/best-cases/components/best-case-steps-dialog';
 import { DeleteBestCaseDialog } from '@/features/best-cases/components/delete-best-case-dialog';
 import { EditBestCaseDialog } from '@/features/best-cases/components/edit-best-case-dialog';
@@ -169,6 +170,11 @@ function Row({ bestCase, canWrite, onDialog }: { bestCase: AdminBestCase; canWri
                 {t('admin.steps')}
               </Button>
             )}
+            {bestCase.origin === 'uploaded' &&
+              bestCase.mine &&
+              (bestCase.mediaStatus === 'uploading' || bestCase.mediaStatus === 'failed') && (
+                <ResendFileButton videoId={bestCase.videoId} />
+              )}
             <Button
               size="small"
               variant="outlined"

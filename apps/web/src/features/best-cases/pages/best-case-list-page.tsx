@@ -8,6 +8,7 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import EmojiEventsOutlined from '@mui/icons-material/EmojiEventsOutlined';
+import { visuallyHidden } from '@/components/video/visually-hidden';
 import { errorText } from '@/lib/http';
 import { BEST_CASE_PAGE_SIZE, useBestCases } from '@/features/best-cases/api/best-cases';
 import { BestCaseCard } from '@/features/best-cases/components/best-case-card';
@@ -43,10 +44,11 @@ export function BestCaseListPage() {
   return (
     <Box sx={{ maxWidth: 1400, mx: 'auto', width: '100%', display: 'grid', gap: 3 }}>
       <Box>
-        <Typography variant="h2" component="h2">
+        {/* The shell's header already says "Best cases": the section heading is for screen readers. */}
+        <Typography variant="h2" component="h2" sx={visuallyHidden}>
           {t('list.title')}
         </Typography>
-        <Typography sx={{ color: 'text.secondary', mt: 0.5 }}>{t('list.intro')}</Typography>
+        <Typography sx={{ color: 'text.secondary' }}>{t('list.intro')}</Typography>
       </Box>
       <BestCaseFilters surgeryId={surgeryId} organId={organId} onChange={(f) => update({ surgeryId: f.surgeryId, organId: f.organId })} />
       {list.isError ? (
