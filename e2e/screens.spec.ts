@@ -18,7 +18,7 @@ const EXTRA_PAGES: Record<Role, string[]> = {
   learner: ['/dashboard', '/videos/add', '/my-account/edit-password'],
   editor: ['/dashboard', '/my-account/edit-password', '/videos/add'],
   expert: ['/dashboard', '/my-account/edit-password'],
-  administrator: ['/dashboard', '/my-account/edit-password', '/videos'],
+  administrator: ['/dashboard', '/my-account/edit-password', '/videos', '/admin/best-cases/add'],
   copil: ['/dashboard', '/my-account/edit-password', '/videos/add'],
 };
 /** Pages whose content is the same for every role: checked for the first role that has them only, to keep the run short. */

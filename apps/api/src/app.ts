@@ -32,6 +32,8 @@ import { createAnalysisService } from './modules/analysis/analysis.service.ts';
 import { createVoiceStore } from './modules/analysis/voice.ts';
 import { createAudit, createAuditCounter, createAuditEraser } from './modules/audit/audit.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { bestCaseRoutes } from './modules/best-cases/best-cases.routes.ts';
+import { createBestCaseService } from './modules/best-cases/best-cases.service.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createCodes } from './modules/auth/codes.ts';
 import { createTokens } from './modules/auth/tokens.ts';
@@ -174,9 +176,11 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   });
   const admin = createAdminService({ db, audit, auth, users, clock });
   const auditLog = createAuditLogService({ db });
+  const bestCases = createBestCaseService({ db, storage, mediaService, notifications, audit, dataDir: config.dataDir, clock });
   return {
     vocabularyAdmin,
     surgeryVideosAdmin,
+    bestCases,
     contact,
     audit,
     tokens,
@@ -315,6 +319,7 @@ export async function buildApp(
           rateLimit: config.rateLimitAuthPerMinute,
         }),
       );
+      await v1.register(bestCaseRoutes({ bestCases: services.bestCases }));
       await v1.register(uploadRoutes({ videos: services.videos, maxUploadBytes: config.maxUploadBytes }));
       await v1.register(contactRoutes({ contact: services.contact, rateLimit: config.rateLimitAuthPerMinute }));
     },

@@ -14,6 +14,7 @@ import type { RealtimeHub } from './modules/notifications/notifications.service.
 import { createRealtimeEmitter } from './realtime/socket.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seed } from './seed.ts';
 import { seedDemoAnalysis } from './demo-analysis.ts';
+import { seedDemoBestCase } from './demo-best-cases.ts';
 import { seedDemoVideos } from './demo-videos.ts';
 import { ffmpegCapabilities, type FfmpegCapabilities } from './media-pipeline/ffmpeg.ts';
 
@@ -96,7 +97,10 @@ if (config.workers !== 'only') {
   }
   if (createdDemo && config.demoVideos) {
     seedDemoVideos({ db: database.db, queue, mediaService: services.mediaService, dataDir: config.dataDir, log })
-      .then((durations) => seedDemoAnalysis({ db: database.db, voice: services.voice, log, durations, ffmpegPath: config.ffmpegPath }))
+      .then(async (durations) => {
+        await seedDemoAnalysis({ db: database.db, voice: services.voice, log, durations, ffmpegPath: config.ffmpegPath });
+        await seedDemoBestCase({ db: database.db, log, videoIds: [...durations.keys()] });
+      })
       .catch((err: unknown) => log.error({ err }, 'demo videos could not be generated'));
   }
 } else {

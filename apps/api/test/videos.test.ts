@@ -633,14 +633,15 @@ describe('who may do what', () => {
     });
   }
 
-  it('POST /uploads/ (tus creation): the author; 404 for another learner or a colleague, 403 for other roles', async () => {
+  it('POST /uploads/ (tus creation): the author; 404 for another learner, a colleague or an administrator, 403 for other roles', async () => {
     const expected: Record<Who, number> = {
       author: 201,
       otherLearner: 404,
       colleague: 404,
       editor: 403,
       expert: 403,
-      admin: 403,
+      // Administrators upload the videos of their best cases, never a learner's file.
+      admin: 404,
       copil: 403,
     };
     for (const who of everyone) {

@@ -116,6 +116,26 @@ export const ERRORS = {
     en: 'This video is not ready yet: wait until its processing is finished',
     fr: "Cette vidéo n'est pas encore prête : attendez la fin de son traitement",
   },
+  BEST_CASE_EXISTS: {
+    status: 409,
+    en: 'This video is already a best case',
+    fr: 'Cette vidéo est déjà un best case',
+  },
+  BEST_CASE_NOT_ANALYSED: {
+    status: 409,
+    en: 'Only an analysed video can become a best case',
+    fr: 'Seule une vidéo analysée peut devenir un best case',
+  },
+  BEST_CASE_STEPS_KEPT: {
+    status: 409,
+    en: 'The steps of an analysed video stay as its editor marked them',
+    fr: "Les étapes d'une vidéo analysée restent celles que son préparateur a marquées",
+  },
+  BEST_CASE_CONSENT_REFUSED: {
+    status: 409,
+    en: 'The author of this video declined or withdrew their consent: it cannot be published',
+    fr: "L'auteur de cette vidéo a refusé ou retiré son consentement : elle ne peut pas être publiée",
+  },
   VIDEO_ALREADY_UPLOADED: {
     status: 409,
     en: 'The file of this video has already been received',

@@ -168,6 +168,26 @@ export const NOTIFICATION_KINDS = {
     en: 'An administrator deleted your case of {surgery}, with its files.',
     fr: 'Un administrateur a supprimé votre cas de {surgery}, avec ses fichiers.',
   },
+  bestCaseRequested: {
+    type: 'other',
+    group: 'videos',
+    subject: {
+      en: 'Sutura: may your video of {surgery} become a best case?',
+      fr: 'Sutura : votre vidéo de {surgery} peut-elle devenir un best case ?',
+    },
+    en: 'An administrator would like to publish your analysed video of {surgery} as a best case, without your name. Accept or decline on its page.',
+    fr: 'Un administrateur souhaite publier votre vidéo analysée de {surgery} comme best case, sans votre nom. Acceptez ou refusez sur sa page.',
+  },
+  bestCaseAnswered: {
+    type: 'other',
+    group: 'videos',
+    subject: {
+      en: 'Sutura: the author answered about the best case "{title}"',
+      fr: "Sutura : l'auteur a répondu pour le best case « {title} »",
+    },
+    en: 'The author of the best case "{title}" {answer}.',
+    fr: "L'auteur du best case « {title} » {answer}.",
+  },
 } as const satisfies Record<
   string,
   { type: (typeof NOTIFICATION_TYPES)[number]; group: EmailEvent; subject: { en: string; fr: string }; en: string; fr: string }

@@ -243,6 +243,11 @@ export const videos = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     kind: text('kind').notNull().default('video'),
+    /**
+     * 'case': a learner's case of the review workflow. 'best_case': a video an administrator
+     * uploaded as a best case (modules/best-cases) — in nobody's videos, in no pool.
+     */
+    purpose: text('purpose').notNull().default('case'),
     status: text('status').notNull().default('saved'),
     mediaStatus: text('media_status').notNull().default('uploading'),
     processingProgress: integer('processing_progress').notNull().default(0),
@@ -566,4 +571,45 @@ export const pushSubscriptions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('push_subscriptions_endpoint').on(t.endpoint), index('push_subscriptions_user').on(t.userId)],
+);
+
+/**
+ * A best case (modules/best-cases, docs/best-cases.md): a video learners, editors and experts may
+ * watch with its steps. Its video is an analysed case (`converted`, shown only once its author
+ * consented) or one an administrator uploaded (`uploaded`, a `videos` row of purpose 'best_case').
+ * It goes with its video: deleting the case, or its author's account, deletes it.
+ */
+export const bestCases = pgTable(
+  'best_cases',
+  {
+    id: id(),
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    origin: text('origin').notNull(),
+    titleFr: text('title_fr').notNull(),
+    titleEn: text('title_en').notNull(),
+    descriptionFr: text('description_fr').notNull(),
+    descriptionEn: text('description_en').notNull(),
+    surgeryId: uuid('surgery_id').references(() => surgeries.id, { onDelete: 'set null' }),
+    organId: uuid('organ_id').references(() => organs.id, { onDelete: 'set null' }),
+    consent: text('consent').notNull(),
+    consentAt: timestamp('consent_at', { withTimezone: true }),
+    published: boolean('published').notNull().default(false),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    createdById: uuid('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('best_cases_video').on(t.videoId),
+    index('best_cases_created').on(t.createdAt),
+    // What learners browse: the published ones, by surgery and organ, newest first.
+    index('best_cases_published_surgery')
+      .on(t.surgeryId, t.organId, t.publishedAt)
+      .where(sql`published`),
+    index('best_cases_published')
+      .on(t.publishedAt)
+      .where(sql`published`),
+  ],
 );

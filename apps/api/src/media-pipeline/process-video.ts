@@ -378,7 +378,8 @@ async function runPipeline(deps: PipelineDeps, video: VideoRow, source: string, 
   await deleteSource(source);
   pushProgress(deps.hub, video, 'ready', 100);
   log.info({ videoId: video.id, plan, duration: result.duration }, 'media pipeline: video ready');
-  await deps.notifications.notify(video.authorId, 'videoReady', { surgery: await surgeryName(db, video.surgeryId) }, `/videos/${video.id}`);
+  const link = video.purpose === 'best_case' ? '/admin/best-cases' : `/videos/${video.id}`;
+  await deps.notifications.notify(video.authorId, 'videoReady', { surgery: await surgeryName(db, video.surgeryId) }, link);
 }
 
 /** Files and rows of an earlier try that died half-way (the rows are only ever written together). */

@@ -10,6 +10,7 @@ import { expertRoutes } from '@/features/expert/routes';
 import { statsRoutes } from '@/features/stats/routes';
 import { catalogRoutes } from '@/features/admin/catalog-routes';
 import { adminRoutes } from '@/features/admin/routes';
+import { bestCaseRoutes } from '@/features/best-cases/routes';
 import { AppProviders } from '@/app/providers';
 import { GuestOnly } from '@/app/guest-only';
 import { NotFoundPage, RouteErrorPage } from '@/app/route-error';
@@ -28,6 +29,7 @@ const signedInRoutes: RouteObject[] = [
   ...statsRoutes,
   ...catalogRoutes,
   ...adminRoutes,
+  ...bestCaseRoutes,
 ];
 
 function joinPath(parent: string, path: string | undefined): string {

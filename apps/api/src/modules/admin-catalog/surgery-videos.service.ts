@@ -38,7 +38,8 @@ export function createSurgeryVideosAdmin(deps: {
   const { db, claims, audit, notifications } = deps;
 
   function conditions(filter: ListQuery['filter']): SQL | undefined {
-    const where: SQL[] = [];
+    // Learners' cases only: a best case's own upload is managed on the best cases page.
+    const where: SQL[] = [eq(videos.purpose, 'case')];
     for (const [key, value] of Object.entries(filter)) {
       switch (key) {
         case 'status':
@@ -68,7 +69,7 @@ export function createSurgeryVideosAdmin(deps: {
           throw invalid(key);
       }
     }
-    return where.length ? and(...where) : undefined;
+    return and(...where);
   }
 
   return {

@@ -126,9 +126,9 @@ export function createAdminService(deps: {
           (select count(*)::int from ${users} where ${active} and ${hasRole('expert')}) as "experts",
           (select count(*)::int from ${videos}
             where ${videos.createdAt} >= date_trunc('month', now() at time zone 'UTC') at time zone 'UTC'
-              and ${videos.mediaStatus} <> 'uploading') as "uploadedThisMonth",
-          (select count(*)::int from ${videos} where ${videos.status} = ${WAITING_STATUSES.waitingPreparation}) as "waitingPreparation",
-          (select count(*)::int from ${videos} where ${videos.status} = ${WAITING_STATUSES.waitingAnalysis}) as "waitingAnalysis"
+              and ${videos.mediaStatus} <> 'uploading' and ${videos.purpose} = 'case') as "uploadedThisMonth",
+          (select count(*)::int from ${videos} where ${videos.status} = ${WAITING_STATUSES.waitingPreparation} and ${videos.purpose} = 'case') as "waitingPreparation",
+          (select count(*)::int from ${videos} where ${videos.status} = ${WAITING_STATUSES.waitingAnalysis} and ${videos.purpose} = 'case') as "waitingAnalysis"
       `);
       const row = rows[0];
       return {

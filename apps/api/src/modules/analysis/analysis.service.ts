@@ -109,6 +109,8 @@ export function createAnalysisService(deps: {
   const inPool = (now: Date) =>
     and(
       eq(videos.kind, 'video'),
+      // An administrator's best-case video is no case (modules/best-cases).
+      eq(videos.purpose, 'case'),
       or(eq(videos.status, 'pending_analysis'), and(eq(videos.status, 'in_analysis'), lte(videos.leaseEndsAt, now))),
     )!;
 

@@ -56,7 +56,15 @@ export type AuditAction =
   | 'analysis.voice_set'
   | 'analysis.voice_removed'
   | 'media.accessed'
-  | 'audit.exported';
+  | 'audit.exported'
+  | 'best_case.created'
+  | 'best_case.updated'
+  | 'best_case.published'
+  | 'best_case.unpublished'
+  | 'best_case.steps_changed'
+  | 'best_case.deleted'
+  | 'best_case.consent_given'
+  | 'best_case.consent_refused';
 
 export type Audit = (
   actorId: string | null,

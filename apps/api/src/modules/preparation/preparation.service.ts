@@ -202,6 +202,8 @@ export function createPreparationService(deps: {
       const now = clock();
       const where = and(
         eq(videos.kind, 'video'),
+        // An administrator's best-case video is no case (modules/best-cases).
+        eq(videos.purpose, 'case'),
         or(eq(videos.status, 'pending_preparation'), and(eq(videos.status, 'in_preparation'), lte(videos.leaseEndsAt, now))),
         ...poolFilter(query.filter),
       );

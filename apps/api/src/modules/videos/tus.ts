@@ -201,7 +201,8 @@ export function uploadRoutes(deps: { videos: VideoService; maxUploadBytes: numbe
       if (!(error instanceof TusRefusal)) throw error;
       return reply.code(error.status).headers(error.headers).type('text/plain; charset=utf-8').send(error.message);
     });
-    const access = { access: ['learner'] as const };
+    // Administrators send the video of a best case they create (modules/best-cases).
+    const access = { access: ['learner', 'administrator'] as const };
 
     app.options(`/uploads/`, { config: access, schema: { tags: ['uploads'] } }, async (_request, reply) =>
       reply

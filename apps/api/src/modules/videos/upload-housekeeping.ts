@@ -34,6 +34,9 @@ export function createUploadHousekeeping(deps: {
     return row ? { fr: row.nameFr, en: row.nameEn } : { fr: 'chirurgie', en: 'surgery' };
   }
 
+  /** A best case's video is managed in the administration (modules/best-cases), a case on its page. */
+  const linkOf = (row: { id: string; purpose: string }) => (row.purpose === 'best_case' ? '/admin/best-cases' : `/videos/${row.id}`);
+
   return {
     /** Warns about, then removes, uploads that have received nothing for too long. */
     async expireUploads(): Promise<{ warned: number; expired: number }> {
@@ -61,7 +64,7 @@ export function createUploadHousekeeping(deps: {
             .returning({ id: videos.id });
           if (!gone) continue;
           await removeUploadFilesOf(deps.dataDir, row);
-          await notifications.notify(row.authorId, 'uploadExpired', { surgery: await surgeryName(row.surgeryId) }, `/videos/${row.id}`);
+          await notifications.notify(row.authorId, 'uploadExpired', { surgery: await surgeryName(row.surgeryId) }, linkOf(row));
           expired += 1;
         } else if (idle >= warnMs && !row.uploadWarnedAt) {
           const [marked] = await db
@@ -71,12 +74,7 @@ export function createUploadHousekeeping(deps: {
             .returning({ id: videos.id });
           if (!marked) continue;
           const hours = Math.max(1, Math.round((expiryMs - idle) / 3600_000));
-          await notifications.notify(
-            row.authorId,
-            'uploadExpiring',
-            { surgery: await surgeryName(row.surgeryId), hours },
-            `/videos/${row.id}`,
-          );
+          await notifications.notify(row.authorId, 'uploadExpiring', { surgery: await surgeryName(row.surgeryId), hours }, linkOf(row));
           warned += 1;
         }
       }

@@ -37,7 +37,8 @@ function parseDate(key: string, value: string): { at: Date; dayOnly: boolean } {
  * Without a tab the caller sees every case of theirs.
  */
 export function listConditions(filter: ListQuery['filter'], viewer: RequestUser, viewerId: string | Placeholder = viewer.id): SQL {
-  const conditions: SQL[] = [];
+  // The videos administrators upload as best cases are nobody's case.
+  const conditions: SQL[] = [eq(videos.purpose, 'case')];
   const mine = eq(videos.authorId, viewerId);
   const tab = filter.tab;
   if (tab === undefined) conditions.push(mine);

@@ -132,7 +132,8 @@ export function createVideoService(deps: {
    */
   async function load(videoId: string, viewer: RequestUser, allowed: readonly VideoAccess[]) {
     const [row] = await db.select().from(videos).where(eq(videos.id, videoId));
-    const access = row ? await accessOf(row, viewer) : null;
+    // A best case's own video is no case: the best cases' routes manage it (modules/best-cases).
+    const access = row && row.purpose === 'case' ? await accessOf(row, viewer) : null;
     if (!row || !access || !allowed.includes(access)) throw notFound();
     return { row, access };
   }
@@ -491,15 +492,16 @@ export function createVideoService(deps: {
     /** load() and detailOf()'s names in one query: who may see it comes with the row. */
     async detail(viewer: RequestUser, videoId: string, lang: Language): Promise<VideoDetail> {
       const [found] = await videoWithAccess.execute({ viewerId: viewer.id, videoId });
-      const access: VideoAccess | null = !found
-        ? null
-        : found.video.authorId === viewer.id
-          ? 'author'
-          : viewer.roles.includes('administrator')
-            ? 'admin'
-            : found.shared
-              ? 'shared'
-              : null;
+      const access: VideoAccess | null =
+        !found || found.video.purpose !== 'case'
+          ? null
+          : found.video.authorId === viewer.id
+            ? 'author'
+            : viewer.roles.includes('administrator')
+              ? 'admin'
+              : found.shared
+                ? 'shared'
+                : null;
       if (!found || !access) throw notFound();
       if (access === 'admin') await auditAdminView(viewer.id, found.video);
       return detailOf(found.video, access, viewer.id, lang, namesOf(found));
@@ -718,7 +720,12 @@ export function createVideoService(deps: {
 
     /** The caller's video that may receive a file now; 404, 400 or 409 otherwise. */
     async uploadTarget(viewer: RequestUser, videoId: string): Promise<VideoRow> {
-      const { row } = await load(videoId, viewer, ['author']);
+      const [bestCase] = await db
+        .select()
+        .from(videos)
+        .where(and(eq(videos.id, videoId), eq(videos.purpose, 'best_case'), eq(videos.authorId, viewer.id)));
+      // A best case's video: only the administrator who created it sends its file.
+      const { row } = bestCase && viewer.roles.includes('administrator') ? { row: bestCase } : await load(videoId, viewer, ['author']);
       if (row.kind !== 'video') throw new AppError('VALIDATION', {}, [{ path: 'videoId', code: 'INVALID_VALUE' }]);
       // A failed file may be replaced; one being processed or ready may not.
       if (row.status !== 'saved' || (row.mediaStatus !== 'uploading' && row.mediaStatus !== 'failed')) {

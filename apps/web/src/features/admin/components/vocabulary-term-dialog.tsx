@@ -27,7 +27,7 @@ import { ApiRequestError, errorText } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
 import { useSingleFlight } from '@/lib/single-flight';
 import { PendingButton } from '@/components/pending-button';
-import { OrganIcon } from '@/features/videos/add/organ-icons';
+import { OrganIcon } from '@/components/video/organ-icons';
 import type { TermFields } from '@/features/admin/api/vocabulary-api';
 
 const SCHEMAS = { organs: organBody, surgeries: surgeryBody, steps: stepBody, specialties: specialtyBody } as const;

@@ -22,8 +22,8 @@ import { useSession } from '@/lib/session';
 import { useSingleFlight } from '@/lib/single-flight';
 import { useToast } from '@/lib/toast';
 import { PendingButton } from '@/components/pending-button';
-import { formatDateTime } from '@/features/videos/format';
-import { OrganLabel } from '@/features/videos/components/organ-label';
+import { formatDateTime } from '@/components/video/format';
+import { OrganLabel } from '@/components/video/organ-label';
 import {
   SURGERY_VIDEO_PAGE_SIZE,
   useDeleteSurgeryVideo,

@@ -17,7 +17,7 @@ import { currentLanguage } from '@/lib/i18n';
 import { useSession } from '@/lib/session';
 import { useSingleFlight } from '@/lib/single-flight';
 import { useToast } from '@/lib/toast';
-import { OrganLabel } from '@/features/videos/components/organ-label';
+import { OrganLabel } from '@/components/video/organ-label';
 import { useAdminVocabularies, useVocabularyChange, type TermFields, type VocabularyChange } from '@/features/admin/api/vocabulary-api';
 import { VocabularyList, type Term, type VocabularyListActions } from '@/features/admin/components/vocabulary-list';
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
-import { cueAt, useStoryboardCues, type Storyboard } from '@/features/videos/api/storyboard';
+import { cueAt, useStoryboardCues, type Storyboard } from '@/components/video/storyboard';
 import { formatTimecode } from '@/features/editor/model/timecode';
 import { snapTo, tickStep, ticks, type TimelineView } from '@/features/editor/model/timeline-view';
 

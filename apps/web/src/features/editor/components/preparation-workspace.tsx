@@ -22,7 +22,7 @@ import ZoomIn from '@mui/icons-material/ZoomIn';
 import ZoomOut from '@mui/icons-material/ZoomOut';
 import ZoomOutMap from '@mui/icons-material/ZoomOutMap';
 import type { PreparationDetail } from '@sutura/domain/preparation';
-import { useStableMediaUrl } from '@/features/videos/hooks/use-stable-media-url';
+import { useStableMediaUrl } from '@/components/video/use-stable-media-url';
 import { PreparationTimeline, type TimelineRange } from '@/features/editor/components/preparation-timeline';
 import { ShortcutsDialog } from '@/features/editor/components/shortcuts-dialog';
 import { StepList } from '@/features/editor/components/step-list';

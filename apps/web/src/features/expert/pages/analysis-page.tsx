@@ -42,7 +42,7 @@ import { readLocalDraft, useAutosave } from '@/features/editor/hooks/use-autosav
 import { CaseData } from '@/features/videos/components/case-data';
 import { NasaTlxChart } from '@/features/videos/components/nasa-tlx-chart';
 import { PictureGallery } from '@/features/videos/components/picture-gallery';
-import { VideoPlayer } from '@/features/videos/components/video-player';
+import { VideoPlayer } from '@/components/video/video-player';
 
 const TABS = ['global', 'nasaTlx', 'kpi', 'steps', 'rateSteps', 'advice', 'pictures', 'finalize'] as const;
 type AnalysisTab = (typeof TABS)[number];

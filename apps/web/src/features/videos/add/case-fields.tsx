@@ -17,8 +17,8 @@ import { AGE_RANGES, BMI_CLASSES, CASE_TEXT_MAX, MAIN_HANDS, MEDICAL_BACKGROUNDS
 import { errorText as apiErrorText } from '@/lib/http';
 import { RadioGroupControl, TextFieldControl, useFieldErrorText } from '@/components/form-field';
 import type { AddVideoFormValues } from '@/features/videos/add/add-video-values';
-import { OrganIcon } from '@/features/videos/add/organ-icons';
-import { useOrgans, useSurgeries, type Surgery } from '@/features/videos/add/api/vocabularies';
+import { OrganIcon } from '@/components/video/organ-icons';
+import { useOrgans, useSurgeries, type Surgery } from '@/lib/vocabularies';
 
 type FormControlProps = { control: Control<AddVideoFormValues> };
 

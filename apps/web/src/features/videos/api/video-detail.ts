@@ -3,7 +3,7 @@ import type { VideoDetail } from '@sutura/domain/videos';
 import { api } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
 import { videoKeys } from '@/features/videos/api/video-keys';
-import { signedUrlExpiry } from '@/features/videos/signed-url';
+import { signedUrlExpiry } from '@/components/video/signed-url';
 
 export type { VideoDetail };
 

@@ -16,7 +16,7 @@ import { applyApiFieldErrors, TextFieldControl } from '@/components/form-field';
 import { ApiRequestError, errorText } from '@/lib/http';
 import { useToast } from '@/lib/toast';
 import { emptyValues, toBodyInput, type AddVideoFormValues } from '@/features/videos/add/add-video-values';
-import { useOrgans, useSurgeries } from '@/features/videos/add/api/vocabularies';
+import { useOrgans, useSurgeries } from '@/lib/vocabularies';
 import { PatientFields, SurgeryFields } from '@/features/videos/add/case-fields';
 import { NasaTlxFields } from '@/features/videos/add/nasa-tlx-fields';
 import { useUpdateVideo, type VideoChanges } from '@/features/videos/api/video-actions';

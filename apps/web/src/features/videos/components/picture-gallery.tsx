@@ -9,7 +9,7 @@ import ChevronLeft from '@mui/icons-material/ChevronLeft';
 import ChevronRight from '@mui/icons-material/ChevronRight';
 import Close from '@mui/icons-material/Close';
 import type { VideoDetail } from '@sutura/domain/videos';
-import { useStableMediaUrl } from '@/features/videos/hooks/use-stable-media-url';
+import { useStableMediaUrl } from '@/components/video/use-stable-media-url';
 
 type Picture = Omit<VideoDetail['pictures'][number], 'mediaId'>;
 

@@ -25,7 +25,7 @@ import { PendingButton } from '@/components/pending-button';
 import { currentLanguage } from '@/lib/i18n';
 import { useToast } from '@/lib/toast';
 import { useRevokeShare, useShareVideo } from '@/features/videos/api/video-actions';
-import { formatDate } from '@/features/videos/format';
+import { formatDate } from '@/components/video/format';
 
 type ShareInput = z.input<typeof shareVideoBody>;
 type ShareOutput = z.output<typeof shareVideoBody>;

@@ -10,10 +10,10 @@ import type { VideoSummary } from '@sutura/domain/videos';
 import { currentLanguage } from '@/lib/i18n';
 import { FavouriteToggle } from '@/features/videos/components/favourite-toggle';
 import { MediaState } from '@/features/videos/components/media-state';
-import { VideoPoster } from '@/features/videos/components/video-poster';
+import { VideoPoster } from '@/components/video/video-poster';
 import { VideoStatusChip } from '@/features/videos/components/video-status-chip';
-import { formatDateTime, formatDuration } from '@/features/videos/format';
-import { visuallyHidden } from '@/features/videos/visually-hidden';
+import { formatDateTime, formatDuration } from '@/components/video/format';
+import { visuallyHidden } from '@/components/video/visually-hidden';
 
 /** Where a case opens: people it is shared with read it on its shared page. */
 export const videoPath = (video: Pick<VideoSummary, 'id' | 'access'>) =>

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -13,8 +13,11 @@ import EditOutlined from '@mui/icons-material/EditOutlined';
 import PriorityHigh from '@mui/icons-material/PriorityHigh';
 import SendOutlined from '@mui/icons-material/SendOutlined';
 import ShareOutlined from '@mui/icons-material/ShareOutlined';
+import EmojiEventsOutlined from '@mui/icons-material/EmojiEventsOutlined';
+import { mayAdminWrite } from '@sutura/domain/roles';
 import type { VideoDetail } from '@sutura/domain/videos';
 import { currentLanguage } from '@/lib/i18n';
+import { useSession } from '@/lib/session';
 import { useAnalysisResult } from '@/features/videos/api/analysis-result';
 import {
   AnalysisAdviceTab,
@@ -24,18 +27,19 @@ import {
   AnalysisStepsTab,
   AnalysisSummary,
 } from '@/features/videos/components/analysis/analysis-tabs';
+import { BestCaseRequestPanel } from '@/features/videos/components/best-case-request';
 import { CaseData } from '@/features/videos/components/case-data';
 import { DeleteVideoDialog } from '@/features/videos/components/delete-video-dialog';
 import { EditVideoDialog } from '@/features/videos/components/edit-video-dialog';
 import { FavouriteToggle } from '@/features/videos/components/favourite-toggle';
 import { NasaTlxChart } from '@/features/videos/components/nasa-tlx-chart';
-import { OrganLabel } from '@/features/videos/components/organ-label';
+import { OrganLabel } from '@/components/video/organ-label';
 import { PictureGallery } from '@/features/videos/components/picture-gallery';
 import { SendVideoDialog } from '@/features/videos/components/send-video-dialog';
 import { SharesList, ShareVideoDialog } from '@/features/videos/components/share-video-section';
 import { VideoMediaPanel } from '@/features/videos/components/video-media-panel';
 import { VideoStatusChip } from '@/features/videos/components/video-status-chip';
-import { formatDateTime, formatDuration } from '@/features/videos/format';
+import { formatDateTime, formatDuration } from '@/components/video/format';
 
 type DetailTab = 'global' | 'nasaTlx' | 'kpi' | 'steps' | 'advice' | 'pictures';
 const RESULT_TABS: readonly DetailTab[] = ['kpi', 'steps', 'advice'];
@@ -54,6 +58,9 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const author = !readOnly && video.access === 'author';
   const canDelete = !readOnly && (video.access === 'author' || video.access === 'admin');
+  const { session } = useSession();
+  // An administrator may offer an analysed case as a best case (its author is then asked).
+  const canOfferBestCase = !readOnly && video.access === 'admin' && video.status === 'analysed' && mayAdminWrite(session?.roles ?? []);
   const saved = video.status === 'saved';
   const hasMedia = video.kind === 'video';
   const authorName = `${video.author.firstName} ${video.author.lastName}`.trim();
@@ -150,7 +157,7 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
               </Box>
             ))}
           </Box>
-          {(author || canDelete) && (
+          {(author || canDelete || canOfferBestCase) && (
             <Box sx={{ display: 'grid', gap: 1, mt: 2 }} role="group" aria-label={t('detail.actions')}>
               {author && saved && (
                 <>
@@ -189,6 +196,17 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
                   {t('share.open')}
                 </Button>
               )}
+              {canOfferBestCase && (
+                <Button
+                  component={RouterLink}
+                  to={`/admin/best-cases/add?videoId=${encodeURIComponent(video.id)}`}
+                  variant="outlined"
+                  startIcon={<EmojiEventsOutlined aria-hidden />}
+                  data-testid="offer-best-case"
+                >
+                  {t('detail.offerBestCase')}
+                </Button>
+              )}
               {canDelete && (
                 <Button
                   variant="outlined"
@@ -207,6 +225,7 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
         {result.data && <AnalysisSummary result={result.data} />}
         {result.data && <AnalysisComments result={result.data} onSeek={seek} />}
         {analysed && result.isError && <AnalysisError error={result.error} onRetry={() => void result.refetch()} />}
+        {author && analysed && <BestCaseRequestPanel videoId={video.id} />}
         {author && (
           <Paper variant="outlined" component="section" aria-labelledby="shares-title" sx={{ p: 2.5, borderRadius: 2 }}>
             <Typography id="shares-title" variant="h3" component="h3" sx={{ mb: 1 }}>

@@ -15,10 +15,10 @@ import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { VideoStatus } from '@sutura/domain/videos';
 import { DateLocalization } from '@/lib/date-localization';
-import { useOrgans, useSurgeries } from '@/features/videos/add/api/vocabularies';
+import { useOrgans, useSurgeries } from '@/lib/vocabularies';
 import { VIDEO_SORT_OPTIONS, type VideoListParams, type VideoSort } from '@/features/videos/api/video-list';
 import { activeFilterCount, TAB_STATUSES } from '@/features/videos/hooks/use-video-list-params';
-import { visuallyHidden } from '@/features/videos/visually-hidden';
+import { visuallyHidden } from '@/components/video/visually-hidden';
 
 interface VideoFiltersProps {
   params: VideoListParams;

@@ -20,7 +20,7 @@ import { VideoCard } from '@/features/videos/components/video-card';
 import { VideoFilters } from '@/features/videos/components/video-filters';
 import { activeFilterCount, useVideoListParams } from '@/features/videos/hooks/use-video-list-params';
 import { useVideoRealtime } from '@/features/videos/hooks/use-video-realtime';
-import { visuallyHidden } from '@/features/videos/visually-hidden';
+import { visuallyHidden } from '@/components/video/visually-hidden';
 
 /** `/videos`: the person's cases by stage, and the ones colleagues share with them. */
 export function VideoListPage() {

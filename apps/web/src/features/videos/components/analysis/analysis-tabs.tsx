@@ -21,8 +21,8 @@ import { currentLanguage } from '@/lib/i18n';
 import { useToast } from '@/lib/toast';
 import { RatingBadge } from '@/features/expert/components/rating-scale';
 import { downloadAnalysisReport } from '@/features/videos/api/analysis-result';
-import { formatDateTime } from '@/features/videos/format';
-import { visuallyHidden } from '@/features/videos/visually-hidden';
+import { formatDateTime } from '@/components/video/format';
+import { visuallyHidden } from '@/components/video/visually-hidden';
 
 const KpiRadar = lazy(() => import('@/features/videos/components/analysis/kpi-radar'));
 

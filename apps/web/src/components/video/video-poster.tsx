@@ -5,7 +5,7 @@ import HourglassTopOutlined from '@mui/icons-material/HourglassTopOutlined';
 import MovieOutlined from '@mui/icons-material/MovieOutlined';
 import PhotoLibraryOutlined from '@mui/icons-material/PhotoLibraryOutlined';
 import type { VideoSummary } from '@sutura/domain/videos';
-import { useStableMediaUrl } from '@/features/videos/hooks/use-stable-media-url';
+import { useStableMediaUrl } from '@/components/video/use-stable-media-url';
 
 /** The poster of a case, or what stands for it: its pictures, or the video still on its way. */
 export function VideoPoster({ video }: { video: Pick<VideoSummary, 'kind' | 'mediaStatus' | 'posterUrl' | 'pictureCount'> }) {

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { mediaPath } from '@/features/videos/signed-url';
+import { mediaPath } from '@/components/video/signed-url';
 
 /**
  * Keeps the first signed URL of a media for as long as it works, so a refetch of the video

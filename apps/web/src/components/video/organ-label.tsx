@@ -1,6 +1,6 @@
 import Box from '@mui/material/Box';
 import { ORGAN_ICONS, type OrganIcon as OrganIconName } from '@sutura/domain/vocabularies';
-import { OrganIcon } from '@/features/videos/add/organ-icons';
+import { OrganIcon } from '@/components/video/organ-icons';
 
 const isOrganIcon = (icon: string): icon is OrganIconName => (ORGAN_ICONS as readonly string[]).includes(icon);
 

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { storyboardSchema } from '@sutura/domain/videos';
-import { mediaPath } from '@/features/videos/signed-url';
+import { mediaPath } from '@/components/video/signed-url';
 
 export type Storyboard = z.infer<typeof storyboardSchema>;
 

@@ -23,11 +23,11 @@ import VolumeUp from '@mui/icons-material/VolumeUp';
 import { currentStepIndex } from '@sutura/domain/current-step';
 import { SKIP_SECONDS, type VideoStep } from '@sutura/domain/videos';
 import { useUiState } from '@/lib/ui-state';
-import type { Storyboard } from '@/features/videos/api/storyboard';
-import { PlayerTimeline, type TimelineMarker } from '@/features/videos/components/player-timeline';
-import { formatClock } from '@/features/videos/format';
-import { useStableMediaUrl } from '@/features/videos/hooks/use-stable-media-url';
-import { visuallyHidden } from '@/features/videos/visually-hidden';
+import type { Storyboard } from '@/components/video/storyboard';
+import { PlayerTimeline, type TimelineMarker } from '@/components/video/player-timeline';
+import { formatClock } from '@/components/video/format';
+import { useStableMediaUrl } from '@/components/video/use-stable-media-url';
+import { visuallyHidden } from '@/components/video/visually-hidden';
 
 export interface VideoPlayerProps {
   /** Signed URL of the video; the server answers range requests, so seeking fetches only what it needs. */
@@ -584,7 +584,8 @@ export function VideoPlayer({
                     '&:focus-visible': { outline: '3px solid #17C7A4', outlineOffset: 0 },
                   }}
                 >
-                  <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+                  {/* Long names wrap rather than being cut: the whole name of the step is read. */}
+                  <Box component="span" sx={{ whiteSpace: 'normal', textAlign: 'left', overflowWrap: 'anywhere' }}>
                     {t('player.step', { number: index + 1, name: step.name, time: formatClock(step.start, withHours) })}
                   </Box>
                 </Button>

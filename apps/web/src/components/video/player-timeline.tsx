@@ -1,8 +1,8 @@
 import { useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
-import { cueAt, useStoryboardCues, type Storyboard } from '@/features/videos/api/storyboard';
-import { formatClock } from '@/features/videos/format';
+import { cueAt, useStoryboardCues, type Storyboard } from '@/components/video/storyboard';
+import { formatClock } from '@/components/video/format';
 
 export interface TimelineMarker {
   id: string;

@@ -1,0 +1,27 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { BestCaseRequest } from '@sutura/domain/best-cases';
+import { api, ApiRequestError } from '@/lib/http';
+
+const key = (videoId: string) => ['best-cases', 'request', videoId] as const;
+
+/** What an administrator asked of the author about this case; null when nothing was asked. */
+export function useBestCaseRequest(videoId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: key(videoId),
+    queryFn: () =>
+      api<BestCaseRequest>('GET', `/videos/${encodeURIComponent(videoId)}/best-case`).catch((error: unknown) => {
+        if (error instanceof ApiRequestError && error.status === 404) return null;
+        throw error;
+      }),
+    enabled,
+  });
+}
+
+export function useAnswerBestCase(videoId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (accept: boolean) =>
+      api<BestCaseRequest>('PUT', `/videos/${encodeURIComponent(videoId)}/best-case/consent`, { body: { accept } }),
+    onSuccess: (answer) => queryClient.setQueryData(key(videoId), answer),
+  });
+}
