@@ -14,6 +14,7 @@ import type { RealtimeHub } from './modules/notifications/notifications.service.
 import { createRealtimeEmitter } from './realtime/socket.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seed } from './seed.ts';
 import { seedDemoAnalysis } from './demo-analysis.ts';
+import { seedDemoHistory } from './demo-history.ts';
 import { seedDemoVideos } from './demo-videos.ts';
 import { ffmpegCapabilities, type FfmpegCapabilities } from './media-pipeline/ffmpeg.ts';
 
@@ -98,6 +99,12 @@ if (config.workers !== 'only') {
     seedDemoVideos({ db: database.db, queue, mediaService: services.mediaService, dataDir: config.dataDir, log })
       .then((durations) => seedDemoAnalysis({ db: database.db, voice: services.voice, log, durations, ffmpegPath: config.ffmpegPath }))
       .catch((err: unknown) => log.error({ err }, 'demo videos could not be generated'));
+  }
+  // Months of analysed cases for the statistics, once (its own marker), beside the demo videos.
+  if (config.demoData && config.demoVideos) {
+    seedDemoHistory({ db: database.db, storage, log, ffmpegPath: config.ffmpegPath }).catch((err: unknown) =>
+      log.error({ err }, 'demo history could not be generated'),
+    );
   }
 } else {
   // No socket server here: pushes go through the PostgreSQL adapter to the HTTP processes.
