@@ -487,19 +487,17 @@ export async function seedDemoHistory(deps: {
           renderAttempt: 1,
           renderedAt,
         });
-        await tx
-          .insert(videoSteps)
-          .values(
-            steps.map((s, position) => ({
-              id: s.id,
-              videoId: plan.videoId,
-              position,
-              surgeryStepId: s.surgeryStepId,
-              name: s.name,
-              start: s.start,
-              end: s.end,
-            })),
-          );
+        await tx.insert(videoSteps).values(
+          steps.map((s, position) => ({
+            id: s.id,
+            videoId: plan.videoId,
+            position,
+            surgeryStepId: s.surgeryStepId,
+            name: s.name,
+            start: s.start,
+            end: s.end,
+          })),
+        );
 
         const level = lerp(plan.track.level[0], plan.track.level[1], plan.progress) + (jitter() - 0.5) * 0.6;
         const rate = (offset: number) => clamp(Math.round(level + offset + (jitter() - 0.5) * 0.8), 1, 5);
