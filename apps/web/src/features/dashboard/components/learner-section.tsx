@@ -38,7 +38,8 @@ export function LearnerSection({ data }: { data: LearnerDashboard }) {
           <KeyNumber
             testId="dashboard-average"
             label={t('learner.average')}
-            value={data.averageGlobalRating != null ? rating(data.averageGlobalRating) : t('learner.noRating')}
+            value={data.averageGlobalRating != null ? rating(data.averageGlobalRating) : <span aria-hidden>—</span>}
+            detail={data.averageGlobalRating == null ? t('learner.noRating') : undefined}
           />
         )}
       </KeyNumbers>
