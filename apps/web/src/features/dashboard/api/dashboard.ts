@@ -18,7 +18,11 @@ export const dashboardKeys = {
 export function useDashboard(enabled = true) {
   const { session } = useSession();
   const queryClient = useQueryClient();
-  useSocketEvent(SOCKET_EVENTS.dashboardChanged, () => void queryClient.invalidateQueries({ queryKey: dashboardKeys.all }));
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: dashboardKeys.all });
+  useSocketEvent(SOCKET_EVENTS.dashboardChanged, refresh);
+  // A notification follows the writes that come after a state change (an analysis marked
+  // submitted just after its case is): read again then too, so the latest feedback is there.
+  useSocketEvent(SOCKET_EVENTS.notificationReceived, refresh);
   return useQuery({
     queryKey: dashboardKeys.mine(currentLanguage(), session?.preferences.showRatings ?? true),
     queryFn: () => api<Dashboard>('GET', '/dashboard'),
