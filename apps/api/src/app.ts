@@ -38,6 +38,9 @@ import { createAuthService } from './modules/auth/auth.service.ts';
 import { createCodes } from './modules/auth/codes.ts';
 import { createTokens } from './modules/auth/tokens.ts';
 import { createClaims } from './modules/claims/claims.service.ts';
+import { createDashboardEvents } from './modules/dashboard/dashboard.events.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { createDashboardService } from './modules/dashboard/dashboard.service.ts';
 import { contactRoutes } from './modules/contact/contact.routes.ts';
 import { createContactService } from './modules/contact/contact.service.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
@@ -126,7 +129,17 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   });
   const rpps = createRppsService(db);
   const codes = createCodes(db, config.jwtSecret, clock, createResetBlockedNotice(db, queue));
-  const claims = createClaims({ db, clock });
+  const dashboardEvents = createDashboardEvents(hub);
+  const claims = createClaims({
+    db,
+    clock,
+    // Every claim transition reaches the dashboards of the author, the holders, and the stage's pool.
+    onChange: (change) =>
+      dashboardEvents.changed({
+        users: [change.authorId, ...change.holderIds],
+        roles: change.poolChanged ? [change.stage === 'preparation' ? 'editor' : 'expert'] : [],
+      }),
+  });
   const preparation = createPreparationService({ db, claims, mediaService, notifications, hub, queue, audit, clock });
   const videos = createVideoService({
     db,
@@ -136,6 +149,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
     audit,
     queue,
     hub,
+    dashboardEvents,
     dataDir: config.dataDir,
     quotas: config.quotas,
     clock,
@@ -154,7 +168,18 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   const eraseAudit = createAuditEraser(db);
   const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, videos, eraseAudit, clock });
   const vocabularies = createVocabularyService(db);
-  const preparationJobs = createPreparationJobs({ db, storage, claims, preparation, notifications, queue, config, log: deps.log, audit });
+  const preparationJobs = createPreparationJobs({
+    db,
+    storage,
+    claims,
+    preparation,
+    notifications,
+    dashboardEvents,
+    queue,
+    config,
+    log: deps.log,
+    audit,
+  });
   const voice = createVoiceStore({ mediaService, ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
   const analysis = createAnalysisService({ db, mediaService, notifications, audit, claims, voice, hub, clock });
   const contact = createContactService({ db, queue, users, notifications, supportEmail: config.supportEmail, clock });
@@ -177,7 +202,10 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
   const admin = createAdminService({ db, audit, auth, users, clock });
   const auditLog = createAuditLogService({ db });
   const bestCases = createBestCaseService({ db, storage, mediaService, notifications, audit, dataDir: config.dataDir, clock });
+  const dashboard = createDashboardService({ db, clock });
   return {
+    dashboard,
+    dashboardEvents,
     vocabularyAdmin,
     surgeryVideosAdmin,
     bestCases,
@@ -320,6 +348,7 @@ export async function buildApp(
         }),
       );
       await v1.register(bestCaseRoutes({ bestCases: services.bestCases }));
+      await v1.register(dashboardRoutes({ dashboard: services.dashboard }));
       await v1.register(uploadRoutes({ videos: services.videos, maxUploadBytes: config.maxUploadBytes }));
       await v1.register(contactRoutes({ contact: services.contact, rateLimit: config.rateLimitAuthPerMinute }));
     },

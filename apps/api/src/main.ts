@@ -15,6 +15,7 @@ import { createRealtimeEmitter } from './realtime/socket.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seed } from './seed.ts';
 import { seedDemoAnalysis } from './demo-analysis.ts';
 import { seedDemoBestCase } from './demo-best-cases.ts';
+import { seedDemoHistory } from './demo-history.ts';
 import { seedDemoVideos } from './demo-videos.ts';
 import { ffmpegCapabilities, type FfmpegCapabilities } from './media-pipeline/ffmpeg.ts';
 
@@ -102,6 +103,12 @@ if (config.workers !== 'only') {
         await seedDemoBestCase({ db: database.db, log, videoIds: [...durations.keys()] });
       })
       .catch((err: unknown) => log.error({ err }, 'demo videos could not be generated'));
+  }
+  // Months of analysed cases for the statistics, once (its own marker), beside the demo videos.
+  if (config.demoData && config.demoVideos) {
+    seedDemoHistory({ db: database.db, storage, log, ffmpegPath: config.ffmpegPath }).catch((err: unknown) =>
+      log.error({ err }, 'demo history could not be generated'),
+    );
   }
 } else {
   // No socket server here: pushes go through the PostgreSQL adapter to the HTTP processes.

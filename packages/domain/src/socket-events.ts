@@ -3,4 +3,6 @@ export const SOCKET_EVENTS = {
   initialize: 'INITIALIZE',
   restartConnection: 'RESTART_CONNECTION',
   notificationReceived: 'NOTIFICATION_RECEIVED',
+  /** A number of the person's dashboard changed (no payload): it is fetched again. */
+  dashboardChanged: 'DASHBOARD_CHANGED',
 } as const;

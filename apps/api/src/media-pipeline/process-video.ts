@@ -8,6 +8,7 @@ import { VIDEO_SOCKET_EVENTS, type MediaStatus, type VideoProgressEvent } from '
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { media, surgeries, videos } from '../db/schema.ts';
+import { createDashboardEvents } from '../modules/dashboard/dashboard.events.ts';
 import type { MediaService } from '../modules/media/media.service.ts';
 import type { NotificationService, RealtimeHub } from '../modules/notifications/notifications.service.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -377,6 +378,8 @@ async function runPipeline(deps: PipelineDeps, video: VideoRow, source: string, 
   }
   await deleteSource(source);
   pushProgress(deps.hub, video, 'ready', 100);
+  // One more case uploaded on its author's dashboard.
+  createDashboardEvents(deps.hub).changed({ users: [video.authorId] });
   log.info({ videoId: video.id, plan, duration: result.duration }, 'media pipeline: video ready');
   const link = video.purpose === 'best_case' ? '/admin/best-cases' : `/videos/${video.id}`;
   await deps.notifications.notify(video.authorId, 'videoReady', { surgery: await surgeryName(db, video.surgeryId) }, link);

@@ -6,6 +6,18 @@ import { AppError, notFound } from '../../http/errors.ts';
 
 export type ClaimEndReason = 'released' | 'expired' | 'submitted' | 'taken_over' | 'force_released';
 
+/**
+ * A change of a claimed case: who it concerns (its author, the holders) and whether the stage's
+ * pool changed (a case entered or left it). Every claim transition of both stages passes here.
+ */
+export interface ClaimChange {
+  stage: ClaimStage;
+  videoId: string;
+  authorId: string;
+  holderIds: (string | null)[];
+  poolChanged: boolean;
+}
+
 /** A claim that the sweep returned to its pool. */
 export interface ExpiredClaim {
   videoId: string;
@@ -21,8 +33,9 @@ export interface ExpiredClaim {
  * exactly one match the WHERE clause. `claims` keeps every grant, so that a stale holder is told
  * their lease is lost while anyone else learns nothing (404).
  */
-export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number }) {
+export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number; onChange?: (change: ClaimChange) => void }) {
   const { db, clock } = deps;
+  const changed = (change: ClaimChange) => deps.onChange?.(change);
   const leaseMs = deps.leaseMs ?? LEASE_MS;
 
   /** The video is in the stage's pool, or held under a lease that has run out. */
@@ -48,7 +61,7 @@ export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number
   ): Promise<(ClaimResponse & { previous: { holderId: string | null; fencingToken: number } | null }) | null> {
     const now = clock();
     const leaseEndsAt = new Date(now.getTime() + leaseMs);
-    return db.transaction(async (tx) => {
+    const granted = await db.transaction(async (tx) => {
       const [before] = await tx
         .select({ status: videos.status, holderId: videos.claimHolderId, fencingToken: videos.fencingToken })
         .from(videos)
@@ -63,7 +76,7 @@ export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number
           updatedAt: now,
         })
         .where(and(eq(videos.id, videoId), eq(videos.kind, 'video'), from === 'free' ? free(stage, now) : eq(videos.status, from)))
-        .returning({ fencingToken: videos.fencingToken });
+        .returning({ fencingToken: videos.fencingToken, authorId: videos.authorId });
       if (!row) return null;
       // Taken over from an expired lease the sweep had not tidied yet.
       const previous =
@@ -77,8 +90,13 @@ export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number
           .where(and(eq(claims.videoId, videoId), eq(claims.fencingToken, previous.fencingToken), sql`${claims.endedAt} is null`));
       }
       await tx.insert(claims).values({ videoId, fencingToken: row.fencingToken, stage, holderId: userId, claimedAt: now, leaseEndsAt });
-      return { videoId, stage, fencingToken: row.fencingToken, leaseEndsAt: leaseEndsAt.toISOString(), previous };
+      return { videoId, stage, fencingToken: row.fencingToken, leaseEndsAt: leaseEndsAt.toISOString(), previous, authorId: row.authorId };
     });
+    if (!granted) return null;
+    const { authorId, ...answer } = granted;
+    // From the pool (or an expired lease): the pool changed; a reopen comes from elsewhere.
+    changed({ stage, videoId, authorId, holderIds: [userId, answer.previous?.holderId ?? null], poolChanged: from === 'free' });
+    return answer;
   }
 
   /**
@@ -169,6 +187,7 @@ export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number
         throw new AppError('LEASE_LOST');
       }
       await endHistory(videoId, fencingToken, 'submitted', now);
+      changed({ stage, videoId, authorId: row.authorId, holderIds: [userId], poolChanged: false });
       return row;
     },
 
@@ -193,6 +212,7 @@ export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number
         throw new AppError('LEASE_LOST');
       }
       await endHistory(videoId, fencingToken, 'released', now);
+      changed({ stage, videoId, authorId: row.authorId, holderIds: [userId], poolChanged: true });
       return row;
     },
 
@@ -228,7 +248,13 @@ export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number
       const now = clock();
       const held = stages.map((s) => CLAIM_STATUSES[s].held);
       const due = await db
-        .select({ id: videos.id, status: videos.status, holderId: videos.claimHolderId, fencingToken: videos.fencingToken })
+        .select({
+          id: videos.id,
+          status: videos.status,
+          holderId: videos.claimHolderId,
+          fencingToken: videos.fencingToken,
+          authorId: videos.authorId,
+        })
         .from(videos)
         .where(and(inArray(videos.status, held), lte(videos.leaseEndsAt, now)));
       const expired: ExpiredClaim[] = [];
@@ -248,6 +274,7 @@ export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number
           .returning({ id: videos.id });
         if (!row) continue;
         await endHistory(video.id, video.fencingToken, 'expired', now);
+        changed({ stage, videoId: video.id, authorId: video.authorId, holderIds: [video.holderId], poolChanged: true });
         expired.push({ videoId: video.id, stage, holderId: video.holderId, fencingToken: video.fencingToken });
       }
       return expired;

@@ -27,6 +27,7 @@ import type { Queue } from '../../jobs/queue.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { Audit } from '../audit/audit.service.ts';
 import type { Claims } from '../claims/claims.service.ts';
+import type { DashboardEvents } from '../dashboard/dashboard.events.ts';
 import type { NotificationService } from '../notifications/notifications.service.ts';
 import { frameRateOf, type PreparationService } from './preparation.service.ts';
 
@@ -40,6 +41,8 @@ export interface PreparationJobDeps {
   claims: Claims;
   preparation: PreparationService;
   notifications: NotificationService;
+  /** A rendered preparation enters the experts' pool. */
+  dashboardEvents?: DashboardEvents;
   queue: Queue;
   config: Pick<Config, 'dataDir' | 'ffmpegPath' | 'ffprobePath'>;
   log: Logger;
@@ -316,6 +319,7 @@ export function createPreparationJobs(deps: PreparationJobDeps) {
         log.info({ videoId, attempt, plan: rendered.plan, encodedFrames: rendered.encodedFrames }, 'preparation: rendered');
         await deps.audit?.(null, 'preparation.rendered', 'video', videoId, null, { attempt, steps: steps.length });
         preparation.statusChanged(video, 'pending_analysis', prep.editorId);
+        deps.dashboardEvents?.changed({ users: [video.authorId, prep.editorId], roles: ['expert'] });
         const surgery = await preparation.surgeryNames(video.surgeryId);
         if (prep.editorId) await notifications.notify(prep.editorId, 'preparationRendered', { surgery }, `/editor/${videoId}/complete`);
         await notifications.notify(video.authorId, 'videoPrepared', { surgery }, `/videos/${videoId}`);

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { errorMessage, formatBytes, isErrorCode } from '@sutura/domain/errors';
 import type { Language } from '@sutura/domain/i18n';
 import type { ListQuery } from '@sutura/domain/query';
+import type { Role } from '@sutura/domain/roles';
 import {
   nasaTlxRawScore,
   VIDEO_SOCKET_EVENTS,
@@ -40,6 +41,7 @@ import type { Storage } from '../../storage/storage.ts';
 import type { Audit } from '../audit/audit.service.ts';
 import type { MediaService } from '../media/media.service.ts';
 import type { NotificationService, RealtimeHub } from '../notifications/notifications.service.ts';
+import type { DashboardEvents } from '../dashboard/dashboard.events.ts';
 import { listConditions, listOrder, pictureCount, sharedWith } from './videos.queries.ts';
 
 export type VideoRow = typeof videos.$inferSelect;
@@ -98,6 +100,13 @@ export interface StorageQuotas {
   totalBytes: number;
 }
 
+/** The pool a case in this status counts in (held ones count there once their lease runs out). */
+function poolRolesOf(status: string): Role[] {
+  if (status === 'pending_preparation' || status === 'in_preparation') return ['editor'];
+  if (status === 'pending_analysis' || status === 'in_analysis') return ['expert'];
+  return [];
+}
+
 export function createVideoService(deps: {
   db: Db;
   storage: Storage;
@@ -106,6 +115,8 @@ export function createVideoService(deps: {
   audit: Audit;
   queue: Queue;
   hub: RealtimeHub;
+  /** A case sent or deleted changes its author's dashboard, and a pool's. */
+  dashboardEvents?: DashboardEvents;
   dataDir: string;
   quotas: StorageQuotas;
   clock: () => Date;
@@ -562,6 +573,7 @@ export function createVideoService(deps: {
         status: row.status,
       });
       if (surgery) await notifications.notify(row.authorId, 'videoDeletedByAdmin', { surgery }, '/videos');
+      deps.dashboardEvents?.changed({ users: [row.authorId, row.claimHolderId], roles: poolRolesOf(row.status) });
     },
 
     /**
@@ -594,6 +606,7 @@ export function createVideoService(deps: {
         .returning();
       if (!sent) throw new AppError('VIDEO_NOT_EDITABLE');
       await audit(viewer.id, 'video.sent', 'video', row.id, ip, { priority });
+      deps.dashboardEvents?.changed({ users: [row.authorId], roles: ['editor'] });
       await deps.onSent?.(row.id);
       return detailOf(sent, 'author', viewer.id, lang);
     },

@@ -1,17 +1,24 @@
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
+import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import ArrowForward from '@mui/icons-material/ArrowForward';
 import { MENU } from '@sutura/domain/menu';
 import { hasAnyRole } from '@sutura/domain/roles';
 import { MENU_ICONS } from '@/components/menu-icons';
 import { useAvailablePages } from '@/lib/available-pages';
+import { errorText } from '@/lib/http';
 import { useSession } from '@/lib/session';
+import { useDashboard } from '@/features/dashboard/api/dashboard';
+import { LearnerSection } from '@/features/dashboard/components/learner-section';
 import { LegalSettingsNotice } from '@/features/dashboard/components/legal-settings-notice';
+import { WorkerSection } from '@/features/dashboard/components/worker-section';
 
 /** The person's spaces, in menu order; a space appears once its page exists. */
 function useSpaces() {
@@ -28,6 +35,46 @@ function useSpaces() {
   );
 }
 
+const COUNTED_ROLES = ['learner', 'editor', 'expert'] as const;
+
+/** The key numbers of each of the person's roles (SPEC §2), kept live by the socket. */
+function KeyNumbersOfRoles({ roles }: { roles: readonly string[] }) {
+  const { t } = useTranslation('dashboard');
+  const counted = COUNTED_ROLES.some((role) => roles.includes(role));
+  const query = useDashboard(counted);
+  if (!counted) return null;
+  if (query.isError && !query.data) {
+    return (
+      <Alert
+        severity="error"
+        sx={{ mb: 4 }}
+        action={
+          <Button color="inherit" size="small" onClick={() => void query.refetch()}>
+            {t('retry')}
+          </Button>
+        }
+      >
+        {errorText(query.error)}
+      </Alert>
+    );
+  }
+  const data = query.data;
+  if (!data) {
+    return (
+      <Box sx={{ mb: 4 }} aria-busy="true" aria-label={t('loading')}>
+        <Skeleton variant="rounded" height={120} />
+      </Box>
+    );
+  }
+  return (
+    <Box sx={{ display: 'grid', gap: 4, mb: 4 }} data-testid="dashboard-numbers">
+      {data.learner && <LearnerSection data={data.learner} />}
+      {data.editor && <WorkerSection role="editor" data={data.editor} />}
+      {data.expert && <WorkerSection role="expert" data={data.expert} />}
+    </Box>
+  );
+}
+
 export function DashboardPage() {
   const { t } = useTranslation(['dashboard', 'menu']);
   const { session } = useSession();
@@ -41,6 +88,7 @@ export function DashboardPage() {
       </Typography>
       <Typography sx={{ color: 'text.secondary', mb: 3 }}>{t('dashboard:intro')}</Typography>
       {session.roles.includes('administrator') && <LegalSettingsNotice />}
+      <KeyNumbersOfRoles roles={session.roles} />
       <Typography variant="h3" component="h2" sx={{ mb: 2 }}>
         {t('dashboard:spaces')}
       </Typography>

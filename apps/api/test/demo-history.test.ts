@@ -1,0 +1,119 @@
+import pino from 'pino';
+import { count, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LearnerStats } from '@sutura/domain/stats';
+import { analyses, claims, media, preparations, users, videoSteps, videos } from '../src/db/schema.ts';
+import { DEMO_HISTORY_LEARNERS, seedDemoHistory } from '../src/demo-history.ts';
+import { DEMO_PASSWORD, seed } from '../src/seed.ts';
+import { createTestContext, type TestContext } from './harness.ts';
+
+let ctx: TestContext;
+const log = pino({ level: 'silent' });
+let first: { created: number };
+
+async function signIn(email: string) {
+  const res = await ctx.inject({ method: 'POST', url: '/v1/auth', body: { email, password: DEMO_PASSWORD } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data.token as string;
+}
+
+async function learnerStats(token: string, compare: 'all' | 'specialty' = 'all') {
+  const res = await ctx.inject({ method: 'GET', url: `/v1/stats/me?filter=compare==${compare}`, token });
+  expect(res.statusCode, res.body).toBe(200);
+  const stats = res.json().data as LearnerStats;
+  if (!stats.ratingsShown) throw new Error('ratings hidden');
+  return stats;
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext({ workers: false });
+  const { createdDemo } = await seed({
+    db: ctx.database.db,
+    vocabularies: ctx.services.vocabularies,
+    rpps: ctx.services.rpps,
+    demoData: true,
+    log,
+  });
+  expect(createdDemo).toBe(true);
+  first = await seedDemoHistory({ db: ctx.database.db, storage: ctx.storage, log, ffmpegPath: ctx.config.ffmpegPath });
+}, 120_000);
+afterAll(async () => {
+  await ctx?.close();
+});
+
+describe('the demo history', () => {
+  it("fills every point of the demo learner's statistics, and the average surgeon is someone else", async () => {
+    expect(first.created).toBeGreaterThan(30);
+    const stats = await learnerStats(await signIn('learner@sutura.local'));
+    const byKey = new Map(stats.radar.map((s) => [s.key, s]));
+    for (const key of ['average', 0, 1, 3, 6] as const) expect(byKey.get(key)?.enoughData, `series ${key}`).toBe(true);
+    // Improving: today's means above those of six months ago, and the average surgeon differs.
+    const mean = (key: 'average' | number) => Object.values(byKey.get(key)!.kpis).reduce((a, b) => a! + b!, 0)! / 5;
+    expect(mean(0)).toBeGreaterThan(mean(6) + 0.5);
+    expect(mean('average')).not.toBe(mean(0));
+    // Month by month: most of the last ten months have analyses, the global rating rising.
+    const months = stats.timeline.filter((m) => m.analyses > 0);
+    expect(months.length).toBeGreaterThanOrEqual(9);
+    expect(months.at(-1)!.global!).toBeGreaterThan(months[0]!.global!);
+  });
+
+  it('compares with a specialty of its own: two specialties have cases', async () => {
+    const all = await learnerStats(await signIn('learner@sutura.local'), 'all');
+    const specialty = await learnerStats(await signIn('learner@sutura.local'), 'specialty');
+    expect(specialty.compare).toBe('specialty');
+    expect(specialty.radar[0]!.analyses).toBeLessThan(all.radar[0]!.analyses);
+    const colleague = await learnerStats(await signIn(DEMO_HISTORY_LEARNERS[0].email));
+    expect(colleague.radar.find((s) => s.key === 0)!.enoughData).toBe(true);
+  });
+
+  it('makes real workflow rows: steps within the video, a preparation, two claims, a dated submitted analysis', async () => {
+    const [learner] = await ctx.database.db.select().from(users).where(eq(users.email, 'learner@sutura.local'));
+    const cases = await ctx.database.db.select().from(videos).where(eq(videos.authorId, learner!.id));
+    expect(cases.length).toBe(20);
+    for (const video of cases) {
+      expect(video).toMatchObject({ status: 'analysed', mediaStatus: 'ready', kind: 'video' });
+      const steps = await ctx.database.db.select().from(videoSteps).where(eq(videoSteps.videoId, video.id));
+      expect(steps.length).toBe(4);
+      for (const s of steps) expect(s.end).toBeLessThanOrEqual(video.duration!);
+      const [prep] = await ctx.database.db.select().from(preparations).where(eq(preparations.videoId, video.id));
+      expect(prep).toMatchObject({ renderStatus: 'done', phase: 'steps' });
+      const history = await ctx.database.db.select().from(claims).where(eq(claims.videoId, video.id));
+      expect(history.map((c) => [c.stage, c.endReason]).sort()).toEqual([
+        ['analysis', 'submitted'],
+        ['preparation', 'submitted'],
+      ]);
+      const [analysis] = await ctx.database.db.select().from(analyses).where(eq(analyses.videoId, video.id));
+      expect(analysis!.status).toBe('submitted');
+      expect(analysis!.submittedAt!.getTime()).toBeLessThan(Date.now());
+      expect(Object.keys(analysis!.stepRatings).sort()).toEqual(steps.map((s) => s.id).sort());
+    }
+  });
+
+  it('gives each case files of its own: deleting one leaves the others playable', async () => {
+    const token = await signIn('learner@sutura.local');
+    const [learner] = await ctx.database.db.select().from(users).where(eq(users.email, 'learner@sutura.local'));
+    const [one, other] = await ctx.database.db.select().from(videos).where(eq(videos.authorId, learner!.id)).limit(2);
+    const files = await ctx.database.db
+      .select()
+      .from(media)
+      .where(inArray(media.videoId, [one!.id, other!.id]));
+    expect(files.length).toBe(4);
+    expect(new Set(files.map((f) => f.storageKey)).size).toBe(4);
+    for (const f of files) expect(await ctx.storage.size(f.storageKey)).toBe(f.size);
+
+    const detail = await ctx.inject({ method: 'GET', url: `/v1/videos/${other!.id}`, token });
+    expect(detail.json().data.videoUrl).toBeTruthy();
+    const removed = await ctx.inject({ method: 'DELETE', url: `/v1/videos/${one!.id}`, token });
+    expect(removed.statusCode).toBe(200);
+    for (const f of files) {
+      expect(await ctx.storage.size(f.storageKey)).toBe(f.videoId === one!.id ? undefined : f.size);
+    }
+  });
+
+  it('adds nothing when run again', async () => {
+    const [before] = await ctx.database.db.select({ n: count() }).from(videos);
+    expect(await seedDemoHistory({ db: ctx.database.db, storage: ctx.storage, log })).toEqual({ created: 0 });
+    const [after] = await ctx.database.db.select({ n: count() }).from(videos);
+    expect(after!.n).toBe(before!.n);
+  });
+});
