@@ -15,7 +15,7 @@ import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { VideoStatus } from '@sutura/domain/videos';
 import { DateLocalization } from '@/lib/date-localization';
-import { useOrgans, useSurgeries } from '@/features/videos/add/api/vocabularies';
+import { useOrgans, useSurgeries } from '@/lib/vocabularies';
 import { VIDEO_SORT_OPTIONS, type VideoListParams, type VideoSort } from '@/features/videos/api/video-list';
 import { activeFilterCount, TAB_STATUSES } from '@/features/videos/hooks/use-video-list-params';
 import { visuallyHidden } from '@/features/videos/visually-hidden';
@@ -74,8 +74,9 @@ export function VideoFilters({ params, onChange, onClear }: VideoFiltersProps) {
   const { t } = useTranslation('videos');
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
   const [open, setOpen] = useState(false);
-  const organs = useOrgans().data ?? [];
-  const surgeries = (useSurgeries().data ?? []).filter((s) => !params.organId || s.organId === params.organId);
+  // Cases may have a term retired since: the filters offer every term, a retired one labelled.
+  const organs = useOrgans('filter').data ?? [];
+  const surgeries = (useSurgeries('filter').data ?? []).filter((s) => !params.organId || s.organId === params.organId);
   const statuses = TAB_STATUSES[params.tab];
   const count = activeFilterCount(params);
 
