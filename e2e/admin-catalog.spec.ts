@@ -115,7 +115,10 @@ test('a surgery retired while a learner has a saved case of it: still a filter, 
   const names = { surgery: `Néphropexie ${tag}`, organ: `Rein ectopique ${tag}`, step: `Fixation du rein ${tag}` };
   const organId = await created('/v1/admin/vocabularies/organs', { nameFr: names.organ, nameEn: `Ectopic kidney ${tag}`, icon: 'kidney' });
   const surgeryId = await created('/v1/admin/vocabularies/surgeries', { nameFr: names.surgery, nameEn: `Nephropexy ${tag}`, organId });
-  const stepId = await created(`/v1/admin/vocabularies/surgeries/${surgeryId}/steps`, { nameFr: names.step, nameEn: `Kidney fixation ${tag}` });
+  const stepId = await created(`/v1/admin/vocabularies/surgeries/${surgeryId}/steps`, {
+    nameFr: names.step,
+    nameEn: `Kidney fixation ${tag}`,
+  });
   // The learner's saved case of it (not sent yet: it may still be edited).
   const videoId = await created(
     '/v1/videos',

@@ -54,7 +54,11 @@ function useOffer(use: VocabularyUse): Offer {
   }, [key, t]);
 }
 
-function useTerms<T extends Term>(kind: 'surgeries' | 'organs' | 'specialties', use: VocabularyUse, shape: (terms: T[], offer: Offer) => T[]) {
+function useTerms<T extends Term>(
+  kind: 'surgeries' | 'organs' | 'specialties',
+  use: VocabularyUse,
+  shape: (terms: T[], offer: Offer) => T[],
+) {
   const query = useQuery(everyTerm<T>(kind, currentLanguage()));
   const offer = useOffer(use);
   const data = useMemo(() => (query.data ? shape(query.data, offer) : undefined), [query.data, offer, shape]);

@@ -119,7 +119,9 @@ export function ProfileForm({ profile }: { profile: Profile }) {
     const list = specialties.data ?? [];
     const current = profile.career.specialty;
     // Until the list arrives (or if it fails), the current specialty keeps the select readable.
-    return current && !list.some((s) => s.id === current.id) ? [...list, { id: current.id, code: '', name: current.name, retired: false }] : list;
+    return current && !list.some((s) => s.id === current.id)
+      ? [...list, { id: current.id, code: '', name: current.name, retired: false }]
+      : list;
   }, [specialties.data, profile.career.specialty]);
 
   const submit = useSingleFlight(
