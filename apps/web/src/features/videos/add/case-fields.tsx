@@ -37,6 +37,7 @@ function SurgerySelect({
   const { field, fieldState } = useController({ control, name: 'surgeryId' });
   const list = useSurgeries(vocabulary);
   const surgeries = list.data ?? [];
+  const organs = useOrgans(vocabulary).data ?? [];
   const message = errorText(fieldState.error?.message);
   return (
     <TextField
@@ -52,7 +53,8 @@ function SurgerySelect({
         const surgery = surgeries.find((s) => s.id === event.target.value);
         field.onChange(event.target.value);
         setValue('keyStepIds', []);
-        setValue('organId', surgery?.organId ?? '');
+        // Its organ, unless that one is no longer offered (retired).
+        setValue('organId', organs.find((o) => o.id === surgery?.organId)?.id ?? '');
       }}
       onBlur={field.onBlur}
       error={Boolean(message) || list.isError}
