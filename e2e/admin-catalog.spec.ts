@@ -99,6 +99,194 @@ test('an administrator adds a surgery step in both languages, moves it up, adds 
   await context.close();
 });
 
+test('a surgery retired while a learner has a saved case of it: still a filter, kept by the edit dialog, gone from the upload form', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const admin = { Authorization: `Bearer ${await apiToken(request, 'admin@sutura.local')}` };
+  const mine = { Authorization: `Bearer ${await apiToken(request, learner)}` };
+  const created = async (url: string, data: object, headers = admin) => {
+    const res = await request.post(url, { headers, data });
+    expect(res.status(), await res.text()).toBe(201);
+    return ((await res.json()) as { data: { id: string } }).data.id;
+  };
+  const tag = unique();
+  const names = { surgery: `Néphropexie ${tag}`, organ: `Rein ectopique ${tag}`, step: `Fixation du rein ${tag}` };
+  const organId = await created('/v1/admin/vocabularies/organs', { nameFr: names.organ, nameEn: `Ectopic kidney ${tag}`, icon: 'kidney' });
+  const surgeryId = await created('/v1/admin/vocabularies/surgeries', { nameFr: names.surgery, nameEn: `Nephropexy ${tag}`, organId });
+  const stepId = await created(`/v1/admin/vocabularies/surgeries/${surgeryId}/steps`, {
+    nameFr: names.step,
+    nameEn: `Kidney fixation ${tag}`,
+  });
+  // The learner's saved case of it (not sent yet: it may still be edited).
+  const videoId = await created(
+    '/v1/videos',
+    {
+      kind: 'video',
+      surgeryId,
+      organId,
+      keyStepIds: [stepId],
+      equipmentBrand: 'Intuitive Surgical',
+      equipmentUsed: 'da Vinci Xi',
+      ageRange: '45_59',
+      patientSex: 'woman',
+      bmi: 'under_30',
+      complication: false,
+      surgicalHistory: '',
+      radiationHistory: false,
+      medicalBackground: [],
+      mainHand: 'right',
+      surgeryDuration: 80,
+      messageToProctor: 'Merci de regarder la fixation.',
+      nasaTlx: { mentalDemand: 50, physicalDemand: 40, temporalDemand: 50, performance: 30, effort: 60, frustration: 20 },
+    },
+    mine,
+  );
+
+  // The administrator retires the surgery on the vocabularies page; its organ is retired too.
+  const { context: adminContext, page: adminPage } = await open(browser, 'admin@sutura.local');
+  await adminPage.goto('/admin/vocabularies');
+  await adminPage.getByTestId('vocabulary-tab-surgeries').click();
+  const row = adminPage.locator(`[data-testid="vocabulary-surgeries-row"][data-term-id="${surgeryId}"]`);
+  await row.getByTestId('vocabulary-surgeries-retire').click();
+  await expect(row).toHaveAttribute('data-retired', 'true');
+  await adminContext.close();
+  expect((await request.post(`/v1/admin/vocabularies/organs/${organId}/retire`, { headers: admin, data: {} })).status()).toBe(200);
+
+  const { context, page } = await open(browser, learner, 'dark');
+  // My videos: the filters still offer the retired surgery and organ, marked as such, and find the case.
+  await page.goto('/videos');
+  await page.getByRole('button', { name: 'Afficher les filtres' }).click();
+  await page.getByRole('combobox', { name: 'Organe' }).click();
+  await expect(page.getByRole('option', { name: `${names.organ} (retiré)` })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.getByRole('combobox', { name: 'Chirurgie' }).click();
+  await page.getByRole('option', { name: `${names.surgery} (retiré)` }).click();
+  await expect(page).toHaveURL(new RegExp(`surgery=${surgeryId}`));
+  await expect(page.getByTestId('video-card')).toHaveCount(1);
+  await expect(page.locator(`[data-testid="video-card"][data-video-id="${videoId}"]`)).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Chirurgie' })).toHaveText(`${names.surgery} (retiré)`);
+  await expectNoPageOverflow(page);
+
+  // The case's edit dialog shows its surgery, organ and key step as they are, and saves them unchanged.
+  await page.goto(`/videos/${videoId}`);
+  await page.getByTestId('edit-video').click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('combobox', { name: /^Intervention/ })).toHaveText(`${names.surgery} (retiré)`);
+  await expect(dialog.getByRole('combobox', { name: /^Organe/ })).toHaveText(`${names.organ} (retiré)`);
+  await expect(dialog.getByRole('combobox', { name: /Étapes clés à analyser/ })).toContainText(names.step);
+  await expectNoPageOverflow(page);
+  await dialog.getByTestId('equipment-brand').fill('Intuitive');
+  await dialog.getByTestId('save-video').click();
+  await expect(page.getByText('Le cas a bien été mis à jour.')).toBeVisible();
+  const saved = (await (await request.get(`/v1/videos/${videoId}`, { headers: mine })).json()) as {
+    data: { fields: { surgeryId: string; organId: string; keyStepIds: string[]; equipmentBrand: string } };
+  };
+  expect(saved.data.fields).toMatchObject({ surgeryId, organId, keyStepIds: [stepId], equipmentBrand: 'Intuitive' });
+
+  // A new case is not offered the retired surgery.
+  await page.goto('/videos/add');
+  await page.getByRole('combobox', { name: /^Intervention/ }).click();
+  await expect(page.getByRole('option', { name: 'Transplantation rénale' })).toBeVisible();
+  await expect(page.getByRole('option', { name: names.surgery, exact: false })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await context.close();
+
+  // Tidy up for the other specs: the case, then the terms nothing uses any more.
+  expect((await request.delete(`/v1/videos/${videoId}`, { headers: mine })).status()).toBe(200);
+  expect((await request.delete(`/v1/admin/vocabularies/surgeries/${surgeryId}`, { headers: admin })).status()).toBe(200);
+  expect((await request.delete(`/v1/admin/vocabularies/organs/${organId}`, { headers: admin })).status()).toBe(200);
+});
+
+test('a retired step keeps naming an editor’s draft step, and a retired specialty stays on its holder’s profile', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const admin = { Authorization: `Bearer ${await apiToken(request, 'admin@sutura.local')}` };
+  const videoId = await sendVideo(request, learner, media.clip);
+  const editorHeaders = { Authorization: `Bearer ${await apiToken(request, editor)}` };
+  const claim = await request.post(`/v1/editor/videos/${videoId}/claim`, { headers: editorHeaders, data: {} });
+  expect(claim.status(), await claim.text()).toBe(200);
+  const { fencingToken } = ((await claim.json()) as { data: { fencingToken: number } }).data;
+  const write = async (part: string, data: object) => {
+    const res = await request.put(`/v1/editor/videos/${videoId}/${part}`, { headers: editorHeaders, data: { fencingToken, ...data } });
+    expect(res.status(), await res.text()).toBe(200);
+  };
+  type Detail = { steps: { surgeryStepId: string | null; name: string }[]; vocabulary: { id: string; name: string }[] };
+  const detail = async () =>
+    ((await (await request.get(`/v1/editor/videos/${videoId}?langCode=fr`, { headers: editorHeaders })).json()) as { data: Detail }).data;
+  const step = (await detail()).vocabulary[2]!;
+  await write('trims', { trims: [{ start: 0, end: 4 }] });
+  await write('phase', { phase: 'steps' });
+  await write('steps', {
+    steps: [
+      { surgeryStepId: step.id, name: '', start: 0, end: 2 },
+      { surgeryStepId: null, name: 'Fermeture', start: 2, end: 4 },
+    ],
+  });
+  const retire = (kind: string, id: string, action: 'retire' | 'restore') =>
+    request.post(`/v1/admin/vocabularies/${kind}/${id}/${action}`, { headers: admin, data: {} });
+  expect((await retire('steps', step.id, 'retire')).status()).toBe(200);
+
+  try {
+    const { context, page } = await open(browser, editor);
+    await page.goto(`/editor/${videoId}`);
+    const names = page.getByTestId('step-name');
+    // The retired step still names the first step; left unchanged, it keeps its link.
+    await expect(names.first()).toHaveValue(step.name);
+    await names.first().click();
+    await expect(page.getByRole('option', { name: step.name, exact: true })).toHaveCount(0);
+    await names.nth(1).click();
+    await page.keyboard.press('Escape');
+    await expect(names.first()).toHaveValue(step.name);
+    expect((await detail()).steps[0]).toMatchObject({ surgeryStepId: step.id, name: step.name });
+    await expectNoPageOverflow(page);
+    await context.close();
+  } finally {
+    expect((await retire('steps', step.id, 'restore')).status()).toBe(200);
+    await request.post(`/v1/editor/videos/${videoId}/release`, { headers: editorHeaders, data: { fencingToken } });
+    await request.delete(`/v1/admin/surgery-videos/${videoId}`, { headers: admin });
+  }
+
+  // A specialty retired while someone has it: their profile shows it and saves it.
+  const expert = 'expert@sutura.local';
+  const expertHeaders = { Authorization: `Bearer ${await apiToken(request, expert)}` };
+  type Profile = { data: { information: { firstName: string }; career: { specialty: { id: string } | null } } };
+  const profile = async () => ((await (await request.get('/v1/users/profile/me', { headers: expertHeaders })).json()) as Profile).data;
+  const original = await profile();
+  const before = original.career.specialty?.id ?? null;
+  const tag = unique();
+  const created = await request.post('/v1/admin/vocabularies/specialties', {
+    headers: admin,
+    data: { nameFr: `Chirurgie robotique ${tag}`, nameEn: `Robotic surgery ${tag}` },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const specialtyId = ((await created.json()) as { data: { id: string } }).data.id;
+  const setSpecialty = (id: string | null) =>
+    request.put('/v1/users/profile/me', { headers: expertHeaders, data: { career: { specialtyId: id } } });
+  expect((await setSpecialty(specialtyId)).status()).toBe(200);
+  expect((await retire('specialties', specialtyId, 'retire')).status()).toBe(200);
+  try {
+    const { context, page } = await open(browser, expert, 'dark');
+    await page.goto('/my-account');
+    const select = page.getByRole('combobox', { name: /^Spécialité/ });
+    await expect(select).toHaveText(`Chirurgie robotique ${tag} (retiré)`);
+    await page.getByRole('textbox', { name: /^Prénom/ }).fill(`${original.information.firstName}-Élise`);
+    await page.getByTestId('profile-submit').click();
+    await expect(page.getByText('Votre compte a bien été mis à jour')).toBeVisible();
+    expect((await profile()).career.specialty?.id).toBe(specialtyId);
+    await expectNoPageOverflow(page);
+    await context.close();
+  } finally {
+    expect((await setSpecialty(before)).status()).toBe(200);
+    const name = { information: { firstName: original.information.firstName } };
+    expect((await request.put('/v1/users/profile/me', { headers: expertHeaders, data: name })).status()).toBe(200);
+    expect((await request.delete(`/v1/admin/vocabularies/specialties/${specialtyId}`, { headers: admin })).status()).toBe(200);
+  }
+});
+
 test('an administrator finds a held case by its status, ends the hold and deletes the case, at 390 px', async ({ browser, request }) => {
   test.setTimeout(180_000);
   const videoId = await sendVideo(request, learner, media.clip);

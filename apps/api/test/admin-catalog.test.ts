@@ -414,6 +414,112 @@ describe('vocabularies', () => {
   });
 });
 
+describe('retired terms in the public lists', () => {
+  type Term = { id: string; name: string; retired: boolean; steps?: Term[] };
+  const list = async (kind: string, query = '') => {
+    const res = await call('GET', `/vocabularies/${kind}${query}`, null);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data as Term[];
+  };
+
+  it('answers retired terms, marked, only with filter=includeRetired==true, for list filters and saved choices', async () => {
+    const db = ctx.database.db;
+    const [surgery] = await db.select().from(surgeries).where(eq(surgeries.code, 'pyeloplasty'));
+    const [step] = await db.select().from(surgerySteps).where(eq(surgerySteps.surgeryId, surgery!.id)).limit(1);
+    const [organ] = await db.select().from(organs).where(eq(organs.code, 'kidney'));
+    const [specialty] = await db.select().from(specialties).where(eq(specialties.code, 'endocrine_surgery'));
+    for (const [kind, id] of [
+      ['surgeries', surgery!.id],
+      ['steps', step!.id],
+      ['organs', organ!.id],
+      ['specialties', specialty!.id],
+    ] as const)
+      expect((await call('POST', `/admin/vocabularies/${kind}/${id}/retire`, admin)).statusCode).toBe(200);
+
+    // The pickers: nothing retired, and every term says it is not.
+    for (const [kind, id] of [
+      ['surgeries', surgery!.id],
+      ['organs', organ!.id],
+      ['specialties', specialty!.id],
+    ] as const) {
+      const picker = await list(kind);
+      expect(picker.map((t) => t.id)).not.toContain(id);
+      expect(picker.every((t) => t.retired === false)).toBe(true);
+      expect((await list(kind, '?filter=includeRetired==false')).map((t) => t.id)).toEqual(picker.map((t) => t.id));
+      // Every term, the retired one marked, in the list's order.
+      const every = await list(kind, '?filter=includeRetired==true&langCode=fr');
+      expect(every.filter((t) => t.retired).map((t) => t.id)).toEqual([id]);
+      expect(every.filter((t) => !t.retired).map((t) => t.id)).toEqual(picker.map((t) => t.id));
+    }
+    const every = await list('surgeries', '?filter=includeRetired==true&langCode=en');
+    const retired = every.find((s) => s.id === surgery!.id)!;
+    expect(retired).toMatchObject({ name: 'Pyeloplasty', retired: true });
+    // Its retired step too, marked, while the pickers' surgeries leave retired steps out.
+    expect(retired.steps!.find((s) => s.id === step!.id)).toMatchObject({ retired: true, name: step!.nameEn });
+    expect(retired.steps!.filter((s) => !s.retired)).toHaveLength(8);
+    const pickerSteps = (await list('surgeries')).flatMap((s) => s.steps!);
+    expect(pickerSteps.some((s) => s.retired)).toBe(false);
+
+    // The filter is checked by the shared query syntax: another key, value or parameter is refused.
+    for (const [query, code] of [
+      ['?filter=includeRetired==yes', 'VALIDATION'],
+      ['?filter=includeRetired==', 'VALIDATION'],
+      ['?filter=retired==true', 'QUERY_UNKNOWN_FIELD'],
+      ['?filter=includeRetired', 'QUERY_UNKNOWN_FIELD'],
+      ['?page=2', 'QUERY_UNKNOWN_FIELD'],
+    ] as const) {
+      const res = await call('GET', `/vocabularies/organs${query}`, null);
+      expect(res.statusCode, `${query}: ${res.body}`).toBe(400);
+      expect(res.json().error.code, query).toBe(code);
+    }
+
+    for (const [kind, id] of [
+      ['surgeries', surgery!.id],
+      ['steps', step!.id],
+      ['organs', organ!.id],
+      ['specialties', specialty!.id],
+    ] as const)
+      expect((await call('POST', `/admin/vocabularies/${kind}/${id}/restore`, admin)).statusCode).toBe(200);
+    expect((await list('organs')).map((o) => o.id)).toContain(organ!.id);
+  });
+
+  it('lets an editor’s draft keep a retired step it already names, but not name another step with it', async () => {
+    const db = ctx.database.db;
+    const video = await aCase();
+    const steps = await db.select().from(surgerySteps).where(eq(surgerySteps.surgeryId, video.surgeryId!)).orderBy(surgerySteps.position);
+    const [first, second] = steps;
+    const claim = await call('POST', `/editor/videos/${video.id}/claim`, editor);
+    expect(claim.statusCode, claim.body).toBe(200);
+    const fencingToken = claim.json().data.fencingToken as number;
+    const write = (part: string, body: object) => call('PUT', `/editor/videos/${video.id}/${part}`, editor, { fencingToken, ...body });
+    expect((await write('trims', { trims: [{ start: 0, end: 20 }] })).statusCode).toBe(200);
+    expect((await write('phase', { phase: 'steps' })).statusCode).toBe(200);
+    const named = (id: string | null, start: number, end: number) => ({ surgeryStepId: id, name: id ? '' : 'Free', start, end });
+    expect((await write('steps', { steps: [named(first!.id, 0, 5), named(null, 5, 10)] })).statusCode).toBe(200);
+
+    expect((await call('POST', `/admin/vocabularies/steps/${first!.id}/retire`, admin)).statusCode).toBe(200);
+    expect((await call('POST', `/admin/vocabularies/steps/${second!.id}/retire`, admin)).statusCode).toBe(200);
+    // The draft still names its step; the names offered leave both out.
+    const detail = (await call('GET', `/editor/videos/${video.id}?langCode=en`, editor)).json().data;
+    expect(detail.steps[0]).toMatchObject({ surgeryStepId: first!.id, name: first!.nameEn });
+    expect((detail.vocabulary as { id: string }[]).map((v) => v.id)).not.toContain(first!.id);
+    // Kept as it was: accepted. A retired step the draft did not have: refused, nothing changed.
+    expect((await write('steps', { steps: [named(first!.id, 0, 6), named(null, 6, 10)] })).statusCode).toBe(200);
+    const refused = await write('steps', { steps: [named(first!.id, 0, 6), named(second!.id, 6, 10)] });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().error.details).toEqual([{ path: 'steps.1.surgeryStepId', code: 'INVALID_VALUE', message: expect.any(String) }]);
+    const after = (await call('GET', `/editor/videos/${video.id}`, editor)).json().data;
+    expect(after.steps.map((s: { surgeryStepId: string | null; end: number }) => [s.surgeryStepId, s.end])).toEqual([
+      [first!.id, 6],
+      [null, 10],
+    ]);
+
+    for (const id of [first!.id, second!.id])
+      expect((await call('POST', `/admin/vocabularies/steps/${id}/restore`, admin)).statusCode).toBe(200);
+    await call('POST', `/editor/videos/${video.id}/release`, editor, { fencingToken });
+  });
+});
+
 describe('surgery videos', () => {
   it('lists every case newest first with author, surgery, organ, statuses and the claim holder; filters and searches', async () => {
     const marker = randomUUID().slice(0, 8);

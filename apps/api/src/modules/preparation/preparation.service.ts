@@ -430,11 +430,13 @@ export function createPreparationService(deps: {
       if (vocabularyIds.length) {
         const known = video.surgeryId
           ? await db
-              .select({ id: surgerySteps.id })
+              .select({ id: surgerySteps.id, retiredAt: surgerySteps.retiredAt })
               .from(surgerySteps)
               .where(and(eq(surgerySteps.surgeryId, video.surgeryId), inArray(surgerySteps.id, vocabularyIds)))
           : [];
-        const ids = new Set(known.map((k) => k.id));
+        // A retired step (docs/admin-catalog.md) keeps naming the draft that already has it, nothing new.
+        const drafted = new Set(prep.steps.map((s) => s.surgeryStepId));
+        const ids = new Set(known.filter((k) => !k.retiredAt || drafted.has(k.id)).map((k) => k.id));
         const details = steps.flatMap((s, i) =>
           s.surgeryStepId && !ids.has(s.surgeryStepId) ? [{ path: `steps.${i}.surgeryStepId`, code: 'INVALID_VALUE' as const }] : [],
         );

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Language } from '@sutura/domain/i18n';
+import type { VocabularyListFilter } from '@sutura/domain/vocabularies';
 import type { Db } from '../../db/client.ts';
 import { organs, specialties, surgeries, surgerySteps, vocabularySeeds } from '../../db/schema.ts';
 import { ORGANS, SPECIALTIES, SURGERIES } from './seed-data.ts';
@@ -10,8 +11,10 @@ const name = (row: { nameFr: string; nameEn: string }, lang: Language) => (lang 
 type SeedKind = 'specialty' | 'organ' | 'surgery' | 'step';
 
 /**
- * The pickers' lists (sign-up specialty, the case form's surgery and organ, the key steps): only
- * terms in use today. A retired term keeps naming what already uses it (docs/admin-catalog.md).
+ * The public lists. By default the pickers of a new choice (sign-up specialty, the case form's
+ * surgery, organ and key steps): only terms in use today. With `includeRetired`, every term, the
+ * retired ones marked: the list filters, and a saved case or profile that keeps one
+ * (docs/admin-catalog.md).
  */
 export function createVocabularyService(db: Db) {
   async function seededCodes(kind: SeedKind): Promise<Set<string>> {
@@ -28,25 +31,38 @@ export function createVocabularyService(db: Db) {
   }
 
   return {
-    async specialties(lang: Language) {
-      const rows = await db.select().from(specialties).where(isNull(specialties.retiredAt)).orderBy(asc(specialties.position));
-      return rows.map((r) => ({ id: r.id, code: r.code, name: name(r, lang) }));
+    async specialties(lang: Language, { includeRetired }: VocabularyListFilter = { includeRetired: false }) {
+      const rows = await db
+        .select()
+        .from(specialties)
+        .where(includeRetired ? undefined : isNull(specialties.retiredAt))
+        .orderBy(asc(specialties.position));
+      return rows.map((r) => ({ id: r.id, code: r.code, name: name(r, lang), retired: r.retiredAt !== null }));
     },
 
-    async organs(lang: Language) {
-      const rows = await db.select().from(organs).where(isNull(organs.retiredAt)).orderBy(asc(organs.position));
-      return rows.map((r) => ({ id: r.id, code: r.code, name: name(r, lang), icon: r.icon }));
+    async organs(lang: Language, { includeRetired }: VocabularyListFilter = { includeRetired: false }) {
+      const rows = await db
+        .select()
+        .from(organs)
+        .where(includeRetired ? undefined : isNull(organs.retiredAt))
+        .orderBy(asc(organs.position));
+      return rows.map((r) => ({ id: r.id, code: r.code, name: name(r, lang), retired: r.retiredAt !== null, icon: r.icon }));
     },
 
-    async surgeries(lang: Language) {
-      const rows = await db.select().from(surgeries).where(isNull(surgeries.retiredAt)).orderBy(asc(surgeries.position));
+    /** Each surgery with its steps; `includeRetired` brings retired surgeries and retired steps alike. */
+    async surgeries(lang: Language, { includeRetired }: VocabularyListFilter = { includeRetired: false }) {
+      const rows = await db
+        .select()
+        .from(surgeries)
+        .where(includeRetired ? undefined : isNull(surgeries.retiredAt))
+        .orderBy(asc(surgeries.position));
       const steps = rows.length
         ? await db
             .select()
             .from(surgerySteps)
             .where(
               and(
-                isNull(surgerySteps.retiredAt),
+                includeRetired ? undefined : isNull(surgerySteps.retiredAt),
                 inArray(
                   surgerySteps.surgeryId,
                   rows.map((r) => r.id),
@@ -59,10 +75,11 @@ export function createVocabularyService(db: Db) {
         id: r.id,
         code: r.code,
         name: name(r, lang),
+        retired: r.retiredAt !== null,
         organId: r.organId,
         steps: steps
           .filter((s) => s.surgeryId === r.id)
-          .map((s) => ({ id: s.id, code: s.code, name: name(s, lang), position: s.position })),
+          .map((s) => ({ id: s.id, code: s.code, name: name(s, lang), retired: s.retiredAt !== null, position: s.position })),
       }));
     },
 

@@ -24,7 +24,7 @@ import { LANG_PREFERENCES, THEME_PREFERENCES, type LangPreference, type ThemePre
 import { applyApiFieldErrors, CheckboxControl, PasswordFieldControl, RadioGroupControl, TextFieldControl } from '@/components/form-field';
 import { AuthCard } from '@/features/auth/components/auth-card';
 import { checkRpps, useSignUp, type RppsCheck } from '@/features/auth/api/auth';
-import { useSpecialties } from '@/features/auth/api/specialties';
+import { useSpecialties } from '@/lib/vocabularies';
 import { ApiRequestError, errorText } from '@/lib/http';
 import { useToast } from '@/lib/toast';
 import { PageLoader } from '@/components/page-loader';
@@ -124,7 +124,7 @@ export function SignUpPage() {
   const [rpps, setRpps] = useState<{ checking: boolean; result?: RppsCheck; error?: string }>({ checking: false });
   const [dialog, setDialog] = useState<LegalDialog>('terms');
   const [dialogOpen, setDialogOpen] = useState(false);
-  const specialties = useSpecialties();
+  const specialties = useSpecialties('pick');
   const signUp = useSignUp();
 
   const { control, handleSubmit, setError, setValue, clearErrors, getValues } = useForm<SignUpForm>({

@@ -17,7 +17,7 @@ import { useSession } from '@/lib/session';
 import { useToast } from '@/lib/toast';
 import { applyApiFieldErrors, TextFieldControl } from '@/components/form-field';
 import { useUpdateProfile, type ProfileChanges } from '@/features/account/api/profile';
-import { useSpecialties } from '@/features/account/api/specialties';
+import { useSpecialties } from '@/lib/vocabularies';
 
 /** What the inputs hold: text, as typed. The shared schema turns it into the request body. */
 interface ProfileFormValues {
@@ -103,7 +103,8 @@ export function ProfileForm({ profile }: { profile: Profile }) {
   const toast = useToast();
   const { refresh } = useSession();
   const update = useUpdateProfile();
-  const specialties = useSpecialties();
+  // Their own specialty stays offered even if an administrator retired it since; no other retired one.
+  const specialties = useSpecialties({ keep: [profile.career.specialty?.id] });
   const resolver = useMemo(() => profileResolver(profile), [profile]);
   const defaultValues = useMemo(() => toFormValues(profile), [profile]);
   const {
@@ -118,7 +119,9 @@ export function ProfileForm({ profile }: { profile: Profile }) {
     const list = specialties.data ?? [];
     const current = profile.career.specialty;
     // Until the list arrives (or if it fails), the current specialty keeps the select readable.
-    return current && !list.some((s) => s.id === current.id) ? [...list, { id: current.id, code: '', name: current.name }] : list;
+    return current && !list.some((s) => s.id === current.id)
+      ? [...list, { id: current.id, code: '', name: current.name, retired: false }]
+      : list;
   }, [specialties.data, profile.career.specialty]);
 
   const submit = useSingleFlight(

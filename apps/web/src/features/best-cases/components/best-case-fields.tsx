@@ -109,9 +109,11 @@ export function BestCaseFields({
   setValue: UseFormSetValue<BestCaseFormValues>;
 }) {
   const { t } = useTranslation('best-cases');
-  const surgeries = useSurgeries();
-  const organs = useOrgans();
   const organId = useWatch({ control, name: 'organId' });
+  const surgeryId = useWatch({ control, name: 'surgeryId' });
+  // A best case being edited keeps its own terms even if they were retired since.
+  const surgeries = useSurgeries({ keep: [surgeryId] });
+  const organs = useOrgans({ keep: [organId] });
   const offered = (surgeries.data ?? []).filter((s) => !organId || s.organId === organId);
   const language = (lang: 'Fr' | 'En') => (
     <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, minWidth: 0 }}>

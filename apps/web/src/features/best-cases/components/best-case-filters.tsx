@@ -16,8 +16,8 @@ export function BestCaseFilters({
   onChange(next: { surgeryId?: string | undefined; organId?: string | undefined }): void;
 }) {
   const { t } = useTranslation('best-cases');
-  const surgeries = useSurgeries();
-  const organs = useOrgans();
+  const surgeries = useSurgeries('filter');
+  const organs = useOrgans('filter');
   const offered = (surgeries.data ?? []).filter((s) => !organId || s.organId === organId);
   return (
     <Box

@@ -47,7 +47,7 @@ function StepsForm({ detail, onClose }: { detail: AdminBestCaseDetail; onClose()
   const { t } = useTranslation(['best-cases', 'videos']);
   const toast = useToast();
   const save = useBestCaseSteps();
-  const surgeries = useSurgeries();
+  const surgeries = useSurgeries({ keep: [detail.surgery?.id] });
   const vocabulary = surgeries.data?.find((s) => s.id === detail.surgery?.id)?.steps ?? [];
   const duration = detail.duration ?? 0;
   const withHours = duration >= 3600;

@@ -41,6 +41,8 @@ function StepNameField({
   }
   const commit = (value: string) => {
     const name = value.trim().slice(0, STEP_NAME_MAX);
+    // Left as it was: a step named by a term retired since (no longer offered) keeps it.
+    if (step.surgeryStepId && name === step.name) return;
     const known = vocabulary.find((v) => v.name.toLocaleLowerCase() === name.toLocaleLowerCase());
     const next = known ? { surgeryStepId: known.id, name: known.name } : { surgeryStepId: null, name };
     if (next.name !== step.name || next.surgeryStepId !== step.surgeryStepId) onName(next);

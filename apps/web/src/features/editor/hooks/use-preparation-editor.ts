@@ -85,7 +85,16 @@ export function usePreparationEditor(detail: PreparationDetail) {
   const duration = detail.duration;
   const applyDraft = useApplyDraft();
   const fencingToken = useRef(detail.fencingToken ?? 0);
-  const vocabularyName = useMemo(() => new Map(detail.vocabulary.map((v) => [v.id, v.name])), [detail.vocabulary]);
+  // The names offered, and those of the draft's own steps: a step an administrator retired since
+  // (docs/admin-catalog.md) is no longer offered but keeps naming the step that has it.
+  const vocabularyName = useMemo(
+    () =>
+      new Map([
+        ...detail.steps.flatMap((s) => (s.surgeryStepId ? [[s.surgeryStepId, s.name] as const] : [])),
+        ...detail.vocabulary.map((v) => [v.id, v.name] as const),
+      ]),
+    [detail.steps, detail.vocabulary],
+  );
 
   const [initialWire] = useState<WireDraft>(() => ({
     trims: detail.trims,

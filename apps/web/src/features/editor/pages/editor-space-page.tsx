@@ -132,8 +132,9 @@ export function EditorSpacePage() {
   const pool = usePool(params);
   const prepared = usePrepared(preparedPage);
   const claim = useClaimVideo();
-  const organs = useOrgans().data ?? [];
-  const surgeries = (useSurgeries().data ?? []).filter((s) => !params.organId || s.organId === params.organId);
+  // Cases may have a term retired since: the filters offer every term, a retired one labelled.
+  const organs = useOrgans('filter').data ?? [];
+  const surgeries = (useSurgeries('filter').data ?? []).filter((s) => !params.organId || s.organId === params.organId);
   const now = new Date();
 
   const claimVideo = (id: string) =>

@@ -235,7 +235,7 @@ function AddVideoForm() {
       </Paper>
 
       <Section id="surgery" title={t('sections.surgery')}>
-        <SurgeryFields control={control} setValue={setValue} surgeryId={surgeryId} />
+        <SurgeryFields control={control} setValue={setValue} surgeryId={surgeryId} vocabulary="pick" />
       </Section>
 
       <Section id="patient" title={t('sections.patient')} intro={t('sections.patientIntro')}>

@@ -18,19 +18,26 @@ import { errorText as apiErrorText } from '@/lib/http';
 import { RadioGroupControl, TextFieldControl, useFieldErrorText } from '@/components/form-field';
 import type { AddVideoFormValues } from '@/features/videos/add/add-video-values';
 import { OrganIcon } from '@/components/video/organ-icons';
-import { useOrgans, useSurgeries, type Surgery } from '@/lib/vocabularies';
+import { useOrgans, useSurgeries, type Surgery, type VocabularyUse } from '@/lib/vocabularies';
 
 type FormControlProps = { control: Control<AddVideoFormValues> };
+/** `'pick'` on a new case; `{ keep }` with a saved case's own terms, which may since have been retired. */
+type VocabularyProps = { vocabulary: VocabularyUse };
 
 const columns = { display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, columnGap: 2 } as const;
 
 /** The surgery; choosing one sets its organ (none outside urology) and clears the previous one's key steps. */
-function SurgerySelect({ control, setValue }: FormControlProps & { setValue: UseFormSetValue<AddVideoFormValues> }) {
+function SurgerySelect({
+  control,
+  setValue,
+  vocabulary,
+}: FormControlProps & VocabularyProps & { setValue: UseFormSetValue<AddVideoFormValues> }) {
   const { t } = useTranslation('upload');
   const errorText = useFieldErrorText();
   const { field, fieldState } = useController({ control, name: 'surgeryId' });
-  const list = useSurgeries();
+  const list = useSurgeries(vocabulary);
   const surgeries = list.data ?? [];
+  const organs = useOrgans(vocabulary).data ?? [];
   const message = errorText(fieldState.error?.message);
   return (
     <TextField
@@ -46,7 +53,8 @@ function SurgerySelect({ control, setValue }: FormControlProps & { setValue: Use
         const surgery = surgeries.find((s) => s.id === event.target.value);
         field.onChange(event.target.value);
         setValue('keyStepIds', []);
-        setValue('organId', surgery?.organId ?? '');
+        // Its organ, unless that one is no longer offered (retired).
+        setValue('organId', organs.find((o) => o.id === surgery?.organId)?.id ?? '');
       }}
       onBlur={field.onBlur}
       error={Boolean(message) || list.isError}
@@ -62,9 +70,9 @@ function SurgerySelect({ control, setValue }: FormControlProps & { setValue: Use
   );
 }
 
-function OrganSelect({ control }: FormControlProps) {
+function OrganSelect({ control, vocabulary }: FormControlProps & VocabularyProps) {
   const { t } = useTranslation('upload');
-  const organs = useOrgans();
+  const organs = useOrgans(vocabulary);
   const list = organs.data ?? [];
   return (
     <TextFieldControl
@@ -173,14 +181,15 @@ export function SurgeryFields({
   control,
   setValue,
   surgeryId,
-}: FormControlProps & { setValue: UseFormSetValue<AddVideoFormValues>; surgeryId: string }) {
+  vocabulary,
+}: FormControlProps & VocabularyProps & { setValue: UseFormSetValue<AddVideoFormValues>; surgeryId: string }) {
   const { t } = useTranslation('upload');
-  const surgery = useSurgeries().data?.find((s) => s.id === surgeryId);
+  const surgery = useSurgeries(vocabulary).data?.find((s) => s.id === surgeryId);
   return (
     <>
       <Box sx={columns}>
-        <SurgerySelect control={control} setValue={setValue} />
-        <OrganSelect control={control} />
+        <SurgerySelect control={control} setValue={setValue} vocabulary={vocabulary} />
+        <OrganSelect control={control} vocabulary={vocabulary} />
       </Box>
       <KeyStepsSelect control={control} surgery={surgery} />
       <Box sx={columns}>

@@ -16,10 +16,10 @@ import { applyApiFieldErrors, TextFieldControl } from '@/components/form-field';
 import { ApiRequestError, errorText } from '@/lib/http';
 import { useToast } from '@/lib/toast';
 import { emptyValues, toBodyInput, type AddVideoFormValues } from '@/features/videos/add/add-video-values';
-import { useOrgans, useSurgeries } from '@/lib/vocabularies';
 import { PatientFields, SurgeryFields } from '@/features/videos/add/case-fields';
 import { NasaTlxFields } from '@/features/videos/add/nasa-tlx-fields';
 import { useUpdateVideo, type VideoChanges } from '@/features/videos/api/video-actions';
+import { useOrgans, useSurgeries, type VocabularyUse } from '@/lib/vocabularies';
 
 /** The saved case in the add form's values, so the same fields edit it. */
 export function editValues(video: VideoDetail): AddVideoFormValues {
@@ -46,6 +46,15 @@ export function editValues(video: VideoDetail): AddVideoFormValues {
     messageToProctor: f.messageToProctor ?? '',
     nasaTlx: f.nasaTlx ?? empty.nasaTlx,
   };
+}
+
+/**
+ * The case's own surgery, organ and key steps stay offered even if an administrator retired them
+ * since (the server keeps them when unchanged); no other retired term is.
+ */
+export function keptTerms(video: VideoDetail): VocabularyUse {
+  const f = video.fields;
+  return { keep: [f.surgeryId, f.organId, ...(f.keyStepIds ?? [])] };
 }
 
 /** The fields as PUT /videos/{id} reads them (the kind of a case never changes). */
@@ -97,7 +106,7 @@ function EditVideoForm({ video, onClose }: { video: VideoDetail; onClose(): void
     <Box component="form" noValidate onSubmit={(e) => void onSubmit(e)} sx={{ display: 'contents' }}>
       <DialogContent dividers>
         {section(t('upload:sections.surgery'))}
-        <SurgeryFields control={control} setValue={setValue} surgeryId={surgeryId} />
+        <SurgeryFields control={control} setValue={setValue} surgeryId={surgeryId} vocabulary={keptTerms(video)} />
         {section(t('upload:sections.patient'))}
         <PatientFields control={control} />
         {section(t('upload:sections.tlx'))}
@@ -136,8 +145,8 @@ export function EditVideoDialog({ video, open, onClose }: { video: VideoDetail; 
   const { t } = useTranslation('videos');
   const fullScreen = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
   // The selects need their options before they can show the saved values.
-  const organs = useOrgans();
-  const surgeries = useSurgeries();
+  const organs = useOrgans(keptTerms(video));
+  const surgeries = useSurgeries(keptTerms(video));
   const ready = organs.isSuccess && surgeries.isSuccess;
   return (
     <Dialog open={open} onClose={onClose} fullScreen={fullScreen} maxWidth="md" fullWidth aria-labelledby="edit-video-title">

@@ -74,8 +74,9 @@ export function VideoFilters({ params, onChange, onClear }: VideoFiltersProps) {
   const { t } = useTranslation('videos');
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'), { noSsr: true });
   const [open, setOpen] = useState(false);
-  const organs = useOrgans().data ?? [];
-  const surgeries = (useSurgeries().data ?? []).filter((s) => !params.organId || s.organId === params.organId);
+  // Cases may have a term retired since: the filters offer every term, a retired one labelled.
+  const organs = useOrgans('filter').data ?? [];
+  const surgeries = (useSurgeries('filter').data ?? []).filter((s) => !params.organId || s.organId === params.organId);
   const statuses = TAB_STATUSES[params.tab];
   const count = activeFilterCount(params);
 
