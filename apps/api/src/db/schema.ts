@@ -268,6 +268,12 @@ export const videos = pgTable(
     index('videos_author_created').on(t.authorId, t.createdAt),
     index('videos_status').on(t.status),
     index('videos_claim_holder').on(t.claimHolderId),
+    // The NASA-TLX of the statistics: the self-assessments of the cases sent in a recent window.
+    index('videos_sent_tlx')
+      .on(t.sentAt)
+      .where(sql`nasa_tlx IS NOT NULL`),
+    // The step times of the statistics: the cases of a surgery.
+    index('videos_surgery').on(t.surgeryId),
   ],
 );
 
@@ -457,9 +463,20 @@ export const analyses = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    /**
+     * The video's author and their specialty when the analysis was submitted (a snapshot: the
+     * peer group of the statistics at the time). Filled by the trigger `analyses_author_snapshot`
+     * whenever a row is submitted, whatever writes it (docs/statistics.md).
+     */
+    authorId: uuid('author_id').references(() => users.id, { onDelete: 'cascade' }),
+    authorSpecialtyId: uuid('author_specialty_id').references(() => specialties.id, { onDelete: 'set null' }),
   },
   (t) => [
     index('analyses_expert_submitted').on(t.expertId, t.submittedAt),
+    // The average surgeon of a specialty in the statistics.
+    index('analyses_specialty_submitted')
+      .on(t.authorSpecialtyId, t.submittedAt)
+      .where(sql`status = 'submitted'`),
     // The average surgeon of the statistics: the submitted analyses of a recent window.
     index('analyses_submitted')
       .on(t.submittedAt)

@@ -1,0 +1,138 @@
+/**
+ * Seeds 100 000 sent cases with their NASA-TLX, steps and submitted analyses by SQL and times one
+ * learner's whole statistics (KPIs, NASA-TLX, step times) against a primary-key lookup on the same
+ * database, in the same run.
+ * Usage: node bench/stats.ts [analyses]   (BENCH_DATABASE_URL: a PostgreSQL server to use;
+ * a fresh database is made on it and dropped. Without it, an embedded server in a temporary folder.)
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { openDatabase, type Database } from '../apps/api/src/db/client.ts';
+import { createStatsService } from '../apps/api/src/modules/stats/stats.service.ts';
+
+const ANALYSES = Number(process.argv[2] ?? 100_000);
+const LEARNERS = 2_000;
+const SURGERIES = 16;
+const STEPS = 6;
+const RUNS = 30;
+
+async function open(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const url = process.env.BENCH_DATABASE_URL;
+  if (!url) {
+    // The embedded default: its own PostgreSQL server in a temporary folder.
+    const dir = await mkdtemp(path.join(tmpdir(), 'sutura-bench-stats-'));
+    const database = await openDatabase({ dataDir: path.join(dir, 'db') });
+    return {
+      database,
+      drop: async () => {
+        await database.close();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const name = `sutura_bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const database = await openDatabase({ url: target.href });
+  return {
+    database,
+    drop: async () => {
+      await database.close();
+      // The pool's connections may still be closing; forcing them out would raise an error nobody hears.
+      for (let tries = 0; tries < 50; tries++) {
+        const { rows } = await admin.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+async function median(run: () => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = performance.now();
+    await run();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
+const { database, drop } = await open();
+const { db } = database;
+try {
+  const seedStart = performance.now();
+  await db.execute(sql`INSERT INTO specialties (code, name_fr, name_en) VALUES ('bench-a', 'A', 'A'), ('bench-b', 'B', 'B')`);
+  await db.execute(sql`
+    INSERT INTO users (email, password_hash, first_name, last_name, specialty_id, preferences, notification_settings)
+    SELECT 'learner' || i || '@bench.test', 'x', 'L', 'N' || i,
+      (SELECT id FROM specialties WHERE code = CASE WHEN i % 2 = 0 THEN 'bench-a' ELSE 'bench-b' END),
+      '{"langCode":"en","theme":"auto","showRatings":true}', '{}'
+    FROM generate_series(1, ${LEARNERS}) AS i`);
+  // Sixteen surgeries of six steps each, as many as the vocabulary has.
+  await db.execute(sql`
+    INSERT INTO surgeries (code, name_fr, name_en, position)
+    SELECT 'bench-' || i, 'Chirurgie ' || i, 'Surgery ' || i, i FROM generate_series(1, ${SURGERIES}) AS i`);
+  await db.execute(sql`
+    INSERT INTO surgery_steps (surgery_id, code, name_fr, name_en, position)
+    SELECT s.id, 'step-' || p, 'Étape ' || p, 'Step ' || p, p FROM surgeries s, generate_series(1, ${STEPS}) AS p`);
+  // Each video belongs to a learner in turn, of a surgery in turn, sent with a NASA-TLX; analyses
+  // are spread over the last two years.
+  await db.execute(sql`
+    WITH learners AS (SELECT id, row_number() OVER (ORDER BY email) - 1 AS n FROM users),
+    ops AS (SELECT id, row_number() OVER (ORDER BY code) - 1 AS n FROM surgeries),
+    made AS (
+      INSERT INTO videos (author_id, surgery_id, status, media_status, created_at, sent_at, duration, surgery_duration, nasa_tlx)
+      SELECT l.id, o.id, 'analysed', 'ready', now() - (i % 730) * interval '1 day', now() - (i % 730) * interval '1 day',
+        600 + (i % 7) * 60, 60 + i % 120,
+        jsonb_build_object('mentalDemand', 5 * floor(random() * 21)::int, 'physicalDemand', 5 * floor(random() * 21)::int,
+          'temporalDemand', 5 * floor(random() * 21)::int, 'performance', 5 * floor(random() * 21)::int,
+          'effort', 5 * floor(random() * 21)::int, 'frustration', 5 * floor(random() * 21)::int)
+      FROM generate_series(1, ${ANALYSES}) AS i JOIN learners l ON l.n = i % ${LEARNERS}
+        JOIN ops o ON o.n = (i / ${LEARNERS}) % ${SURGERIES}
+      RETURNING id, created_at)
+    INSERT INTO analyses (video_id, status, kpi_ratings, global_rating, submitted_at)
+    SELECT id, 'submitted',
+      jsonb_build_object('depthPerception', 1 + floor(random() * 5)::int, 'bimanualDexterity', 1 + floor(random() * 5)::int,
+        'efficiency', 1 + floor(random() * 5)::int, 'tissueHandling', 1 + floor(random() * 5)::int, 'autonomy', 1 + floor(random() * 5)::int),
+      1 + floor(random() * 5)::int, created_at + interval '3 days'
+    FROM made`);
+  // Five marked steps per video (one step of six skipped in turn), with pauses between them.
+  await db.execute(sql`
+    INSERT INTO video_steps (video_id, position, surgery_step_id, name, start, "end")
+    SELECT v.id, p, ss.id, ss.name_en, p * 110, p * 110 + 90 + (p * 7) % 20
+    FROM videos v JOIN surgery_steps ss ON ss.surgery_id = v.surgery_id
+      CROSS JOIN LATERAL (SELECT ss.position - 1 AS p) AS x
+    WHERE ss.position <> 1 + abs(hashtext(v.id::text)) % ${STEPS}`);
+  // As PostgreSQL's autovacuum leaves a table some time after a load: analysed and visible.
+  await db.execute(sql`VACUUM ANALYZE`);
+
+  const seedMs = performance.now() - seedStart;
+
+  const { rows } = await db.execute<{ id: string }>(sql`SELECT id FROM users WHERE email = 'learner7@bench.test'`);
+  const me = rows[0]!.id;
+  (globalThis as any).ctx = { db, me, sql };
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin });
+  let buf = '';
+  for await (const line of rl) {
+    if (line.trim() !== ';;') { buf += line + '\n'; continue; }
+    const text = buf.replaceAll(':me', `'${me}'`); buf = '';
+    const t0 = performance.now();
+    try { const r = await db.execute(sql.raw(text)); for (const row of r.rows) console.log(Object.values(row).join(' ')); } catch (e) { console.log(String(e)); }
+    console.log('-- ' + (performance.now() - t0).toFixed(1) + ' ms');
+  }
+} finally {
+  await drop();
+}
