@@ -406,3 +406,32 @@ describe('the peers of an analysis', () => {
     expect(a.radar[0]).toMatchObject({ analyses: 3 });
   });
 });
+
+describe('the active time of a case', () => {
+  it('follows its steps whatever writes them: recomputed when they are replaced, none without steps', async () => {
+    const [video] = await ctx.database.db
+      .insert(videos)
+      .values({ authorId: people.b.id, status: 'pending_analysis', duration: 300 })
+      .returning();
+    const activeOf = async () => (await ctx.database.db.select().from(videos).where(eq(videos.id, video!.id)))[0]!.activeSeconds;
+    const mark = (position: number, start: number, end: number) => ({ videoId: video!.id, position, name: 'Step', start, end });
+    expect(await activeOf()).toBeNull();
+    // Two steps nested in a third: 0–100 covers 10–20 and 30–40.
+    await ctx.database.db.insert(videoSteps).values([mark(0, 0, 100), mark(1, 10, 20), mark(2, 30, 40)]);
+    expect(await activeOf()).toBe(100);
+    // A render replaces them in one transaction.
+    await ctx.database.db.transaction(async (tx) => {
+      await tx.delete(videoSteps).where(eq(videoSteps.videoId, video!.id));
+      await tx.insert(videoSteps).values([mark(0, 0, 50), mark(1, 60, 90)]);
+    });
+    expect(await activeOf()).toBe(80);
+    await ctx.database.db.update(videoSteps).set({ end: 70 }).where(eq(videoSteps.videoId, video!.id));
+    expect(await activeOf()).toBe(70); // 0–70 and 60–70
+    await ctx.database.db.delete(videoSteps).where(eq(videoSteps.videoId, video!.id));
+    expect(await activeOf()).toBeNull();
+    // Deleting a case with steps takes them along without trouble.
+    await ctx.database.db.insert(videoSteps).values([mark(0, 0, 50)]);
+    await ctx.database.db.delete(videos).where(eq(videos.id, video!.id));
+    expect(await ctx.database.db.select().from(videoSteps).where(eq(videoSteps.videoId, video!.id))).toEqual([]);
+  });
+});

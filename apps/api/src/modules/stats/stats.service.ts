@@ -210,55 +210,54 @@ export function createStatsService(deps: { db: Db; clock: () => Date }) {
     const { rows } = await db.execute<{ id: string; name: string; cases: number }>(sql`
       SELECT s.id, ${name} AS name, count(*)::int AS cases
       FROM videos v JOIN surgeries s ON s.id = v.surgery_id
-      WHERE v.author_id = ${learnerId} AND EXISTS (SELECT 1 FROM video_steps st WHERE st.video_id = v.id)
+      WHERE v.author_id = ${learnerId} AND v.active_seconds IS NOT NULL
       GROUP BY s.id, ${name}, s.position
       ORDER BY cases DESC, s.position, name`);
     return rows.map((r) => ({ id: r.id, name: r.name, cases: Number(r.cases) }));
   }
 
   /**
-   * The cases of a surgery that have steps (prepared and rendered), each with its active time: the
-   * length of the union of its steps (steps may overlap), and its non-active time: the rest of the
-   * rendered video. Grouped into the learner's (`mine`) and everyone's (the learner included).
+   * The prepared cases of a surgery (those with steps, `videos_surgery_times`), each with its
+   * active time kept on the video (the union of its steps) and its non-active time (the rest of
+   * the rendered video); the learner's (`mine`) and everyone's, the learner included.
    */
   async function caseTimes(learnerId: string, surgeryId: string): Promise<{ mine: CaseTimes; average: CaseTimes }> {
     const { rows } = await db.execute<Record<string, unknown>>(sql`
-      WITH marks AS (
-        SELECT v.id, v.author_id, v.duration, v.surgery_duration, st.start, st."end",
-          max(st."end") OVER (PARTITION BY st.video_id ORDER BY st.start, st.position
-            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS reached
-        FROM videos v JOIN video_steps st ON st.video_id = v.id
-        WHERE v.surgery_id = ${surgeryId}
-      ),
-      cases AS (
-        SELECT id, author_id = ${learnerId} AS mine, min(duration) AS duration, min(surgery_duration) AS surgery_duration,
-          sum(greatest(0, "end" - greatest(start, coalesce(reached, start)))) AS active
-        FROM marks GROUP BY id, author_id
-      )
-      SELECT ${caseColumns(sql`mine`, 'mine')}, ${caseColumns(sql`true`, 'all')} FROM cases`);
+      SELECT ${caseColumns(sql`mine`, 'mine')}, ${caseColumns(sql`true`, 'all')}
+      FROM (
+        SELECT v.author_id = ${learnerId} AS mine, v.duration, v.surgery_duration, v.active_seconds AS active
+        FROM videos v
+        WHERE v.surgery_id = ${surgeryId} AND v.active_seconds IS NOT NULL
+      ) AS cases`);
     const row = rows[0] ?? {};
     return { mine: caseTimesOf(row, 'mine', 1), average: caseTimesOf(row, 'all', STATS_MIN_ANALYSES) };
   }
 
-  /** Each step of the surgery's vocabulary: its time in a case (all its marks), averaged over the cases that mark it. */
+  /**
+   * Each step of the surgery's vocabulary: its time in a case (all its marks), averaged over the
+   * cases that mark it, read from `video_steps_surgery_step` alone (a vocabulary step is marked
+   * only in cases of its surgery).
+   */
   async function stepTimes(learnerId: string, surgeryId: string, lang: Language) {
     const name = lang === 'fr' ? sql`ss.name_fr` : sql`ss.name_en`;
     const { rows } = await db.execute<Record<string, unknown>>(sql`
       WITH per_case AS (
-        SELECT st.surgery_step_id, st.video_id, v.author_id = ${learnerId} AS mine, sum(st."end" - st.start) AS seconds
-        FROM videos v JOIN video_steps st ON st.video_id = v.id
-        WHERE v.surgery_id = ${surgeryId} AND st.surgery_step_id IS NOT NULL
-        GROUP BY st.surgery_step_id, st.video_id, v.author_id
+        SELECT st.surgery_step_id, st.video_id, sum(st."end" - st.start) AS seconds
+        FROM video_steps st
+        WHERE st.surgery_step_id IN (SELECT id FROM surgery_steps WHERE surgery_id = ${surgeryId})
+        GROUP BY st.surgery_step_id, st.video_id
       ),
+      mine AS (SELECT id FROM videos WHERE author_id = ${learnerId}),
       per_step AS (
-        SELECT surgery_step_id,
-          count(*) FILTER (WHERE mine)::int AS n_mine, avg(seconds) FILTER (WHERE mine)::float8 AS mean_mine,
-          count(*)::int AS n_all, avg(seconds)::float8 AS mean_all
-        FROM per_case GROUP BY surgery_step_id
+        SELECT p.surgery_step_id,
+          (count(*) FILTER (WHERE m.id IS NOT NULL))::int AS n_mine,
+          (avg(p.seconds) FILTER (WHERE m.id IS NOT NULL))::float8 AS mean_mine,
+          count(*)::int AS n_all, avg(p.seconds)::float8 AS mean_all
+        FROM per_case p LEFT JOIN mine m ON m.id = p.video_id
+        GROUP BY p.surgery_step_id
       )
-      SELECT ss.id, ${name} AS name, coalesce(p.n_mine, 0) AS n_mine, p.mean_mine, coalesce(p.n_all, 0) AS n_all, p.mean_all
+      SELECT ss.id, ${name} AS name, p.n_mine, p.mean_mine, p.n_all, p.mean_all
       FROM surgery_steps ss JOIN per_step p ON p.surgery_step_id = ss.id
-      WHERE ss.surgery_id = ${surgeryId}
       ORDER BY ss.position`);
     return rows.map((r) => ({
       surgeryStepId: String(r.id),
