@@ -132,6 +132,12 @@ test('the NASA-TLX and the step times tabs, against the average, with their tabl
   expect((await download).suggestedFilename()).toBe('sutura-nasa-tlx.csv');
   expect(csv).toContain('Exigence mentale;60;');
 
+  for (const tab of ['Vue d’ensemble', 'Compétences en détail']) {
+    await page.getByRole('tab', { name: tab }).click();
+    await expect(page.getByTestId(tab === 'Vue d’ensemble' ? 'stats-radar-table' : 'stats-timeline-table')).toBeVisible();
+    await checkEveryTheme(page, `stats-${tab === 'Vue d’ensemble' ? 'overview' : 'kpis'}-390`);
+  }
+
   await page.getByRole('tab', { name: 'Temps des étapes' }).click();
   await expect(page).toHaveURL(/tab=steps/);
   await expect(page.getByRole('combobox', { name: 'Intervention' })).toContainText(surgery.name);

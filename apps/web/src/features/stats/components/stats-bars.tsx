@@ -28,6 +28,7 @@ export default function StatsBars({
         <XAxis
           type="number"
           domain={[0, max ?? 'auto']}
+          allowDecimals={false}
           tickFormatter={(v: number) => format(v)}
           tick={{ fill: theme.palette.text.secondary, fontSize: 11 }}
         />

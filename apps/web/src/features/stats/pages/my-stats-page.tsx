@@ -99,6 +99,8 @@ function StatsTable({
           width: '100%',
           fontSize: 14,
           '& td, & th': { py: 0.75, px: 1, borderBottom: 1, borderColor: 'divider', textAlign: 'left', whiteSpace: 'nowrap' },
+          // A long name (a surgery step) wraps instead of pushing the numbers out of sight.
+          '& th[scope=row]': { whiteSpace: 'normal', minWidth: 120 },
         }}
       >
         <Box component="caption" sx={visuallyHidden}>
