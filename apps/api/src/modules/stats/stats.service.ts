@@ -58,19 +58,22 @@ function series(row: Record<string, unknown>, suffix: string, key: RadarSeries['
 
 /** A NASA-TLX scale of a case, as a number. */
 const tlxValue = (d: NasaTlxDimension) => sql.raw(`(v.nasa_tlx ->> '${d}')::float8`);
-/** The mean of each scale and of the raw score (the mean of the six) of the rows aggregated. */
+/** The mean of each scale over the rows aggregated. */
 const tlxColumns = sql.join(
-  [
-    ...NASA_TLX_DIMENSIONS.map((d) => sql`avg(${tlxValue(d)})::float8 AS ${sql.raw(`"${d}"`)}`),
-    sql`avg((${sql.join(
-      NASA_TLX_DIMENSIONS.map((d) => tlxValue(d)),
-      sql` + `,
-    )}) / ${NASA_TLX_DIMENSIONS.length})::float8 AS raw`,
-  ],
+  NASA_TLX_DIMENSIONS.map((d) => sql`avg(${tlxValue(d)})::float8 AS ${sql.raw(`"${d}"`)}`),
   sql`, `,
 );
 const meanOf = (v: unknown) => (v === null || v === undefined ? null : roundMean(Number(v)));
 const tlxMeansOf = (row: Record<string, unknown>) => Object.fromEntries(NASA_TLX_DIMENSIONS.map((d) => [d, meanOf(row[d])])) as TlxMeans;
+/**
+ * The mean raw score: the mean of the six means, which is the mean of the cases' raw scores since
+ * every case carries the six scales (`nasaTlxSchema`); PostgreSQL reads each scale once.
+ */
+function tlxRawOf(row: Record<string, unknown>): number | null {
+  const means = NASA_TLX_DIMENSIONS.map((d) => row[d]);
+  if (means.some((v) => v === null || v === undefined)) return null;
+  return meanOf(means.reduce((sum: number, v) => sum + Number(v), 0) / means.length);
+}
 
 function meanOverCases(n: unknown, mean: unknown, min: number) {
   const cases = Number(n ?? 0);
@@ -185,7 +188,7 @@ export function createStatsService(deps: { db: Db; clock: () => Date }) {
     const row = rows[0] ?? {};
     const cases = Number(row.n ?? 0);
     const enoughData = cases >= STATS_MIN_ANALYSES;
-    return { key, cases, enoughData, dimensions: tlxMeansOf(enoughData ? row : {}), raw: enoughData ? meanOf(row.raw) : null };
+    return { key, cases, enoughData, dimensions: tlxMeansOf(enoughData ? row : {}), raw: enoughData ? tlxRawOf(row) : null };
   }
 
   async function tlxTimeline(learnerId: string, now: Date): Promise<TlxMonth[]> {
@@ -200,7 +203,7 @@ export function createStatsService(deps: { db: Db; clock: () => Date }) {
     return Array.from({ length: STATS_TIMELINE_MONTHS }, (_, i) => {
       const month = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + i, 1)).toISOString().slice(0, 10);
       const row = byMonth.get(month) ?? {};
-      return { month, cases: Number(row.n ?? 0), dimensions: tlxMeansOf(row), raw: meanOf(row.raw) };
+      return { month, cases: Number(row.n ?? 0), dimensions: tlxMeansOf(row), raw: tlxRawOf(row) };
     });
   }
 
@@ -235,29 +238,29 @@ export function createStatsService(deps: { db: Db; clock: () => Date }) {
 
   /**
    * Each step of the surgery's vocabulary: its time in a case (all its marks), averaged over the
-   * cases that mark it, read from `video_steps_surgery_step` alone (a vocabulary step is marked
-   * only in cases of its surgery).
+   * cases that mark it. Everyone's is read from `video_steps_surgery_step` alone, in its order (a
+   * vocabulary step is marked only in cases of its surgery); the learner's from their own cases.
    */
   async function stepTimes(learnerId: string, surgeryId: string, lang: Language) {
     const name = lang === 'fr' ? sql`ss.name_fr` : sql`ss.name_en`;
     const { rows } = await db.execute<Record<string, unknown>>(sql`
-      WITH per_case AS (
-        SELECT st.surgery_step_id, st.video_id, sum(st."end" - st.start) AS seconds
+      WITH everyone AS (
+        SELECT st.surgery_step_id, count(DISTINCT st.video_id)::int AS n,
+          (sum(st."end" - st.start) / count(DISTINCT st.video_id))::float8 AS mean
         FROM video_steps st
-        WHERE st.surgery_step_id IN (SELECT id FROM surgery_steps WHERE surgery_id = ${surgeryId})
-        GROUP BY st.surgery_step_id, st.video_id
+        WHERE st.surgery_step_id = ANY(ARRAY(SELECT id FROM surgery_steps WHERE surgery_id = ${surgeryId}))
+        GROUP BY st.surgery_step_id
       ),
-      mine AS (SELECT id FROM videos WHERE author_id = ${learnerId}),
-      per_step AS (
-        SELECT p.surgery_step_id,
-          (count(*) FILTER (WHERE m.id IS NOT NULL))::int AS n_mine,
-          (avg(p.seconds) FILTER (WHERE m.id IS NOT NULL))::float8 AS mean_mine,
-          count(*)::int AS n_all, avg(p.seconds)::float8 AS mean_all
-        FROM per_case p LEFT JOIN mine m ON m.id = p.video_id
-        GROUP BY p.surgery_step_id
+      mine AS (
+        SELECT st.surgery_step_id, count(DISTINCT st.video_id)::int AS n,
+          (sum(st."end" - st.start) / count(DISTINCT st.video_id))::float8 AS mean
+        FROM videos v JOIN video_steps st ON st.video_id = v.id
+        WHERE v.author_id = ${learnerId} AND v.surgery_id = ${surgeryId} AND st.surgery_step_id IS NOT NULL
+        GROUP BY st.surgery_step_id
       )
-      SELECT ss.id, ${name} AS name, p.n_mine, p.mean_mine, p.n_all, p.mean_all
-      FROM surgery_steps ss JOIN per_step p ON p.surgery_step_id = ss.id
+      SELECT ss.id, ${name} AS name, m.n AS n_mine, m.mean AS mean_mine, e.n AS n_all, e.mean AS mean_all
+      FROM surgery_steps ss JOIN everyone e ON e.surgery_step_id = ss.id LEFT JOIN mine m ON m.surgery_step_id = ss.id
+      WHERE ss.surgery_id = ${surgeryId}
       ORDER BY ss.position`);
     return rows.map((r) => ({
       surgeryStepId: String(r.id),
