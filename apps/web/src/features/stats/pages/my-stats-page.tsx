@@ -16,7 +16,7 @@ import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
 import { visuallyHidden } from '@mui/utils';
 import DownloadOutlined from '@mui/icons-material/DownloadOutlined';
-import { KPI_DEFINITIONS, KPIS } from '@sutura/domain/analysis';
+import { KPI_DEFINITIONS, KPIS, type Kpi } from '@sutura/domain/analysis';
 import {
   STATS_TABS,
   type CaseTimes,
@@ -252,9 +252,13 @@ function Timeline({ stats }: { stats: Shown }) {
     theme.palette.error.main,
     theme.palette.secondary.main,
   ];
+  // The global rating always; every skill, or the one chosen (SPEC: each KPI over time).
+  const [focus, setFocus] = useState<Kpi | 'all'>('all');
   const lines: RadarLine[] = [
     { key: 'global', label: t('timeline.global'), color: theme.palette.primary.main, dashed: false },
-    ...KPIS.map((k, i) => ({ key: k, label: KPI_DEFINITIONS[k].name[lang], color: palette[i]!, dashed: true })),
+    ...KPIS.map((k, i) => ({ key: k, label: KPI_DEFINITIONS[k].name[lang], color: palette[i]!, dashed: focus === 'all' })).filter(
+      (l) => focus === 'all' || l.key === focus,
+    ),
   ];
   const data = stats.timeline.map((p) => ({ month: month(p.month), global: p.global, ...p.kpis }));
   const header = [t('table.month'), t('table.analyses'), t('timeline.global'), ...KPIS.map((k) => KPI_DEFINITIONS[k].name[lang])];
@@ -265,11 +269,29 @@ function Timeline({ stats }: { stats: Shown }) {
       {empty ? (
         <Alert severity="info">{t('timeline.empty')}</Alert>
       ) : (
-        <Box aria-hidden data-testid="stats-timeline" sx={{ minHeight: 320 }}>
-          <Suspense fallback={<Skeleton variant="rectangular" height={320} />}>
-            <StatsTimeline data={data} lines={lines} />
-          </Suspense>
-        </Box>
+        <>
+          <TextField
+            select
+            size="small"
+            label={t('timeline.skill')}
+            value={focus}
+            onChange={(e) => setFocus(e.target.value as Kpi | 'all')}
+            slotProps={{ htmlInput: { 'data-testid': 'stats-timeline-skill' } as object }}
+            sx={{ maxWidth: 320 }}
+          >
+            <MenuItem value="all">{t('timeline.allSkills')}</MenuItem>
+            {KPIS.map((k) => (
+              <MenuItem key={k} value={k}>
+                {KPI_DEFINITIONS[k].name[lang]}
+              </MenuItem>
+            ))}
+          </TextField>
+          <Box aria-hidden data-testid="stats-timeline" sx={{ minHeight: 320 }}>
+            <Suspense fallback={<Skeleton variant="rectangular" height={320} />}>
+              <StatsTimeline data={data} lines={lines} />
+            </Suspense>
+          </Box>
+        </>
       )}
       <StatsTable caption={t('timeline.caption')} header={header} rows={rows} testId="stats-timeline-table" />
     </Section>
