@@ -164,7 +164,8 @@ try {
     `KPIs (radar, timeline) against all learners: ${kpis.all.toFixed(1)} ms; against the same specialty: ${kpis.specialty.toFixed(1)} ms`,
   );
   console.log(`NASA-TLX against all learners: ${tlx.all.toFixed(1)} ms; against the same specialty: ${tlx.specialty.toFixed(1)} ms`);
-  console.log(`step times of one surgery (${ANALYSES / SURGERIES} cases of it): ${steps.toFixed(1)} ms`);
+  const shown = await stats.stepTimes(learner, undefined, 'en');
+  console.log(`step times of one surgery (${shown.average.cases} cases of it, ${shown.steps.length} steps): ${steps.toFixed(1)} ms`);
   console.log(
     `stats: ${Math.round(statsMs)} ms for a learner among ${ANALYSES} analyses (ratio ${(statsMs / keyMs).toFixed(1)} of a key lookup)`,
   );
