@@ -1,14 +1,25 @@
 DROP INDEX "analyses_submitted";--> statement-breakpoint
+ALTER TABLE "analyses" ADD COLUMN "kpi_depth_perception" real GENERATED ALWAYS AS ((kpi_ratings ->> 'depthPerception')::real) STORED;--> statement-breakpoint
+ALTER TABLE "analyses" ADD COLUMN "kpi_bimanual_dexterity" real GENERATED ALWAYS AS ((kpi_ratings ->> 'bimanualDexterity')::real) STORED;--> statement-breakpoint
+ALTER TABLE "analyses" ADD COLUMN "kpi_efficiency" real GENERATED ALWAYS AS ((kpi_ratings ->> 'efficiency')::real) STORED;--> statement-breakpoint
+ALTER TABLE "analyses" ADD COLUMN "kpi_tissue_handling" real GENERATED ALWAYS AS ((kpi_ratings ->> 'tissueHandling')::real) STORED;--> statement-breakpoint
+ALTER TABLE "analyses" ADD COLUMN "kpi_autonomy" real GENERATED ALWAYS AS ((kpi_ratings ->> 'autonomy')::real) STORED;--> statement-breakpoint
 ALTER TABLE "analyses" ADD COLUMN "author_id" uuid;--> statement-breakpoint
 ALTER TABLE "analyses" ADD COLUMN "author_specialty_id" uuid;--> statement-breakpoint
+ALTER TABLE "videos" ADD COLUMN "tlx_mental_demand" real GENERATED ALWAYS AS ((nasa_tlx ->> 'mentalDemand')::real) STORED;--> statement-breakpoint
+ALTER TABLE "videos" ADD COLUMN "tlx_physical_demand" real GENERATED ALWAYS AS ((nasa_tlx ->> 'physicalDemand')::real) STORED;--> statement-breakpoint
+ALTER TABLE "videos" ADD COLUMN "tlx_temporal_demand" real GENERATED ALWAYS AS ((nasa_tlx ->> 'temporalDemand')::real) STORED;--> statement-breakpoint
+ALTER TABLE "videos" ADD COLUMN "tlx_performance" real GENERATED ALWAYS AS ((nasa_tlx ->> 'performance')::real) STORED;--> statement-breakpoint
+ALTER TABLE "videos" ADD COLUMN "tlx_effort" real GENERATED ALWAYS AS ((nasa_tlx ->> 'effort')::real) STORED;--> statement-breakpoint
+ALTER TABLE "videos" ADD COLUMN "tlx_frustration" real GENERATED ALWAYS AS ((nasa_tlx ->> 'frustration')::real) STORED;--> statement-breakpoint
 ALTER TABLE "videos" ADD COLUMN "active_seconds" double precision;--> statement-breakpoint
 ALTER TABLE "analyses" ADD CONSTRAINT "analyses_author_id_users_id_fk" FOREIGN KEY ("author_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "analyses" ADD CONSTRAINT "analyses_author_specialty_id_specialties_id_fk" FOREIGN KEY ("author_specialty_id") REFERENCES "public"."specialties"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "analyses_specialty_submitted" ON "analyses" USING btree ("author_specialty_id","submitted_at","kpi_ratings") WHERE status = 'submitted';--> statement-breakpoint
+CREATE INDEX "analyses_specialty_submitted" ON "analyses" USING btree ("author_specialty_id","submitted_at","kpi_depth_perception","kpi_bimanual_dexterity","kpi_efficiency","kpi_tissue_handling","kpi_autonomy") WHERE status = 'submitted';--> statement-breakpoint
 CREATE INDEX "video_steps_surgery_step" ON "video_steps" USING btree ("surgery_step_id","video_id","start","end") WHERE surgery_step_id IS NOT NULL;--> statement-breakpoint
-CREATE INDEX "videos_sent_tlx" ON "videos" USING btree ("sent_at","author_id","nasa_tlx") WHERE nasa_tlx IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "videos_sent_tlx" ON "videos" USING btree ("sent_at","author_id","tlx_mental_demand","tlx_physical_demand","tlx_temporal_demand","tlx_performance","tlx_effort","tlx_frustration") WHERE nasa_tlx IS NOT NULL;--> statement-breakpoint
 CREATE INDEX "videos_surgery_times" ON "videos" USING btree ("surgery_id","author_id","active_seconds","duration","surgery_duration") WHERE active_seconds IS NOT NULL;--> statement-breakpoint
-CREATE INDEX "analyses_submitted" ON "analyses" USING btree ("submitted_at","kpi_ratings") WHERE status = 'submitted';--> statement-breakpoint
+CREATE INDEX "analyses_submitted" ON "analyses" USING btree ("submitted_at","kpi_depth_perception","kpi_bimanual_dexterity","kpi_efficiency","kpi_tissue_handling","kpi_autonomy") WHERE status = 'submitted';--> statement-breakpoint
 -- Written by hand (not generated from schema.ts): the author of a submitted analysis and their
 -- specialty at the time, filled whatever writes the row (the analysis service, the demo seed).
 CREATE OR REPLACE FUNCTION analyses_author_snapshot() RETURNS trigger LANGUAGE plpgsql AS $$

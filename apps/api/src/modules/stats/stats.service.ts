@@ -37,8 +37,12 @@ export function monthsBefore(date: Date, months: number): Date {
   return d;
 }
 
-/** The rating of a KPI in an analysis row, as a number (a JSON null or a missing key is SQL NULL). */
-const kpiValue = (kpi: Kpi) => sql.raw(`(a.kpi_ratings ->> '${kpi}')::float8`);
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/**
+ * The rating of a KPI in an analysis row, from its column generated out of `kpi_ratings` (a JSON
+ * null or a missing key is SQL NULL); the indexes of the averages hold these columns.
+ */
+const kpiValue = (kpi: Kpi) => sql.raw(`a.kpi_${snake(kpi)}`);
 
 /** The count and the KPI means of the rows matching `filter`, as `n_<suffix>` and `<kpi>_<suffix>` columns. */
 function windowColumns(filter: SQL, suffix: string): SQL {
@@ -57,7 +61,7 @@ function series(row: Record<string, unknown>, suffix: string, key: RadarSeries['
 }
 
 /** A NASA-TLX scale of a case, as a number. */
-const tlxValue = (d: NasaTlxDimension) => sql.raw(`(v.nasa_tlx ->> '${d}')::float8`);
+const tlxValue = (d: NasaTlxDimension) => sql.raw(`v.tlx_${snake(d)}`);
 /** The mean of each scale over the rows aggregated. */
 const tlxColumns = sql.join(
   NASA_TLX_DIMENSIONS.map((d) => sql`avg(${tlxValue(d)})::float8 AS ${sql.raw(`"${d}"`)}`),
