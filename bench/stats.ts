@@ -1,6 +1,7 @@
 /**
- * Seeds 100 000 submitted analyses by SQL and times one learner's statistics against a
- * primary-key lookup on the same database, in the same run.
+ * Seeds 100 000 sent cases with their NASA-TLX, steps and submitted analyses by SQL and times one
+ * learner's whole statistics (KPIs, NASA-TLX, step times) against a primary-key lookup on the same
+ * database, in the same run.
  * Usage: node bench/stats.ts [analyses]   (BENCH_DATABASE_URL: a PostgreSQL server to use;
  * a fresh database is made on it and dropped. Without it, an embedded server in a temporary folder.)
  */
@@ -16,6 +17,8 @@ import { createStatsService } from '../apps/api/src/modules/stats/stats.service.
 
 const ANALYSES = Number(process.argv[2] ?? 100_000);
 const LEARNERS = 2_000;
+const SURGERIES = 16;
+const STEPS = 6;
 const RUNS = 30;
 
 async function open(): Promise<{ database: Database; drop: () => Promise<void> }> {
@@ -77,13 +80,27 @@ try {
       (SELECT id FROM specialties WHERE code = CASE WHEN i % 2 = 0 THEN 'bench-a' ELSE 'bench-b' END),
       '{"langCode":"en","theme":"auto","showRatings":true}', '{}'
     FROM generate_series(1, ${LEARNERS}) AS i`);
-  // Each video belongs to a learner in turn; analyses are spread over the last two years.
+  // Sixteen surgeries of six steps each, as many as the vocabulary has.
+  await db.execute(sql`
+    INSERT INTO surgeries (code, name_fr, name_en, position)
+    SELECT 'bench-' || i, 'Chirurgie ' || i, 'Surgery ' || i, i FROM generate_series(1, ${SURGERIES}) AS i`);
+  await db.execute(sql`
+    INSERT INTO surgery_steps (surgery_id, code, name_fr, name_en, position)
+    SELECT s.id, 'step-' || p, 'Étape ' || p, 'Step ' || p, p FROM surgeries s, generate_series(1, ${STEPS}) AS p`);
+  // Each video belongs to a learner in turn, of a surgery in turn, sent with a NASA-TLX; analyses
+  // are spread over the last two years.
   await db.execute(sql`
     WITH learners AS (SELECT id, row_number() OVER (ORDER BY email) - 1 AS n FROM users),
+    ops AS (SELECT id, row_number() OVER (ORDER BY code) - 1 AS n FROM surgeries),
     made AS (
-      INSERT INTO videos (author_id, status, media_status, created_at)
-      SELECT l.id, 'analysed', 'ready', now() - (i % 730) * interval '1 day'
+      INSERT INTO videos (author_id, surgery_id, status, media_status, created_at, sent_at, duration, surgery_duration, nasa_tlx)
+      SELECT l.id, o.id, 'analysed', 'ready', now() - (i % 730) * interval '1 day', now() - (i % 730) * interval '1 day',
+        600 + (i % 7) * 60, 60 + i % 120,
+        jsonb_build_object('mentalDemand', 5 * floor(random() * 21)::int, 'physicalDemand', 5 * floor(random() * 21)::int,
+          'temporalDemand', 5 * floor(random() * 21)::int, 'performance', 5 * floor(random() * 21)::int,
+          'effort', 5 * floor(random() * 21)::int, 'frustration', 5 * floor(random() * 21)::int)
       FROM generate_series(1, ${ANALYSES}) AS i JOIN learners l ON l.n = i % ${LEARNERS}
+        JOIN ops o ON o.n = (i / ${LEARNERS}) % ${SURGERIES}
       RETURNING id, created_at)
     INSERT INTO analyses (video_id, status, kpi_ratings, global_rating, submitted_at)
     SELECT id, 'submitted',
@@ -91,7 +108,15 @@ try {
         'efficiency', 1 + floor(random() * 5)::int, 'tissueHandling', 1 + floor(random() * 5)::int, 'autonomy', 1 + floor(random() * 5)::int),
       1 + floor(random() * 5)::int, created_at + interval '3 days'
     FROM made`);
-  await db.execute(sql`ANALYZE`);
+  // Five marked steps per video (one step of six skipped in turn), with pauses between them.
+  await db.execute(sql`
+    INSERT INTO video_steps (video_id, position, surgery_step_id, name, start, "end")
+    SELECT v.id, p, ss.id, ss.name_en, p * 110, p * 110 + 90 + (p * 7) % 20
+    FROM videos v JOIN surgery_steps ss ON ss.surgery_id = v.surgery_id
+      CROSS JOIN LATERAL (SELECT ss.position - 1 AS p) AS x
+    WHERE ss.position <> 1 + abs(hashtext(v.id::text)) % ${STEPS}`);
+  // As PostgreSQL's autovacuum leaves a table some time after a load: analysed and visible.
+  await db.execute(sql`VACUUM ANALYZE`);
 
   const seedMs = performance.now() - seedStart;
 
@@ -108,16 +133,39 @@ try {
   const stats = createStatsService({ db, clock: () => new Date() });
   const lookup = () => db.execute(sql`SELECT * FROM analyses WHERE video_id = ${rows[0]!.video_id}`);
 
-  // Warm both paths so that neither pays for the first plan or the cold cache.
-  await stats.learner(learner, 'specialty');
+  // The whole statistics of the learner: the three requests of the page's tabs, one after the
+  // other, against the slower comparison; step times of the surgery of most of their cases.
+  const whole = async (compare: 'all' | 'specialty') => {
+    await stats.learner(learner, compare);
+    await stats.nasaTlx(learner, compare);
+    await stats.stepTimes(learner, undefined, 'en');
+  };
+  // Warm every path so that none pays for the first plan or the cold cache.
+  await whole('specialty');
+  await whole('all');
   await lookup();
   const keyMs = await median(lookup);
-  const allMs = await median(() => stats.learner(learner, 'all'));
-  const specialtyMs = await median(() => stats.learner(learner, 'specialty'));
-  const statsMs = Math.max(allMs, specialtyMs);
-  console.log(`engine: ${database.kind}; seeded ${ANALYSES} analyses of ${LEARNERS} learners in ${(seedMs / 1000).toFixed(1)} s`);
+  const kpis = {
+    all: await median(() => stats.learner(learner, 'all')),
+    specialty: await median(() => stats.learner(learner, 'specialty')),
+  };
+  const tlx = {
+    all: await median(() => stats.nasaTlx(learner, 'all')),
+    specialty: await median(() => stats.nasaTlx(learner, 'specialty')),
+  };
+  const steps = await median(() => stats.stepTimes(learner, undefined, 'en'));
+  const statsMs = Math.max(await median(() => whole('all')), await median(() => whole('specialty')));
+  const { rows: counted } = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM video_steps`);
+  console.log(
+    `engine: ${database.kind}; seeded ${ANALYSES} analyses of ${LEARNERS} learners, ${counted[0]!.n} video steps, in ${(seedMs / 1000).toFixed(1)} s`,
+  );
   console.log(`key lookup: ${keyMs.toFixed(2)} ms (median of ${RUNS})`);
-  console.log(`statistics against all learners: ${allMs.toFixed(1)} ms; against the same specialty: ${specialtyMs.toFixed(1)} ms`);
+  console.log(
+    `KPIs (radar, timeline) against all learners: ${kpis.all.toFixed(1)} ms; against the same specialty: ${kpis.specialty.toFixed(1)} ms`,
+  );
+  console.log(`NASA-TLX against all learners: ${tlx.all.toFixed(1)} ms; against the same specialty: ${tlx.specialty.toFixed(1)} ms`);
+  const shown = await stats.stepTimes(learner, undefined, 'en');
+  console.log(`step times of one surgery (${shown.average.cases} cases of it, ${shown.steps.length} steps): ${steps.toFixed(1)} ms`);
   console.log(
     `stats: ${Math.round(statsMs)} ms for a learner among ${ANALYSES} analyses (ratio ${(statsMs / keyMs).toFixed(1)} of a key lookup)`,
   );

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KPIS, type Kpi } from '@sutura/domain/analysis';
-import type { LearnerStats } from '@sutura/domain/stats';
-import { analyses, specialties, videos } from '../src/db/schema.ts';
+import { learnerNasaTlxSchema, learnerStepTimesSchema, type LearnerStats } from '@sutura/domain/stats';
+import type { NasaTlx } from '@sutura/domain/videos';
+import { asc, eq, sql } from 'drizzle-orm';
+import { analyses, specialties, surgeries, surgerySteps, users, videos, videoSteps } from '../src/db/schema.ts';
 import { createStatsService, monthsBefore } from '../src/modules/stats/stats.service.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 
@@ -10,6 +12,46 @@ const NOW = new Date('2026-06-15T12:00:00Z');
 const DAY = 86_400_000;
 const daysAgo = (n: number) => new Date(NOW.getTime() - n * DAY);
 const people = {} as Record<'a' | 'b' | 'c' | 'lonely' | 'hidden', Awaited<ReturnType<TestContext['createUser']>>>;
+/** Two surgeries of the vocabulary: S with its first three steps, T with its first. */
+const vocabulary = { s: '', t: '', st1: '', st2: '', st3: '', t1: '' };
+
+/** Every NASA-TLX scale at `level`, with some overridden. */
+const tlx = (level: number, overrides: Partial<NasaTlx> = {}): NasaTlx => ({
+  mentalDemand: level,
+  physicalDemand: level,
+  temporalDemand: level,
+  performance: level,
+  effort: level,
+  frustration: level,
+  ...overrides,
+});
+
+/** A case with its NASA-TLX, sent for review at `sentAt` (null: never sent). */
+async function sent(authorId: string, sentAt: Date | null, nasaTlx: NasaTlx) {
+  await ctx.database.db
+    .insert(videos)
+    .values({ authorId, status: sentAt ? 'pending_preparation' : 'saved', mediaStatus: 'ready', sentAt, nasaTlx });
+}
+
+/** A prepared case of a surgery: its rendered duration, declared minutes and steps [surgery step or null, start, end]. */
+async function prepared(
+  authorId: string,
+  surgeryId: string,
+  duration: number,
+  surgeryDuration: number,
+  steps: [string | null, number, number][],
+) {
+  const [video] = await ctx.database.db
+    .insert(videos)
+    .values({ authorId, surgeryId, status: 'pending_analysis', mediaStatus: 'ready', duration, surgeryDuration, sentAt: daysAgo(3) })
+    .returning();
+  if (steps.length)
+    await ctx.database.db
+      .insert(videoSteps)
+      .values(
+        steps.map(([surgeryStepId, start, end], position) => ({ videoId: video!.id, position, surgeryStepId, name: 'Step', start, end })),
+      );
+}
 
 /** Every KPI at `level`, with some KPIs overridden (null: not rated). */
 const ratings = (level: number, overrides: Partial<Record<Kpi, number | null>> = {}) => ({
@@ -44,6 +86,47 @@ beforeAll(async () => {
   await analysed(people.b.id, daysAgo(5), ratings(5), 5);
   await analysed(people.c.id, daysAgo(5), ratings(1), 1);
   await analysed(people.c.id, daysAgo(200), ratings(5), 5);
+
+  // NASA-TLX: A's two cases of the window, one of 100 days ago and one never sent; B's and C's.
+  await sent(people.a.id, daysAgo(10), tlx(40, { mentalDemand: 60 }));
+  await sent(people.a.id, daysAgo(40), tlx(20));
+  await sent(people.a.id, daysAgo(100), tlx(80));
+  await sent(people.a.id, null, tlx(100));
+  await sent(people.b.id, daysAgo(5), tlx(50));
+  await sent(people.c.id, daysAgo(5), tlx(10));
+
+  // Step times: two surgeries of the vocabulary with steps.
+  const { rows: withSteps } = await ctx.database.db.execute<{ id: string; n: number }>(
+    sql`SELECT s.id, (SELECT count(*)::int FROM surgery_steps ss WHERE ss.surgery_id = s.id) AS n FROM surgeries s ORDER BY s.position`,
+  );
+  const [s, t] = withSteps.filter((x) => x.n >= 3);
+  const stepsOf = async (id: string) =>
+    (await ctx.database.db.select().from(surgerySteps).where(eq(surgerySteps.surgeryId, id)).orderBy(asc(surgerySteps.position))).map(
+      (x) => x.id,
+    );
+  const [st1, st2, st3] = await stepsOf(s!.id);
+  const [t1] = await stepsOf(t!.id);
+  Object.assign(vocabulary, { s: s!.id, t: t!.id, st1, st2, st3, t1 });
+  // A1: a free step overlaps st2 by 20 s: active 100 + 230 = 330 s of 600.
+  await prepared(people.a.id, s!.id, 600, 90, [
+    [st1!, 0, 100],
+    [st2!, 120, 300],
+    [null, 280, 350],
+  ]);
+  // A2: st1 marked twice (100 s in all) and st3: active 200 s of 400.
+  await prepared(people.a.id, s!.id, 400, 70, [
+    [st1!, 10, 60],
+    [st1!, 100, 150],
+    [st3!, 200, 300],
+  ]);
+  // A's case of T, a case of S not prepared yet (no steps), C's case of S, B's case of T.
+  await prepared(people.a.id, t!.id, 300, 40, [[t1!, 0, 120]]);
+  await prepared(people.a.id, s!.id, 900, 200, []);
+  await prepared(people.c.id, s!.id, 500, 110, [
+    [st1!, 0, 200],
+    [st2!, 250, 400],
+  ]);
+  await prepared(people.b.id, t!.id, 300, 60, [[t1!, 0, 60]]);
 });
 afterAll(async () => {
   await ctx?.close();
@@ -138,6 +221,101 @@ describe('the timeline', () => {
   });
 });
 
+describe('the NASA-TLX', () => {
+  it('gives the mean of each scale over the cases sent in the window, mine against every learner', async () => {
+    const result = await stats().nasaTlx(viewer(people.a), 'all');
+    // Mine: the cases sent 10 and 40 days ago; neither the one of 100 days ago nor the unsent one.
+    expect(result.mine).toMatchObject({ key: 'mine', cases: 2, enoughData: true });
+    expect(result.mine.dimensions).toEqual({
+      mentalDemand: 40, // (60 + 20) / 2
+      physicalDemand: 30, // (40 + 20) / 2
+      temporalDemand: 30,
+      performance: 30,
+      effort: 30,
+      frustration: 30,
+    });
+    expect(result.mine.raw).toBe(31.7); // ((60 + 5 × 40) / 6 + 20) / 2 = 31.67
+    // Everyone's: A's two, B's and C's.
+    expect(result.average).toMatchObject({ key: 'average', cases: 4, enoughData: true });
+    expect(result.average.dimensions.mentalDemand).toBe(35); // (60 + 20 + 50 + 10) / 4
+    expect(result.average.dimensions.effort).toBe(30); // (40 + 20 + 50 + 10) / 4
+    expect(result.average.raw).toBe(30.8); // (43.33 + 20 + 50 + 10) / 4
+    expect(result).toMatchObject({ compare: 'all', specialtyKnown: true, windowDays: 90, minCases: 2 });
+  });
+
+  it('compares with the learners of the same specialty', async () => {
+    const result = await stats().nasaTlx(viewer(people.a), 'specialty');
+    expect(result.compare).toBe('specialty');
+    expect(result.average.cases).toBe(3); // A's two and C's
+    expect(result.average.dimensions.mentalDemand).toBe(30); // (60 + 20 + 10) / 3
+    expect(result.average.dimensions.frustration).toBe(23.3); // (40 + 20 + 10) / 3
+    expect(result.average.raw).toBe(24.4); // (43.33 + 20 + 10) / 3
+  });
+
+  it('has too little data with one case, and falls back to everyone without a specialty', async () => {
+    const b = await stats().nasaTlx(viewer(people.b), 'all');
+    expect(b.mine).toMatchObject({ cases: 1, enoughData: false, raw: null });
+    expect(Object.values(b.mine.dimensions)).toEqual([null, null, null, null, null, null]);
+    const lonely = await stats().nasaTlx(viewer(people.lonely), 'specialty');
+    expect(lonely).toMatchObject({ compare: 'all', specialtyKnown: false, mine: { cases: 0, enoughData: false } });
+    expect(lonely.average.cases).toBe(4);
+  });
+
+  it('gives my scales month by month over twelve months, by the month the case was sent', async () => {
+    const { timeline } = await stats().nasaTlx(viewer(people.a), 'all');
+    expect(timeline).toHaveLength(12);
+    const byMonth = Object.fromEntries(timeline.map((p) => [p.month, p]));
+    expect(byMonth['2026-06-01']).toMatchObject({ cases: 1, raw: 43.3, dimensions: { mentalDemand: 60, effort: 40 } });
+    expect(byMonth['2026-05-01']).toMatchObject({ cases: 1, raw: 20 });
+    expect(byMonth['2026-03-01']).toMatchObject({ cases: 1, raw: 80 });
+    expect(byMonth['2026-04-01']).toMatchObject({ cases: 0, raw: null, dimensions: { mentalDemand: null } });
+  });
+});
+
+describe('the step times', () => {
+  it('lists the surgeries of my prepared cases, most cases first, and shows the first by default', async () => {
+    const result = await stats().stepTimes(viewer(people.a), undefined, 'en');
+    // The case of S without steps is not prepared: it does not count.
+    expect(result.surgeries.map((s) => [s.id, s.cases])).toEqual([
+      [vocabulary.s, 2],
+      [vocabulary.t, 1],
+    ]);
+    expect(result.surgeryId).toBe(vocabulary.s);
+  });
+
+  it('gives each step of the surgery, mine against every learner, a step marked twice counting both marks', async () => {
+    const result = await stats().stepTimes(viewer(people.a), vocabulary.s, 'en');
+    expect(result.steps.map((s) => [s.surgeryStepId, s.mine, s.average])).toEqual([
+      // A1 100 s, A2 50 + 50 s; C1 200 s.
+      [vocabulary.st1, { cases: 2, mean: 100 }, { cases: 3, mean: 133.3 }],
+      // A1 180 s; C1 150 s.
+      [vocabulary.st2, { cases: 1, mean: 180 }, { cases: 2, mean: 165 }],
+      // A2 only: mine from one case, but an average needs two.
+      [vocabulary.st3, { cases: 1, mean: 100 }, { cases: 1, mean: null }],
+    ]);
+    expect(result.steps[0]!.name).toMatch(/\S/);
+  });
+
+  it('gives the active time (inside the steps, overlaps once), the non-active rest and the declared duration per case', async () => {
+    const result = await stats().stepTimes(viewer(people.a), vocabulary.s, 'en');
+    // A1: 330 active of 600; A2: 200 of 400.
+    expect(result.mine).toEqual({ cases: 2, enoughData: true, duration: 500, active: 265, nonActive: 235, surgeryDuration: 80 });
+    // With C1: 350 active of 500, 110 minutes declared.
+    expect(result.average).toEqual({ cases: 3, enoughData: true, duration: 500, active: 293.3, nonActive: 206.7, surgeryDuration: 90 });
+  });
+
+  it('has too little data for an average of one case, and nothing to show without a prepared case', async () => {
+    const t = await stats().stepTimes(viewer(people.b), vocabulary.t, 'en');
+    expect(t.mine).toMatchObject({ cases: 1, enoughData: true, active: 60, nonActive: 240, surgeryDuration: 60 });
+    expect(t.average).toMatchObject({ cases: 2, enoughData: true, active: 90 });
+    const none = await stats().stepTimes(viewer(people.lonely), undefined, 'en');
+    expect(none).toMatchObject({ surgeries: [], surgeryId: null, steps: [], mine: { cases: 0, enoughData: false } });
+    const c = await stats().stepTimes(viewer(people.c), vocabulary.t, 'en');
+    expect(c.mine).toMatchObject({ cases: 0, enoughData: false, active: null });
+    expect(c.steps[0]).toMatchObject({ surgeryStepId: vocabulary.t1, mine: { cases: 0, mean: null }, average: { cases: 2, mean: 90 } });
+  });
+});
+
 describe('GET /v1/stats/me', () => {
   it('answers the learner with their statistics', async () => {
     const res = await ctx.inject({ method: 'GET', url: '/v1/stats/me?filter=compare==specialty', token: people.a.token });
@@ -161,9 +339,99 @@ describe('GET /v1/stats/me', () => {
     expect((await ctx.inject({ method: 'GET', url: '/v1/stats/me' })).statusCode).toBe(401);
   });
 
+  it('answers the NASA-TLX and the step times, even with ratings hidden (they are not ratings)', async () => {
+    const tlxRes = await ctx.inject({ method: 'GET', url: '/v1/stats/me/nasa-tlx?filter=compare==specialty', token: people.a.token });
+    expect(tlxRes.statusCode, tlxRes.body).toBe(200);
+    // The route runs on the real clock, far from the cases above: the shape, not the numbers.
+    expect(learnerNasaTlxSchema.parse(tlxRes.json().data)).toMatchObject({ compare: 'specialty', mine: { key: 'mine' } });
+    const steps = await ctx.inject({ method: 'GET', url: `/v1/stats/me/steps?filter=surgeryId==${vocabulary.t}`, token: people.a.token });
+    expect(steps.statusCode, steps.body).toBe(200);
+    expect(learnerStepTimesSchema.parse(steps.json().data)).toMatchObject({ surgeryId: vocabulary.t, mine: { cases: 1 } });
+    const hidden = await ctx.inject({ method: 'GET', url: '/v1/stats/me/nasa-tlx', token: people.hidden.token });
+    expect(hidden.statusCode).toBe(200);
+    expect(hidden.json().data).toMatchObject({ mine: { cases: 0 }, average: { key: 'average' } });
+  });
+
+  it('names the surgeries and steps in the language asked', async () => {
+    const [fr] = await ctx.database.db.select().from(surgeries).where(eq(surgeries.id, vocabulary.s));
+    const res = await ctx.inject({ method: 'GET', url: '/v1/stats/me/steps?langCode=fr', token: people.a.token });
+    expect(res.json().data.surgeries[0].name).toBe(fr!.nameFr);
+  });
+
+  it('refuses a surgery that is not an id, and answers 404 for one that does not exist', async () => {
+    const bad = await ctx.inject({ method: 'GET', url: '/v1/stats/me/steps?filter=surgeryId==prostate', token: people.a.token });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.code).toBe('INVALID_VALUE');
+    const unknown = await ctx.inject({
+      method: 'GET',
+      url: '/v1/stats/me/steps?filter=surgeryId==00000000-0000-4000-8000-000000000000',
+      token: people.a.token,
+    });
+    expect(unknown.statusCode).toBe(404);
+    for (const url of ['/v1/stats/me/nasa-tlx', '/v1/stats/me/steps']) {
+      const expert = await ctx.createUser('expert');
+      expect((await ctx.inject({ method: 'GET', url, token: expert.token })).statusCode, url).toBe(403);
+    }
+  });
+
   it('refuses an unknown comparison', async () => {
     const res = await ctx.inject({ method: 'GET', url: '/v1/stats/me?filter=compare==everyone', token: people.a.token });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toBe('INVALID_VALUE');
+  });
+});
+
+describe('the peers of an analysis', () => {
+  it('are those of its author when it was submitted, whatever writes it, and stay when the author changes specialty', async () => {
+    const [s1, s2] = await ctx.database.db.select().from(specialties).limit(2);
+    const d = await ctx.createUser('learner', { specialtyId: s2!.id });
+    const [video] = await ctx.database.db.insert(videos).values({ authorId: d.id, status: 'analysed', mediaStatus: 'ready' }).returning();
+    // A draft has no author yet; submitting it takes the author and their specialty of the time.
+    await ctx.database.db.insert(analyses).values({ videoId: video!.id, status: 'draft', kpiRatings: ratings(3), globalRating: 3 });
+    let [row] = await ctx.database.db.select().from(analyses).where(eq(analyses.videoId, video!.id));
+    expect(row).toMatchObject({ authorId: null, authorSpecialtyId: null });
+    await ctx.database.db
+      .update(analyses)
+      .set({ status: 'submitted', submittedAt: daysAgo(2) })
+      .where(eq(analyses.videoId, video!.id));
+    [row] = await ctx.database.db.select().from(analyses).where(eq(analyses.videoId, video!.id));
+    expect(row).toMatchObject({ authorId: d.id, authorSpecialtyId: s2!.id });
+
+    // B's specialty now has B's analysis and D's; D moving to A's specialty does not move it.
+    await ctx.database.db.update(users).set({ specialtyId: s1!.id }).where(eq(users.id, d.id));
+    const b = shown(await stats().learner(viewer(people.b), 'specialty'));
+    expect(b.radar[0]).toMatchObject({ analyses: 2 });
+    expect(b.radar[0]!.kpis.depthPerception).toBe(4); // (5 + 3) / 2
+    const a = shown(await stats().learner(viewer(people.a), 'specialty'));
+    expect(a.radar[0]).toMatchObject({ analyses: 3 });
+  });
+});
+
+describe('the active time of a case', () => {
+  it('follows its steps whatever writes them: recomputed when they are replaced, none without steps', async () => {
+    const [video] = await ctx.database.db
+      .insert(videos)
+      .values({ authorId: people.b.id, status: 'pending_analysis', duration: 300 })
+      .returning();
+    const activeOf = async () => (await ctx.database.db.select().from(videos).where(eq(videos.id, video!.id)))[0]!.activeSeconds;
+    const mark = (position: number, start: number, end: number) => ({ videoId: video!.id, position, name: 'Step', start, end });
+    expect(await activeOf()).toBeNull();
+    // Two steps nested in a third: 0–100 covers 10–20 and 30–40.
+    await ctx.database.db.insert(videoSteps).values([mark(0, 0, 100), mark(1, 10, 20), mark(2, 30, 40)]);
+    expect(await activeOf()).toBe(100);
+    // A render replaces them in one transaction.
+    await ctx.database.db.transaction(async (tx) => {
+      await tx.delete(videoSteps).where(eq(videoSteps.videoId, video!.id));
+      await tx.insert(videoSteps).values([mark(0, 0, 50), mark(1, 60, 90)]);
+    });
+    expect(await activeOf()).toBe(80);
+    await ctx.database.db.update(videoSteps).set({ end: 70 }).where(eq(videoSteps.videoId, video!.id));
+    expect(await activeOf()).toBe(70); // 0–70 and 60–70
+    await ctx.database.db.delete(videoSteps).where(eq(videoSteps.videoId, video!.id));
+    expect(await activeOf()).toBeNull();
+    // Deleting a case with steps takes them along without trouble.
+    await ctx.database.db.insert(videoSteps).values([mark(0, 0, 50)]);
+    await ctx.database.db.delete(videos).where(eq(videos.id, video!.id));
+    expect(await ctx.database.db.select().from(videoSteps).where(eq(videoSteps.videoId, video!.id))).toEqual([]);
   });
 });

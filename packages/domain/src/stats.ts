@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KPIS, type Kpi } from './analysis.ts';
+import { NASA_TLX_DIMENSIONS, type NasaTlxDimension } from './videos.ts';
 
 /**
  * A learner's statistics (SPEC §2, docs/statistics.md): the five KPIs against the average surgeon
@@ -60,6 +61,91 @@ export const learnerStatsSchema = z.discriminatedUnion('ratingsShown', [
   }),
 ]);
 export type LearnerStats = z.infer<typeof learnerStatsSchema>;
+
+// ---- NASA-TLX: the learner's self-assessments (SPEC §3), 0 to 100 on six scales.
+
+/** The statistics' tabs (`/my-stats?tab=…`), the first one by default. */
+export const STATS_TABS = ['overview', 'kpis', 'nasaTlx', 'steps'] as const;
+export type StatsTab = (typeof STATS_TABS)[number];
+
+const tlxMeans = z.object(
+  Object.fromEntries(NASA_TLX_DIMENSIONS.map((d) => [d, z.number().nullable()])) as Record<NasaTlxDimension, z.ZodNullable<z.ZodNumber>>,
+);
+export type TlxMeans = z.infer<typeof tlxMeans>;
+
+/** The mean of each scale over the cases sent in a window; null for each when too few cases. */
+export const tlxSeriesSchema = z.object({
+  key: z.enum(['mine', 'average']),
+  cases: z.number(),
+  enoughData: z.boolean(),
+  dimensions: tlxMeans,
+  /** The mean raw score (the mean of the six scales). */
+  raw: z.number().nullable(),
+});
+export type TlxSeries = z.infer<typeof tlxSeriesSchema>;
+
+export const tlxMonthSchema = z.object({
+  /** The first day of the month, YYYY-MM-01. */
+  month: z.string(),
+  cases: z.number(),
+  dimensions: tlxMeans,
+  raw: z.number().nullable(),
+});
+export type TlxMonth = z.infer<typeof tlxMonthSchema>;
+
+/** GET /stats/me/nasa-tlx: not ratings of an expert, so shown whatever showRatings. */
+export const learnerNasaTlxSchema = z.object({
+  compare: z.enum(STATS_COMPARISONS),
+  specialtyKnown: z.boolean(),
+  windowDays: z.number(),
+  minCases: z.number(),
+  mine: tlxSeriesSchema,
+  average: tlxSeriesSchema,
+  timeline: z.array(tlxMonthSchema),
+});
+export type LearnerNasaTlx = z.infer<typeof learnerNasaTlxSchema>;
+
+// ---- Step times of one surgery (SPEC §1 average duration, §3 step times, active and non-active).
+
+/** `filter=surgeryId==…`; without it, the surgery of most of the learner's prepared cases. */
+export const stepTimesSurgerySchema = z.uuid({ error: 'INVALID_VALUE' });
+
+/** A mean over cases, null when too few (the learner's own: one case; an average: STATS_MIN_ANALYSES). */
+export const meanOverCasesSchema = z.object({ cases: z.number(), mean: z.number().nullable() });
+export type MeanOverCases = z.infer<typeof meanOverCasesSchema>;
+
+/** A step of the surgery's vocabulary: its mean duration in seconds, mine and of all learners. */
+export const stepTimeSchema = z.object({
+  surgeryStepId: z.string(),
+  name: z.string(),
+  mine: meanOverCasesSchema,
+  average: meanOverCasesSchema,
+});
+export type StepTime = z.infer<typeof stepTimeSchema>;
+
+/** Means per case: rendered duration, active and non-active seconds, declared surgery minutes. */
+export const caseTimesSchema = z.object({
+  cases: z.number(),
+  enoughData: z.boolean(),
+  duration: z.number().nullable(),
+  active: z.number().nullable(),
+  nonActive: z.number().nullable(),
+  /** Declared by the learner, in minutes (skin to skin); over the cases that declare it. */
+  surgeryDuration: z.number().nullable(),
+});
+export type CaseTimes = z.infer<typeof caseTimesSchema>;
+
+export const learnerStepTimesSchema = z.object({
+  /** The surgeries of the learner's prepared cases, most cases first: the picker. */
+  surgeries: z.array(z.object({ id: z.string(), name: z.string(), cases: z.number() })),
+  /** The surgery shown; null when the learner has no prepared case. */
+  surgeryId: z.string().nullable(),
+  minCases: z.number(),
+  steps: z.array(stepTimeSchema),
+  mine: caseTimesSchema,
+  average: caseTimesSchema,
+});
+export type LearnerStepTimes = z.infer<typeof learnerStepTimesSchema>;
 
 /** Round a mean to one decimal, as shown. */
 export function roundMean(value: number | null): number | null {

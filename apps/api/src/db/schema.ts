@@ -8,6 +8,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  real,
   text,
   timestamp,
   uniqueIndex,
@@ -22,6 +23,11 @@ const id = () =>
     .primaryKey()
     .default(sql`gen_random_uuid()`);
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+/**
+ * A number of a jsonb column as its own column, computed by PostgreSQL on every write: the
+ * statistics average these by index only, without decoding the jsonb of thousands of rows.
+ */
+const fromJson = (name: string, column: string, key: string) => real(name).generatedAlwaysAs(sql.raw(`(${column} ->> '${key}')::real`));
 
 // Vocabularies: names are kept in both languages, unique in each list and language whatever the
 // case. A term something uses is retired (`retired_at`), never deleted: it keeps naming what uses
@@ -275,6 +281,12 @@ export const videos = pgTable(
     surgeryDuration: integer('surgery_duration'),
     messageToProctor: text('message_to_proctor'),
     nasaTlx: jsonb('nasa_tlx').$type<NasaTlx>(),
+    tlxMentalDemand: fromJson('tlx_mental_demand', 'nasa_tlx', 'mentalDemand'),
+    tlxPhysicalDemand: fromJson('tlx_physical_demand', 'nasa_tlx', 'physicalDemand'),
+    tlxTemporalDemand: fromJson('tlx_temporal_demand', 'nasa_tlx', 'temporalDemand'),
+    tlxPerformance: fromJson('tlx_performance', 'nasa_tlx', 'performance'),
+    tlxEffort: fromJson('tlx_effort', 'nasa_tlx', 'effort'),
+    tlxFrustration: fromJson('tlx_frustration', 'nasa_tlx', 'frustration'),
     priority: boolean('priority').notNull().default(false),
     favourite: boolean('favourite').notNull().default(false),
     sentAt: timestamp('sent_at', { withTimezone: true }),
@@ -323,6 +335,11 @@ export const videos = pgTable(
     sourceMediaId: uuid('source_media_id'),
     /** Cut suggestions found in the source by the preparation analysis job (null until it ran). */
     cutSuggestions: jsonb('cut_suggestions').$type<CutSuggestion[]>(),
+    /**
+     * Seconds of the rendered video inside at least one step (overlapping steps count once); null
+     * without steps. Kept by the trigger `video_steps_active_time` whatever writes the steps.
+     */
+    activeSeconds: doublePrecision('active_seconds'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -337,6 +354,23 @@ export const videos = pgTable(
     index('videos_organ').on(t.organId),
     // Whether a surgery step is some case's key step (a step in use cannot be deleted).
     index('videos_key_steps').using('gin', t.keyStepIds),
+    // The statistics (docs/statistics.md) read these two by index only: the NASA-TLX of the cases
+    // sent in a recent window, and the prepared cases of a surgery with their times.
+    index('videos_sent_tlx')
+      .on(
+        t.sentAt,
+        t.authorId,
+        t.tlxMentalDemand,
+        t.tlxPhysicalDemand,
+        t.tlxTemporalDemand,
+        t.tlxPerformance,
+        t.tlxEffort,
+        t.tlxFrustration,
+      )
+      .where(sql`nasa_tlx IS NOT NULL`),
+    index('videos_surgery_times')
+      .on(t.surgeryId, t.authorId, t.activeSeconds, t.duration, t.surgeryDuration)
+      .where(sql`active_seconds IS NOT NULL`),
   ],
 );
 
@@ -427,7 +461,13 @@ export const videoSteps = pgTable(
     start: doublePrecision('start').notNull(),
     end: doublePrecision('end').notNull(),
   },
-  (t) => [uniqueIndex('video_steps_video_position').on(t.videoId, t.position), index('video_steps_surgery_step').on(t.surgeryStepId)],
+  (t) => [
+    uniqueIndex('video_steps_video_position').on(t.videoId, t.position),
+    // The step times of the statistics, read by index only: every mark of a vocabulary step.
+    index('video_steps_surgery_step')
+      .on(t.surgeryStepId, t.videoId, t.start, t.end)
+      .where(sql`surgery_step_id IS NOT NULL`),
+  ],
 );
 
 /** Read-only access a learner gave a colleague to one of their videos. */
@@ -521,6 +561,11 @@ export const analyses = pgTable(
     status: text('status').notNull().default('draft'),
     stepRatings: jsonb('step_ratings').$type<Record<string, number | null>>().notNull().default({}),
     kpiRatings: jsonb('kpi_ratings').$type<Record<string, number | null>>().notNull().default({}),
+    kpiDepthPerception: fromJson('kpi_depth_perception', 'kpi_ratings', 'depthPerception'),
+    kpiBimanualDexterity: fromJson('kpi_bimanual_dexterity', 'kpi_ratings', 'bimanualDexterity'),
+    kpiEfficiency: fromJson('kpi_efficiency', 'kpi_ratings', 'efficiency'),
+    kpiTissueHandling: fromJson('kpi_tissue_handling', 'kpi_ratings', 'tissueHandling'),
+    kpiAutonomy: fromJson('kpi_autonomy', 'kpi_ratings', 'autonomy'),
     globalRating: integer('global_rating'),
     assessment: text('assessment').notNull().default(''),
     advice: text('advice').notNull().default(''),
@@ -529,12 +574,31 @@ export const analyses = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    /**
+     * The video's author and their specialty when the analysis was submitted (a snapshot: the
+     * peer group of the statistics at the time). Filled by the trigger `analyses_author_snapshot`
+     * whenever a row is submitted, whatever writes it (docs/statistics.md).
+     */
+    authorId: uuid('author_id').references(() => users.id, { onDelete: 'cascade' }),
+    authorSpecialtyId: uuid('author_specialty_id').references(() => specialties.id, { onDelete: 'set null' }),
   },
   (t) => [
     index('analyses_expert_submitted').on(t.expertId, t.submittedAt),
+    // The average surgeon of a specialty in the statistics, read by index only.
+    index('analyses_specialty_submitted')
+      .on(
+        t.authorSpecialtyId,
+        t.submittedAt,
+        t.kpiDepthPerception,
+        t.kpiBimanualDexterity,
+        t.kpiEfficiency,
+        t.kpiTissueHandling,
+        t.kpiAutonomy,
+      )
+      .where(sql`status = 'submitted'`),
     // The average surgeon of the statistics: the submitted analyses of a recent window.
     index('analyses_submitted')
-      .on(t.submittedAt)
+      .on(t.submittedAt, t.kpiDepthPerception, t.kpiBimanualDexterity, t.kpiEfficiency, t.kpiTissueHandling, t.kpiAutonomy)
       .where(sql`status = 'submitted'`),
   ],
 );
