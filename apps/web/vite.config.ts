@@ -74,6 +74,59 @@ function preloadFonts(): Plugin {
   };
 }
 
+/**
+ * The modules the first screens need before they draw, read from the module graph once it is
+ * built: the entry's static imports (`app`), then those of the sign-in page with its layout
+ * (`guest`), of the signed-in shell (`shell`) and of the dashboard (`dashboard`); what both the
+ * signed-out and the signed-in screens use is `ui`. Each set becomes one chunk (see
+ * `codeSplitting` below), so a first visit fetches a handful of files instead of dozens of small
+ * shared ones: over a slow mobile connection each file costs a round trip, and a browser opens
+ * few at a time. A later page that uses a module of a set loads that set's chunk, which the first
+ * screen has usually cached already.
+ */
+const FIRST_SCREENS = {
+  app: ['src/main.tsx'],
+  guest: ['src/app/layouts/public-layout.tsx', 'src/features/auth/login-page.tsx'],
+  shell: ['src/app/layouts/signed-in-layout.tsx'],
+  dashboard: ['src/features/dashboard/dashboard-page.tsx'],
+} as const;
+const FIRST_SCREEN_CHUNKS = ['app', 'ui', 'guest', 'shell', 'dashboard'] as const;
+type FirstScreenChunk = (typeof FIRST_SCREEN_CHUNKS)[number];
+
+function firstScreens(): Plugin & { chunkOf: (id: string) => FirstScreenChunk | undefined } {
+  const chunks = new Map<string, FirstScreenChunk>();
+  const webRoot = fileURLToPath(new URL('.', import.meta.url));
+  return {
+    name: 'sutura:first-screens',
+    apply: 'build',
+    chunkOf: (id) => chunks.get(id),
+    buildEnd() {
+      const reachedBy = new Map<string, Set<keyof typeof FIRST_SCREENS>>();
+      for (const [screen, roots] of Object.entries(FIRST_SCREENS) as [keyof typeof FIRST_SCREENS, readonly string[]][]) {
+        const pending = roots.map((root) => path.join(webRoot, root));
+        for (const root of pending) if (!this.getModuleInfo(root)) this.error(`first screen ${screen}: no module ${root}`);
+        const seen = new Set<string>();
+        while (pending.length > 0) {
+          const id = pending.pop()!;
+          if (seen.has(id)) continue;
+          seen.add(id);
+          reachedBy.set(id, (reachedBy.get(id) ?? new Set()).add(screen));
+          pending.push(...(this.getModuleInfo(id)?.importedIds ?? []));
+        }
+      }
+      chunks.clear();
+      for (const [id, screens] of reachedBy) {
+        const signedIn = screens.has('shell') || screens.has('dashboard');
+        if (screens.has('app')) chunks.set(id, 'app');
+        else if (screens.has('guest')) chunks.set(id, signedIn ? 'ui' : 'guest');
+        else chunks.set(id, screens.has('shell') ? 'shell' : 'dashboard');
+      }
+    },
+  };
+}
+
+const screens = firstScreens();
+
 const domainSource = fileURLToPath(new URL('../../packages/domain/src/', import.meta.url));
 
 /** zod itself, and every module of the domain that builds schemas with it. */
@@ -85,7 +138,7 @@ function isSchemaModule(id: string): boolean {
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), preloadFonts(), precompress()],
+  plugins: [react(), screens, preloadFonts(), precompress()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: {
     proxy: {
@@ -119,6 +172,11 @@ export default defineConfig({
             // helper: only the pages that validate or parse with a schema do.
             // Their zod-free imports (limits, languages) stay where they are: the first screen needs them.
             { name: 'schemas', test: isSchemaModule, includeDependenciesRecursively: false },
+            ...FIRST_SCREEN_CHUNKS.map((name) => ({
+              name,
+              test: (id: string) => screens.chunkOf(id) === name,
+              includeDependenciesRecursively: false,
+            })),
           ],
         },
       },

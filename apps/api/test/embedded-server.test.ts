@@ -70,6 +70,15 @@ function startInChild(dir: string, opts: { uid?: number; gid?: number; then: str
   });
 }
 
+/** Whether a process runs (a zombie, dead but not yet reaped by its parent, does not). */
+function isRunning(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 function firstLine(child: ReturnType<typeof spawn>): Promise<string> {
   return new Promise((resolve, reject) => {
     let out = '';
@@ -143,6 +152,37 @@ describe('the embedded PostgreSQL server', () => {
     expect(fatal).toEqual([]);
     await server.stop();
   });
+
+  // Where setpriv is (util-linux: nearly every Linux), postgres dies with the Sutura process that
+  // started it, as root (postgres runs as the system user) and as an ordinary user alike.
+  it.runIf(existsSync('/usr/bin/setpriv') || existsSync('/bin/setpriv'))(
+    'stops its postgres within seconds when the Sutura process is killed with SIGKILL, and the next start works',
+    async () => {
+      const parent = await freshFolder();
+      const runs = isRoot ? [{}, { uid: 65534, gid: 65534 }] : [{}];
+      for (const [index, user] of runs.entries()) {
+        const folder = path.join(parent, `db-${index}`);
+        if ('uid' in user) chownSync(parent, user.uid, user.gid);
+        const child = startInChild(folder, { ...user, then: 'setInterval(() => {}, 1000);' });
+        await firstLine(child);
+        const postgres = Number(readFileSync(path.join(folder, 'postmaster.pid'), 'utf8').split('\n')[0]);
+        expect(isRunning(postgres)).toBe(true);
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGKILL');
+        await exited;
+        const deadline = Date.now() + 10_000;
+        while (isRunning(postgres)) {
+          if (Date.now() > deadline) throw new Error(`postgres (pid ${postgres}) still runs 10 s after its Sutura process was killed`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        // It stopped in order: the next start finds no server to stop and its rows intact.
+        expect(existsSync(path.join(folder, 'postmaster.pid'))).toBe(false);
+        const again = startInChild(folder, { ...user, then: 'await server.stop();' });
+        expect(JSON.parse(await firstLine(again))).toMatchObject({ who: 'postgres' });
+        await new Promise((r) => again.once('exit', r));
+      }
+    },
+  );
 
   it('starts after the Sutura process that ran it was killed, and refuses a second process meanwhile', async () => {
     // The child keeps its server running until it is killed without a chance to stop it.
