@@ -1,17 +1,26 @@
 import '@/lib/i18n';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
-import { router } from '@/app/router';
+import { BrowserRouter } from 'react-router';
+import { AppRoutes, preloadRoutesOf } from '@/app/router';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('No #root element');
 
-createRoot(root).render(
-  <StrictMode>
-    <RouterProvider router={router} />
-  </StrictMode>,
-);
+const app = createRoot(root);
+const draw = () =>
+  app.render(
+    <StrictMode>
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
+    </StrictMode>,
+  );
+// The first page's code first, so that it draws whole; a failed load draws the error screen.
+preloadRoutesOf(location.pathname).then(draw, (error: unknown) => {
+  console.error(error);
+  draw();
+});
 
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
   window.addEventListener('load', () => {
