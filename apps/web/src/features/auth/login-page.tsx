@@ -48,7 +48,8 @@ export function LoginPage() {
   // As before with react-hook-form: validated at the submit, then at each change.
   const submitted = useRef(false);
   const validating = useRef(false);
-  const inputs = { email: useRef<HTMLInputElement>(null), password: useRef<HTMLInputElement>(null) };
+  const emailInput = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
 
   const change = (field: Field) => (value: string) => {
     const next = { ...values, [field]: value };
@@ -69,7 +70,7 @@ export function LoginPage() {
     const checked = await validate(values).finally(() => (validating.current = false));
     if ('errors' in checked) {
       setErrors(checked.errors);
-      inputs[FIELDS.find((f) => checked.errors[f])!].current?.focus();
+      (checked.errors.email ? emailInput : passwordInput).current?.focus();
       return;
     }
     setErrors({});
@@ -119,7 +120,7 @@ export function LoginPage() {
           name="email"
           value={values.email}
           onChange={change('email')}
-          inputRef={inputs.email}
+          inputRef={emailInput}
           error={errors.email}
           label={t('fields.email')}
           type="email"
@@ -130,7 +131,7 @@ export function LoginPage() {
           name="password"
           value={values.password}
           onChange={change('password')}
-          inputRef={inputs.password}
+          inputRef={passwordInput}
           error={errors.password}
           label={t('fields.password')}
           autoComplete="current-password"
