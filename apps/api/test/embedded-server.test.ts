@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, readFileSync, statSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -267,5 +267,42 @@ describe('the Node.js version check', () => {
       expect(run.status).toBe(0);
     }
     expect(run.stdout).toBe('');
+  });
+
+  // With the machine's old Node (Node 20 here) and the npm on the machine, as someone would type them.
+  const oldNode = ['/usr/bin/node', '/usr/local/bin/node'].find(
+    (bin) => existsSync(bin) && checkNode(spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim()) !== null,
+  );
+  const npmCli = ['/usr/lib/node_modules/npm/bin/npm-cli.js', '/usr/local/lib/node_modules/npm/bin/npm-cli.js'].find((f) => existsSync(f));
+
+  it.runIf(oldNode && npmCli)('npm start and npm install on an old Node stop at once, naming the version needed', async () => {
+    // A copy of the project's manifests: npm must not touch this checkout's node_modules.
+    const copy = await freshFolder();
+    for (const file of [
+      'package.json',
+      'package-lock.json',
+      '.npmrc',
+      'scripts/check-node.cjs',
+      ...['packages/domain', 'apps/api', 'apps/web'].map((w) => `${w}/package.json`),
+    ]) {
+      await mkdir(path.dirname(path.join(copy, file)), { recursive: true });
+      await cp(path.join(repoRoot, file), path.join(copy, file));
+    }
+    const bin = await freshFolder();
+    await symlink(oldNode!, path.join(bin, 'node'));
+    const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, npm_config_update_notifier: 'false' };
+    const npm = (...args: string[]) => spawnSync(oldNode!, [npmCli!, ...args], { cwd: copy, env, encoding: 'utf8', timeout: 120_000 });
+    const npmLines = (text: string) => text.split('\n').filter((line) => line && !/^npm warn /.test(line));
+
+    const start = npm('start');
+    expect(start.status).toBe(1);
+    // npm's banner of the script on stdout, then ours alone on stderr.
+    expect(npmLines(start.stderr)).toEqual([expect.stringMatching(/^Sutura needs Node\.js 22\.18 or newer \(this is v\d+/)]);
+
+    const install = npm('install', '--offline', '--no-audit', '--no-fund');
+    expect(install.status).toBe(1);
+    expect(install.stderr).toMatch(/npm error code EBADENGINE/);
+    expect(install.stderr).toContain('Required: {"node":">=22.18"}');
+    expect(existsSync(path.join(copy, 'node_modules'))).toBe(false);
   });
 });
