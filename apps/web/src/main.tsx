@@ -3,6 +3,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { AppRoutes, preloadRoutesOf } from '@/app/router';
+import { startSessionExchange } from '@/lib/session';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('No #root element');
@@ -20,6 +21,7 @@ const draw = () =>
       </StrictMode>,
     ),
   );
+startSessionExchange();
 // The first page's code first, so that it draws whole; a failed load draws the error screen.
 preloadRoutesOf(location.pathname).then(draw, (error: unknown) => {
   console.error(error);
