@@ -159,10 +159,10 @@ describe('the embedded PostgreSQL server', () => {
     'stops its postgres within seconds when the Sutura process is killed with SIGKILL, and the next start works',
     async () => {
       const parent = await freshFolder();
-      const runs = isRoot ? [{}, { uid: 65534, gid: 65534 }] : [{}];
+      const runs: { uid?: number; gid?: number }[] = isRoot ? [{}, { uid: 65534, gid: 65534 }] : [{}];
       for (const [index, user] of runs.entries()) {
         const folder = path.join(parent, `db-${index}`);
-        if ('uid' in user) chownSync(parent, user.uid, user.gid);
+        if (user.uid !== undefined) chownSync(parent, user.uid, user.gid!);
         const child = startInChild(folder, { ...user, then: 'setInterval(() => {}, 1000);' });
         await firstLine(child);
         const postgres = Number(readFileSync(path.join(folder, 'postmaster.pid'), 'utf8').split('\n')[0]);
