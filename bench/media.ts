@@ -20,7 +20,7 @@
  * The last line sums it up, with the load the machine was under.
  */
 import { readFileSync } from 'node:fs';
-import { copyFile, mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -29,6 +29,7 @@ import pino from 'pino';
 import { eq } from 'drizzle-orm';
 import { createTestContext } from '../apps/api/test/harness.ts';
 import { videos } from '../apps/api/src/db/schema.ts';
+import { embeddedUrl, startEmbeddedServer } from '../apps/api/src/db/embedded-server.ts';
 import { ffmpegCapabilities, fileArg, run } from '../apps/api/src/media-pipeline/ffmpeg.ts';
 import { processVideo } from '../apps/api/src/media-pipeline/process-video.ts';
 
@@ -147,6 +148,17 @@ say(
   `ffmpeg ${caps.ffmpeg.version} (${caps.ffmpeg.origin}); sources in ${cache}; ${((await stat(hour)).size / 1024 ** 2).toFixed(0)} MB for the hour`,
 );
 
+// Outside Vitest there is no run-wide embedded server to borrow: without TEST_DATABASE_URL, one of
+// its own (the harness creates its database on it).
+const dbFolder = process.env.TEST_DATABASE_URL ? undefined : await mkdtemp(path.join(tmpdir(), 'sutura-bench-media-db-'));
+let database: Awaited<ReturnType<typeof startEmbeddedServer>> | undefined;
+if (dbFolder) {
+  // As root, the embedded PostgreSQL runs as its own system user, which must pass through here.
+  await chmod(dbFolder, 0o711);
+  database = await startEmbeddedServer({ dir: path.join(dbFolder, 'db'), log: pino({ level: 'silent' }), ephemeral: true });
+  process.env.TEST_DATABASE_URL = embeddedUrl(database.connection);
+}
+
 const ctx = await createTestContext({ workers: false });
 const out = path.join(ctx.dataDir, 'bench-out.mp4');
 try {
@@ -238,4 +250,6 @@ try {
   );
 } finally {
   await ctx.close();
+  await database?.stop();
+  if (dbFolder) await rm(dbFolder, { recursive: true, force: true });
 }

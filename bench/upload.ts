@@ -20,7 +20,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
@@ -294,6 +294,8 @@ async function tusUpload(
 }
 
 const work = await mkdtemp(path.join(tmpdir(), 'sutura-bench-upload-'));
+// As root, the embedded PostgreSQL runs as its own system user, which must pass through here.
+await chmod(work, 0o711);
 try {
   const source = path.join(work, 'source.bin');
   say(`Writing ${(size / GIB).toFixed(2)} GiB of test data to ${work} ...`);

@@ -134,7 +134,7 @@ async function signIn(page: Page, base: string): Promise<void> {
 /** The median Lighthouse performance score (0-100) of a page, with a preset. */
 async function score(url: string, port: number, preset: 'desktop' | 'mobile'): Promise<number> {
   const scores: number[] = [];
-  for (let run = 0; run < RUNS; run++) {
+  for (let run = 0, retries = 0; run < RUNS; run++) {
     const result = await lighthouse(
       url,
       // The default storage reset clears the cache and the service worker, not the session.
@@ -142,7 +142,15 @@ async function score(url: string, port: number, preset: 'desktop' | 'mobile'): P
       preset === 'desktop' ? desktopConfig : undefined,
     );
     const lhr = result?.lhr;
-    if (!lhr || lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${lhr?.runtimeError?.message ?? 'no result'}`);
+    const failure = !lhr || lhr.runtimeError ? `Lighthouse failed on ${url}: ${lhr?.runtimeError?.message ?? 'no result'}` : null;
+    // On a busy machine Chromium sometimes loses the trace (NO_NAVSTART): that run is made again, twice at most.
+    if (failure && retries < 2) {
+      retries++;
+      say(`  ${preset} ${new URL(url).pathname}: ${failure}; again`);
+      run--;
+      continue;
+    }
+    if (failure || !lhr) throw new Error(failure ?? 'no result');
     scores.push(Math.round((lhr.categories.performance?.score ?? 0) * 100));
     const metric = (id: string) => lhr.audits[id]?.displayValue ?? '?';
     say(

@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
 
 // The API the dev and preview servers forward to; `API_URL` points them at another one.
@@ -74,6 +77,95 @@ function preloadFonts(): Plugin {
   };
 }
 
+/**
+ * The modules the first screens run before they draw: the entry's (`app`), the sign-in page's with
+ * its layout (`guest`), the signed-in shell's (`shell`) and the dashboard's (`dashboard`); what
+ * both the signed-out and the signed-in screens run is `ui`. Each set becomes one chunk (see
+ * `codeSplitting` below), so a first visit fetches a handful of files instead of dozens of small
+ * shared ones: over a slow mobile connection each file costs a round trip, and a browser opens
+ * few at a time. A later page that uses a module of a set loads that set's chunk, which the first
+ * screen has usually cached already.
+ *
+ * The sets come from a first build with the default splitting, in memory: the modules left in the
+ * chunks each screen loads once unused exports are dropped (the import graph alone would put, for
+ * instance, every input component that a barrel file of MUI's styles names into the entry).
+ */
+const FIRST_SCREENS = {
+  app: ['src/main.tsx'],
+  guest: ['src/app/layouts/public-layout.tsx', 'src/features/auth/login-page.tsx'],
+  shell: ['src/app/layouts/signed-in-layout.tsx'],
+  dashboard: ['src/features/dashboard/dashboard-page.tsx'],
+} as const;
+type FirstScreen = keyof typeof FIRST_SCREENS;
+const FIRST_SCREEN_CHUNKS = ['app', 'ui', 'guest', 'shell', 'dashboard'] as const;
+type FirstScreenChunk = (typeof FIRST_SCREEN_CHUNKS)[number];
+const MEASURING = 'SUTURA_MEASURING_FIRST_SCREENS';
+type OutputChunk = Rolldown.OutputChunk;
+
+/** Which first-screen chunk each module goes to, from the chunks of the measuring build. */
+function firstScreenSets(chunks: OutputChunk[]): Record<string, FirstScreenChunk> {
+  const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+  const reachedBy = new Map<string, Set<FirstScreen>>();
+  for (const [screen, roots] of Object.entries(FIRST_SCREENS) as [FirstScreen, readonly string[]][]) {
+    const pending = roots.map((root) => {
+      const id = path.join(webRoot, root);
+      const chunk = chunks.find((c) => c.moduleIds.includes(id));
+      if (!chunk) throw new Error(`first screen ${screen}: no chunk holds ${root}`);
+      return chunk.fileName;
+    });
+    const seen = new Set<string>();
+    while (pending.length > 0) {
+      const file = pending.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const chunk = byFile.get(file)!;
+      for (const [id, module] of Object.entries(chunk.modules))
+        if (module.renderedLength > 0) reachedBy.set(id, (reachedBy.get(id) ?? new Set()).add(screen));
+      pending.push(...chunk.imports);
+    }
+  }
+  const sets: Record<string, FirstScreenChunk> = {};
+  for (const [id, screens] of reachedBy) {
+    // The bundler's own modules (its runtime, Vite's preload helpers) stay where it puts them.
+    if (id.startsWith('\0')) continue;
+    const signedIn = screens.has('shell') || screens.has('dashboard');
+    if (screens.has('app')) sets[id] = 'app';
+    else if (screens.has('guest')) sets[id] = signedIn ? 'ui' : 'guest';
+    else sets[id] = screens.has('shell') ? 'shell' : 'dashboard';
+  }
+  return sets;
+}
+
+/** In the measuring build: writes the sets to the file its environment names, and nothing else. */
+function writeFirstScreenSets(file: string): Plugin {
+  return {
+    name: 'sutura:first-screen-sets',
+    apply: 'build',
+    async generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === 'chunk');
+      await writeFile(file, JSON.stringify(firstScreenSets(chunks)));
+    },
+  };
+}
+
+/** Runs the measuring build (a separate process: two builds in one share state) and reads its sets. */
+async function measureFirstScreens(): Promise<Map<string, FirstScreenChunk>> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'sutura-first-screens-'));
+  const file = path.join(folder, 'sets.json');
+  try {
+    const vite = path.join(path.dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin/vite.js');
+    const run = spawnSync(process.execPath, [vite, 'build', '--config', fileURLToPath(import.meta.url), '--logLevel', 'error'], {
+      cwd: webRoot,
+      env: { ...process.env, [MEASURING]: file },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    if (run.status !== 0) throw new Error('the measuring build of the first screens failed');
+    return new Map(Object.entries(JSON.parse(await readFile(file, 'utf8')) as Record<string, FirstScreenChunk>));
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
 const domainSource = fileURLToPath(new URL('../../packages/domain/src/', import.meta.url));
 
 /** zod itself, and every module of the domain that builds schemas with it. */
@@ -83,45 +175,58 @@ function isSchemaModule(id: string): boolean {
   return /^import (?!type )[^;]*from 'zod'/m.test(readFileSync(id, 'utf8'));
 }
 
-export default defineConfig({
-  root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), preloadFonts(), precompress()],
-  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
-  server: {
-    proxy: {
-      '/v1': { target: api, changeOrigin: true },
-      '/socket.io': { target: api, ws: true, changeOrigin: true },
+const webRoot = fileURLToPath(new URL('.', import.meta.url));
+
+export default defineConfig(async ({ command }) => {
+  const measuring = process.env[MEASURING];
+  const firstScreens = command === 'build' && !measuring ? await measureFirstScreens() : new Map<string, FirstScreenChunk>();
+  return {
+    root: webRoot,
+    plugins: [react(), ...(measuring ? [writeFirstScreenSets(measuring)] : [preloadFonts(), precompress()])],
+    resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+    server: {
+      proxy: {
+        '/v1': { target: api, changeOrigin: true },
+        '/socket.io': { target: api, ws: true, changeOrigin: true },
+      },
     },
-  },
-  preview: {
-    proxy: {
-      '/v1': { target: api, changeOrigin: true },
-      '/socket.io': { target: api, ws: true, changeOrigin: true },
+    preview: {
+      proxy: {
+        '/v1': { target: api, changeOrigin: true },
+        '/socket.io': { target: api, ws: true, changeOrigin: true },
+      },
     },
-  },
-  build: {
-    outDir: 'dist',
-    emptyOutDir: true,
-    // Which chunk holds which module: the delivery test checks the sign-in page against it.
-    manifest: true,
-    rolldownOptions: {
-      // The shared schemas are built at the top of the domain's modules; declared pure, those a
-      // page does not use are dropped, and zod with them when the page uses none. (So the web app
-      // must not configure zod globally with a bare `z.config(...)` call: it would be dropped.)
-      treeshake: { manualPureFunctions: ['z'] },
-      output: {
-        // React changes less often than the app and every page needs it: its own chunk stays cached
-        // across deployments. Everything else is split by route, so a page loads only what it shows.
-        codeSplitting: {
-          groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
-            // zod and the shared schemas together, so that no page fetches them with some shared
-            // helper: only the pages that validate or parse with a schema do.
-            // Their zod-free imports (limits, languages) stay where they are: the first screen needs them.
-            { name: 'schemas', test: isSchemaModule, includeDependenciesRecursively: false },
-          ],
+    build: {
+      outDir: 'dist',
+      // The measuring build only reads its chunks, in memory.
+      write: !measuring,
+      emptyOutDir: true,
+      // Which chunk holds which module: the delivery test checks the sign-in page against it.
+      manifest: true,
+      rolldownOptions: {
+        // The shared schemas are built at the top of the domain's modules; declared pure, those a
+        // page does not use are dropped, and zod with them when the page uses none. (So the web app
+        // must not configure zod globally with a bare `z.config(...)` call: it would be dropped.)
+        treeshake: { manualPureFunctions: ['z'] },
+        output: {
+          // React changes less often than the app and every page needs it: its own chunk stays cached
+          // across deployments. Everything else is split by route, so a page loads only what it shows.
+          codeSplitting: {
+            groups: [
+              { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
+              // zod and the shared schemas together, so that no page fetches them with some shared
+              // helper: only the pages that validate or parse with a schema do.
+              // Their zod-free imports (limits, languages) stay where they are: the first screen needs them.
+              { name: 'schemas', test: isSchemaModule, includeDependenciesRecursively: false },
+              ...FIRST_SCREEN_CHUNKS.map((name) => ({
+                name,
+                test: (id: string) => firstScreens.get(id) === name,
+                includeDependenciesRecursively: false,
+              })),
+            ],
+          },
         },
       },
     },
-  },
+  };
 });

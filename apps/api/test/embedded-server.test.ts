@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, readFileSync, statSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -68,6 +68,15 @@ function startInChild(dir: string, opts: { uid?: number; gid?: number; then: str
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(opts.uid !== undefined ? { uid: opts.uid, gid: opts.gid! } : {}),
   });
+}
+
+/** Whether a process runs (a zombie, dead but not yet reaped by its parent, does not). */
+function isRunning(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 function firstLine(child: ReturnType<typeof spawn>): Promise<string> {
@@ -143,6 +152,37 @@ describe('the embedded PostgreSQL server', () => {
     expect(fatal).toEqual([]);
     await server.stop();
   });
+
+  // Where setpriv is (util-linux: nearly every Linux), postgres dies with the Sutura process that
+  // started it, as root (postgres runs as the system user) and as an ordinary user alike.
+  it.runIf(existsSync('/usr/bin/setpriv') || existsSync('/bin/setpriv'))(
+    'stops its postgres within seconds when the Sutura process is killed with SIGKILL, and the next start works',
+    async () => {
+      const parent = await freshFolder();
+      const runs: { uid?: number; gid?: number }[] = isRoot ? [{}, { uid: 65534, gid: 65534 }] : [{}];
+      for (const [index, user] of runs.entries()) {
+        const folder = path.join(parent, `db-${index}`);
+        if (user.uid !== undefined) chownSync(parent, user.uid, user.gid!);
+        const child = startInChild(folder, { ...user, then: 'setInterval(() => {}, 1000);' });
+        await firstLine(child);
+        const postgres = Number(readFileSync(path.join(folder, 'postmaster.pid'), 'utf8').split('\n')[0]);
+        expect(isRunning(postgres)).toBe(true);
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGKILL');
+        await exited;
+        const deadline = Date.now() + 10_000;
+        while (isRunning(postgres)) {
+          if (Date.now() > deadline) throw new Error(`postgres (pid ${postgres}) still runs 10 s after its Sutura process was killed`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        // It stopped in order: the next start finds no server to stop and its rows intact.
+        expect(existsSync(path.join(folder, 'postmaster.pid'))).toBe(false);
+        const again = startInChild(folder, { ...user, then: 'await server.stop();' });
+        expect(JSON.parse(await firstLine(again))).toMatchObject({ who: 'postgres' });
+        await new Promise((r) => again.once('exit', r));
+      }
+    },
+  );
 
   it('starts after the Sutura process that ran it was killed, and refuses a second process meanwhile', async () => {
     // The child keeps its server running until it is killed without a chance to stop it.
@@ -227,5 +267,42 @@ describe('the Node.js version check', () => {
       expect(run.status).toBe(0);
     }
     expect(run.stdout).toBe('');
+  });
+
+  // With the machine's old Node (Node 20 here) and the npm on the machine, as someone would type them.
+  const oldNode = ['/usr/bin/node', '/usr/local/bin/node'].find(
+    (bin) => existsSync(bin) && checkNode(spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim()) !== null,
+  );
+  const npmCli = ['/usr/lib/node_modules/npm/bin/npm-cli.js', '/usr/local/lib/node_modules/npm/bin/npm-cli.js'].find((f) => existsSync(f));
+
+  it.runIf(oldNode && npmCli)('npm start and npm install on an old Node stop at once, naming the version needed', async () => {
+    // A copy of the project's manifests: npm must not touch this checkout's node_modules.
+    const copy = await freshFolder();
+    for (const file of [
+      'package.json',
+      'package-lock.json',
+      '.npmrc',
+      'scripts/check-node.cjs',
+      ...['packages/domain', 'apps/api', 'apps/web'].map((w) => `${w}/package.json`),
+    ]) {
+      await mkdir(path.dirname(path.join(copy, file)), { recursive: true });
+      await cp(path.join(repoRoot, file), path.join(copy, file));
+    }
+    const bin = await freshFolder();
+    await symlink(oldNode!, path.join(bin, 'node'));
+    const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, npm_config_update_notifier: 'false' };
+    const npm = (...args: string[]) => spawnSync(oldNode!, [npmCli!, ...args], { cwd: copy, env, encoding: 'utf8', timeout: 120_000 });
+    const npmLines = (text: string) => text.split('\n').filter((line) => line && !/^npm warn /.test(line));
+
+    const start = npm('start');
+    expect(start.status).toBe(1);
+    // npm's banner of the script on stdout, then ours alone on stderr.
+    expect(npmLines(start.stderr)).toEqual([expect.stringMatching(/^Sutura needs Node\.js 22\.18 or newer \(this is v\d+/)]);
+
+    const install = npm('install', '--offline', '--no-audit', '--no-fund');
+    expect(install.status).toBe(1);
+    expect(install.stderr).toMatch(/npm error code EBADENGINE/);
+    expect(install.stderr).toContain('Required: {"node":">=22.18"}');
+    expect(existsSync(path.join(copy, 'node_modules'))).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { media } from '../src/db/schema.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 
 const apiDir = path.resolve(import.meta.dirname, '..');
@@ -45,6 +46,16 @@ describe('generated files match the code', () => {
     } finally {
       await rm(work, { recursive: true, force: true });
     }
+  });
+
+  it('stores file sizes beyond 2 GiB (an hour of full HD video)', async () => {
+    const owner = await ctx.createUser('learner');
+    const size = 3_682_849_624;
+    const [row] = await ctx.database.db
+      .insert(media)
+      .values({ ownerId: owner.id, kind: 'video', storageKey: 'videos/big/video.mp4', contentType: 'video/mp4', size })
+      .returning({ size: media.size });
+    expect(row!.size).toBe(size);
   });
 
   it('documents the main paths in the OpenAPI document', async () => {

@@ -130,6 +130,25 @@ export async function startEmbeddedServer(opts: {
   }
 }
 
+let setprivPath: string | null | undefined;
+
+/**
+ * `setpriv` (util-linux, on nearly every Linux) when it is there: it sets the parent-death signal
+ * of the process it executes, which survives the switch to the database's system user since the
+ * switch happens before. Elsewhere (macOS, a minimal image), postgres outlives a killed Sutura
+ * until the next start stops it (`stopOrphan`).
+ */
+function parentDeathTool(): string | null {
+  if (setprivPath !== undefined) return setprivPath;
+  setprivPath = null;
+  if (process.platform !== 'linux') return setprivPath;
+  for (const folder of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+    const candidate = path.join(folder, 'setpriv');
+    if (spawnSync(candidate, ['--pdeathsig', 'SIGINT', '--', 'true']).status === 0) return (setprivPath = candidate);
+  }
+  return setprivPath;
+}
+
 function connectionFor(socketDir: string): EmbeddedConnection {
   return { host: socketDir, port: PORT, user: 'postgres', database: DATABASE };
 }
@@ -354,7 +373,13 @@ class Supervisor {
       ...(this.opts.ephemeral ? { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } : {}),
     };
     const args = ['-D', this.dir, ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
-    const child = spawn(this.bins.postgres, args, {
+    const setpriv = parentDeathTool();
+    // Through setpriv, postgres (the same process: setpriv executes it) gets SIGINT, a fast
+    // shutdown, from the kernel when Sutura dies without stopping it (SIGKILL, out of memory).
+    const [command, commandArgs] = setpriv
+      ? [setpriv, ['--pdeathsig', 'SIGINT', '--', this.bins.postgres, ...args]]
+      : [this.bins.postgres, args];
+    const child = spawn(command, commandArgs, {
       stdio: ['ignore', 'ignore', 'pipe'],
       // Its own process group: a Ctrl-C in the terminal reaches Sutura, which then stops it in order.
       detached: true,

@@ -228,7 +228,8 @@ export const media = pgTable(
     kind: text('kind').notNull(),
     storageKey: text('storage_key').notNull(),
     contentType: text('content_type').notNull(),
-    size: integer('size').notNull(),
+    /** Bytes: a video's file passes 2 GiB easily (up to the upload limit). */
+    size: bigint('size', { mode: 'number' }).notNull(),
     width: integer('width'),
     height: integer('height'),
     createdAt: createdAt(),

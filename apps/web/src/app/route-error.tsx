@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useRouteError } from 'react-router';
+import { Link as RouterLink } from 'react-router';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
@@ -52,9 +52,8 @@ export function NotFoundPage() {
 }
 
 /** Shown when a page throws while rendering, instead of a blank screen. */
-export function RouteErrorPage() {
+export function RouteErrorPage({ error }: { error: unknown }) {
   const { t } = useTranslation('common');
-  const error = useRouteError();
   console.error(error);
   return <ErrorScreen title={t('errorTitle')} text={t('errors:GENERIC')} />;
 }

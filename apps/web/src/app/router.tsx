@@ -1,4 +1,5 @@
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { Component, lazy as reactLazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
+import { matchRoutes, Navigate, useLocation, useRoutes, type RouteObject } from 'react-router';
 // Each feature exports its pages as RouteObject[] from its `routes.tsx`; that feature's engineer owns it.
 import { accountRoutes } from '@/features/account/routes';
 import { guestRoutes, openAuthRoutes } from '@/features/auth/routes';
@@ -51,12 +52,18 @@ export function collectPaths(routes: readonly RouteObject[], parent = '/'): Set<
 
 const availablePaths = collectPaths(signedInRoutes);
 
-export const router = createBrowserRouter([
+/**
+ * The route tree, drawn with React Router's declarative API (`<BrowserRouter>` + `useRoutes`):
+ * its data router (loaders, actions, fetchers) is twice the code and the app uses none of it.
+ * What the data router did for lazy routes is done here: a route's `lazy` becomes a component
+ * loaded on first use; the routes of the first URL load before the app first draws, all at once
+ * (`preloadRoutesOf`), so nothing is drawn until the first page's code is there; and a
+ * navigation keeps the previous page on screen until the next one's code and texts are there
+ * (`BrowserRouter` moves in a React transition).
+ */
+const tree: RouteObject[] = [
   {
     element: <AppProviders />,
-    errorElement: <RouteErrorPage />,
-    // Nothing is drawn until the first page's code and texts are there: no spinner, no keys.
-    HydrateFallback: () => null,
     children: [
       { path: '/', element: <Navigate to="/dashboard" replace /> },
       {
@@ -77,4 +84,76 @@ export const router = createBrowserRouter([
       { path: '*', element: <NotFoundPage /> },
     ],
   },
-]);
+];
+
+type Preloaded = RouteObject & { preload?: () => Promise<unknown> };
+
+/** A route's `lazy` (either form React Router takes) as a component and its loader. */
+function lazyElement(lazy: NonNullable<RouteObject['lazy']>): { element: ReactNode; preload: () => Promise<unknown> } {
+  let loaded: ComponentType | undefined;
+  let loading: Promise<ComponentType> | undefined;
+  const load = () =>
+    (loading ??= (async (): Promise<ComponentType> => {
+      if (typeof lazy === 'function') {
+        const route = await lazy();
+        const { Component, element } = route;
+        return Component ?? (() => element ?? null);
+      }
+      const Component = await lazy.Component?.();
+      if (!Component) throw new Error('A lazy route must load its Component');
+      return Component;
+    })().then((component) => (loaded = component)));
+  const Lazy = reactLazy(async () => ({ default: await load() }));
+  function LazyRoute() {
+    // Loaded already (the first URL's routes, or a page seen before): drawn at once, without a
+    // fallback; decided once per mount, so that the page never remounts.
+    const [Page] = useState(() => loaded ?? Lazy);
+    return <Page />;
+  }
+  return { element: <LazyRoute />, preload: load };
+}
+
+function declarative(routes: RouteObject[]): Preloaded[] {
+  return routes.map((route) => {
+    const { lazy, children, ...rest } = route;
+    const converted: Preloaded = lazy ? { ...rest, ...lazyElement(lazy) } : { ...rest };
+    if (children) converted.children = declarative(children);
+    return converted as Preloaded;
+  });
+}
+
+const routes = declarative(tree);
+
+/** Loads the code of the routes that draw `pathname` (the first URL), all at once. */
+export async function preloadRoutesOf(pathname: string): Promise<void> {
+  const matched = matchRoutes(routes, pathname) ?? [];
+  await Promise.all(matched.map(({ route }) => (route as Preloaded).preload?.()));
+}
+
+/** A page that throws while drawing shows the error screen; the next navigation tries again. */
+class RouteErrorBoundary extends Component<{ pathname: string; children: ReactNode }, { error: unknown; pathname: string }> {
+  override state = { error: undefined as unknown, pathname: this.props.pathname };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+
+  static getDerivedStateFromProps(props: { pathname: string }, state: { error: unknown; pathname: string }) {
+    return props.pathname === state.pathname ? null : { error: undefined, pathname: props.pathname };
+  }
+
+  override render() {
+    return this.state.error === undefined ? this.props.children : <RouteErrorPage error={this.state.error} />;
+  }
+}
+
+export function AppRoutes() {
+  const { pathname } = useLocation();
+  const page = useRoutes(routes);
+  return (
+    <RouteErrorBoundary pathname={pathname}>
+      {/* Nothing is drawn until the first page's texts are there: no spinner, no keys. */}
+      <Suspense fallback={null}>{page}</Suspense>
+    </RouteErrorBoundary>
+  );
+}

@@ -73,6 +73,9 @@ i18n.on('languageChanged', (lng) => {
   if (isLanguage(lng)) reflectLanguage(lng);
 });
 
+// Chosen now: i18next sets its language a moment later, and the first API calls name it already.
+const firstLanguage = readStoredLanguage() ?? browserLanguage();
+
 /** Resolves once the texts of the first screen are there: the app renders no untranslated key. */
 export const i18nReady = i18n
   .use(localeFiles)
@@ -80,7 +83,7 @@ export const i18nReady = i18n
   .init({
     ns: startupNamespaces(),
     defaultNS: 'common',
-    lng: readStoredLanguage() ?? browserLanguage(),
+    lng: firstLanguage,
     // Both languages hold every key (a test checks it): no other language is ever fetched.
     fallbackLng: false,
     supportedLngs: [...LANGUAGES],
@@ -92,7 +95,7 @@ export const i18nReady = i18n
   });
 
 export function currentLanguage(): Language {
-  const lang = i18n.resolvedLanguage ?? i18n.language;
+  const lang = i18n.resolvedLanguage ?? i18n.language ?? firstLanguage;
   return isLanguage(lang) ? lang : DEFAULT_LANGUAGE;
 }
 

@@ -22,6 +22,20 @@ export interface SessionContextValue {
 
 const SessionContext = createContext<SessionContextValue | null>(null);
 
+let firstExchange: Promise<Session> | undefined;
+
+/**
+ * Starts the exchange of the session cookie (below) as the app starts, alongside the first page's
+ * code: every first screen waits for its answer (the sign-in page too, to send a signed-in person
+ * on), so it should not wait for the first draw to be asked.
+ */
+export function startSessionExchange(): void {
+  forgetStoredToken();
+  firstExchange = api<Session>('GET', '/auth');
+  // Its failure (no session) is read by the provider, which may mount after it.
+  firstExchange.catch(() => undefined);
+}
+
 function applyLanguagePreference(preferences: Preferences): void {
   if (preferences.langCode !== 'auto') void setLanguage(preferences.langCode);
 }
@@ -54,7 +68,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     forgetStoredToken();
     let cancelled = false;
     const started = epoch.current;
-    bootstrap.current ??= api<Session>('GET', '/auth');
+    if (!bootstrap.current) {
+      bootstrap.current = firstExchange ?? api<Session>('GET', '/auth');
+      firstExchange = undefined;
+    }
     bootstrap.current
       .then((next) => {
         if (!cancelled && started === epoch.current) accept(next);

@@ -1,53 +1,101 @@
+import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useForm } from 'react-hook-form';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import type { LoginBody, loginBody } from '@sutura/domain/auth';
-import type { z } from 'zod';
-import { applyApiFieldErrors, InputFieldControl, PasswordInputControl } from '@/components/input-field';
+import { isErrorCode } from '@sutura/domain/errors';
+import type { LoginBody } from '@sutura/domain/auth';
+import { PasswordInput, TextInput } from '@/components/text-input';
 import { AuthCard } from '@/features/auth/components/auth-card';
 import { useLogin } from '@/features/auth/api/auth';
 import { ApiRequestError, errorText } from '@/lib/http';
-import { lazyResolver } from '@/lib/lazy-resolver';
 import { useSession } from '@/lib/session';
 
-// The sign-in page is the first screen of most visits: it draws before zod has arrived.
-const loginResolver = lazyResolver<z.input<typeof loginBody>, LoginBody>(async () => {
-  const [{ zodResolver }, { loginBody }] = await Promise.all([import('@hookform/resolvers/zod'), import('@sutura/domain/auth')]);
-  return zodResolver(loginBody);
-});
+const FIELDS = ['email', 'password'] as const;
+type Field = (typeof FIELDS)[number];
+type Values = Record<Field, string>;
+type FieldErrors = Partial<Record<Field, string>>;
+
+// The sign-in page is the first screen of most visits: it draws before zod and any form library
+// have arrived. The shared schema comes at the first validation, or when a field gets the focus.
+let schema: Promise<typeof import('@sutura/domain/auth')> | undefined;
+const loadSchema = () => (schema ??= import('@sutura/domain/auth'));
+const preloadSchema = () => void loadSchema().catch((error: unknown) => console.error(error));
+
+/** The body, or the first error code of each field, by the shared schema. */
+async function validate(values: Values): Promise<{ body: LoginBody } | { errors: FieldErrors }> {
+  const { loginBody } = await loadSchema();
+  const result = loginBody.safeParse(values);
+  if (result.success) return { body: result.data };
+  const errors: FieldErrors = {};
+  for (const issue of result.error.issues) {
+    const field = FIELDS.find((f) => f === issue.path[0]);
+    if (field && !errors[field]) errors[field] = issue.message;
+  }
+  return { errors };
+}
 
 export function LoginPage() {
   const { t } = useTranslation('auth');
   const navigate = useNavigate();
   const { signIn } = useSession();
   const login = useLogin();
-  const { control, handleSubmit, setError, getValues } = useForm({
-    resolver: loginResolver,
-    defaultValues: { email: '', password: '' },
-  });
+  const [values, setValues] = useState<Values>({ email: '', password: '' });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  // As before with react-hook-form: validated at the submit, then at each change.
+  const submitted = useRef(false);
+  const validating = useRef(false);
+  const emailInput = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
 
-  const onSubmit = handleSubmit((body) => {
-    login.mutate(body, {
+  const change = (field: Field) => (value: string) => {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    if (!submitted.current) return;
+    void validate(next).then(
+      (checked) => setErrors((current) => ({ ...current, [field]: 'errors' in checked ? checked.errors[field] : undefined })),
+      (error: unknown) => console.error(error),
+    );
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    // Once whatever the clicks: a second submit while this one validates or is sent does nothing.
+    if (login.isPending || validating.current) return;
+    submitted.current = true;
+    validating.current = true;
+    const checked = await validate(values).finally(() => (validating.current = false));
+    if ('errors' in checked) {
+      setErrors(checked.errors);
+      (checked.errors.email ? emailInput : passwordInput).current?.focus();
+      return;
+    }
+    setErrors({});
+    login.mutate(checked.body, {
       onSuccess: (session) => {
         signIn(session);
         void navigate('/dashboard', { replace: true });
       },
       onError: (error) => {
-        if (error instanceof ApiRequestError) applyApiFieldErrors(error, setError);
+        if (!(error instanceof ApiRequestError)) return;
+        const placed: FieldErrors = {};
+        for (const detail of error.details ?? []) {
+          const field = FIELDS.find((f) => f === detail.path);
+          if (field) placed[field] = isErrorCode(detail.code) ? detail.code : detail.message;
+        }
+        setErrors(placed);
       },
     });
-  });
+  };
 
   const notValidated = login.error instanceof ApiRequestError && login.error.code === 'EMAIL_NOT_VALIDATED';
 
   return (
     <AuthCard title={t('login.title')} intro={t('login.intro')}>
-      <Box component="form" noValidate onSubmit={onSubmit} onFocus={loginResolver.preload}>
+      <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)} onFocus={preloadSchema}>
         {login.isError && (
           <Alert
             severity="error"
@@ -58,7 +106,7 @@ export function LoginPage() {
                   color="inherit"
                   size="small"
                   component={RouterLink}
-                  to={`/auth/validate-email?email=${encodeURIComponent(getValues('email'))}`}
+                  to={`/auth/validate-email?email=${encodeURIComponent(values.email)}`}
                 >
                   {t('login.validateEmail')}
                 </Button>
@@ -68,8 +116,27 @@ export function LoginPage() {
             {errorText(login.error)}
           </Alert>
         )}
-        <InputFieldControl control={control} name="email" label={t('fields.email')} type="email" autoComplete="email" required />
-        <PasswordInputControl control={control} name="password" label={t('fields.password')} autoComplete="current-password" required />
+        <TextInput
+          name="email"
+          value={values.email}
+          onChange={change('email')}
+          inputRef={emailInput}
+          error={errors.email}
+          label={t('fields.email')}
+          type="email"
+          autoComplete="email"
+          required
+        />
+        <PasswordInput
+          name="password"
+          value={values.password}
+          onChange={change('password')}
+          inputRef={passwordInput}
+          error={errors.password}
+          label={t('fields.password')}
+          autoComplete="current-password"
+          required
+        />
         <Box sx={{ textAlign: 'right', mt: 0.5 }}>
           <Link component={RouterLink} to="/auth/forgot-password">
             {t('login.forgotPassword')}

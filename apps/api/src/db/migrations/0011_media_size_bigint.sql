@@ -1,0 +1,1 @@
+ALTER TABLE "media" ALTER COLUMN "size" SET DATA TYPE bigint;
