@@ -26,9 +26,9 @@ import {
   useSubmitPreparation,
   type PreparationDetail,
 } from '@/features/editor/api/preparation';
-import { ConfirmDialog } from '@/features/editor/components/confirm-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { PreparationWorkspace, type WorkspaceMessage } from '@/features/editor/components/preparation-workspace';
-import { SaveStatusLabel } from '@/features/editor/components/save-status';
+import { SaveStatusLabel } from '@/components/save-status';
 import { useEditorRealtime } from '@/features/editor/hooks/use-editor-realtime';
 import { usePreparationEditor } from '@/features/editor/hooks/use-preparation-editor';
 import { stepProblems } from '@/features/editor/model/steps';

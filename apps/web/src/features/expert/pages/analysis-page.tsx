@@ -36,9 +36,9 @@ import { saveAnalysis, useAbandonAnalysis, useFinalizeAnalysis, useWorkspace } f
 import { CommentPanel } from '@/features/expert/components/comment-panel';
 import { RatingScale } from '@/features/expert/components/rating-scale';
 import { VoiceRecorder } from '@/features/expert/components/voice-recorder';
-import { ConfirmDialog } from '@/features/editor/components/confirm-dialog';
-import { SaveStatusLabel } from '@/features/editor/components/save-status';
-import { readLocalDraft, useAutosave } from '@/features/editor/hooks/use-autosave';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { SaveStatusLabel } from '@/components/save-status';
+import { readLocalDraft, useAutosave } from '@/lib/use-autosave';
 import { CaseData } from '@/features/videos/components/case-data';
 import { NasaTlxChart } from '@/features/videos/components/nasa-tlx-chart';
 import { PictureGallery } from '@/features/videos/components/picture-gallery';
