@@ -1,0 +1,71 @@
+import type { ReactNode } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Skeleton from '@mui/material/Skeleton';
+import type { SxProps, Theme } from '@mui/material/styles';
+import { errorText } from '@/lib/http';
+
+/** Cards side by side: one a row at 390 px, up to four on a wide screen. */
+export const cardGridSx = {
+  display: 'grid',
+  gap: 2,
+  gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))', xl: 'repeat(4, minmax(0, 1fr))' },
+} as const;
+
+/** How many pages a list of `total` items has (at least one). */
+export const pageCount = (total: number | undefined, pageSize: number) =>
+  total === undefined ? 1 : Math.max(1, Math.ceil(total / pageSize));
+
+interface ListQuery<P> {
+  data: P | undefined;
+  isError: boolean;
+  error: unknown;
+  refetch(): Promise<unknown>;
+}
+
+/**
+ * A page of a list, or what stands in its place: a failed load (with a retry), skeletons while
+ * it loads, or what the page says when it holds nothing.
+ */
+export function ListStates<P extends { data: readonly unknown[] }>({
+  query,
+  retry,
+  loading,
+  empty,
+  children,
+}: {
+  query: ListQuery<P>;
+  /** The retry button's text. */
+  retry: string;
+  /** The skeletons' name for screen readers, how many, how high, and how they are laid out. */
+  loading: { label: string; count: number; height: number; sx: SxProps<Theme> };
+  empty: ReactNode;
+  children(page: P): ReactNode;
+}) {
+  if (query.isError) {
+    return (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={() => void query.refetch()}>
+            {retry}
+          </Button>
+        }
+      >
+        {errorText(query.error)}
+      </Alert>
+    );
+  }
+  if (!query.data) {
+    return (
+      <Box role="status" aria-label={loading.label} sx={loading.sx}>
+        {Array.from({ length: loading.count }, (_, i) => (
+          <Skeleton key={i} variant="rounded" height={loading.height} />
+        ))}
+      </Box>
+    );
+  }
+  if (query.data.data.length === 0) return empty;
+  return children(query.data);
+}
