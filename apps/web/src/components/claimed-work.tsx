@@ -11,6 +11,7 @@ import { ApiRequestError, errorText } from '@/lib/http';
 import type { SaveStatus } from '@/lib/use-autosave';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { SaveStatusLabel } from '@/components/save-status';
+import { RetryAlert } from '@/components/retry-alert';
 
 /**
  * The namespaces of the screens where a user works on a video they hold (an editor's preparation,
@@ -59,18 +60,7 @@ export function ClaimedWorkStatus({
     );
   }
   if (query.isError) {
-    return (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void query.refetch()}>
-            {t('retry')}
-          </Button>
-        }
-      >
-        {errorText(query.error)}
-      </Alert>
-    );
+    return <RetryAlert error={query.error} retry={t('retry')} onRetry={() => void query.refetch()} />;
   }
   return (
     <Box role="status" aria-label={t('loading')} sx={{ display: 'grid', gap: 2 }}>

@@ -1,10 +1,8 @@
 import type { ReactNode } from 'react';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import type { SxProps, Theme } from '@mui/material/styles';
-import { errorText } from '@/lib/http';
+import { RetryAlert } from '@/components/retry-alert';
 
 /** Cards side by side: one a row at 390 px, up to four on a wide screen. */
 export const cardGridSx = {
@@ -44,18 +42,7 @@ export function ListStates<P extends { data: readonly unknown[] }>({
   children(page: P): ReactNode;
 }) {
   if (query.isError) {
-    return (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void query.refetch()}>
-            {retry}
-          </Button>
-        }
-      >
-        {errorText(query.error)}
-      </Alert>
-    );
+    return <RetryAlert error={query.error} retry={retry} onRetry={() => void query.refetch()} />;
   }
   if (!query.data) {
     return (
