@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
+import Pagination from '@mui/material/Pagination';
 import Skeleton from '@mui/material/Skeleton';
 import type { SxProps, Theme } from '@mui/material/styles';
 import { RetryAlert } from '@/components/retry-alert';
@@ -55,4 +57,40 @@ export function ListStates<P extends { data: readonly unknown[] }>({
   }
   if (query.data.data.length === 0) return empty;
   return children(query.data);
+}
+
+/**
+ * The pages of a list, under it; nothing when there is only one. `labels` names the keys that
+ * read the buttons to screen readers (`<labels>.page`, `.current`, `.first`, `.last`, `.next`, `.previous`).
+ */
+export function ListPagination({
+  pages,
+  page,
+  onChange,
+  labels,
+  mt,
+}: {
+  pages: number;
+  page: number;
+  onChange(page: number): void;
+  labels?: string;
+  /** Space above it, in theme units. */
+  mt?: number;
+}) {
+  const { t } = useTranslation();
+  if (pages <= 1) return null;
+  return (
+    <Pagination
+      count={pages}
+      page={Math.min(page, pages)}
+      onChange={(_, next) => onChange(next)}
+      color="primary"
+      sx={{ mt, display: 'flex', justifyContent: 'center' }}
+      getItemAriaLabel={
+        labels
+          ? (type, p, selected) => (type === 'page' ? t(`${labels}.${selected ? 'current' : 'page'}`, { page: p }) : t(`${labels}.${type}`))
+          : undefined
+      }
+    />
+  );
 }

@@ -4,7 +4,6 @@ import { Link as RouterLink, useSearchParams } from 'react-router';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import Pagination from '@mui/material/Pagination';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { visuallyHidden } from '@mui/utils';
@@ -31,7 +30,7 @@ import {
 } from '@/features/admin/api/surgery-video-api';
 import { SurgeryVideoDeleteDialog } from '@/features/admin/components/surgery-video-delete-dialog';
 import { SurgeryVideoFilters } from '@/features/admin/components/surgery-video-filters';
-import { ListStates, pageCount } from '@/components/list-states';
+import { ListPagination, ListStates, pageCount } from '@/components/list-states';
 
 const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | undefined =>
   value && (allowed as readonly string[]).includes(value) ? (value as T) : undefined;
@@ -267,18 +266,13 @@ export function SurgeryVideosPage() {
                 </tbody>
               </Box>
             </Paper>
-            {pages > 1 && (
-              <Pagination
-                count={pages}
-                page={Math.min(params.page, pages)}
-                onChange={(_, page) => update({ page })}
-                color="primary"
-                sx={{ mt: 3, display: 'flex', justifyContent: 'center' }}
-                getItemAriaLabel={(type, page, selected) =>
-                  type === 'page' ? t(selected ? 'pagination.current' : 'pagination.page', { page }) : t(`pagination.${type}`)
-                }
-              />
-            )}
+            <ListPagination
+              pages={pages}
+              page={params.page}
+              onChange={(page) => update({ page })}
+              labels="surgery-videos:pagination"
+              mt={3}
+            />
           </>
         )}
       </ListStates>

@@ -6,7 +6,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
-import Pagination from '@mui/material/Pagination';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import AddOutlined from '@mui/icons-material/AddOutlined';
@@ -30,7 +29,7 @@ import { ResendFileButton } from '@/features/best-cases/components/resend-file-b
 import { BestCaseStepsDialog } from '@/features/best-cases/components/best-case-steps-dialog';
 import { DeleteBestCaseDialog } from '@/features/best-cases/components/delete-best-case-dialog';
 import { EditBestCaseDialog } from '@/features/best-cases/components/edit-best-case-dialog';
-import { ListStates, pageCount } from '@/components/list-states';
+import { ListPagination, ListStates, pageCount } from '@/components/list-states';
 
 type Dialog = { kind: 'edit' | 'delete'; bestCase: AdminBestCase } | { kind: 'steps'; id: string } | null;
 
@@ -237,20 +236,7 @@ export function AdminBestCasesPage() {
                 <Row key={bestCase.id} bestCase={bestCase} canWrite={canWrite} onDialog={setDialog} />
               ))}
             </Box>
-            {pages > 1 && (
-              <Pagination
-                count={pages}
-                page={Math.min(page, pages)}
-                onChange={(_, next) => setPage(next)}
-                color="primary"
-                sx={{ display: 'flex', justifyContent: 'center' }}
-                getItemAriaLabel={(type, p, selected) =>
-                  type === 'page'
-                    ? t(selected ? 'videos:list.pagination.current' : 'videos:list.pagination.page', { page: p })
-                    : t(`videos:list.pagination.${type}`)
-                }
-              />
-            )}
+            <ListPagination pages={pages} page={page} onChange={setPage} labels="videos:list.pagination" />
           </>
         )}
       </ListStates>

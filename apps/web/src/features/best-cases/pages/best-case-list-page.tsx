@@ -2,7 +2,6 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Pagination from '@mui/material/Pagination';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import EmojiEventsOutlined from '@mui/icons-material/EmojiEventsOutlined';
@@ -10,7 +9,7 @@ import { visuallyHidden } from '@/components/video/visually-hidden';
 import { BEST_CASE_PAGE_SIZE, useBestCases } from '@/features/best-cases/api/best-cases';
 import { BestCaseCard } from '@/features/best-cases/components/best-case-card';
 import { BestCaseFilters } from '@/features/best-cases/components/best-case-filters';
-import { cardGridSx, ListStates, pageCount } from '@/components/list-states';
+import { cardGridSx, ListPagination, ListStates, pageCount } from '@/components/list-states';
 
 /** `/best-cases`: the published best cases, by surgery and organ (the filters live in the address). */
 export function BestCaseListPage() {
@@ -79,20 +78,7 @@ export function BestCaseListPage() {
                 </Box>
               ))}
             </Box>
-            {pages > 1 && (
-              <Pagination
-                count={pages}
-                page={Math.min(page, pages)}
-                onChange={(_, next) => update({ page: next })}
-                color="primary"
-                sx={{ mt: 3, display: 'flex', justifyContent: 'center' }}
-                getItemAriaLabel={(type, p, selected) =>
-                  type === 'page'
-                    ? t(selected ? 'videos:list.pagination.current' : 'videos:list.pagination.page', { page: p })
-                    : t(`videos:list.pagination.${type}`)
-                }
-              />
-            )}
+            <ListPagination pages={pages} page={page} onChange={(next) => update({ page: next })} labels="videos:list.pagination" mt={3} />
           </Box>
         )}
       </ListStates>

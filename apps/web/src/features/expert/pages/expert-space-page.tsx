@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
-import Pagination from '@mui/material/Pagination';
 import Paper from '@mui/material/Paper';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
@@ -15,7 +14,7 @@ import { useSocketEvent } from '@/lib/realtime';
 import { useToast } from '@/lib/toast';
 import { EXPERT_PAGE_SIZE, expertKeys, useClaimVideo, useExpertList } from '@/features/expert/api/expert-lists';
 import { ExpertVideoCard } from '@/features/expert/components/expert-video-card';
-import { cardGridSx, ListStates, pageCount } from '@/components/list-states';
+import { cardGridSx, ListPagination, ListStates, pageCount } from '@/components/list-states';
 
 const isList = (value: string | null): value is ExpertList => (EXPERT_LISTS as readonly string[]).includes(value ?? '');
 
@@ -103,13 +102,12 @@ export function ExpertSpacePage() {
                   </Box>
                 ))}
               </Box>
-              {list !== 'held' && pages > 1 && (
-                <Pagination
-                  count={pages}
-                  page={Math.min(page, pages)}
-                  onChange={(_, next) => setSearch({ ...(list === 'pool' ? {} : { tab: list }), page: String(next) })}
-                  color="primary"
-                  sx={{ mt: 3, display: 'flex', justifyContent: 'center' }}
+              {list !== 'held' && (
+                <ListPagination
+                  pages={pages}
+                  page={page}
+                  onChange={(next) => setSearch({ ...(list === 'pool' ? {} : { tab: list }), page: String(next) })}
+                  mt={3}
                 />
               )}
             </>

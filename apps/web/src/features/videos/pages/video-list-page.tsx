@@ -2,7 +2,6 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Pagination from '@mui/material/Pagination';
 import Paper from '@mui/material/Paper';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
@@ -17,7 +16,7 @@ import { VideoCard } from '@/features/videos/components/video-card';
 import { VideoFilters } from '@/features/videos/components/video-filters';
 import { activeFilterCount, useVideoListParams } from '@/features/videos/hooks/use-video-list-params';
 import { useVideoRealtime } from '@/features/videos/hooks/use-video-realtime';
-import { cardGridSx, ListStates, pageCount } from '@/components/list-states';
+import { cardGridSx, ListPagination, ListStates, pageCount } from '@/components/list-states';
 import { visuallyHidden } from '@/components/video/visually-hidden';
 
 /** `/videos`: the person's cases by stage, and the ones colleagues share with them. */
@@ -98,20 +97,13 @@ export function VideoListPage() {
                   </Box>
                 ))}
               </Box>
-              {pages > 1 && (
-                <Pagination
-                  count={pages}
-                  page={Math.min(params.page, pages)}
-                  onChange={(_, page) => update({ page })}
-                  color="primary"
-                  sx={{ mt: 3, display: 'flex', justifyContent: 'center' }}
-                  getItemAriaLabel={(type, page, selected) =>
-                    type === 'page'
-                      ? t(selected ? 'list.pagination.current' : 'list.pagination.page', { page })
-                      : t(`list.pagination.${type}`)
-                  }
-                />
-              )}
+              <ListPagination
+                pages={pages}
+                page={params.page}
+                onChange={(page) => update({ page })}
+                labels="videos:list.pagination"
+                mt={3}
+              />
             </>
           )}
         </ListStates>
