@@ -13,6 +13,32 @@ export const cardGridSx = {
   gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))', xl: 'repeat(4, minmax(0, 1fr))' },
 } as const;
 
+/**
+ * A page of cards as a list, one card an item; dimmed while the next page replaces a shown one
+ * (placeholder data), busy while it loads.
+ */
+export function CardGrid<T extends { id: string }>({
+  items,
+  busy,
+  dimmed = false,
+  children,
+}: {
+  items: readonly T[];
+  busy: boolean;
+  dimmed?: boolean;
+  children(item: T): ReactNode;
+}) {
+  return (
+    <Box component="ul" sx={{ ...cardGridSx, listStyle: 'none', p: 0, m: 0, opacity: dimmed ? 0.6 : 1 }} aria-busy={busy}>
+      {items.map((item) => (
+        <Box component="li" key={item.id}>
+          {children(item)}
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
 /** How many pages a list of `total` items has (at least one). */
 export const pageCount = (total: number | undefined, pageSize: number) =>
   total === undefined ? 1 : Math.max(1, Math.ceil(total / pageSize));

@@ -9,7 +9,7 @@ import { visuallyHidden } from '@/components/video/visually-hidden';
 import { BEST_CASE_PAGE_SIZE, useBestCases } from '@/features/best-cases/api/best-cases';
 import { BestCaseCard } from '@/features/best-cases/components/best-case-card';
 import { BestCaseFilters } from '@/features/best-cases/components/best-case-filters';
-import { cardGridSx, ListPagination, ListStates, pageCount } from '@/components/list-states';
+import { CardGrid, cardGridSx, ListPagination, ListStates, pageCount } from '@/components/list-states';
 
 /** `/best-cases`: the published best cases, by surgery and organ (the filters live in the address). */
 export function BestCaseListPage() {
@@ -67,17 +67,9 @@ export function BestCaseListPage() {
             <Typography role="status" variant="body2" sx={{ color: 'text.secondary', mb: 1.5 }}>
               {t('list.count', { count: result.total })}
             </Typography>
-            <Box
-              component="ul"
-              sx={{ ...cardGridSx, listStyle: 'none', p: 0, m: 0, opacity: list.isPlaceholderData ? 0.6 : 1 }}
-              aria-busy={list.isFetching}
-            >
-              {result.data.map((bestCase) => (
-                <Box component="li" key={bestCase.id}>
-                  <BestCaseCard bestCase={bestCase} />
-                </Box>
-              ))}
-            </Box>
+            <CardGrid items={result.data} busy={list.isFetching} dimmed={list.isPlaceholderData}>
+              {(bestCase) => <BestCaseCard bestCase={bestCase} />}
+            </CardGrid>
             <ListPagination pages={pages} page={page} onChange={(next) => update({ page: next })} labels="videos:list.pagination" mt={3} />
           </Box>
         )}

@@ -14,7 +14,7 @@ import { useSocketEvent } from '@/lib/realtime';
 import { useToast } from '@/lib/toast';
 import { EXPERT_PAGE_SIZE, expertKeys, useClaimVideo, useExpertList } from '@/features/expert/api/expert-lists';
 import { ExpertVideoCard } from '@/features/expert/components/expert-video-card';
-import { cardGridSx, ListPagination, ListStates, pageCount } from '@/components/list-states';
+import { CardGrid, cardGridSx, ListPagination, ListStates, pageCount } from '@/components/list-states';
 
 const isList = (value: string | null): value is ExpertList => (EXPERT_LISTS as readonly string[]).includes(value ?? '');
 
@@ -89,19 +89,17 @@ export function ExpertSpacePage() {
               <Typography role="status" variant="body2" sx={{ color: 'text.secondary', mb: 1.5 }}>
                 {t('count', { count: result.total })}
               </Typography>
-              <Box component="ul" sx={{ ...cardGridSx, listStyle: 'none', p: 0, m: 0 }} aria-busy={videos.isFetching}>
-                {result.data.map((video) => (
-                  <Box component="li" key={video.id}>
-                    <ExpertVideoCard
-                      video={video}
-                      list={list}
-                      claiming={claim.isPending && claimingId === video.id}
-                      disabled={claim.isPending}
-                      onClaim={() => claimVideo(video.id)}
-                    />
-                  </Box>
-                ))}
-              </Box>
+              <CardGrid items={result.data} busy={videos.isFetching}>
+                {(video) => (
+                  <ExpertVideoCard
+                    video={video}
+                    list={list}
+                    claiming={claim.isPending && claimingId === video.id}
+                    disabled={claim.isPending}
+                    onClaim={() => claimVideo(video.id)}
+                  />
+                )}
+              </CardGrid>
               {list !== 'held' && (
                 <ListPagination
                   pages={pages}

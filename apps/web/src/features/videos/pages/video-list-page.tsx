@@ -16,7 +16,7 @@ import { VideoCard } from '@/features/videos/components/video-card';
 import { VideoFilters } from '@/features/videos/components/video-filters';
 import { activeFilterCount, useVideoListParams } from '@/features/videos/hooks/use-video-list-params';
 import { useVideoRealtime } from '@/features/videos/hooks/use-video-realtime';
-import { cardGridSx, ListPagination, ListStates, pageCount } from '@/components/list-states';
+import { CardGrid, cardGridSx, ListPagination, ListStates, pageCount } from '@/components/list-states';
 import { visuallyHidden } from '@/components/video/visually-hidden';
 
 /** `/videos`: the person's cases by stage, and the ones colleagues share with them. */
@@ -86,17 +86,9 @@ export function VideoListPage() {
               <Typography role="status" variant="body2" sx={{ color: 'text.secondary', mb: 1.5 }}>
                 {t('list.count', { count: result.total })}
               </Typography>
-              <Box
-                component="ul"
-                sx={{ ...cardGridSx, listStyle: 'none', p: 0, m: 0, opacity: list.isPlaceholderData ? 0.6 : 1 }}
-                aria-busy={list.isFetching}
-              >
-                {result.data.map((video) => (
-                  <Box component="li" key={video.id}>
-                    <VideoCard video={video} />
-                  </Box>
-                ))}
-              </Box>
+              <CardGrid items={result.data} busy={list.isFetching} dimmed={list.isPlaceholderData}>
+                {(video) => <VideoCard video={video} />}
+              </CardGrid>
               <ListPagination
                 pages={pages}
                 page={params.page}
