@@ -19,6 +19,32 @@ import { RetryAlert } from '@/components/retry-alert';
  */
 export type ClaimedWorkNamespace = 'editor' | 'analysis';
 
+/** Why the work cannot go on here, with the way back to the user's space. */
+function BackAlert({
+  severity,
+  back,
+  backTo,
+  children,
+}: {
+  severity: 'info' | 'error';
+  back: string;
+  backTo: string;
+  children: ReactNode;
+}) {
+  return (
+    <Alert
+      severity={severity}
+      action={
+        <Button component={RouterLink} to={backTo} color="inherit" size="small">
+          {back}
+        </Button>
+      }
+    >
+      {children}
+    </Alert>
+  );
+}
+
 /** 400/404: not this user's video; 409: their hold ran out or was taken over. */
 export const isClaimGone = (error: unknown) => error instanceof ApiRequestError && [400, 404, 409].includes(error.status);
 
@@ -47,16 +73,9 @@ export function ClaimedWorkStatus({
   const { t } = useTranslation(namespace);
   if (isClaimGone(query.error)) {
     return (
-      <Alert
-        severity="info"
-        action={
-          <Button component={RouterLink} to={backTo} color="inherit" size="small">
-            {t('back')}
-          </Button>
-        }
-      >
+      <BackAlert severity="info" back={t('back')} backTo={backTo}>
         {query.error instanceof ApiRequestError && query.error.status === 409 ? errorText(query.error) : t('notFound')}
-      </Alert>
+      </BackAlert>
     );
   }
   if (query.isError) {
@@ -116,16 +135,9 @@ export function ClaimedWorkHeader({
 export function LeaseLostAlert({ error, namespace, backTo }: { error: unknown; namespace: ClaimedWorkNamespace; backTo: string }) {
   const { t } = useTranslation([namespace, 'errors']);
   return (
-    <Alert
-      severity="error"
-      action={
-        <Button component={RouterLink} to={backTo} color="inherit" size="small">
-          {t('back')}
-        </Button>
-      }
-    >
+    <BackAlert severity="error" back={t('back')} backTo={backTo}>
       {error ? errorText(error) : t('errors:LEASE_LOST')}
-    </Alert>
+    </BackAlert>
   );
 }
 
