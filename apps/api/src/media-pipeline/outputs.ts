@@ -79,6 +79,17 @@ export async function storeEncodeOutputs<K extends string>(
     keys: outputs.map((o) => o.key),
     /** The media ids of one kind, in order (the sheets' in the storyboard's order). */
     idsOf: (kind: K) => outputs.filter((o) => o.kind === kind).map((o) => o.id),
+    /** The video's storyboard as its row keeps it: the grid, and its sheets and WebVTT by media id. */
+    storyboard: (interval: number, count: number) => ({
+      interval,
+      columns: STORYBOARD.columns,
+      rows: STORYBOARD.rows,
+      thumbWidth: STORYBOARD.thumbWidth,
+      thumbHeight: STORYBOARD.thumbHeight,
+      count,
+      sheetMediaIds: outputs.filter((o) => o.kind === kinds.sheet).map((o) => o.id),
+      vttMediaId: outputs.find((o) => o.kind === kinds.vtt)!.id,
+    }),
     /** The media rows of the stored files. */
     rows: (ownerId: string, videoId: string) =>
       outputs.map((o) => ({
