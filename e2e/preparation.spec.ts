@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './support.ts';
+import { password, sendVideo } from './workflow.ts';
 
-const password = 'sutura2026';
 const learner = 'learner@sutura.local';
 const editor = 'editor@sutura.local';
 const otherEditor = 'editor2@sutura.local';
@@ -38,75 +38,6 @@ test.afterAll(() => {
   if (media.dir) rmSync(media.dir, { recursive: true, force: true });
 });
 
-async function token(request: APIRequestContext, email: string): Promise<string> {
-  const response = await request.post('/v1/auth', { data: { email, password } });
-  expect(response.status()).toBe(200);
-  return ((await response.json()) as { data: { token: string } }).data.token;
-}
-
-/** What the learner does on the add page, through the API: a case, its video by tus, then "send". */
-async function sendVideoAsLearner(request: APIRequestContext): Promise<string> {
-  const headers = { Authorization: `Bearer ${await token(request, learner)}` };
-  const surgeries = (await (await request.get('/v1/vocabularies/surgeries?langCode=fr')).json()) as {
-    data: { id: string; organId: string | null; steps: { id: string }[] }[];
-  };
-  const surgery = surgeries.data.find((s) => s.organId && s.steps.length >= 2)!;
-  const created = await request.post('/v1/videos', {
-    headers,
-    data: {
-      kind: 'video',
-      surgeryId: surgery.id,
-      organId: surgery.organId,
-      keyStepIds: surgery.steps.slice(0, 2).map((s) => s.id),
-      equipmentBrand: 'Intuitive Surgical',
-      equipmentUsed: 'da Vinci Xi',
-      ageRange: '45_59',
-      patientSex: 'man',
-      bmi: 'under_30',
-      complication: false,
-      surgicalHistory: '',
-      radiationHistory: false,
-      medicalBackground: [],
-      mainHand: 'right',
-      surgeryDuration: 95,
-      messageToProctor: 'Merci de regarder la dissection.',
-      nasaTlx: { mentalDemand: 50, physicalDemand: 50, temporalDemand: 50, performance: 50, effort: 50, frustration: 50 },
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const videoId = ((await created.json()) as { data: { id: string } }).data.id;
-
-  const bytes = readFileSync(media.clip);
-  const upload = await request.post('/v1/uploads/', {
-    headers: {
-      ...headers,
-      'Tus-Resumable': '1.0.0',
-      'Upload-Length': String(bytes.length),
-      'Upload-Metadata': `videoId ${Buffer.from(videoId).toString('base64')},filetype ${Buffer.from('video/mp4').toString('base64')}`,
-    },
-  });
-  expect(upload.status(), await upload.text()).toBe(201);
-  const location = new URL(upload.headers().location!, 'http://placeholder').pathname;
-  const patch = await request.patch(location, {
-    headers: { ...headers, 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
-    data: bytes,
-  });
-  expect(patch.status(), await patch.text()).toBe(204);
-
-  await expect
-    .poll(
-      async () => {
-        const detail = (await (await request.get(`/v1/videos/${videoId}`, { headers })).json()) as { data: { mediaStatus: string } };
-        return detail.data.mediaStatus;
-      },
-      { timeout: 60_000 },
-    )
-    .toBe('ready');
-  const sent = await request.post(`/v1/videos/${videoId}/send`, { headers, data: { priority: true } });
-  expect(sent.status(), await sent.text()).toBe(200);
-  return videoId;
-}
-
 /** The playhead moved by keys: Home, then whole seconds forward. */
 async function playheadAt(page: Page, seconds: number) {
   await page.keyboard.press('Home');
@@ -122,7 +53,7 @@ async function newContextPage(browser: import('@playwright/test').Browser, email
 
 test('an editor claims, trims, marks the steps and submits; the pool, the learner and the player follow', async ({ browser, request }) => {
   test.setTimeout(300_000);
-  const videoId = await sendVideoAsLearner(request);
+  const videoId = await sendVideo(request, learner, media.clip, true);
 
   const learnerSide = await newContextPage(browser, learner);
   await learnerSide.page.goto(`/videos/${videoId}`);

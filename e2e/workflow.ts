@@ -26,8 +26,8 @@ export function makeClip(file: string, seconds: number): void {
   );
 }
 
-/** The learner's add page through the API: a case, its video by tus, then "send". */
-export async function sendVideo(request: APIRequestContext, learnerEmail: string, clip: string): Promise<string> {
+/** The learner's add page through the API: a case, its video by tus, then "send" (as a priority when asked). */
+export async function sendVideo(request: APIRequestContext, learnerEmail: string, clip: string, priority = false): Promise<string> {
   const headers = { Authorization: `Bearer ${await apiToken(request, learnerEmail)}` };
   const surgeries = (await (await request.get('/v1/vocabularies/surgeries?langCode=fr')).json()) as {
     data: { id: string; organId: string | null; steps: { id: string }[] }[];
@@ -83,7 +83,7 @@ export async function sendVideo(request: APIRequestContext, learnerEmail: string
       },
     )
     .toBe('ready');
-  const sent = await request.post(`/v1/videos/${videoId}/send`, { headers, data: { priority: false } });
+  const sent = await request.post(`/v1/videos/${videoId}/send`, { headers, data: { priority } });
   expect(sent.status(), await sent.text()).toBe(200);
   return videoId;
 }

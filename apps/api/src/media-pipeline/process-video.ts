@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { access, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -16,7 +15,6 @@ import {
   inspectOutput,
   KEYFRAME_SECONDS,
   posterAndStoryboardArgs,
-  posterSize,
   remux,
   sheetName,
   STORYBOARD,
@@ -26,6 +24,7 @@ import {
   transcodeWithPicturesArgs,
 } from './encode.ts';
 import { ffmpegCapabilities, run } from './ffmpeg.ts';
+import { storeEncodeOutputs } from './outputs.ts';
 import { probeSource, type RefusalCode } from './probe.ts';
 
 export interface PipelineDeps {
@@ -40,7 +39,6 @@ export interface PipelineDeps {
 
 /** The media rows the pipeline owns for a video (pictures of the case are not touched). */
 export const PIPELINE_MEDIA_KINDS = ['video', 'poster', 'storyboard-sheet', 'storyboard-vtt'] as const;
-type PipelineMediaKind = (typeof PIPELINE_MEDIA_KINDS)[number];
 
 const REFUSALS: readonly string[] = ['MEDIA_NOT_A_VIDEO', 'MEDIA_NO_VIDEO_STREAM', 'MEDIA_TRUNCATED'] satisfies RefusalCode[];
 
@@ -265,61 +263,17 @@ async function runPipeline(deps: PipelineDeps, video: VideoRow, source: string, 
   progress.report(94);
 
   const prefix = `videos/${video.id}`;
-  const poster = posterSize(result.width, result.height);
-  const outputs: {
-    id: string;
-    kind: PipelineMediaKind;
-    key: string;
-    file: string;
-    contentType: string;
-    width: number | null;
-    height: number | null;
-  }[] = [
-    {
-      id: randomUUID(),
-      kind: 'video',
-      key: `${prefix}/video.mp4`,
-      file: output,
-      contentType: 'video/mp4',
-      width: result.width,
-      height: result.height,
-    },
-    {
-      id: randomUUID(),
-      kind: 'poster',
-      key: `${prefix}/poster.jpg`,
-      file: posterFile,
-      contentType: 'image/jpeg',
-      width: poster.width,
-      height: poster.height,
-    },
-    ...sheets.map((name) => ({
-      id: randomUUID(),
-      kind: 'storyboard-sheet' as const,
-      key: `${prefix}/storyboard/${name}`,
-      file: path.join(storyboardDir, name),
-      contentType: 'image/jpeg',
-      width: STORYBOARD.columns * STORYBOARD.thumbWidth,
-      height: STORYBOARD.rows * STORYBOARD.thumbHeight,
-    })),
-    {
-      id: randomUUID(),
-      kind: 'storyboard-vtt',
-      key: `${prefix}/storyboard/storyboard.vtt`,
-      file: vttFile,
-      contentType: 'text/vtt',
-      width: null,
-      height: null,
-    },
-  ];
-  const sizes = new Map<string, number>();
-  // Moved into storage, not copied: the work folder is on the same disk (DATA_DIR/tmp).
-  for (const o of outputs) sizes.set(o.id, (await storage.putFile(o.key, o.file)).size);
+  const stored = await storeEncodeOutputs(
+    storage,
+    prefix,
+    { video: output, poster: posterFile, storyboardDir, sheets, vtt: vttFile },
+    result,
+    { video: 'video', poster: 'poster', sheet: 'storyboard-sheet', vtt: 'storyboard-vtt' },
+  );
   stepDone('check and store');
   progress.report(99);
   await progress.flush();
 
-  const byKind = (kind: PipelineMediaKind) => outputs.filter((o) => o.kind === kind).map((o) => o.id);
   const saved = await db.transaction(async (tx) => {
     const [updated] = await tx
       .update(videos)
@@ -334,18 +288,9 @@ async function runPipeline(deps: PipelineDeps, video: VideoRow, source: string, 
         videoCodec: 'h264',
         audioCodec: 'aac',
         remuxed: plan === 'remux',
-        videoMediaId: byKind('video')[0]!,
-        posterMediaId: byKind('poster')[0]!,
-        storyboard: {
-          interval,
-          columns: STORYBOARD.columns,
-          rows: STORYBOARD.rows,
-          thumbWidth: STORYBOARD.thumbWidth,
-          thumbHeight: STORYBOARD.thumbHeight,
-          count,
-          sheetMediaIds: byKind('storyboard-sheet'),
-          vttMediaId: byKind('storyboard-vtt')[0]!,
-        },
+        videoMediaId: stored.idsOf('video')[0]!,
+        posterMediaId: stored.idsOf('poster')[0]!,
+        storyboard: stored.storyboard(interval, count),
         sourceKey: null,
         readyAt: new Date(),
         updatedAt: new Date(),
@@ -354,25 +299,13 @@ async function runPipeline(deps: PipelineDeps, video: VideoRow, source: string, 
       .returning({ id: videos.id });
     if (!updated) return false;
     await tx.delete(media).where(and(eq(media.videoId, video.id), inArray(media.kind, [...PIPELINE_MEDIA_KINDS])));
-    await tx.insert(media).values(
-      outputs.map((o) => ({
-        id: o.id,
-        ownerId: video.authorId,
-        videoId: video.id,
-        kind: o.kind,
-        storageKey: o.key,
-        contentType: o.contentType,
-        size: sizes.get(o.id)!,
-        width: o.width,
-        height: o.height,
-      })),
-    );
+    await tx.insert(media).values(stored.rows(video.authorId, video.id));
     return true;
   });
   if (!saved) {
     // Deleted meanwhile (or finished by another run, whose files these same keys are).
     const [still] = await db.select({ id: videos.id }).from(videos).where(eq(videos.id, video.id));
-    if (!still) for (const o of outputs) await storage.delete(o.key);
+    if (!still) for (const key of stored.keys) await storage.delete(key);
     log.info({ videoId: video.id, deleted: !still }, 'media pipeline: the video changed meanwhile, outputs not recorded');
     return;
   }

@@ -129,21 +129,9 @@ export function createBestCaseService(deps: {
       .leftJoin(surgerySteps, eq(surgerySteps.id, videoSteps.surgeryStepId))
       .where(eq(videoSteps.videoId, r.bc.videoId))
       .orderBy(asc(videoSteps.position));
-    const storyboard = r.video.storyboard;
     return {
       videoUrl: r.video.mediaStatus === 'ready' ? mediaService.urlFor(r.video.videoMediaId, viewerId) : null,
-      storyboard: storyboard
-        ? {
-            interval: storyboard.interval,
-            columns: storyboard.columns,
-            rows: storyboard.rows,
-            thumbWidth: storyboard.thumbWidth,
-            thumbHeight: storyboard.thumbHeight,
-            count: storyboard.count,
-            sheets: storyboard.sheetMediaIds.map((id) => mediaService.urlFor(id, viewerId)!),
-            vtt: mediaService.urlFor(storyboard.vttMediaId, viewerId)!,
-          }
-        : null,
+      storyboard: mediaService.storyboardFor(r.video.storyboard, viewerId),
       steps: steps.map(({ step, vocabulary }): VideoStep => ({
         id: step.id,
         position: step.position,

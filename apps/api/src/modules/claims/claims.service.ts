@@ -124,6 +124,42 @@ export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number
     throw notFound();
   }
 
+  /**
+   * Ends the holder's lease in one conditional update on the token, so that a write racing an
+   * expiry or a take-over can never both succeed: `submitted` moves the video on (the holder stays
+   * recorded), `released` gives it back to the pool.
+   */
+  async function endLease(
+    stage: ClaimStage,
+    videoId: string,
+    userId: string,
+    fencingToken: number,
+    next: { status: string; claimHolderId?: null },
+    reason: 'submitted' | 'released',
+  ) {
+    const now = clock();
+    const [row] = await db
+      .update(videos)
+      .set({ ...next, leaseEndsAt: null, updatedAt: now })
+      .where(
+        and(
+          eq(videos.id, videoId),
+          eq(videos.status, CLAIM_STATUSES[stage].held),
+          eq(videos.claimHolderId, userId),
+          eq(videos.fencingToken, fencingToken),
+          gt(videos.leaseEndsAt, now),
+        ),
+      )
+      .returning();
+    if (!row) {
+      await assertHolder(stage, videoId, userId, fencingToken);
+      throw new AppError('LEASE_LOST');
+    }
+    await endHistory(videoId, fencingToken, reason, now);
+    changed({ stage, videoId, authorId: row.authorId, holderIds: [userId], poolChanged: reason === 'released' });
+    return row;
+  }
+
   return {
     leaseMs,
     assertHolder,
@@ -168,52 +204,12 @@ export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number
      * racing an expiry or a take-over can never both succeed. The holder stays recorded.
      */
     async finish(stage: ClaimStage, videoId: string, userId: string, fencingToken: number, nextStatus: string) {
-      const now = clock();
-      const [row] = await db
-        .update(videos)
-        .set({ status: nextStatus, leaseEndsAt: null, updatedAt: now })
-        .where(
-          and(
-            eq(videos.id, videoId),
-            eq(videos.status, CLAIM_STATUSES[stage].held),
-            eq(videos.claimHolderId, userId),
-            eq(videos.fencingToken, fencingToken),
-            gt(videos.leaseEndsAt, now),
-          ),
-        )
-        .returning();
-      if (!row) {
-        await assertHolder(stage, videoId, userId, fencingToken);
-        throw new AppError('LEASE_LOST');
-      }
-      await endHistory(videoId, fencingToken, 'submitted', now);
-      changed({ stage, videoId, authorId: row.authorId, holderIds: [userId], poolChanged: false });
-      return row;
+      return endLease(stage, videoId, userId, fencingToken, { status: nextStatus }, 'submitted');
     },
 
     /** Gives a held video back to the pool; only its holder, with the current token. */
     async release(stage: ClaimStage, videoId: string, userId: string, fencingToken: number) {
-      const now = clock();
-      const [row] = await db
-        .update(videos)
-        .set({ status: CLAIM_STATUSES[stage].pending, claimHolderId: null, leaseEndsAt: null, updatedAt: now })
-        .where(
-          and(
-            eq(videos.id, videoId),
-            eq(videos.status, CLAIM_STATUSES[stage].held),
-            eq(videos.claimHolderId, userId),
-            eq(videos.fencingToken, fencingToken),
-            gt(videos.leaseEndsAt, now),
-          ),
-        )
-        .returning();
-      if (!row) {
-        await assertHolder(stage, videoId, userId, fencingToken);
-        throw new AppError('LEASE_LOST');
-      }
-      await endHistory(videoId, fencingToken, 'released', now);
-      changed({ stage, videoId, authorId: row.authorId, holderIds: [userId], poolChanged: true });
-      return row;
+      return endLease(stage, videoId, userId, fencingToken, { status: CLAIM_STATUSES[stage].pending, claimHolderId: null }, 'released');
     },
 
     /**

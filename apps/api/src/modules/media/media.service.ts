@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { OutputInfo, ResizeOptions } from 'sharp';
 import { AVATAR_SIZE_PX, PICTURE_MAX_SIDE_PX } from '@sutura/domain/limits';
 import type { Db } from '../../db/client.ts';
-import { media } from '../../db/schema.ts';
+import { media, type videos } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { SignedUrls } from './signed-urls.ts';
@@ -57,6 +57,21 @@ export function createMediaService(deps: { db: Db; storage: Storage; urls: Signe
   return {
     urlFor(mediaId: string | null, viewerId: string): string | null {
       return mediaId ? urls.url(mediaId, viewerId) : null;
+    },
+
+    /** A video's storyboard as the player reads it: its sheets and WebVTT by signed URLs for this viewer. */
+    storyboardFor(storyboard: (typeof videos.$inferSelect)['storyboard'], viewerId: string) {
+      if (!storyboard) return null;
+      return {
+        interval: storyboard.interval,
+        columns: storyboard.columns,
+        rows: storyboard.rows,
+        thumbWidth: storyboard.thumbWidth,
+        thumbHeight: storyboard.thumbHeight,
+        count: storyboard.count,
+        sheets: storyboard.sheetMediaIds.map((id) => urls.url(id, viewerId)),
+        vtt: urls.url(storyboard.vttMediaId, viewerId),
+      };
     },
 
     /**

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -22,6 +21,7 @@ import {
   storyboardVtt,
 } from '../../media-pipeline/encode.ts';
 import { ffmpegCapabilities, run } from '../../media-pipeline/ffmpeg.ts';
+import { storeEncodeOutputs } from '../../media-pipeline/outputs.ts';
 import { renderRanges, type FrameRange } from '../../media-pipeline/render-ranges.ts';
 import type { Queue } from '../../jobs/queue.ts';
 import type { Storage } from '../../storage/storage.ts';
@@ -33,7 +33,6 @@ import { frameRateOf, type PreparationService } from './preparation.service.ts';
 
 /** Media rows of a rendered preparation; the source's own rows stay for its author. */
 export const PREPARED_MEDIA_KINDS = ['prepared-video', 'prepared-poster', 'prepared-storyboard-sheet', 'prepared-storyboard-vtt'] as const;
-type PreparedKind = (typeof PREPARED_MEDIA_KINDS)[number];
 
 export interface PreparationJobDeps {
   db: Db;
@@ -198,56 +197,13 @@ export function createPreparationJobs(deps: PreparationJobDeps) {
         const vttFile = path.join(storyboardDir, 'storyboard.vtt');
         await writeFile(vttFile, storyboardVtt(result.duration, interval));
 
-        const posterWidth = Math.min(1280, result.width);
-        const outputs: {
-          id: string;
-          kind: PreparedKind;
-          key: string;
-          file: string;
-          type: string;
-          width: number | null;
-          height: number | null;
-        }[] = [
-          {
-            id: randomUUID(),
-            kind: 'prepared-video',
-            key: `${prefix}/video.mp4`,
-            file: output,
-            type: 'video/mp4',
-            width: result.width,
-            height: result.height,
-          },
-          {
-            id: randomUUID(),
-            kind: 'prepared-poster',
-            key: `${prefix}/poster.jpg`,
-            file: posterFile,
-            type: 'image/jpeg',
-            width: posterWidth,
-            height: Math.max(2, Math.round((result.height * posterWidth) / result.width / 2) * 2),
-          },
-          ...sheets.map((name) => ({
-            id: randomUUID(),
-            kind: 'prepared-storyboard-sheet' as const,
-            key: `${prefix}/storyboard/${name}`,
-            file: path.join(storyboardDir, name),
-            type: 'image/jpeg',
-            width: STORYBOARD.columns * STORYBOARD.thumbWidth,
-            height: STORYBOARD.rows * STORYBOARD.thumbHeight,
-          })),
-          {
-            id: randomUUID(),
-            kind: 'prepared-storyboard-vtt',
-            key: `${prefix}/storyboard/storyboard.vtt`,
-            file: vttFile,
-            type: 'text/vtt',
-            width: null,
-            height: null,
-          },
-        ];
-        const sizes = new Map<string, number>();
-        for (const o of outputs) sizes.set(o.id, (await storage.put(o.key, createReadStream(o.file))).size);
-        const ofKind = (kind: PreparedKind) => outputs.filter((o) => o.kind === kind).map((o) => o.id);
+        const stored = await storeEncodeOutputs(
+          storage,
+          prefix,
+          { video: output, poster: posterFile, storyboardDir, sheets, vtt: vttFile },
+          result,
+          { video: 'prepared-video', poster: 'prepared-poster', sheet: 'prepared-storyboard-sheet', vtt: 'prepared-storyboard-vtt' },
+        );
 
         // Each step's start and end in the rendered video, from the frames kept before them.
         const steps = prep.steps.map((step, position) => ({
@@ -269,19 +225,7 @@ export function createPreparationJobs(deps: PreparationJobDeps) {
             .returning({ videoId: preparations.videoId });
           if (!done) return false;
           await tx.delete(media).where(and(eq(media.videoId, videoId), inArray(media.kind, [...PREPARED_MEDIA_KINDS])));
-          await tx.insert(media).values(
-            outputs.map((o) => ({
-              id: o.id,
-              ownerId: video.authorId,
-              videoId,
-              kind: o.kind,
-              storageKey: o.key,
-              contentType: o.type,
-              size: sizes.get(o.id)!,
-              width: o.width,
-              height: o.height,
-            })),
-          );
+          await tx.insert(media).values(stored.rows(video.authorId, videoId));
           await tx.delete(videoSteps).where(eq(videoSteps.videoId, videoId));
           if (steps.length) await tx.insert(videoSteps).values(steps);
           await tx
@@ -289,18 +233,9 @@ export function createPreparationJobs(deps: PreparationJobDeps) {
             .set({
               status: 'pending_analysis',
               sourceMediaId: video.sourceMediaId ?? video.videoMediaId,
-              videoMediaId: ofKind('prepared-video')[0]!,
-              posterMediaId: ofKind('prepared-poster')[0]!,
-              storyboard: {
-                interval,
-                columns: STORYBOARD.columns,
-                rows: STORYBOARD.rows,
-                thumbWidth: STORYBOARD.thumbWidth,
-                thumbHeight: STORYBOARD.thumbHeight,
-                count,
-                sheetMediaIds: ofKind('prepared-storyboard-sheet'),
-                vttMediaId: ofKind('prepared-storyboard-vtt')[0]!,
-              },
+              videoMediaId: stored.idsOf('prepared-video')[0]!,
+              posterMediaId: stored.idsOf('prepared-poster')[0]!,
+              storyboard: stored.storyboard(interval, count),
               duration: result.duration,
               width: result.width,
               height: result.height,

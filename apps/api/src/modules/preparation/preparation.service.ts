@@ -342,7 +342,6 @@ export function createPreparationService(deps: {
         ? await db.select().from(surgerySteps).where(eq(surgerySteps.surgeryId, video.surgeryId)).orderBy(asc(surgerySteps.position))
         : [];
       const keySteps = vocabulary.filter((s) => video.keyStepIds.includes(s.id));
-      const storyboard = video.storyboard;
       const url = (id: string | null) => mediaService.urlFor(id, viewer.id);
       return {
         id: video.id,
@@ -356,18 +355,7 @@ export function createPreparationService(deps: {
         sourceUrl: holding ? url(video.videoMediaId) : null,
         renderedUrl: prep.renderStatus === 'done' && !holding ? url(video.videoMediaId) : null,
         posterUrl: url(video.posterMediaId),
-        storyboard: storyboard
-          ? {
-              interval: storyboard.interval,
-              columns: storyboard.columns,
-              rows: storyboard.rows,
-              thumbWidth: storyboard.thumbWidth,
-              thumbHeight: storyboard.thumbHeight,
-              count: storyboard.count,
-              sheets: storyboard.sheetMediaIds.map((id) => url(id)!),
-              vtt: url(storyboard.vttMediaId)!,
-            }
-          : null,
+        storyboard: mediaService.storyboardFor(video.storyboard, viewer.id),
         frameRate: frameRateOf(video),
         duration: video.duration ?? 0,
         width: video.width,

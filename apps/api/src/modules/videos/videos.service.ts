@@ -366,7 +366,6 @@ export function createVideoService(deps: {
       const value = row[key];
       if (value !== null) Object.assign(fields, { [key]: value });
     }
-    const storyboard = row.storyboard;
     return {
       ...summaryOf(row, { ...names, pictureCount: pictures.length, keySteps: steps, access }, viewerId, lang),
       fields,
@@ -375,18 +374,7 @@ export function createVideoService(deps: {
       width: row.width,
       height: row.height,
       frameRate: row.frameRate,
-      storyboard: storyboard
-        ? {
-            interval: storyboard.interval,
-            columns: storyboard.columns,
-            rows: storyboard.rows,
-            thumbWidth: storyboard.thumbWidth,
-            thumbHeight: storyboard.thumbHeight,
-            count: storyboard.count,
-            sheets: storyboard.sheetMediaIds.map((id) => mediaService.urlFor(id, viewerId)!),
-            vtt: mediaService.urlFor(storyboard.vttMediaId, viewerId)!,
-          }
-        : null,
+      storyboard: mediaService.storyboardFor(row.storyboard, viewerId),
       pictures: pictures.map((p) => ({ ...p, url: mediaService.urlFor(p.mediaId, viewerId)! })),
       shares: shares.map((s) => ({ ...s, createdAt: s.createdAt.toISOString() })),
       uploadedBytes: uploaded,

@@ -1,8 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
@@ -13,12 +11,12 @@ import { MENU } from '@sutura/domain/menu';
 import { hasAnyRole } from '@sutura/domain/roles';
 import { MENU_ICONS } from '@/components/menu-icons';
 import { useAvailablePages } from '@/lib/available-pages';
-import { errorText } from '@/lib/http';
 import { useSession } from '@/lib/session';
 import { useDashboard } from '@/features/dashboard/api/dashboard';
 import { LearnerSection } from '@/features/dashboard/components/learner-section';
 import { LegalSettingsNotice } from '@/features/dashboard/components/legal-settings-notice';
 import { WorkerSection } from '@/features/dashboard/components/worker-section';
+import { RetryAlert } from '@/components/retry-alert';
 
 /** The person's spaces, in menu order; a space appears once its page exists. */
 function useSpaces() {
@@ -44,19 +42,7 @@ function KeyNumbersOfRoles({ roles }: { roles: readonly string[] }) {
   const query = useDashboard(counted);
   if (!counted) return null;
   if (query.isError && !query.data) {
-    return (
-      <Alert
-        severity="error"
-        sx={{ mb: 4 }}
-        action={
-          <Button color="inherit" size="small" onClick={() => void query.refetch()}>
-            {t('retry')}
-          </Button>
-        }
-      >
-        {errorText(query.error)}
-      </Alert>
-    );
+    return <RetryAlert error={query.error} retry={t('retry')} onRetry={() => void query.refetch()} sx={{ mb: 4 }} />;
   }
   const data = query.data;
   if (!data) {

@@ -1,17 +1,16 @@
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import LockOutlined from '@mui/icons-material/LockOutlined';
-import { errorText } from '@/lib/http';
 import { AvatarEditor } from '@/features/account/components/avatar-editor';
 import { DeleteAccountSection } from '@/features/account/components/delete-account-section';
 import { ProfileForm } from '@/features/account/components/profile-form';
 import { useProfile } from '@/features/account/api/profile';
+import { RetryAlert } from '@/components/retry-alert';
 
 /** `/my-account`: avatar, profile, password and account deletion. */
 export function MyAccountPage() {
@@ -21,16 +20,7 @@ export function MyAccountPage() {
   return (
     <Box sx={{ maxWidth: 880, width: '100%', mx: 'auto', pb: 3 }}>
       {profile.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void profile.refetch()}>
-              {t('retry')}
-            </Button>
-          }
-        >
-          {errorText(profile.error)}
-        </Alert>
+        <RetryAlert error={profile.error} retry={t('retry')} onRetry={() => void profile.refetch()} />
       ) : !profile.data ? (
         <Box role="status" aria-label={t('loading')}>
           <Skeleton variant="circular" width={112} height={112} />

@@ -1,13 +1,10 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import Pagination from '@mui/material/Pagination';
 import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { visuallyHidden } from '@mui/utils';
 import DeleteForeverOutlined from '@mui/icons-material/DeleteForeverOutlined';
@@ -33,6 +30,7 @@ import {
 } from '@/features/admin/api/surgery-video-api';
 import { SurgeryVideoDeleteDialog } from '@/features/admin/components/surgery-video-delete-dialog';
 import { SurgeryVideoFilters } from '@/features/admin/components/surgery-video-filters';
+import { ListPagination, ListStates, pageCount } from '@/components/list-states';
 
 const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | undefined =>
   value && (allowed as readonly string[]).includes(value) ? (value as T) : undefined;
@@ -119,7 +117,7 @@ export function SurgeryVideosPage() {
     setDeleting(null);
   });
 
-  const pages = list.data ? Math.max(1, Math.ceil(list.data.total / SURGERY_VIDEO_PAGE_SIZE)) : 1;
+  const pages = pageCount(list.data?.total, SURGERY_VIDEO_PAGE_SIZE);
   const busy = releaseFlight.pending || deleteFlight.pending;
 
   return (
@@ -127,172 +125,157 @@ export function SurgeryVideosPage() {
       <Box sx={{ mb: 2 }}>
         <SurgeryVideoFilters params={params} onChange={update} />
       </Box>
-      {list.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void list.refetch()}>
-              {t('retry')}
-            </Button>
-          }
-        >
-          {errorText(list.error)}
-        </Alert>
-      ) : !list.data ? (
-        <Box role="status" aria-label={t('loading')} sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
-          {Array.from({ length: 6 }, (_, i) => (
-            <Skeleton key={i} variant="rounded" height={48} />
-          ))}
-        </Box>
-      ) : list.data.data.length === 0 ? (
-        <Paper variant="outlined" sx={{ p: 3, textAlign: 'center' }} data-testid="surgery-videos-empty">
-          <Typography>{t('empty')}</Typography>
-        </Paper>
-      ) : (
-        <>
-          <Typography role="status" variant="body2" sx={{ color: 'text.secondary', mb: 1 }} data-testid="surgery-videos-count">
-            {t('count', { count: list.data.total })}
-          </Typography>
-          {/* At 390 px the table scrolls sideways inside its frame; the page itself never does. */}
-          <Paper variant="outlined" sx={{ overflowX: 'auto', opacity: list.isPlaceholderData ? 0.6 : 1 }} aria-busy={list.isFetching}>
-            <Box
-              component="table"
-              data-testid="surgery-videos-table"
-              sx={{
-                borderCollapse: 'collapse',
-                width: '100%',
-                minWidth: 960,
-                fontSize: 14,
-                '& th, & td': { py: 1, px: 1.5, borderBottom: 1, borderColor: 'divider', textAlign: 'left', verticalAlign: 'middle' },
-                '& thead th': { fontWeight: 700, whiteSpace: 'nowrap', bgcolor: 'action.hover' },
-                '& tbody tr:last-of-type > *': { borderBottom: 0 },
-              }}
-            >
-              <Box component="caption" sx={visuallyHidden}>
-                {t('caption')}
-              </Box>
-              <thead>
-                <tr>
-                  <th scope="col">{t('columns.author')}</th>
-                  <th scope="col">{t('columns.surgery')}</th>
-                  <th scope="col">{t('columns.organ')}</th>
-                  <th scope="col">{t('columns.status')}</th>
-                  <th scope="col">{t('columns.mediaStatus')}</th>
-                  <th scope="col">{t('columns.uploaded')}</th>
-                  <th scope="col">{t('columns.claim')}</th>
-                  {canWrite && <th scope="col">{t('columns.actions')}</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.data.map((video) => (
-                  <tr key={video.id} data-testid="surgery-video-row" data-video-id={video.id} data-status={video.status}>
-                    <Box component="th" scope="row" sx={{ fontWeight: 600 }}>
-                      {video.author.firstName} {video.author.lastName}
-                    </Box>
-                    <td>{video.surgery?.name ?? t('noSurgery')}</td>
-                    <td>{video.organ ? <OrganLabel organ={video.organ} /> : t('none')}</td>
-                    <td>
-                      <Chip size="small" label={t(`status.${video.status}`)} data-testid="surgery-video-status" />
-                    </td>
-                    <td>
-                      <Chip
-                        size="small"
-                        variant="outlined"
-                        color={video.mediaStatus === 'failed' ? 'error' : 'default'}
-                        label={t(`mediaStatus.${video.mediaStatus}`)}
-                      />
-                    </td>
-                    <Box component="td" sx={{ whiteSpace: 'nowrap' }}>
-                      <time dateTime={video.createdAt}>{formatDateTime(video.createdAt, lang)}</time>
-                    </Box>
-                    <td data-testid="surgery-video-claim">
-                      {video.claim ? (
-                        <>
-                          <Box component="span" sx={{ display: 'block', fontWeight: 600 }}>
-                            {video.claim.holder
-                              ? `${video.claim.holder.firstName} ${video.claim.holder.lastName}`
-                              : t('claim.unknownHolder')}
-                          </Box>
-                          <Box component="span" sx={{ color: 'text.secondary' }}>
-                            {t(new Date(video.claim.leaseEndsAt) > new Date() ? 'claim.until' : 'claim.expired', {
-                              date: formatDateTime(video.claim.leaseEndsAt, lang),
-                            })}
-                          </Box>
-                        </>
-                      ) : (
-                        t('claim.none')
-                      )}
-                    </td>
-                    {canWrite && (
+      <ListStates
+        query={list}
+        retry={t('retry')}
+        loading={{ label: t('loading'), count: 6, height: 48, sx: { display: 'flex', flexDirection: 'column', gap: 1 } }}
+        empty={
+          <Paper variant="outlined" sx={{ p: 3, textAlign: 'center' }} data-testid="surgery-videos-empty">
+            <Typography>{t('empty')}</Typography>
+          </Paper>
+        }
+      >
+        {(result) => (
+          <>
+            <Typography role="status" variant="body2" sx={{ color: 'text.secondary', mb: 1 }} data-testid="surgery-videos-count">
+              {t('count', { count: result.total })}
+            </Typography>
+            {/* At 390 px the table scrolls sideways inside its frame; the page itself never does. */}
+            <Paper variant="outlined" sx={{ overflowX: 'auto', opacity: list.isPlaceholderData ? 0.6 : 1 }} aria-busy={list.isFetching}>
+              <Box
+                component="table"
+                data-testid="surgery-videos-table"
+                sx={{
+                  borderCollapse: 'collapse',
+                  width: '100%',
+                  minWidth: 960,
+                  fontSize: 14,
+                  '& th, & td': { py: 1, px: 1.5, borderBottom: 1, borderColor: 'divider', textAlign: 'left', verticalAlign: 'middle' },
+                  '& thead th': { fontWeight: 700, whiteSpace: 'nowrap', bgcolor: 'action.hover' },
+                  '& tbody tr:last-of-type > *': { borderBottom: 0 },
+                }}
+              >
+                <Box component="caption" sx={visuallyHidden}>
+                  {t('caption')}
+                </Box>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('columns.author')}</th>
+                    <th scope="col">{t('columns.surgery')}</th>
+                    <th scope="col">{t('columns.organ')}</th>
+                    <th scope="col">{t('columns.status')}</th>
+                    <th scope="col">{t('columns.mediaStatus')}</th>
+                    <th scope="col">{t('columns.uploaded')}</th>
+                    <th scope="col">{t('columns.claim')}</th>
+                    {canWrite && <th scope="col">{t('columns.actions')}</th>}
+                  </tr>
+                </thead>
+                <tbody>
+                  {result.data.map((video) => (
+                    <tr key={video.id} data-testid="surgery-video-row" data-video-id={video.id} data-status={video.status}>
+                      <Box component="th" scope="row" sx={{ fontWeight: 600 }}>
+                        {video.author.firstName} {video.author.lastName}
+                      </Box>
+                      <td>{video.surgery?.name ?? t('noSurgery')}</td>
+                      <td>{video.organ ? <OrganLabel organ={video.organ} /> : t('none')}</td>
                       <td>
-                        <Box
-                          sx={{
-                            display: 'flex',
-                            flexDirection: 'column',
-                            alignItems: 'flex-start',
-                            gap: 0.5,
-                            '& .MuiButton-root': { whiteSpace: 'nowrap' },
-                          }}
-                        >
-                          {video.kind === 'video' || video.kind === 'pictures' ? (
+                        <Chip size="small" label={t(`status.${video.status}`)} data-testid="surgery-video-status" />
+                      </td>
+                      <td>
+                        <Chip
+                          size="small"
+                          variant="outlined"
+                          color={video.mediaStatus === 'failed' ? 'error' : 'default'}
+                          label={t(`mediaStatus.${video.mediaStatus}`)}
+                        />
+                      </td>
+                      <Box component="td" sx={{ whiteSpace: 'nowrap' }}>
+                        <time dateTime={video.createdAt}>{formatDateTime(video.createdAt, lang)}</time>
+                      </Box>
+                      <td data-testid="surgery-video-claim">
+                        {video.claim ? (
+                          <>
+                            <Box component="span" sx={{ display: 'block', fontWeight: 600 }}>
+                              {video.claim.holder
+                                ? `${video.claim.holder.firstName} ${video.claim.holder.lastName}`
+                                : t('claim.unknownHolder')}
+                            </Box>
+                            <Box component="span" sx={{ color: 'text.secondary' }}>
+                              {t(new Date(video.claim.leaseEndsAt) > new Date() ? 'claim.until' : 'claim.expired', {
+                                date: formatDateTime(video.claim.leaseEndsAt, lang),
+                              })}
+                            </Box>
+                          </>
+                        ) : (
+                          t('claim.none')
+                        )}
+                      </td>
+                      {canWrite && (
+                        <td>
+                          <Box
+                            sx={{
+                              display: 'flex',
+                              flexDirection: 'column',
+                              alignItems: 'flex-start',
+                              gap: 0.5,
+                              '& .MuiButton-root': { whiteSpace: 'nowrap' },
+                            }}
+                          >
+                            {video.kind === 'video' || video.kind === 'pictures' ? (
+                              <Button
+                                size="small"
+                                component={RouterLink}
+                                to={`/videos/${video.id}`}
+                                startIcon={<PlayCircleOutlined aria-hidden />}
+                                aria-label={t('actions.viewNamed', { name: caseName(video) })}
+                                data-testid="surgery-video-view"
+                              >
+                                {t('actions.view')}
+                              </Button>
+                            ) : null}
+                            {video.claim && (
+                              <PendingButton
+                                size="small"
+                                variant="outlined"
+                                pending={releaseFlight.pending}
+                                disabled={busy}
+                                icon={<LockOpenOutlined aria-hidden />}
+                                onClick={() => void releaseFlight.run(video)}
+                                aria-label={t('actions.releaseNamed', { name: caseName(video) })}
+                                data-testid="surgery-video-release"
+                              >
+                                {t('actions.release')}
+                              </PendingButton>
+                            )}
                             <Button
                               size="small"
-                              component={RouterLink}
-                              to={`/videos/${video.id}`}
-                              startIcon={<PlayCircleOutlined aria-hidden />}
-                              aria-label={t('actions.viewNamed', { name: caseName(video) })}
-                              data-testid="surgery-video-view"
-                            >
-                              {t('actions.view')}
-                            </Button>
-                          ) : null}
-                          {video.claim && (
-                            <PendingButton
-                              size="small"
-                              variant="outlined"
-                              pending={releaseFlight.pending}
+                              color="error"
                               disabled={busy}
-                              icon={<LockOpenOutlined aria-hidden />}
-                              onClick={() => void releaseFlight.run(video)}
-                              aria-label={t('actions.releaseNamed', { name: caseName(video) })}
-                              data-testid="surgery-video-release"
+                              startIcon={<DeleteForeverOutlined aria-hidden />}
+                              onClick={() => setDeleting(video)}
+                              aria-label={t('actions.deleteNamed', { name: caseName(video) })}
+                              data-testid="surgery-video-delete"
                             >
-                              {t('actions.release')}
-                            </PendingButton>
-                          )}
-                          <Button
-                            size="small"
-                            color="error"
-                            disabled={busy}
-                            startIcon={<DeleteForeverOutlined aria-hidden />}
-                            onClick={() => setDeleting(video)}
-                            aria-label={t('actions.deleteNamed', { name: caseName(video) })}
-                            data-testid="surgery-video-delete"
-                          >
-                            {t('actions.delete')}
-                          </Button>
-                        </Box>
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </Box>
-          </Paper>
-          {pages > 1 && (
-            <Pagination
-              count={pages}
-              page={Math.min(params.page, pages)}
-              onChange={(_, page) => update({ page })}
-              color="primary"
-              sx={{ mt: 3, display: 'flex', justifyContent: 'center' }}
-              getItemAriaLabel={(type, page, selected) =>
-                type === 'page' ? t(selected ? 'pagination.current' : 'pagination.page', { page }) : t(`pagination.${type}`)
-              }
+                              {t('actions.delete')}
+                            </Button>
+                          </Box>
+                        </td>
+                      )}
+                    </tr>
+                  ))}
+                </tbody>
+              </Box>
+            </Paper>
+            <ListPagination
+              pages={pages}
+              page={params.page}
+              onChange={(page) => update({ page })}
+              labels="surgery-videos:pagination"
+              mt={3}
             />
-          )}
-        </>
-      )}
+          </>
+        )}
+      </ListStates>
       {deleting && (
         <SurgeryVideoDeleteDialog
           caseName={caseName(deleting)}

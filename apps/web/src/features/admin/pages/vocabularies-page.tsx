@@ -20,6 +20,7 @@ import { useToast } from '@/lib/toast';
 import { OrganLabel } from '@/components/video/organ-label';
 import { useAdminVocabularies, useVocabularyChange, type TermFields, type VocabularyChange } from '@/features/admin/api/vocabulary-api';
 import { VocabularyList, type Term, type VocabularyListActions } from '@/features/admin/components/vocabulary-list';
+import { RetryAlert } from '@/components/retry-alert';
 
 const TABS = ['organs', 'surgeries', 'specialties'] as const;
 type TabKind = (typeof TABS)[number];
@@ -72,18 +73,7 @@ export function VocabulariesPage() {
   });
 
   if (list.isError) {
-    return (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void list.refetch()}>
-            {t('retry')}
-          </Button>
-        }
-      >
-        {errorText(list.error)}
-      </Alert>
-    );
+    return <RetryAlert error={list.error} retry={t('retry')} onRetry={() => void list.refetch()} />;
   }
 
   const organs: readonly AdminOrgan[] = list.data?.organs ?? [];

@@ -5,10 +5,9 @@ import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
 import Typography from '@mui/material/Typography';
 import type { BestCaseSummary } from '@sutura/domain/best-cases';
-import { formatDuration } from '@/components/video/format';
 import { OrganLabel } from '@/components/video/organ-label';
+import { DurationBadge } from '@/components/video/duration-badge';
 import { VideoPoster } from '@/components/video/video-poster';
-import { visuallyHidden } from '@/components/video/visually-hidden';
 
 /** A best case of the list: poster, duration, title, surgery and organ. */
 export function BestCaseCard({ bestCase }: { bestCase: BestCaseSummary }) {
@@ -22,29 +21,7 @@ export function BestCaseCard({ bestCase }: { bestCase: BestCaseSummary }) {
       >
         <Box sx={{ position: 'relative', aspectRatio: '16 / 9', overflow: 'hidden' }}>
           <VideoPoster video={{ kind: 'video', mediaStatus: 'ready', posterUrl: bestCase.posterUrl, pictureCount: 0 }} />
-          {bestCase.duration !== null && (
-            <Box
-              component="span"
-              sx={{
-                position: 'absolute',
-                right: 8,
-                bottom: 8,
-                px: 0.75,
-                borderRadius: 1,
-                bgcolor: 'rgba(0,0,0,0.8)',
-                color: '#fff',
-                fontSize: 13,
-                fontWeight: 700,
-                lineHeight: '22px',
-                fontVariantNumeric: 'tabular-nums',
-              }}
-            >
-              <Box component="span" sx={visuallyHidden}>
-                {t('card.duration')}{' '}
-              </Box>
-              {formatDuration(bestCase.duration)}
-            </Box>
-          )}
+          {bestCase.duration !== null && <DurationBadge seconds={bestCase.duration} label={t('card.duration')} />}
         </Box>
         <Box sx={{ p: 2, display: 'grid', gap: 0.75, flex: 1, alignContent: 'start' }}>
           <Typography variant="h3" component="h3" sx={{ fontSize: 17, overflowWrap: 'anywhere' }} data-testid="best-case-title">

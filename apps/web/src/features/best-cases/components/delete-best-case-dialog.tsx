@@ -1,17 +1,10 @@
 import { useTranslation } from 'react-i18next';
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import DeleteForeverOutlined from '@mui/icons-material/DeleteForeverOutlined';
 import type { AdminBestCase } from '@sutura/domain/best-cases';
-import { PendingButton } from '@/components/pending-button';
 import { ApiRequestError, errorText } from '@/lib/http';
 import { useSingleFlight } from '@/lib/single-flight';
 import { useToast } from '@/lib/toast';
 import { useDeleteBestCase } from '@/features/best-cases/api/best-cases';
+import { DeleteDialog } from '@/components/delete-dialog';
 
 /** Deletes a best case after saying what goes with it (an uploaded video is deleted too; an analysed case stays its author's). */
 export function DeleteBestCaseDialog({ bestCase, onClose }: { bestCase: AdminBestCase | null; onClose(): void }) {
@@ -32,32 +25,17 @@ export function DeleteBestCaseDialog({ bestCase, onClose }: { bestCase: AdminBes
     onClose();
   });
   return (
-    <Dialog
+    <DeleteDialog
       open={!!bestCase}
-      onClose={() => !confirm.pending && onClose()}
-      maxWidth="xs"
-      fullWidth
-      aria-labelledby="delete-best-case-title"
-    >
-      <DialogTitle id="delete-best-case-title">{t('admin.deleteTitle')}</DialogTitle>
-      <DialogContent>
-        <Alert severity="error">{t(bestCase?.origin === 'uploaded' ? 'admin.deleteUploaded' : 'admin.deleteConverted')}</Alert>
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose} disabled={confirm.pending}>
-          {t('admin.cancel')}
-        </Button>
-        <PendingButton
-          variant="contained"
-          color="error"
-          onClick={() => void confirm.run()}
-          pending={confirm.pending}
-          icon={<DeleteForeverOutlined aria-hidden />}
-          data-testid="best-case-confirm-delete"
-        >
-          {t('admin.delete')}
-        </PendingButton>
-      </DialogActions>
-    </Dialog>
+      id="delete-best-case"
+      title={t('admin.deleteTitle')}
+      warning={t(bestCase?.origin === 'uploaded' ? 'admin.deleteUploaded' : 'admin.deleteConverted')}
+      cancel={t('admin.cancel')}
+      confirm={t('admin.delete')}
+      pending={confirm.pending}
+      testId="best-case-confirm-delete"
+      onConfirm={() => void confirm.run()}
+      onClose={onClose}
+    />
   );
 }

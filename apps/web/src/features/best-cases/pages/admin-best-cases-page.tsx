@@ -6,9 +6,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
-import Pagination from '@mui/material/Pagination';
 import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import AddOutlined from '@mui/icons-material/AddOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
@@ -31,6 +29,7 @@ import { ResendFileButton } from '@/features/best-cases/components/resend-file-b
 import { BestCaseStepsDialog } from '@/features/best-cases/components/best-case-steps-dialog';
 import { DeleteBestCaseDialog } from '@/features/best-cases/components/delete-best-case-dialog';
 import { EditBestCaseDialog } from '@/features/best-cases/components/edit-best-case-dialog';
+import { ListPagination, ListStates, pageCount } from '@/components/list-states';
 
 type Dialog = { kind: 'edit' | 'delete'; bestCase: AdminBestCase } | { kind: 'steps'; id: string } | null;
 
@@ -200,7 +199,7 @@ export function AdminBestCasesPage() {
   const [page, setPage] = useState(1);
   const [dialog, setDialog] = useState<Dialog>(null);
   const list = useAdminBestCases(page);
-  const pages = list.data ? Math.max(1, Math.ceil(list.data.total / ADMIN_BEST_CASE_PAGE_SIZE)) : 1;
+  const pages = pageCount(list.data?.total, ADMIN_BEST_CASE_PAGE_SIZE);
   return (
     <Box sx={{ maxWidth: 1200, mx: 'auto', width: '100%', display: 'grid', gap: 2 }}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center', justifyContent: 'space-between' }}>
@@ -217,53 +216,30 @@ export function AdminBestCasesPage() {
           </Button>
         )}
       </Box>
-      {list.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void list.refetch()}>
-              {t('list.retry')}
-            </Button>
-          }
-        >
-          {errorText(list.error)}
-        </Alert>
-      ) : !list.data ? (
-        <Box role="status" aria-label={t('list.loading')} sx={{ display: 'grid', gap: 2 }}>
-          {Array.from({ length: 3 }, (_, i) => (
-            <Skeleton key={i} variant="rounded" height={160} />
-          ))}
-        </Box>
-      ) : list.data.data.length === 0 ? (
-        <Paper variant="outlined" sx={{ p: 4, textAlign: 'center', borderRadius: 3 }} data-testid="admin-best-cases-empty">
-          <Typography>{t('admin.empty')}</Typography>
-        </Paper>
-      ) : (
-        <>
-          <Typography role="status" variant="body2" sx={{ color: 'text.secondary' }}>
-            {t('list.count', { count: list.data.total })}
-          </Typography>
-          <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 2 }} aria-busy={list.isFetching}>
-            {list.data.data.map((bestCase) => (
-              <Row key={bestCase.id} bestCase={bestCase} canWrite={canWrite} onDialog={setDialog} />
-            ))}
-          </Box>
-          {pages > 1 && (
-            <Pagination
-              count={pages}
-              page={Math.min(page, pages)}
-              onChange={(_, next) => setPage(next)}
-              color="primary"
-              sx={{ display: 'flex', justifyContent: 'center' }}
-              getItemAriaLabel={(type, p, selected) =>
-                type === 'page'
-                  ? t(selected ? 'videos:list.pagination.current' : 'videos:list.pagination.page', { page: p })
-                  : t(`videos:list.pagination.${type}`)
-              }
-            />
-          )}
-        </>
-      )}
+      <ListStates
+        query={list}
+        retry={t('list.retry')}
+        loading={{ label: t('list.loading'), count: 3, height: 160, sx: { display: 'grid', gap: 2 } }}
+        empty={
+          <Paper variant="outlined" sx={{ p: 4, textAlign: 'center', borderRadius: 3 }} data-testid="admin-best-cases-empty">
+            <Typography>{t('admin.empty')}</Typography>
+          </Paper>
+        }
+      >
+        {(result) => (
+          <>
+            <Typography role="status" variant="body2" sx={{ color: 'text.secondary' }}>
+              {t('list.count', { count: result.total })}
+            </Typography>
+            <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 2 }} aria-busy={list.isFetching}>
+              {result.data.map((bestCase) => (
+                <Row key={bestCase.id} bestCase={bestCase} canWrite={canWrite} onDialog={setDialog} />
+              ))}
+            </Box>
+            <ListPagination pages={pages} page={page} onChange={setPage} labels="videos:list.pagination" />
+          </>
+        )}
+      </ListStates>
       {canWrite && (
         <>
           <EditBestCaseDialog bestCase={dialog?.kind === 'edit' ? dialog.bestCase : null} onClose={() => setDialog(null)} />

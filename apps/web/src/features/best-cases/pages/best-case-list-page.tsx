@@ -1,24 +1,15 @@
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Pagination from '@mui/material/Pagination';
 import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import EmojiEventsOutlined from '@mui/icons-material/EmojiEventsOutlined';
 import { visuallyHidden } from '@/components/video/visually-hidden';
-import { errorText } from '@/lib/http';
 import { BEST_CASE_PAGE_SIZE, useBestCases } from '@/features/best-cases/api/best-cases';
 import { BestCaseCard } from '@/features/best-cases/components/best-case-card';
 import { BestCaseFilters } from '@/features/best-cases/components/best-case-filters';
-
-const gridSx = {
-  display: 'grid',
-  gap: 2,
-  gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))', xl: 'repeat(4, minmax(0, 1fr))' },
-} as const;
+import { CardGrid, cardGridSx, ListPagination, ListStates, pageCount } from '@/components/list-states';
 
 /** `/best-cases`: the published best cases, by surgery and organ (the filters live in the address). */
 export function BestCaseListPage() {
@@ -28,7 +19,7 @@ export function BestCaseListPage() {
   const organId = search.get('organ') ?? undefined;
   const page = Math.max(1, Number(search.get('page')) || 1);
   const list = useBestCases({ surgeryId, organId, page });
-  const pages = list.data ? Math.max(1, Math.ceil(list.data.total / BEST_CASE_PAGE_SIZE)) : 1;
+  const pages = pageCount(list.data?.total, BEST_CASE_PAGE_SIZE);
   const filtered = !!(surgeryId || organId);
 
   const update = (next: { surgeryId?: string | undefined; organId?: string | undefined; page?: number }) => {
@@ -51,69 +42,38 @@ export function BestCaseListPage() {
         <Typography sx={{ color: 'text.secondary' }}>{t('list.intro')}</Typography>
       </Box>
       <BestCaseFilters surgeryId={surgeryId} organId={organId} onChange={(f) => update({ surgeryId: f.surgeryId, organId: f.organId })} />
-      {list.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void list.refetch()}>
-              {t('list.retry')}
-            </Button>
-          }
-        >
-          {errorText(list.error)}
-        </Alert>
-      ) : !list.data ? (
-        <Box role="status" aria-label={t('list.loading')} sx={gridSx}>
-          {Array.from({ length: 6 }, (_, i) => (
-            <Skeleton key={i} variant="rounded" height={280} />
-          ))}
-        </Box>
-      ) : list.data.data.length === 0 ? (
-        <Paper
-          variant="outlined"
-          data-testid="best-case-list-empty"
-          sx={{ p: { xs: 3, sm: 5 }, textAlign: 'center', display: 'grid', gap: 2, justifyItems: 'center', borderRadius: 3 }}
-        >
-          <EmojiEventsOutlined sx={{ fontSize: 48, color: 'text.secondary' }} aria-hidden />
-          <Typography sx={{ maxWidth: 520 }}>{t(filtered ? 'list.emptyFiltered' : 'list.empty')}</Typography>
-          {filtered && (
-            <Button variant="outlined" onClick={() => update({ surgeryId: undefined, organId: undefined })}>
-              {t('filters.clear')}
-            </Button>
-          )}
-        </Paper>
-      ) : (
-        <Box>
-          <Typography role="status" variant="body2" sx={{ color: 'text.secondary', mb: 1.5 }}>
-            {t('list.count', { count: list.data.total })}
-          </Typography>
-          <Box
-            component="ul"
-            sx={{ ...gridSx, listStyle: 'none', p: 0, m: 0, opacity: list.isPlaceholderData ? 0.6 : 1 }}
-            aria-busy={list.isFetching}
+      <ListStates
+        query={list}
+        retry={t('list.retry')}
+        loading={{ label: t('list.loading'), count: 6, height: 280, sx: cardGridSx }}
+        empty={
+          <Paper
+            variant="outlined"
+            data-testid="best-case-list-empty"
+            sx={{ p: { xs: 3, sm: 5 }, textAlign: 'center', display: 'grid', gap: 2, justifyItems: 'center', borderRadius: 3 }}
           >
-            {list.data.data.map((bestCase) => (
-              <Box component="li" key={bestCase.id}>
-                <BestCaseCard bestCase={bestCase} />
-              </Box>
-            ))}
+            <EmojiEventsOutlined sx={{ fontSize: 48, color: 'text.secondary' }} aria-hidden />
+            <Typography sx={{ maxWidth: 520 }}>{t(filtered ? 'list.emptyFiltered' : 'list.empty')}</Typography>
+            {filtered && (
+              <Button variant="outlined" onClick={() => update({ surgeryId: undefined, organId: undefined })}>
+                {t('filters.clear')}
+              </Button>
+            )}
+          </Paper>
+        }
+      >
+        {(result) => (
+          <Box>
+            <Typography role="status" variant="body2" sx={{ color: 'text.secondary', mb: 1.5 }}>
+              {t('list.count', { count: result.total })}
+            </Typography>
+            <CardGrid items={result.data} busy={list.isFetching} dimmed={list.isPlaceholderData}>
+              {(bestCase) => <BestCaseCard bestCase={bestCase} />}
+            </CardGrid>
+            <ListPagination pages={pages} page={page} onChange={(next) => update({ page: next })} labels="videos:list.pagination" mt={3} />
           </Box>
-          {pages > 1 && (
-            <Pagination
-              count={pages}
-              page={Math.min(page, pages)}
-              onChange={(_, next) => update({ page: next })}
-              color="primary"
-              sx={{ mt: 3, display: 'flex', justifyContent: 'center' }}
-              getItemAriaLabel={(type, p, selected) =>
-                type === 'page'
-                  ? t(selected ? 'videos:list.pagination.current' : 'videos:list.pagination.page', { page: p })
-                  : t(`videos:list.pagination.${type}`)
-              }
-            />
-          )}
-        </Box>
-      )}
+        )}
+      </ListStates>
     </Box>
   );
 }

@@ -1,16 +1,16 @@
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import { ApiRequestError, errorText } from '@/lib/http';
+import { ApiRequestError } from '@/lib/http';
 import { formatDuration } from '@/components/video/format';
 import { OrganLabel } from '@/components/video/organ-label';
 import { VideoPlayer } from '@/components/video/video-player';
 import { useBestCase } from '@/features/best-cases/api/best-cases';
+import { RetryAlert } from '@/components/retry-alert';
 
 /** `/best-cases/:id`: the video with its steps (the chips seek), the surgery, organ and the administrator's texts. */
 export function BestCasePage() {
@@ -36,18 +36,7 @@ export function BestCasePage() {
     );
   }
   if (query.isError && !query.data) {
-    return (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void query.refetch()}>
-            {t('list.retry')}
-          </Button>
-        }
-      >
-        {errorText(query.error)}
-      </Alert>
-    );
+    return <RetryAlert error={query.error} retry={t('list.retry')} onRetry={() => void query.refetch()} />;
   }
   const bestCase = query.data;
   if (!bestCase) {

@@ -9,7 +9,7 @@ import {
   type Trim as WireTrim,
 } from '@sutura/domain/preparation';
 import { useApplyDraft, saveSteps, saveTrims } from '@/features/editor/api/preparation';
-import { readLocalDraft, useAutosave } from '@/features/editor/hooks/use-autosave';
+import { readLocalDraft, useAutosave } from '@/lib/use-autosave';
 import {
   addStep,
   deleteStep,

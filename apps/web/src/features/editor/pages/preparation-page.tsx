@@ -1,12 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, Navigate, useNavigate, useParams } from 'react-router';
+import { Navigate, useNavigate, useParams } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
-import Skeleton from '@mui/material/Skeleton';
 import Step from '@mui/material/Step';
 import StepLabel from '@mui/material/StepLabel';
 import Stepper from '@mui/material/Stepper';
@@ -16,7 +14,7 @@ import ArrowForward from '@mui/icons-material/ArrowForward';
 import SendOutlined from '@mui/icons-material/SendOutlined';
 import { leaseHoursLeft } from '@sutura/domain/claims';
 import { MIN_STEPS } from '@sutura/domain/preparation';
-import { ApiRequestError, errorText } from '@/lib/http';
+import { errorText } from '@/lib/http';
 import { useToast } from '@/lib/toast';
 import {
   useApplyDraft,
@@ -26,9 +24,9 @@ import {
   useSubmitPreparation,
   type PreparationDetail,
 } from '@/features/editor/api/preparation';
-import { ConfirmDialog } from '@/features/editor/components/confirm-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { ClaimedWorkHeader, ClaimedWorkStatus, GiveBackDialog, LeaseLostAlert, isClaimGone } from '@/components/claimed-work';
 import { PreparationWorkspace, type WorkspaceMessage } from '@/features/editor/components/preparation-workspace';
-import { SaveStatusLabel } from '@/features/editor/components/save-status';
 import { useEditorRealtime } from '@/features/editor/hooks/use-editor-realtime';
 import { usePreparationEditor } from '@/features/editor/hooks/use-preparation-editor';
 import { stepProblems } from '@/features/editor/model/steps';
@@ -133,20 +131,18 @@ function PhaseEditor({ detail, onUrlsExpired }: { detail: PreparationDetail; onU
 
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, rowGap: 1 }}>
-        <Box sx={{ flex: '1 1 240px', minWidth: 0 }}>
-          <Typography variant="h2" component="h2" data-testid="preparation-title">
-            {detail.surgery?.name ?? t('pool.noSurgery')}
-          </Typography>
-          {detail.organ && <Typography sx={{ color: 'text.secondary' }}>{detail.organ.name}</Typography>}
-        </Box>
-        {detail.priority && <Chip color="quaternary" label={t('pool.priority')} sx={{ fontWeight: 700 }} />}
-        <Chip variant="outlined" label={t('held.hoursLeft', { count: hoursLeft })} data-testid="lease-hours" />
-        <SaveStatusLabel status={editor.saveStatus} />
+      <ClaimedWorkHeader
+        title={detail.surgery?.name ?? t('pool.noSurgery')}
+        titleTestId="preparation-title"
+        organ={detail.organ?.name ?? null}
+        priorityLabel={detail.priority ? t('pool.priority') : null}
+        leaseLabel={t('held.hoursLeft', { count: hoursLeft })}
+        saveStatus={editor.saveStatus}
+      >
         <Button size="small" color="inherit" onClick={() => setDialog('release')} data-testid="release-video">
           {t('release.button')}
         </Button>
-      </Box>
+      </ClaimedWorkHeader>
       <Stepper activeStep={detail.phase === 'trim' ? 0 : 1} sx={{ maxWidth: 480 }}>
         <Step completed={detail.phase === 'steps'}>
           <StepLabel>{t('phase.trim')}</StepLabel>
@@ -175,18 +171,7 @@ function PhaseEditor({ detail, onUrlsExpired }: { detail: PreparationDetail; onU
           {errorText(editor.saveError)}
         </Alert>
       )}
-      {editor.saveStatus === 'lost' && (
-        <Alert
-          severity="error"
-          action={
-            <Button component={RouterLink} to="/editor" color="inherit" size="small">
-              {t('back')}
-            </Button>
-          }
-        >
-          {editor.saveError ? errorText(editor.saveError) : t('errors:LEASE_LOST')}
-        </Alert>
-      )}
+      {editor.saveStatus === 'lost' && <LeaseLostAlert error={editor.saveError} namespace="editor" backTo="/editor" />}
       <PreparationWorkspace
         detail={detail}
         editor={editor}
@@ -207,12 +192,10 @@ function PhaseEditor({ detail, onUrlsExpired }: { detail: PreparationDetail; onU
         onConfirm={() => void changePhase('trim')}
         onClose={() => setDialog(null)}
       />
-      <ConfirmDialog
+      <GiveBackDialog
         open={dialog === 'release'}
-        title={t('release.title')}
-        text={t('release.warning')}
-        confirm={t('release.confirm')}
-        cancel={t('cancel')}
+        namespace="editor"
+        keys="release"
         pending={release.isPending}
         testId="release"
         onConfirm={giveBack}
@@ -225,49 +208,12 @@ function PhaseEditor({ detail, onUrlsExpired }: { detail: PreparationDetail; onU
 /** `/editor/:id`: the preparation of a video the editor holds (trim, then steps, then submit). */
 export function PreparationPage() {
   const { id = '' } = useParams();
-  const { t } = useTranslation('editor');
   const query = usePreparation(id);
   useEditorRealtime();
 
-  // 404: not this editor's video; 409: their hold ran out or was taken over.
-  if (query.error instanceof ApiRequestError && [400, 404, 409].includes(query.error.status)) {
-    return (
-      <Alert
-        severity="info"
-        action={
-          <Button component={RouterLink} to="/editor" color="inherit" size="small">
-            {t('back')}
-          </Button>
-        }
-      >
-        {query.error.status === 409 ? errorText(query.error) : t('notFound')}
-      </Alert>
-    );
-  }
-  if (query.isError && !query.data) {
-    return (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void query.refetch()}>
-            {t('retry')}
-          </Button>
-        }
-      >
-        {errorText(query.error)}
-      </Alert>
-    );
-  }
   const detail = query.data;
-  if (!detail) {
-    return (
-      <Box role="status" aria-label={t('loading')} sx={{ display: 'grid', gap: 2 }}>
-        <Skeleton variant="text" sx={{ fontSize: 28, width: '40%' }} />
-        <Skeleton variant="rounded" sx={{ aspectRatio: '16 / 9', height: 'auto', maxHeight: '48vh' }} />
-        <Skeleton variant="rounded" height={96} />
-      </Box>
-    );
-  }
+  // Not this editor's video any more, failed, or loading.
+  if (!detail || isClaimGone(query.error)) return <ClaimedWorkStatus query={query} namespace="editor" backTo="/editor" panels={1} />;
   // Submitted (rendering or done): the confirmation page follows it.
   if (detail.status !== 'in_preparation' || detail.renderStatus === 'rendering') {
     return <Navigate to={`/editor/${encodeURIComponent(detail.id)}/complete`} replace />;

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, Navigate, useNavigate, useParams } from 'react-router';
+import { Navigate, useNavigate, useParams } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -11,7 +11,6 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
@@ -36,9 +35,8 @@ import { saveAnalysis, useAbandonAnalysis, useFinalizeAnalysis, useWorkspace } f
 import { CommentPanel } from '@/features/expert/components/comment-panel';
 import { RatingScale } from '@/features/expert/components/rating-scale';
 import { VoiceRecorder } from '@/features/expert/components/voice-recorder';
-import { ConfirmDialog } from '@/features/editor/components/confirm-dialog';
-import { SaveStatusLabel } from '@/features/editor/components/save-status';
-import { readLocalDraft, useAutosave } from '@/features/editor/hooks/use-autosave';
+import { ClaimedWorkHeader, ClaimedWorkStatus, GiveBackDialog, LeaseLostAlert, isClaimGone } from '@/components/claimed-work';
+import { readLocalDraft, useAutosave } from '@/lib/use-autosave';
 import { CaseData } from '@/features/videos/components/case-data';
 import { NasaTlxChart } from '@/features/videos/components/nasa-tlx-chart';
 import { PictureGallery } from '@/features/videos/components/picture-gallery';
@@ -166,20 +164,18 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
 
   return (
     <Box sx={{ maxWidth: 1400, mx: 'auto', width: '100%', display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 2 }}>
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, rowGap: 1 }}>
-        <Box sx={{ flex: '1 1 240px', minWidth: 0 }}>
-          <Typography variant="h2" component="h2" data-testid="analysis-title">
-            {title}
-          </Typography>
-          {ws.organ && <Typography sx={{ color: 'text.secondary' }}>{ws.organ.name}</Typography>}
-        </Box>
-        {ws.priority && <Chip color="quaternary" label={t('expert:card.priority')} sx={{ fontWeight: 700 }} />}
+      <ClaimedWorkHeader
+        title={title}
+        titleTestId="analysis-title"
+        organ={ws.organ?.name ?? null}
+        priorityLabel={ws.priority ? t('expert:card.priority') : null}
+        leaseLabel={readOnly ? null : t('expert:card.hoursLeft', { count: ws.hoursLeft ?? 0 })}
+        saveStatus={readOnly ? null : autosave.status}
+      >
         {readOnly ? (
           <Chip variant="outlined" label={t('readOnly')} />
         ) : (
           <>
-            <Chip variant="outlined" label={t('expert:card.hoursLeft', { count: ws.hoursLeft ?? 0 })} data-testid="lease-hours" />
-            <SaveStatusLabel status={autosave.status} />
             <Button
               variant="outlined"
               startIcon={autosave.status === 'saving' ? <CircularProgress size={18} color="inherit" /> : <SaveOutlined aria-hidden />}
@@ -194,19 +190,8 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
             </Button>
           </>
         )}
-      </Box>
-      {lost && (
-        <Alert
-          severity="error"
-          action={
-            <Button component={RouterLink} to="/expert" color="inherit" size="small">
-              {t('back')}
-            </Button>
-          }
-        >
-          {autosave.error ? errorText(autosave.error) : t('errors:LEASE_LOST')}
-        </Alert>
-      )}
+      </ClaimedWorkHeader>
+      {lost && <LeaseLostAlert error={autosave.error} namespace="analysis" backTo="/expert" />}
       {autosave.error && !lost && autosave.status !== 'saved' && <Alert severity="error">{errorText(autosave.error)}</Alert>}
       {message && (
         <Alert severity="error" onClose={() => setMessage(null)}>
@@ -429,12 +414,10 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
         </Paper>
       </Box>
 
-      <ConfirmDialog
+      <GiveBackDialog
         open={dialog === 'abandon'}
-        title={t('abandon.title')}
-        text={t('abandon.warning')}
-        confirm={t('abandon.confirm')}
-        cancel={t('cancel')}
+        namespace="analysis"
+        keys="abandon"
         pending={abandon.isPending}
         danger
         testId="abandon"
@@ -483,46 +466,11 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
 /** `/expert/:id`: the analysis of a held video (or, read-only, one this expert submitted). */
 export function AnalysisPage() {
   const { id = '' } = useParams();
-  const { t } = useTranslation('analysis');
   const query = useWorkspace(id);
 
-  if (query.error instanceof ApiRequestError && [400, 404, 409].includes(query.error.status)) {
-    return (
-      <Alert
-        severity="info"
-        action={
-          <Button component={RouterLink} to="/expert" color="inherit" size="small">
-            {t('back')}
-          </Button>
-        }
-      >
-        {query.error.status === 409 ? errorText(query.error) : t('notFound')}
-      </Alert>
-    );
-  }
-  if (query.isError && !query.data) {
-    return (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void query.refetch()}>
-            {t('retry')}
-          </Button>
-        }
-      >
-        {errorText(query.error)}
-      </Alert>
-    );
-  }
   const ws = query.data;
-  if (!ws) {
-    return (
-      <Box role="status" aria-label={t('loading')} sx={{ display: 'grid', gap: 2 }}>
-        <Skeleton variant="text" sx={{ fontSize: 28, width: '40%' }} />
-        <Skeleton variant="rounded" sx={{ aspectRatio: '16 / 9', height: 'auto', maxHeight: '48vh' }} />
-      </Box>
-    );
-  }
+  // Not this expert's video any more, failed, or loading.
+  if (!ws || isClaimGone(query.error)) return <ClaimedWorkStatus query={query} namespace="analysis" backTo="/expert" />;
   if (ws.draft.status === 'submitted' && ws.fencingToken !== null)
     return <Navigate to={`/expert/${encodeURIComponent(id)}/complete`} replace />;
   return <AnalysisEditor key={`${ws.id}-${ws.fencingToken}`} ws={ws} onUrlsExpired={() => void query.refetch()} />;

@@ -2,12 +2,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Pagination from '@mui/material/Pagination';
 import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
@@ -18,6 +14,7 @@ import { useSocketEvent } from '@/lib/realtime';
 import { useToast } from '@/lib/toast';
 import { EXPERT_PAGE_SIZE, expertKeys, useClaimVideo, useExpertList } from '@/features/expert/api/expert-lists';
 import { ExpertVideoCard } from '@/features/expert/components/expert-video-card';
+import { CardGrid, cardGridSx, ListPagination, ListStates, pageCount } from '@/components/list-states';
 
 const isList = (value: string | null): value is ExpertList => (EXPERT_LISTS as readonly string[]).includes(value ?? '');
 
@@ -50,7 +47,7 @@ export function ExpertSpacePage() {
     });
   };
 
-  const pages = videos.data ? Math.max(1, Math.ceil(videos.data.total / EXPERT_PAGE_SIZE)) : 1;
+  const pages = pageCount(videos.data?.total, EXPERT_PAGE_SIZE);
 
   return (
     <Box sx={{ maxWidth: 1400, mx: 'auto', width: '100%' }}>
@@ -77,35 +74,23 @@ export function ExpertSpacePage() {
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
           {t(`intro.${list}`)}
         </Typography>
-        {videos.isError ? (
-          <Alert
-            severity="error"
-            action={
-              <Button color="inherit" size="small" onClick={() => void videos.refetch()}>
-                {t('retry')}
-              </Button>
-            }
-          >
-            {errorText(videos.error)}
-          </Alert>
-        ) : !videos.data ? (
-          <Box role="status" aria-label={t('loading')} sx={gridSx}>
-            {Array.from({ length: 4 }, (_, i) => (
-              <Skeleton key={i} variant="rounded" height={320} />
-            ))}
-          </Box>
-        ) : videos.data.data.length === 0 ? (
-          <Paper variant="outlined" data-testid="expert-list-empty" sx={{ p: { xs: 3, sm: 5 }, textAlign: 'center', borderRadius: 3 }}>
-            <Typography>{t(`empty.${list}`)}</Typography>
-          </Paper>
-        ) : (
-          <>
-            <Typography role="status" variant="body2" sx={{ color: 'text.secondary', mb: 1.5 }}>
-              {t('count', { count: videos.data.total })}
-            </Typography>
-            <Box component="ul" sx={{ ...gridSx, listStyle: 'none', p: 0, m: 0 }} aria-busy={videos.isFetching}>
-              {videos.data.data.map((video) => (
-                <Box component="li" key={video.id}>
+        <ListStates
+          query={videos}
+          retry={t('retry')}
+          loading={{ label: t('loading'), count: 4, height: 320, sx: cardGridSx }}
+          empty={
+            <Paper variant="outlined" data-testid="expert-list-empty" sx={{ p: { xs: 3, sm: 5 }, textAlign: 'center', borderRadius: 3 }}>
+              <Typography>{t(`empty.${list}`)}</Typography>
+            </Paper>
+          }
+        >
+          {(result) => (
+            <>
+              <Typography role="status" variant="body2" sx={{ color: 'text.secondary', mb: 1.5 }}>
+                {t('count', { count: result.total })}
+              </Typography>
+              <CardGrid items={result.data} busy={videos.isFetching}>
+                {(video) => (
                   <ExpertVideoCard
                     video={video}
                     list={list}
@@ -113,27 +98,20 @@ export function ExpertSpacePage() {
                     disabled={claim.isPending}
                     onClaim={() => claimVideo(video.id)}
                   />
-                </Box>
-              ))}
-            </Box>
-            {list !== 'held' && pages > 1 && (
-              <Pagination
-                count={pages}
-                page={Math.min(page, pages)}
-                onChange={(_, next) => setSearch({ ...(list === 'pool' ? {} : { tab: list }), page: String(next) })}
-                color="primary"
-                sx={{ mt: 3, display: 'flex', justifyContent: 'center' }}
-              />
-            )}
-          </>
-        )}
+                )}
+              </CardGrid>
+              {list !== 'held' && (
+                <ListPagination
+                  pages={pages}
+                  page={page}
+                  onChange={(next) => setSearch({ ...(list === 'pool' ? {} : { tab: list }), page: String(next) })}
+                  mt={3}
+                />
+              )}
+            </>
+          )}
+        </ListStates>
       </Box>
     </Box>
   );
 }
-
-const gridSx = {
-  display: 'grid',
-  gap: 2,
-  gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))', xl: 'repeat(4, minmax(0, 1fr))' },
-} as const;

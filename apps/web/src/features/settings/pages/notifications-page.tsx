@@ -1,7 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
@@ -15,6 +14,7 @@ import { useToast } from '@/lib/toast';
 import { PushToggle } from '@/features/settings/components/push-toggle';
 import { SettingsPage } from '@/features/settings/components/settings-page';
 import { useNotificationSettings, useUpdateNotificationSettings } from '@/features/settings/api/notification-settings';
+import { RetryAlert } from '@/components/retry-alert';
 
 /**
  * `/settings/notifications`: which events also reach the person by e-mail, one switch per
@@ -36,16 +36,7 @@ export function NotificationSettingsPage() {
         {t('notifications.inAppAlways')}
       </Alert>
       {settings.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void settings.refetch()}>
-              {t('retry')}
-            </Button>
-          }
-        >
-          {errorText(settings.error)}
-        </Alert>
+        <RetryAlert error={settings.error} retry={t('retry')} onRetry={() => void settings.refetch()} />
       ) : (
         <Paper variant="outlined">
           <List disablePadding aria-label={t('notifications.listLabel')}>

@@ -1,17 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import DeleteForeverOutlined from '@mui/icons-material/DeleteForeverOutlined';
 import { ApiRequestError, errorText } from '@/lib/http';
 import { useSingleFlight } from '@/lib/single-flight';
-import { PendingButton } from '@/components/pending-button';
 import { useToast } from '@/lib/toast';
 import { useDeleteVideo } from '@/features/videos/api/video-actions';
+import { DeleteDialog } from '@/components/delete-dialog';
 
 /** Deletes the case for good after saying so, then goes back to the list. */
 export function DeleteVideoDialog({ videoId, open, onClose }: { videoId: string; open: boolean; onClose(): void }) {
@@ -35,35 +28,17 @@ export function DeleteVideoDialog({ videoId, open, onClose }: { videoId: string;
   });
 
   return (
-    <Dialog
+    <DeleteDialog
       open={open}
-      onClose={() => !confirm.pending && onClose()}
-      maxWidth="xs"
-      fullWidth
-      aria-labelledby="delete-video-title"
-      aria-describedby="delete-video-warning"
-    >
-      <DialogTitle id="delete-video-title">{t('delete.title')}</DialogTitle>
-      <DialogContent>
-        <Alert severity="error" id="delete-video-warning">
-          {t('delete.irreversible')}
-        </Alert>
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose} disabled={confirm.pending}>
-          {t('delete.cancel')}
-        </Button>
-        <PendingButton
-          variant="contained"
-          color="error"
-          onClick={() => void confirm.run()}
-          pending={confirm.pending}
-          icon={<DeleteForeverOutlined aria-hidden />}
-          data-testid="confirm-delete"
-        >
-          {t('delete.confirm')}
-        </PendingButton>
-      </DialogActions>
-    </Dialog>
+      id="delete-video"
+      title={t('delete.title')}
+      warning={t('delete.irreversible')}
+      cancel={t('delete.cancel')}
+      confirm={t('delete.confirm')}
+      pending={confirm.pending}
+      testId="confirm-delete"
+      onConfirm={() => void confirm.run()}
+      onClose={onClose}
+    />
   );
 }

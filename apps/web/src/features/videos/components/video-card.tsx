@@ -10,10 +10,10 @@ import type { VideoSummary } from '@sutura/domain/videos';
 import { currentLanguage } from '@/lib/i18n';
 import { FavouriteToggle } from '@/features/videos/components/favourite-toggle';
 import { MediaState } from '@/features/videos/components/media-state';
+import { DurationBadge } from '@/components/video/duration-badge';
 import { VideoPoster } from '@/components/video/video-poster';
 import { VideoStatusChip } from '@/features/videos/components/video-status-chip';
-import { formatDateTime, formatDuration } from '@/components/video/format';
-import { visuallyHidden } from '@/components/video/visually-hidden';
+import { formatDateTime } from '@/components/video/format';
 
 /** Where a case opens: people it is shared with read it on its shared page. */
 export const videoPath = (video: Pick<VideoSummary, 'id' | 'access'>) =>
@@ -49,29 +49,7 @@ export function VideoCard({ video }: { video: VideoSummary }) {
               sx={{ position: 'absolute', top: 8, left: 8, fontWeight: 700 }}
             />
           )}
-          {video.duration !== null && (
-            <Box
-              component="span"
-              sx={{
-                position: 'absolute',
-                right: 8,
-                bottom: 8,
-                px: 0.75,
-                borderRadius: 1,
-                bgcolor: 'rgba(0,0,0,0.8)',
-                color: '#fff',
-                fontSize: 13,
-                fontWeight: 700,
-                lineHeight: '22px',
-                fontVariantNumeric: 'tabular-nums',
-              }}
-            >
-              <Box component="span" sx={visuallyHidden}>
-                {t('card.duration')}{' '}
-              </Box>
-              {formatDuration(video.duration)}
-            </Box>
-          )}
+          {video.duration !== null && <DurationBadge seconds={video.duration} label={t('card.duration')} />}
         </Box>
         <Box sx={{ p: 2, display: 'grid', gap: 1, flex: 1, alignContent: 'start' }}>
           <Box>

@@ -1,11 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Pagination from '@mui/material/Pagination';
 import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
@@ -13,13 +10,13 @@ import AddOutlined from '@mui/icons-material/AddOutlined';
 import VideoLibraryOutlined from '@mui/icons-material/VideoLibraryOutlined';
 import { hasAnyRole } from '@sutura/domain/roles';
 import { VIDEO_TABS, type VideoTab } from '@sutura/domain/videos';
-import { errorText } from '@/lib/http';
 import { useSession } from '@/lib/session';
 import { useVideoList, VIDEO_PAGE_SIZE } from '@/features/videos/api/video-list';
 import { VideoCard } from '@/features/videos/components/video-card';
 import { VideoFilters } from '@/features/videos/components/video-filters';
 import { activeFilterCount, useVideoListParams } from '@/features/videos/hooks/use-video-list-params';
 import { useVideoRealtime } from '@/features/videos/hooks/use-video-realtime';
+import { CardGrid, cardGridSx, ListPagination, ListStates, pageCount } from '@/components/list-states';
 import { visuallyHidden } from '@/components/video/visually-hidden';
 
 /** `/videos`: the person's cases by stage, and the ones colleagues share with them. */
@@ -34,7 +31,7 @@ export function VideoListPage() {
   const list = useVideoList(params);
   useVideoRealtime();
 
-  const pages = list.data ? Math.max(1, Math.ceil(list.data.total / VIDEO_PAGE_SIZE)) : 1;
+  const pages = pageCount(list.data?.total, VIDEO_PAGE_SIZE);
   const filtered = activeFilterCount(params) > 0;
 
   return (
@@ -78,67 +75,34 @@ export function VideoListPage() {
         <Box sx={{ mb: 3 }}>
           <VideoFilters params={params} onChange={update} onClear={clearFilters} />
         </Box>
-        {list.isError ? (
-          <Alert
-            severity="error"
-            action={
-              <Button color="inherit" size="small" onClick={() => void list.refetch()}>
-                {t('list.retry')}
-              </Button>
-            }
-          >
-            {errorText(list.error)}
-          </Alert>
-        ) : !list.data ? (
-          <Box role="status" aria-label={t('list.loading')} sx={gridSx}>
-            {Array.from({ length: 6 }, (_, i) => (
-              <Skeleton key={i} variant="rounded" height={300} />
-            ))}
-          </Box>
-        ) : list.data.data.length === 0 ? (
-          <EmptyList tab={params.tab} learner={learner} filtered={filtered} onClear={clearFilters} />
-        ) : (
-          <>
-            <Typography role="status" variant="body2" sx={{ color: 'text.secondary', mb: 1.5 }}>
-              {t('list.count', { count: list.data.total })}
-            </Typography>
-            <Box
-              component="ul"
-              sx={{ ...gridSx, listStyle: 'none', p: 0, m: 0, opacity: list.isPlaceholderData ? 0.6 : 1 }}
-              aria-busy={list.isFetching}
-            >
-              {list.data.data.map((video) => (
-                <Box component="li" key={video.id}>
-                  <VideoCard video={video} />
-                </Box>
-              ))}
-            </Box>
-            {pages > 1 && (
-              <Pagination
-                count={pages}
-                page={Math.min(params.page, pages)}
-                onChange={(_, page) => update({ page })}
-                color="primary"
-                sx={{ mt: 3, display: 'flex', justifyContent: 'center' }}
-                getItemAriaLabel={(type, page, selected) =>
-                  type === 'page'
-                    ? t(selected ? 'list.pagination.current' : 'list.pagination.page', { page })
-                    : t(`list.pagination.${type}`)
-                }
+        <ListStates
+          query={list}
+          retry={t('list.retry')}
+          loading={{ label: t('list.loading'), count: 6, height: 300, sx: cardGridSx }}
+          empty={<EmptyList tab={params.tab} learner={learner} filtered={filtered} onClear={clearFilters} />}
+        >
+          {(result) => (
+            <>
+              <Typography role="status" variant="body2" sx={{ color: 'text.secondary', mb: 1.5 }}>
+                {t('list.count', { count: result.total })}
+              </Typography>
+              <CardGrid items={result.data} busy={list.isFetching} dimmed={list.isPlaceholderData}>
+                {(video) => <VideoCard video={video} />}
+              </CardGrid>
+              <ListPagination
+                pages={pages}
+                page={params.page}
+                onChange={(page) => update({ page })}
+                labels="videos:list.pagination"
+                mt={3}
               />
-            )}
-          </>
-        )}
+            </>
+          )}
+        </ListStates>
       </Box>
     </Box>
   );
 }
-
-const gridSx = {
-  display: 'grid',
-  gap: 2,
-  gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))', xl: 'repeat(4, minmax(0, 1fr))' },
-} as const;
 
 /** What to do when a tab is empty: each tab says how cases get there. */
 function EmptyList({ tab, learner, filtered, onClear }: { tab: VideoTab; learner: boolean; filtered: boolean; onClear(): void }) {

@@ -1,13 +1,12 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { VideoDetail } from '@sutura/domain/videos';
-import { ApiRequestError, errorText } from '@/lib/http';
+import { ApiRequestError } from '@/lib/http';
 import { VideoNotFound } from '@/features/videos/components/video-not-found';
+import { RetryAlert } from '@/components/retry-alert';
 
 /** Loading, not found (404 for anyone a case does not concern) or another error, before a video page shows. */
 export function VideoPageState({ query, children }: { query: UseQueryResult<VideoDetail>; children: (video: VideoDetail) => ReactNode }) {
@@ -15,18 +14,7 @@ export function VideoPageState({ query, children }: { query: UseQueryResult<Vide
   // 400 only comes from an address that is no video id at all.
   if (query.error instanceof ApiRequestError && (query.error.status === 404 || query.error.status === 400)) return <VideoNotFound />;
   if (query.isError && !query.data) {
-    return (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void query.refetch()}>
-            {t('list.retry')}
-          </Button>
-        }
-      >
-        {errorText(query.error)}
-      </Alert>
-    );
+    return <RetryAlert error={query.error} retry={t('list.retry')} onRetry={() => void query.refetch()} />;
   }
   if (!query.data) {
     return (

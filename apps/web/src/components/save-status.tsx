@@ -5,7 +5,7 @@ import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
 import CloudOffOutlined from '@mui/icons-material/CloudOffOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import ErrorOutlined from '@mui/icons-material/ErrorOutlined';
-import type { SaveStatus } from '@/features/editor/hooks/use-autosave';
+import type { SaveStatus } from '@/lib/use-autosave';
 
 const ICONS: Record<SaveStatus, React.ReactNode> = {
   saved: <CheckCircleOutlined fontSize="small" color="primary" />,
