@@ -190,12 +190,13 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
     claims,
     audit,
     notifications,
-    onReleased: async ({ videoId, stage, authorId }) => {
+    onReleasing: async ({ videoId, stage }, tx) => (stage === 'analysis' ? analysis.draftReleased(tx, videoId) : null),
+    onReleased: async ({ videoId, stage, authorId }, leftover) => {
       if (stage === 'preparation') {
         preparation.poolChanged(videoId, 'returned');
         preparation.statusChanged({ id: videoId, authorId }, 'pending_preparation');
       } else {
-        await analysis.claimForceReleased(videoId);
+        await analysis.claimForceReleased(videoId, leftover);
       }
     },
   });
