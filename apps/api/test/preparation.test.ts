@@ -346,6 +346,38 @@ describe('preparing a video', () => {
     expect(asAdmin.videoUrl).not.toBeNull();
   }, 180_000);
 
+  it('moves the video to processing with its render or not at all: a failure half-way leaves it with its editor', async () => {
+    const video = await sentVideo();
+    const claim = (await call('POST', `/editor/videos/${video.id}/claim`, editor)).json().data;
+    const body = (extra: object) => ({ fencingToken: claim.fencingToken, ...extra });
+    await call('PUT', `/editor/videos/${video.id}/trims`, editor, body({ trims: [{ start: 0, end: 10 }] }));
+    await call('PUT', `/editor/videos/${video.id}/phase`, editor, body({ phase: 'steps' }));
+    const steps = [
+      { surgeryStepId: null, name: 'A', start: 0, end: 4 },
+      { surgeryStepId: null, name: 'B', start: 4, end: 10 },
+    ];
+    expect((await call('PUT', `/editor/videos/${video.id}/steps`, editor, body({ steps }))).statusCode).toBe(200);
+    // The database refuses this preparation's render: the write after the video's move fails.
+    await ctx.database.pool.query(`
+      CREATE FUNCTION refuse_render() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.video_id = '${video.id}' AND NEW.render_status = 'rendering' THEN RAISE EXCEPTION 'refused'; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER refuse_render BEFORE UPDATE ON preparations FOR EACH ROW EXECUTE FUNCTION refuse_render();`);
+    try {
+      const failed = await call('POST', `/editor/videos/${video.id}/submit`, editor, body({}));
+      expect(failed.statusCode).toBe(500);
+    } finally {
+      await ctx.database.pool.query('DROP TRIGGER refuse_render ON preparations; DROP FUNCTION refuse_render();');
+    }
+    const [row] = await ctx.database.db.select().from(videos).where(eq(videos.id, video.id));
+    expect(row).toMatchObject({ status: 'in_preparation', claimHolderId: editor.id, fencingToken: claim.fencingToken });
+    expect(row!.leaseEndsAt).not.toBeNull();
+    const detail = (await call('GET', `/editor/videos/${video.id}`, editor)).json().data;
+    expect(detail).toMatchObject({ status: 'in_preparation', renderStatus: 'idle' });
+  });
+
   it('gives a failed render back to its editor, who may submit again', async () => {
     const video = await sentVideo();
     const claim = (await call('POST', `/editor/videos/${video.id}/claim`, editor)).json().data;
