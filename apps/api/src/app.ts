@@ -200,7 +200,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
       }
     },
   });
-  const admin = createAdminService({ db, audit, auth, users, clock });
+  const admin = createAdminService({ db, audit, auth, users, hub, clock });
   const auditLog = createAuditLogService({ db });
   const bestCases = createBestCaseService({ db, storage, mediaService, notifications, audit, dataDir: config.dataDir, clock });
   const dashboard = createDashboardService({ db, clock });
@@ -269,6 +269,7 @@ export async function buildApp(
     emitToUser: (userId, event, payload) => live.realtime?.hub.emitToUser(userId, event, payload),
     disconnectSessions: (sessionIds) => live.realtime?.hub.disconnectSessions(sessionIds),
     emitToRole: (role, event, payload) => live.realtime?.hub.emitToRole(role, event, payload),
+    rolesChanged: (userId, roles) => live.realtime?.hub.rolesChanged(userId, roles),
   };
   const services = createServices(deps, hub);
 

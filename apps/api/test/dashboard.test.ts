@@ -181,8 +181,8 @@ describe('live dashboards', () => {
       socket.once('connect', resolve);
       socket.once('connect_error', reject);
     });
-    socket.emit(SOCKET_EVENTS.initialize, { id: person.id });
-    await roundTrip(socket);
+    // Acknowledged once the socket sits in its rooms.
+    await socket.timeout(5000).emitWithAck(SOCKET_EVENTS.initialize, { id: person.id });
     return { socket, received };
   }
   function roundTrip(socket: Socket): Promise<void> {

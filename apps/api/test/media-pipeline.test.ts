@@ -35,6 +35,7 @@ function deps(overrides: Partial<PipelineDeps> = {}): PipelineDeps {
         onEmit?.(payload as VideoProgressEvent);
       },
       emitToRole() {},
+      rolesChanged() {},
     },
     config: ctx.config,
     log: pino({ level: 'silent' }),

@@ -122,11 +122,8 @@ describe('the pool', () => {
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('connect_error', reject));
     const events: PoolChangedEvent[] = [];
     socket.on(PREPARATION_SOCKET_EVENTS.poolChanged, (e: PoolChangedEvent) => events.push(e));
-    socket.emit(SOCKET_EVENTS.initialize, { id: other.id });
-    await new Promise<void>((resolve) => {
-      socket.once(SOCKET_EVENTS.restartConnection, () => resolve());
-      socket.emit(SOCKET_EVENTS.restartConnection);
-    });
+    // Acknowledged once the socket sits in its rooms.
+    await socket.timeout(5000).emitWithAck(SOCKET_EVENTS.initialize, { id: other.id });
 
     const claim = await call('POST', `/editor/videos/${video.id}/claim`, editor);
     expect(claim.statusCode, claim.body).toBe(200);
