@@ -375,6 +375,39 @@ describe('preparing a video', () => {
     expect(detail).toMatchObject({ status: 'in_preparation', renderStatus: 'idle' });
   });
 
+  it('marks a render failed only with its work back to the editor: a failure half-way leaves it rendering', async () => {
+    const video = await sentVideo();
+    const claim = (await call('POST', `/editor/videos/${video.id}/claim`, editor)).json().data;
+    await ctx.services.claims.finish('preparation', video.id, editor.id, claim.fencingToken, 'processing');
+    const { preparations } = await import('../src/db/schema.ts');
+    await ctx.database.db
+      .update(preparations)
+      .set({ renderStatus: 'rendering', renderAttempt: 3, submittedAt: new Date() })
+      .where(eq(preparations.videoId, video.id));
+    // The database refuses the new claim's record: the write after the render's failure fails.
+    await ctx.database.pool.query(`
+      CREATE FUNCTION refuse_reopen() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.video_id = '${video.id}' THEN RAISE EXCEPTION 'refused'; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER refuse_reopen BEFORE INSERT ON claims FOR EACH ROW EXECUTE FUNCTION refuse_reopen();`);
+    try {
+      await expect(ctx.services.preparationJobs.renderFailed(video.id, 3)).rejects.toThrow();
+    } finally {
+      await ctx.database.pool.query('DROP TRIGGER refuse_reopen ON claims; DROP FUNCTION refuse_reopen();');
+    }
+    const [prep] = await ctx.database.db.select().from(preparations).where(eq(preparations.videoId, video.id));
+    expect(prep).toMatchObject({ renderStatus: 'rendering', renderError: null });
+    expect((await ctx.database.db.select().from(videos).where(eq(videos.id, video.id)))[0]!.status).toBe('processing');
+    // The queue's next try of the same failure goes through.
+    await ctx.services.preparationJobs.renderFailed(video.id, 3);
+    expect((await ctx.database.db.select().from(videos).where(eq(videos.id, video.id)))[0]).toMatchObject({
+      status: 'in_preparation',
+      claimHolderId: editor.id,
+    });
+  });
+
   it('gives a failed render back to its editor, who may submit again', async () => {
     const video = await sentVideo();
     const claim = (await call('POST', `/editor/videos/${video.id}/claim`, editor)).json().data;

@@ -86,10 +86,11 @@ export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number
     videoId: string,
     userId: string,
     from: 'free' | string,
+    outer?: ClaimsTx,
   ): Promise<(ClaimResponse & { previous: { holderId: string | null; fencingToken: number } | null }) | null> {
     const now = clock();
     const leaseEndsAt = new Date(now.getTime() + leaseMs);
-    return within(undefined, async (tx, emit) => {
+    return within(outer, async (tx, emit) => {
       const [before] = await tx
         .select({ status: videos.status, holderId: videos.claimHolderId, fencingToken: videos.fencingToken })
         .from(videos)
@@ -185,8 +186,8 @@ export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number
     },
 
     /** Gives a video back to the same person from another status (a failed render reopens it). */
-    async reopen(stage: ClaimStage, videoId: string, userId: string, fromStatus: string) {
-      return grant(stage, videoId, userId, fromStatus);
+    async reopen(stage: ClaimStage, videoId: string, userId: string, fromStatus: string, tx?: ClaimsTx) {
+      return grant(stage, videoId, userId, fromStatus, tx);
     },
 
     /**
