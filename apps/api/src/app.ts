@@ -48,7 +48,7 @@ import { createMediaService } from './modules/media/media.service.ts';
 import { createSignedUrls } from './modules/media/signed-urls.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
 import { createPushService, loadVapidKeys } from './modules/push/push.service.ts';
-import { createNotificationService, type RealtimeHub } from './modules/notifications/notifications.service.ts';
+import { createNotificationService, type RealtimeHub, type RoleRooms } from './modules/notifications/notifications.service.ts';
 import { createPreparationJobs } from './modules/preparation/preparation.jobs.ts';
 import { preparationRoutes } from './modules/preparation/preparation.routes.ts';
 import { createPreparationService } from './modules/preparation/preparation.service.ts';
@@ -97,7 +97,7 @@ export interface AppDeps {
 }
 
 /** Builds the services of the product from its adapters; the app and the workers share them. */
-export function createServices(deps: AppDeps, hub: RealtimeHub) {
+export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const { config, database, storage, queue } = deps;
   const db = database.db;
   const clock = deps.clock ?? (() => new Date());
@@ -265,7 +265,7 @@ export async function buildApp(
 
   // The hub exists before the socket server so that services can be built first.
   const live: { realtime?: Awaited<ReturnType<typeof createRealtime>> } = {};
-  const hub: RealtimeHub = {
+  const hub: RealtimeHub & RoleRooms = {
     emitToUser: (userId, event, payload) => live.realtime?.hub.emitToUser(userId, event, payload),
     disconnectSessions: (sessionIds) => live.realtime?.hub.disconnectSessions(sessionIds),
     emitToRole: (role, event, payload) => live.realtime?.hub.emitToRole(role, event, payload),

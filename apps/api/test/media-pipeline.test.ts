@@ -35,7 +35,6 @@ function deps(overrides: Partial<PipelineDeps> = {}): PipelineDeps {
         onEmit?.(payload as VideoProgressEvent);
       },
       emitToRole() {},
-      rolesChanged() {},
     },
     config: ctx.config,
     log: pino({ level: 'silent' }),

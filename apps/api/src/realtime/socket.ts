@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { SOCKET_EVENTS } from '@sutura/domain/notifications';
 import { ROLES, type Role } from '@sutura/domain/roles';
 import { sessionCookieToken, type Authenticator } from '../http/access.ts';
-import type { RealtimeHub } from '../modules/notifications/notifications.service.ts';
+import type { RealtimeHub, RoleRooms } from '../modules/notifications/notifications.service.ts';
 
 const room = (userId: string) => `user:${userId}`;
 /** Every socket sits in its session's room from connection on, so that the session can close it. */
@@ -120,7 +120,7 @@ export async function createRealtime(opts: {
     });
   });
 
-  const hub: RealtimeHub = {
+  const hub: RealtimeHub & RoleRooms = {
     emitToUser(userId, event, payload) {
       io.to(room(userId)).emit(event, payload);
     },
@@ -149,7 +149,7 @@ export async function createRealtime(opts: {
  * For a process without HTTP (WORKERS=only): a socket.io server attached to nothing, whose
  * PostgreSQL adapter forwards every emit to the processes that hold the clients' sockets.
  */
-export async function createRealtimeEmitter(pool: pg.Pool): Promise<{ hub: RealtimeHub; close: () => Promise<void> }> {
+export async function createRealtimeEmitter(pool: pg.Pool): Promise<{ hub: RealtimeHub & RoleRooms; close: () => Promise<void> }> {
   await pool.query(
     'CREATE TABLE IF NOT EXISTS socket_io_attachments (id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)',
   );

@@ -16,7 +16,7 @@ import type { RequestUser } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Audit } from '../audit/audit.service.ts';
 import type { AuthService } from '../auth/auth.service.ts';
-import type { RealtimeHub } from '../notifications/notifications.service.ts';
+import type { RoleRooms } from '../notifications/notifications.service.ts';
 import type { UserService } from '../users/users.service.ts';
 
 type UserRow = typeof users.$inferSelect;
@@ -59,7 +59,7 @@ export function createAdminService(deps: {
   audit: Audit;
   auth: Pick<AuthService, 'revokeAll'>;
   users: Pick<UserService, 'resendVerificationFor'>;
-  hub: Pick<RealtimeHub, 'rolesChanged'>;
+  hub: RoleRooms;
   clock: () => Date;
 }) {
   const { db, audit, clock } = deps;

@@ -15,6 +15,10 @@ export interface RealtimeHub {
   disconnectSessions(sessionIds: string[]): void;
   /** To everyone signed in with a role (every editor sees the pool change). */
   emitToRole(role: Role, event: string, payload: unknown): void;
+}
+
+/** What the socket server does when a person's roles change. */
+export interface RoleRooms {
   /** The person's open sockets leave the rooms of their former roles and join those of `roles`; their clients are told. */
   rolesChanged(userId: string, roles: readonly Role[]): void;
 }
