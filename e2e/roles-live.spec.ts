@@ -33,7 +33,8 @@ test('a person’s menu gains and loses the editor space the moment an administr
     await expect(editorSpace).toBeVisible();
     await editorSpace.click();
     await expect(page).toHaveURL(/\/editor$/);
-    await page.goto('/dashboard');
+    await menu.getByRole('link', { name: 'Tableau de bord', exact: true }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
     await expect(editorSpace).toBeVisible();
 
     await setRoles(request, admin, person!.id, ['learner']);

@@ -42,6 +42,13 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     let socket: Socket | null = null;
     let closed = false;
     const initialize = () => socket?.emit(SOCKET_EVENTS.initialize, { id: userId });
+    // Back after the connection dropped: a role change may have happened meanwhile.
+    let connections = 0;
+    const onConnect = () => {
+      initialize();
+      connections += 1;
+      if (connections > 1) void refreshRef.current().catch((error: unknown) => console.error(error));
+    };
     // An administrator changed the person's roles: the session (menu, pages) is fetched again,
     // the socket joins the live events of the new roles, and every screen refetches its data.
     const sessionChanged = () => {
@@ -59,7 +66,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
           return;
         }
         socket = connected;
-        socket.on('connect', initialize);
+        socket.on('connect', onConnect);
         socket.on(SOCKET_EVENTS.restartConnection, initialize);
         socket.on(SOCKET_EVENTS.sessionChanged, sessionChanged);
         publish(socket);
@@ -69,7 +76,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     return () => {
       closed = true;
       if (!socket) return;
-      socket.off('connect', initialize);
+      socket.off('connect', onConnect);
       socket.off(SOCKET_EVENTS.restartConnection, initialize);
       socket.off(SOCKET_EVENTS.sessionChanged, sessionChanged);
       socket.disconnect();
