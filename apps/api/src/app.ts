@@ -48,7 +48,7 @@ import { createMediaService } from './modules/media/media.service.ts';
 import { createSignedUrls } from './modules/media/signed-urls.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
 import { createPushService, loadVapidKeys } from './modules/push/push.service.ts';
-import { createNotificationService, type RealtimeHub } from './modules/notifications/notifications.service.ts';
+import { createNotificationService, type RealtimeHub, type RoleRooms } from './modules/notifications/notifications.service.ts';
 import { createPreparationJobs } from './modules/preparation/preparation.jobs.ts';
 import { preparationRoutes } from './modules/preparation/preparation.routes.ts';
 import { createPreparationService } from './modules/preparation/preparation.service.ts';
@@ -97,7 +97,7 @@ export interface AppDeps {
 }
 
 /** Builds the services of the product from its adapters; the app and the workers share them. */
-export function createServices(deps: AppDeps, hub: RealtimeHub) {
+export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const { config, database, storage, queue } = deps;
   const db = database.db;
   const clock = deps.clock ?? (() => new Date());
@@ -190,16 +190,17 @@ export function createServices(deps: AppDeps, hub: RealtimeHub) {
     claims,
     audit,
     notifications,
-    onReleased: async ({ videoId, stage, authorId }) => {
+    onReleasing: async ({ videoId, stage }, tx) => (stage === 'analysis' ? analysis.draftReleased(tx, videoId) : null),
+    onReleased: async ({ videoId, stage, authorId }, leftover) => {
       if (stage === 'preparation') {
         preparation.poolChanged(videoId, 'returned');
         preparation.statusChanged({ id: videoId, authorId }, 'pending_preparation');
       } else {
-        await analysis.claimForceReleased(videoId);
+        await analysis.claimForceReleased(videoId, leftover);
       }
     },
   });
-  const admin = createAdminService({ db, audit, auth, users, clock });
+  const admin = createAdminService({ db, audit, auth, users, hub, clock });
   const auditLog = createAuditLogService({ db });
   const bestCases = createBestCaseService({ db, storage, mediaService, notifications, audit, dataDir: config.dataDir, clock });
   const dashboard = createDashboardService({ db, clock });
@@ -264,10 +265,11 @@ export async function buildApp(
 
   // The hub exists before the socket server so that services can be built first.
   const live: { realtime?: Awaited<ReturnType<typeof createRealtime>> } = {};
-  const hub: RealtimeHub = {
+  const hub: RealtimeHub & RoleRooms = {
     emitToUser: (userId, event, payload) => live.realtime?.hub.emitToUser(userId, event, payload),
     disconnectSessions: (sessionIds) => live.realtime?.hub.disconnectSessions(sessionIds),
     emitToRole: (role, event, payload) => live.realtime?.hub.emitToRole(role, event, payload),
+    rolesChanged: (userId, roles) => live.realtime?.hub.rolesChanged(userId, roles),
   };
   const services = createServices(deps, hub);
 

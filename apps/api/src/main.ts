@@ -115,7 +115,7 @@ if (config.workers !== 'only') {
   const emitter = await createRealtimeEmitter(database.pool);
   closers.push(emitter.close);
   hub = emitter.hub;
-  services = createServices({ config, database, storage, queue, log }, hub);
+  services = createServices({ config, database, storage, queue, log }, emitter.hub);
   releaseStartupMemory();
   log.info({ media: mediaLine(mediaTools) }, 'worker process started');
 }

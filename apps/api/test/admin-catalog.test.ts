@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '@sutura/domain/errors';
 import type { AdminVocabularies } from '@sutura/domain/admin-catalog';
 import {
+  analyses,
   auditLog,
   claims as claimHistory,
   media,
@@ -606,6 +607,35 @@ describe('surgery videos', () => {
     expect(write.json().error.code).toBe('LEASE_LOST');
     const [row] = await ctx.database.db.select().from(videos).where(eq(videos.id, video.id));
     expect(row!.status).toBe('pending_analysis');
+  });
+
+  it('ends an expert’s claim and deletes the draft together, or neither', async () => {
+    const video = await aCase({ status: 'pending_analysis' });
+    const claim = await call('POST', `/expert/videos/${video.id}/claim`, expert);
+    expect(claim.statusCode, claim.body).toBe(200);
+    expect(await ctx.database.db.select().from(analyses).where(eq(analyses.videoId, video.id))).toHaveLength(1);
+    // The database refuses to delete this draft: the write after the claim's end fails.
+    await ctx.database.pool.query(`
+      CREATE FUNCTION keep_draft() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF OLD.video_id = '${video.id}' THEN RAISE EXCEPTION 'refused'; END IF;
+        RETURN OLD;
+      END $$;
+      CREATE TRIGGER keep_draft BEFORE DELETE ON analyses FOR EACH ROW EXECUTE FUNCTION keep_draft();`);
+    try {
+      expect((await call('POST', `/admin/surgery-videos/${video.id}/release`, admin)).statusCode).toBe(500);
+    } finally {
+      await ctx.database.pool.query('DROP TRIGGER keep_draft ON analyses; DROP FUNCTION keep_draft();');
+    }
+    const [row] = await ctx.database.db.select().from(videos).where(eq(videos.id, video.id));
+    expect(row).toMatchObject({ status: 'in_analysis', claimHolderId: expert.id, fencingToken: claim.json().data.fencingToken });
+    const [history] = await ctx.database.db.select().from(claimHistory).where(eq(claimHistory.videoId, video.id));
+    expect(history).toMatchObject({ endedAt: null, endReason: null });
+
+    expect((await call('POST', `/admin/surgery-videos/${video.id}/release`, admin)).statusCode).toBe(200);
+    expect(await ctx.database.db.select().from(analyses).where(eq(analyses.videoId, video.id))).toEqual([]);
+    const [after] = await ctx.database.db.select().from(videos).where(eq(videos.id, video.id));
+    expect(after!.status).toBe('pending_analysis');
   });
 
   it('deletes a case with its rows and files, audited, its author told; the administrator may watch it first', async () => {

@@ -513,6 +513,45 @@ describe('finalize, abandon and expiry', () => {
     expect(row!.status).toBe('submitted');
   });
 
+  it('submits the analysis with the video or not at all: a failure half-way leaves both as they were', async () => {
+    const video = await preparedVideo();
+    const token = await claim(video.id);
+    const ws = await workspace(video.id);
+    await save(video.id, { fencingToken: token, stepRatings: ws.steps.map((s) => ({ stepId: s.id, rating: 3 })), kpiRatings: allKpis(4) });
+    // The database refuses this analysis' submission: the write after the video's move fails.
+    await ctx.database.pool.query(`
+      CREATE FUNCTION refuse_submit() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.video_id = '${video.id}' AND NEW.status = 'submitted' THEN RAISE EXCEPTION 'refused'; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER refuse_submit BEFORE UPDATE ON analyses FOR EACH ROW EXECUTE FUNCTION refuse_submit();`);
+    try {
+      const failed = await ctx.inject({
+        method: 'POST',
+        url: `/v1/expert/videos/${video.id}/finalize`,
+        token: expert.token,
+        body: { fencingToken: token },
+      });
+      expect(failed.statusCode).toBe(500);
+    } finally {
+      await ctx.database.pool.query('DROP TRIGGER refuse_submit ON analyses; DROP FUNCTION refuse_submit();');
+    }
+    const [still] = await db().select().from(videos).where(eq(videos.id, video.id));
+    expect(still).toMatchObject({ status: 'in_analysis', claimHolderId: expert.id });
+    expect((await db().select().from(analyses).where(eq(analyses.videoId, video.id)))[0]!.status).toBe('draft');
+    // The expert still holds it and submits again.
+    const done = await ctx.inject({
+      method: 'POST',
+      url: `/v1/expert/videos/${video.id}/finalize`,
+      token: expert.token,
+      body: { fencingToken: token },
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    expect((await db().select().from(videos).where(eq(videos.id, video.id)))[0]!.status).toBe('analysed');
+    expect((await db().select().from(analyses).where(eq(analyses.videoId, video.id)))[0]!.status).toBe('submitted');
+  });
+
   it('discards the draft on abandon and gives the video back to the pool', async () => {
     const video = await preparedVideo();
     const token = await claim(video.id);

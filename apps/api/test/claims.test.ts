@@ -4,7 +4,7 @@ import { CLAIM_STAGES, CLAIM_STATUSES, LEASE_MS, type ClaimStage } from '@sutura
 import { DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_PREFERENCES } from '@sutura/domain/preferences';
 import { claims as claimHistory, users, videos } from '../src/db/schema.ts';
 import { AppError } from '../src/http/errors.ts';
-import { createClaims } from '../src/modules/claims/claims.service.ts';
+import { createClaims, type ClaimChange } from '../src/modules/claims/claims.service.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 
 let ctx: TestContext;
@@ -143,5 +143,48 @@ describe.each(CLAIM_STAGES)('claims of the %s stage', (stage) => {
     expect(outcomes.filter((o) => o === 'OK')).toHaveLength(1);
     const otherStage: ClaimStage = stage === 'preparation' ? 'analysis' : 'preparation';
     expect(await codeOf(claims.claim(otherStage, videoId, people[1]!))).toBe('VIDEO_WRONG_STATUS');
+  });
+
+  it('commits a transition with the caller’s writes or not at all, and tells of it only once committed', async () => {
+    const changes: ClaimChange[] = [];
+    const claims = createClaims({ db: ctx.database.db, clock: () => new Date(), onChange: (c) => changes.push(c) });
+    const videoId = await pendingVideo(stage);
+    const claim = await claims.claim(stage, videoId, people[0]!);
+    expect(changes).toHaveLength(1);
+    const next = stage === 'preparation' ? 'processing' : 'analysed';
+    const held = async () => (await ctx.database.db.select().from(videos).where(eq(videos.id, videoId)))[0]!;
+
+    // A write after the transition fails: the transition is undone and nobody is told.
+    await expect(
+      claims.transaction(async (tx) => {
+        await claims.finish(stage, videoId, people[0]!, claim.fencingToken, next, tx);
+        expect(changes).toHaveLength(1);
+        throw new Error('a later write failed');
+      }),
+    ).rejects.toThrow('a later write failed');
+    await expect(
+      claims.transaction(async (tx) => {
+        await claims.forceRelease(videoId, tx);
+        throw new Error('a later write failed');
+      }),
+    ).rejects.toThrow('a later write failed');
+    expect(await held()).toMatchObject({ status: CLAIM_STATUSES[stage].held, claimHolderId: people[0]!, fencingToken: claim.fencingToken });
+    const [history] = await ctx.database.db.select().from(claimHistory).where(eq(claimHistory.videoId, videoId));
+    expect(history).toMatchObject({ endedAt: null, endReason: null });
+    expect(changes).toHaveLength(1);
+
+    // Committed: the change is told after the commit, when a reader sees the new state.
+    const seen: string[] = [];
+    const observed = createClaims({
+      db: ctx.database.db,
+      clock: () => new Date(),
+      onChange: () => void held().then((row) => seen.push(row.status)),
+    });
+    await observed.transaction((tx) => observed.finish(stage, videoId, people[0]!, claim.fencingToken, next, tx));
+    await expect.poll(() => seen).toEqual([next]);
+    // A transaction the claim module did not open is refused, rather than telling before its commit.
+    await expect(ctx.database.db.transaction((tx) => claims.release(stage, videoId, people[0]!, claim.fencingToken, tx))).rejects.toThrow(
+      /claims\.transaction/,
+    );
   });
 });

@@ -181,8 +181,8 @@ describe('live dashboards', () => {
       socket.once('connect', resolve);
       socket.once('connect_error', reject);
     });
-    socket.emit(SOCKET_EVENTS.initialize, { id: person.id });
-    await roundTrip(socket);
+    // Acknowledged once the socket sits in its rooms.
+    await socket.timeout(5000).emitWithAck(SOCKET_EVENTS.initialize, { id: person.id });
     return { socket, received };
   }
   function roundTrip(socket: Socket): Promise<void> {
@@ -231,5 +231,39 @@ describe('live dashboards', () => {
       body: { fencingToken: claimed.json().data.fencingToken },
     });
     await until(() => expert.received.length > before);
+  });
+
+  it('tells the expert once the submitted analysis is committed: a refetch on the event already counts it', async () => {
+    const id = await video('submittedLive', people.learner.id, 'pending_analysis');
+    const claimed = await ctx.inject({ method: 'POST', url: `/v1/expert/videos/${id}/claim`, token: people.expert.token });
+    expect(claimed.statusCode, claimed.body).toBe(200);
+    const baseline = (await dashboard(people.expert)).data.expert!.doneThisMonth;
+    const expert = await connect(people.expert);
+    // What the web app does: fetch the dashboard again the moment the event arrives.
+    const seen: number[] = [];
+    expert.socket.on(SOCKET_EVENTS.dashboardChanged, () => {
+      void dashboard(people.expert).then(({ data }) => seen.push(data.expert!.doneThisMonth));
+    });
+    // The analysis' submission takes a while, so that a refetch during it would read the old numbers.
+    await ctx.database.pool.query(`
+      CREATE FUNCTION slow_submit() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.video_id = '${id}' AND NEW.status = 'submitted' THEN PERFORM pg_sleep(0.5); END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER slow_submit BEFORE UPDATE ON analyses FOR EACH ROW EXECUTE FUNCTION slow_submit();`);
+    try {
+      const done = await ctx.inject({
+        method: 'POST',
+        url: `/v1/expert/videos/${id}/finalize`,
+        token: people.expert.token,
+        body: { fencingToken: claimed.json().data.fencingToken, confirmAnyway: true },
+      });
+      expect(done.statusCode, done.body).toBe(200);
+    } finally {
+      await ctx.database.pool.query('DROP TRIGGER slow_submit ON analyses; DROP FUNCTION slow_submit();');
+    }
+    await until(() => seen.length > 0);
+    expect(seen).toEqual([baseline + 1]);
   });
 });

@@ -122,11 +122,8 @@ describe('the pool', () => {
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('connect_error', reject));
     const events: PoolChangedEvent[] = [];
     socket.on(PREPARATION_SOCKET_EVENTS.poolChanged, (e: PoolChangedEvent) => events.push(e));
-    socket.emit(SOCKET_EVENTS.initialize, { id: other.id });
-    await new Promise<void>((resolve) => {
-      socket.once(SOCKET_EVENTS.restartConnection, () => resolve());
-      socket.emit(SOCKET_EVENTS.restartConnection);
-    });
+    // Acknowledged once the socket sits in its rooms.
+    await socket.timeout(5000).emitWithAck(SOCKET_EVENTS.initialize, { id: other.id });
 
     const claim = await call('POST', `/editor/videos/${video.id}/claim`, editor);
     expect(claim.statusCode, claim.body).toBe(200);
@@ -345,6 +342,71 @@ describe('preparing a video', () => {
     expect(asAdmin.sourceUrl).toBeNull();
     expect(asAdmin.videoUrl).not.toBeNull();
   }, 180_000);
+
+  it('moves the video to processing with its render or not at all: a failure half-way leaves it with its editor', async () => {
+    const video = await sentVideo();
+    const claim = (await call('POST', `/editor/videos/${video.id}/claim`, editor)).json().data;
+    const body = (extra: object) => ({ fencingToken: claim.fencingToken, ...extra });
+    await call('PUT', `/editor/videos/${video.id}/trims`, editor, body({ trims: [{ start: 0, end: 10 }] }));
+    await call('PUT', `/editor/videos/${video.id}/phase`, editor, body({ phase: 'steps' }));
+    const steps = [
+      { surgeryStepId: null, name: 'A', start: 0, end: 4 },
+      { surgeryStepId: null, name: 'B', start: 4, end: 10 },
+    ];
+    expect((await call('PUT', `/editor/videos/${video.id}/steps`, editor, body({ steps }))).statusCode).toBe(200);
+    // The database refuses this preparation's render: the write after the video's move fails.
+    await ctx.database.pool.query(`
+      CREATE FUNCTION refuse_render() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.video_id = '${video.id}' AND NEW.render_status = 'rendering' THEN RAISE EXCEPTION 'refused'; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER refuse_render BEFORE UPDATE ON preparations FOR EACH ROW EXECUTE FUNCTION refuse_render();`);
+    try {
+      const failed = await call('POST', `/editor/videos/${video.id}/submit`, editor, body({}));
+      expect(failed.statusCode).toBe(500);
+    } finally {
+      await ctx.database.pool.query('DROP TRIGGER refuse_render ON preparations; DROP FUNCTION refuse_render();');
+    }
+    const [row] = await ctx.database.db.select().from(videos).where(eq(videos.id, video.id));
+    expect(row).toMatchObject({ status: 'in_preparation', claimHolderId: editor.id, fencingToken: claim.fencingToken });
+    expect(row!.leaseEndsAt).not.toBeNull();
+    const detail = (await call('GET', `/editor/videos/${video.id}`, editor)).json().data;
+    expect(detail).toMatchObject({ status: 'in_preparation', renderStatus: 'idle' });
+  });
+
+  it('marks a render failed only with its work back to the editor: a failure half-way leaves it rendering', async () => {
+    const video = await sentVideo();
+    const claim = (await call('POST', `/editor/videos/${video.id}/claim`, editor)).json().data;
+    await ctx.services.claims.finish('preparation', video.id, editor.id, claim.fencingToken, 'processing');
+    const { preparations } = await import('../src/db/schema.ts');
+    await ctx.database.db
+      .update(preparations)
+      .set({ renderStatus: 'rendering', renderAttempt: 3, submittedAt: new Date() })
+      .where(eq(preparations.videoId, video.id));
+    // The database refuses the new claim's record: the write after the render's failure fails.
+    await ctx.database.pool.query(`
+      CREATE FUNCTION refuse_reopen() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.video_id = '${video.id}' THEN RAISE EXCEPTION 'refused'; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER refuse_reopen BEFORE INSERT ON claims FOR EACH ROW EXECUTE FUNCTION refuse_reopen();`);
+    try {
+      await expect(ctx.services.preparationJobs.renderFailed(video.id, 3)).rejects.toThrow();
+    } finally {
+      await ctx.database.pool.query('DROP TRIGGER refuse_reopen ON claims; DROP FUNCTION refuse_reopen();');
+    }
+    const [prep] = await ctx.database.db.select().from(preparations).where(eq(preparations.videoId, video.id));
+    expect(prep).toMatchObject({ renderStatus: 'rendering', renderError: null });
+    expect((await ctx.database.db.select().from(videos).where(eq(videos.id, video.id)))[0]!.status).toBe('processing');
+    // The queue's next try of the same failure goes through.
+    await ctx.services.preparationJobs.renderFailed(video.id, 3);
+    expect((await ctx.database.db.select().from(videos).where(eq(videos.id, video.id)))[0]).toMatchObject({
+      status: 'in_preparation',
+      claimHolderId: editor.id,
+    });
+  });
 
   it('gives a failed render back to its editor, who may submit again', async () => {
     const video = await sentVideo();

@@ -48,9 +48,9 @@ function roundTrip(socket: Socket): Promise<void> {
   });
 }
 
+/** INITIALIZE, acknowledged once the socket sits in its rooms (or was refused). */
 async function initialize(socket: Socket, id: string): Promise<void> {
-  socket.emit(SOCKET_EVENTS.initialize, { id });
-  await roundTrip(socket);
+  await socket.timeout(5000).emitWithAck(SOCKET_EVENTS.initialize, { id });
 }
 
 function waitFor<T>(list: T[], count: number, timeoutMs = 5000): Promise<T[]> {
@@ -122,5 +122,57 @@ describe('realtime notifications', () => {
     const [his] = await waitFor(impostor.received, 1);
     expect(his!.key).toBe('passwordChanged');
     expect(own.received.map((n) => n.key)).toEqual(['passwordChanged']);
+  });
+});
+
+describe('role changes on open sockets', () => {
+  it('moves a person’s open sockets to their new roles’ live events at once, and tells their clients', async () => {
+    const admin = await ctx.createUser('administrator');
+    const learner = await ctx.createUser('learner');
+    const editor = await ctx.createUser('editor');
+    const open = async (person: Person) => {
+      const client = await connect(person.token);
+      const dashboard: unknown[] = [];
+      const session: unknown[] = [];
+      client.socket.on(SOCKET_EVENTS.dashboardChanged, (payload: unknown) => dashboard.push(payload));
+      client.socket.on(SOCKET_EVENTS.sessionChanged, (payload: unknown) => session.push(payload ?? null));
+      await initialize(client.socket, person.id);
+      return { ...client, dashboard, session };
+    };
+    const becoming = await open(learner);
+    const leaving = await open(editor);
+    const bystander = await open(await ctx.createUser('editor'));
+    // An event to every editor. Room events go through the adapter (a PostgreSQL round trip
+    // first), so the test waits for the expected counts, then a while for any extra one.
+    const counts = () => [becoming.dashboard.length, leaving.dashboard.length, bystander.dashboard.length];
+    const toEditors = async (expected: number[]) => {
+      ctx.services.dashboardEvents.changed({ users: [], roles: ['editor'] });
+      const deadline = Date.now() + 5000;
+      while (counts().some((n, i) => n < expected[i]!) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(counts()).toEqual(expected);
+    };
+    await toEditors([0, 1, 1]);
+
+    const setRoles = (person: Person, roles: string[]) =>
+      ctx.inject({ method: 'PUT', url: `/v1/admin/users/${person.id}/roles`, token: admin.token, body: { roles } });
+    expect((await setRoles(learner, ['learner', 'editor'])).statusCode).toBe(200);
+    expect((await setRoles(editor, ['learner'])).statusCode).toBe(200);
+    await waitFor(becoming.session, 1);
+    await waitFor(leaving.session, 1);
+    expect(bystander.session).toEqual([]);
+
+    // Without reconnecting, the new editor hears the editors' events and the former one no longer does.
+    await toEditors([1, 1, 2]);
+
+    // Initialising again (as a client does after the server asks it to) keeps the roles of now.
+    await initialize(becoming.socket, learner.id);
+    await initialize(leaving.socket, editor.id);
+    await toEditors([2, 1, 3]);
+
+    // A change to the same roles writes nothing and tells nobody.
+    expect((await setRoles(learner, ['editor', 'learner'])).statusCode).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(becoming.session).toHaveLength(1);
   });
 });

@@ -5,4 +5,6 @@ export const SOCKET_EVENTS = {
   notificationReceived: 'NOTIFICATION_RECEIVED',
   /** A number of the person's dashboard changed (no payload): it is fetched again. */
   dashboardChanged: 'DASHBOARD_CHANGED',
+  /** The person's session changed (an administrator changed their roles, no payload): it is fetched again. */
+  sessionChanged: 'SESSION_CHANGED',
 } as const;

@@ -4,8 +4,9 @@ import { createAdapter } from '@socket.io/postgres-adapter';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { SOCKET_EVENTS } from '@sutura/domain/notifications';
+import { ROLES, type Role } from '@sutura/domain/roles';
 import { sessionCookieToken, type Authenticator } from '../http/access.ts';
-import type { RealtimeHub } from '../modules/notifications/notifications.service.ts';
+import type { RealtimeHub, RoleRooms } from '../modules/notifications/notifications.service.ts';
 
 const room = (userId: string) => `user:${userId}`;
 /** Every socket sits in its session's room from connection on, so that the session can close it. */
@@ -40,11 +41,29 @@ function sameOrigin(headers: IncomingHttpHeaders): boolean {
 const roleRoom = (role: string) => `role:${role}`;
 
 /**
+ * A person's roles changed: their sockets (on every process, through the adapter) move to the
+ * rooms of the new roles at once, then their clients are told to fetch the session again.
+ */
+function roleMover(io: Server) {
+  return (userId: string, roles: readonly Role[]) => {
+    const sockets = io.in(room(userId));
+    sockets.socketsLeave(ROLES.filter((r) => !roles.includes(r)).map(roleRoom));
+    if (roles.length) sockets.socketsJoin(roles.map(roleRoom));
+    io.to(room(userId)).emit(SOCKET_EVENTS.sessionChanged);
+  };
+}
+
+/**
  * The socket of SPEC §4: a client authenticates with its token, then `INITIALIZE {id}` joins
  * that person's room — only when the id is the token's own. The rooms span every process on
  * the same database through the PostgreSQL adapter (embedded server or DATABASE_URL alike).
  */
-export async function createRealtime(opts: { server: HttpServer; auth: Authenticator; pool: pg.Pool; log: Logger }) {
+export async function createRealtime(opts: {
+  server: HttpServer;
+  auth: Authenticator & { rolesOf(userId: string): Promise<Role[] | null> };
+  pool: pg.Pool;
+  log: Logger;
+}) {
   const io = new Server(opts.server, { serveClient: false, cors: { origin: false } });
   await opts.pool.query(
     'CREATE TABLE IF NOT EXISTS socket_io_attachments (id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)',
@@ -56,7 +75,6 @@ export async function createRealtime(opts: { server: HttpServer; auth: Authentic
     const user = token ? await opts.auth.authenticate(token).catch(() => null) : null;
     socket.data.userId = user?.id ?? null;
     socket.data.sessionId = user?.sessionId ?? null;
-    socket.data.roles = user?.roles ?? [];
     next();
   });
 
@@ -79,25 +97,30 @@ export async function createRealtime(opts: { server: HttpServer; auth: Authentic
 
     // A client that asks to restart is told to initialise again.
     socket.on(SOCKET_EVENTS.restartConnection, () => socket.emit(SOCKET_EVENTS.restartConnection));
-    socket.on(SOCKET_EVENTS.initialize, async (payload: unknown) => {
+    // A client may pass an acknowledgement: it is called once the socket sits in its rooms (or was refused).
+    socket.on(SOCKET_EVENTS.initialize, async (payload: unknown, ack?: unknown) => {
+      const done = () => (typeof ack === 'function' ? (ack as () => void)() : undefined);
       const id = (payload as { id?: unknown } | undefined)?.id;
       const userId = socket.data.userId as string | null;
       if (typeof id !== 'string' || !userId || !sessionId || userId !== id) {
         opts.log.info({ socket: socket.id }, 'realtime: INITIALIZE refused');
-        return;
+        return done();
       }
-      // The session may have ended since the connection: checked again before joining.
-      if (!(await alive())) {
+      // The session may have ended since the connection: checked again before joining. The
+      // person's roles are those of now, not of the connection: an administrator may have changed them.
+      const [endsAt, roles] = await Promise.all([alive(), opts.auth.rolesOf(userId).catch(() => null)]);
+      if (!endsAt) {
         opts.log.info({ socket: socket.id }, 'realtime: session ended, socket closed');
         socket.disconnect(true);
-        return;
+        return done();
       }
       for (const joined of socket.rooms) if (joined !== socket.id && joined !== sessionRoom(sessionId)) await socket.leave(joined);
-      await socket.join([room(id), ...(socket.data.roles as string[]).map(roleRoom)]);
+      await socket.join([room(id), ...(roles ?? []).map(roleRoom)]);
+      done();
     });
   });
 
-  const hub: RealtimeHub = {
+  const hub: RealtimeHub & RoleRooms = {
     emitToUser(userId, event, payload) {
       io.to(room(userId)).emit(event, payload);
     },
@@ -105,6 +128,7 @@ export async function createRealtime(opts: { server: HttpServer; auth: Authentic
     emitToRole(role, event, payload) {
       io.to(roleRoom(role)).emit(event, payload);
     },
+    rolesChanged: roleMover(io),
   };
 
   return {
@@ -125,7 +149,7 @@ export async function createRealtime(opts: { server: HttpServer; auth: Authentic
  * For a process without HTTP (WORKERS=only): a socket.io server attached to nothing, whose
  * PostgreSQL adapter forwards every emit to the processes that hold the clients' sockets.
  */
-export async function createRealtimeEmitter(pool: pg.Pool): Promise<{ hub: RealtimeHub; close: () => Promise<void> }> {
+export async function createRealtimeEmitter(pool: pg.Pool): Promise<{ hub: RealtimeHub & RoleRooms; close: () => Promise<void> }> {
   await pool.query(
     'CREATE TABLE IF NOT EXISTS socket_io_attachments (id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)',
   );
@@ -140,6 +164,7 @@ export async function createRealtimeEmitter(pool: pg.Pool): Promise<{ hub: Realt
       emitToRole(role, event, payload) {
         io.to(roleRoom(role)).emit(event, payload);
       },
+      rolesChanged: roleMover(io),
     },
     // io.close() expects an engine, which a detached server has none of: close the adapter alone.
     close: async () => {

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import type { Socket } from 'socket.io-client';
 import { SOCKET_EVENTS } from '@sutura/domain/socket-events';
+import { queryClient } from '@/lib/query';
 import { useSession } from '@/lib/session';
 import { connectSocket } from '@/lib/socket';
 
@@ -28,14 +29,35 @@ export function useSocket(): Socket | null {
 
 /** SPEC §4: connected while a person is signed in and not signing out. */
 export function RealtimeProvider({ children }: { children: ReactNode }) {
-  const { session, signingOut } = useSession();
+  const { session, signingOut, refresh } = useSession();
   const userId = session?.userId;
+  // Kept in a ref: a new session object must not reconnect the socket.
+  const refreshRef = useRef(refresh);
+  useEffect(() => {
+    refreshRef.current = refresh;
+  });
 
   useEffect(() => {
     if (!userId || signingOut) return;
     let socket: Socket | null = null;
     let closed = false;
     const initialize = () => socket?.emit(SOCKET_EVENTS.initialize, { id: userId });
+    // Back after the connection dropped: a role change may have happened meanwhile.
+    let connections = 0;
+    const onConnect = () => {
+      initialize();
+      connections += 1;
+      if (connections > 1) void refreshRef.current().catch((error: unknown) => console.error(error));
+    };
+    // An administrator changed the person's roles: the session (menu, pages) is fetched again,
+    // the socket joins the live events of the new roles, and every screen refetches its data.
+    const sessionChanged = () => {
+      initialize();
+      void refreshRef.current().then(
+        () => queryClient.invalidateQueries(),
+        (error: unknown) => console.error(error),
+      );
+    };
     void connectSocket().then(
       (connected) => {
         // Signed out, or another person signed in, while the client was loading.
@@ -44,8 +66,9 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
           return;
         }
         socket = connected;
-        socket.on('connect', initialize);
+        socket.on('connect', onConnect);
         socket.on(SOCKET_EVENTS.restartConnection, initialize);
+        socket.on(SOCKET_EVENTS.sessionChanged, sessionChanged);
         publish(socket);
       },
       (error: unknown) => console.error(error),
@@ -53,8 +76,9 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     return () => {
       closed = true;
       if (!socket) return;
-      socket.off('connect', initialize);
+      socket.off('connect', onConnect);
       socket.off(SOCKET_EVENTS.restartConnection, initialize);
+      socket.off(SOCKET_EVENTS.sessionChanged, sessionChanged);
       socket.disconnect();
       publish(null);
     };

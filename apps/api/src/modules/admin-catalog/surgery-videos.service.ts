@@ -11,7 +11,7 @@ import { organs, surgeries, users, videos } from '../../db/schema.ts';
 import type { RequestUser } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Audit } from '../audit/audit.service.ts';
-import type { Claims } from '../claims/claims.service.ts';
+import type { Claims, ClaimsTx } from '../claims/claims.service.ts';
 import type { NotificationService } from '../notifications/notifications.service.ts';
 
 const invalid = (key: string) => new AppError('VALIDATION', {}, [{ path: `filter.${key}`, code: 'INVALID_VALUE' }]);
@@ -33,7 +33,10 @@ export function createSurgeryVideosAdmin(deps: {
   audit: Audit;
   notifications: NotificationService;
   /** The stage whose claim ended hears of it (pool and status events, the expert's draft dropped). */
-  onReleased: (claim: { videoId: string; stage: 'preparation' | 'analysis'; authorId: string }) => Promise<void>;
+  /** In the release's transaction: the work of the claim that goes with it (an expert's draft); what to tidy once committed. */
+  onReleasing: (claim: { videoId: string; stage: 'preparation' | 'analysis' }, tx: ClaimsTx) => Promise<string | null>;
+  /** Once committed, with what `onReleasing` returned. */
+  onReleased: (claim: { videoId: string; stage: 'preparation' | 'analysis'; authorId: string }, leftover: string | null) => Promise<void>;
 }) {
   const { db, claims, audit, notifications } = deps;
 
@@ -131,14 +134,19 @@ export function createSurgeryVideosAdmin(deps: {
      * LEASE_LOST, the holder is told. CLAIM_NOT_HELD when nobody holds it (a second click included).
      */
     async releaseClaim(viewer: RequestUser, videoId: string, ip: string) {
-      const ended = await claims.forceRelease(videoId);
-      if (!ended) throw new AppError('CLAIM_NOT_HELD');
+      // The claim and the work that goes with it end together; the rest once committed.
+      const released = await claims.transaction(async (tx) => {
+        const ended = await claims.forceRelease(videoId, tx);
+        return ended && { ended, leftover: await deps.onReleasing(ended, tx) };
+      });
+      if (!released) throw new AppError('CLAIM_NOT_HELD');
+      const { ended, leftover } = released;
       const [video] = await db
         .select({ authorId: videos.authorId, nameFr: surgeries.nameFr, nameEn: surgeries.nameEn })
         .from(videos)
         .leftJoin(surgeries, eq(surgeries.id, videos.surgeryId))
         .where(eq(videos.id, videoId));
-      if (video) await deps.onReleased({ videoId, stage: ended.stage, authorId: video.authorId });
+      if (video) await deps.onReleased({ videoId, stage: ended.stage, authorId: video.authorId }, leftover);
       await audit(viewer.id, 'video.claim_released_by_admin', 'video', videoId, ip, {
         stage: ended.stage,
         holderId: ended.holderId,

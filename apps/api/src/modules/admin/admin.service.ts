@@ -16,6 +16,7 @@ import type { RequestUser } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Audit } from '../audit/audit.service.ts';
 import type { AuthService } from '../auth/auth.service.ts';
+import type { RoleRooms } from '../notifications/notifications.service.ts';
 import type { UserService } from '../users/users.service.ts';
 
 type UserRow = typeof users.$inferSelect;
@@ -58,6 +59,7 @@ export function createAdminService(deps: {
   audit: Audit;
   auth: Pick<AuthService, 'revokeAll'>;
   users: Pick<UserService, 'resendVerificationFor'>;
+  hub: RoleRooms;
   clock: () => Date;
 }) {
   const { db, audit, clock } = deps;
@@ -172,7 +174,11 @@ export function createAdminService(deps: {
         return { before: was, after: updated! };
       });
       const changed = before.length !== roles.length || roles.some((r) => !before.includes(r));
-      if (changed) await audit(actor.id, 'user.roles_changed', 'user', userId, ip, { from: before, to: roles });
+      if (changed) {
+        // Once committed: the person's open pages move to their new roles' live events and menus.
+        deps.hub.rolesChanged(userId, roles);
+        await audit(actor.id, 'user.roles_changed', 'user', userId, ip, { from: before, to: roles });
+      }
       return toAdminUser(after);
     },
 

@@ -37,6 +37,7 @@ import {
 import type { RequestUser } from '../../http/access.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Audit } from '../audit/audit.service.ts';
+import type { ClaimsTx } from '../claims/claims.service.ts';
 import type { MediaService } from '../media/media.service.ts';
 import type { NotificationService, RealtimeHub } from '../notifications/notifications.service.ts';
 import type { VoiceStore } from './voice.ts';
@@ -51,9 +52,17 @@ export interface AnalysisClaims {
     videoId: string,
     userId: string,
   ): Promise<ClaimResponse & { previous: { holderId: string | null; fencingToken: number } | null }>;
-  release(stage: 'analysis', videoId: string, userId: string, fencingToken: number): Promise<unknown>;
+  release(stage: 'analysis', videoId: string, userId: string, fencingToken: number, tx?: ClaimsTx): Promise<unknown>;
   assertHolder(stage: 'analysis', videoId: string, userId: string, fencingToken: number): Promise<VideoRow>;
-  finish(stage: 'analysis', videoId: string, userId: string, fencingToken: number, nextStatus: 'analysed'): Promise<VideoRow>;
+  finish(
+    stage: 'analysis',
+    videoId: string,
+    userId: string,
+    fencingToken: number,
+    nextStatus: 'analysed',
+    tx?: ClaimsTx,
+  ): Promise<VideoRow>;
+  transaction<T>(work: (tx: ClaimsTx) => Promise<T>): Promise<T>;
   sweepExpired(stages: readonly 'analysis'[]): Promise<{ videoId: string; holderId: string | null }[]>;
 }
 
@@ -200,14 +209,20 @@ export function createAnalysisService(deps: {
   }
 
   /** Drops a draft with its comments and its voice file. */
-  async function discardDraft(videoId: string, keepExpertId?: string) {
+  /** Deletes the video's draft (but `keepExpertId`'s); returns its voice comment, to remove once committed. */
+  async function deleteDraft(tx: Db | ClaimsTx, videoId: string, keepExpertId?: string): Promise<string | null> {
     const conditions: SQL[] = [eq(analyses.videoId, videoId), eq(analyses.status, 'draft')];
     if (keepExpertId) conditions.push(or(ne(analyses.expertId, keepExpertId), sql`${analyses.expertId} is null`)!);
-    const [removed] = await db
+    const [removed] = await tx
       .delete(analyses)
       .where(and(...conditions))
       .returning();
-    if (removed?.voiceMediaId) await mediaService.remove(removed.voiceMediaId);
+    return removed?.voiceMediaId ?? null;
+  }
+
+  async function discardDraft(videoId: string, keepExpertId?: string) {
+    const voiceMediaId = await deleteDraft(db, videoId, keepExpertId);
+    if (voiceMediaId) await mediaService.remove(voiceMediaId);
   }
 
   /** The holder's write: the claim module checks the token, then the draft must still be a draft. */
@@ -310,9 +325,14 @@ export function createAnalysisService(deps: {
     },
 
     /** An administrator ended the expert's claim: the draft goes, the pool hears of the video. */
-    async claimForceReleased(videoId: string): Promise<void> {
-      await discardDraft(videoId);
+    async claimForceReleased(videoId: string, voiceMediaId: string | null): Promise<void> {
+      if (voiceMediaId) await mediaService.remove(voiceMediaId);
       poolChanged(videoId, 'returned');
+    },
+
+    /** The draft of a claim an administrator ends, deleted in that release's transaction. */
+    draftReleased(tx: ClaimsTx, videoId: string): Promise<string | null> {
+      return deleteDraft(tx, videoId);
     },
 
     // ---- The expert's lists
@@ -388,8 +408,12 @@ export function createAnalysisService(deps: {
 
     /** Abandon: the draft is discarded and the video goes back to the pool. */
     async release(viewer: RequestUser, videoId: string, fencingToken: number, ip: string) {
-      await claims.release('analysis', videoId, viewer.id, fencingToken);
-      await discardDraft(videoId);
+      // The video back in the pool and its draft gone, together.
+      const voiceMediaId = await claims.transaction(async (tx) => {
+        await claims.release('analysis', videoId, viewer.id, fencingToken, tx);
+        return deleteDraft(tx, videoId);
+      });
+      if (voiceMediaId) await mediaService.remove(voiceMediaId);
       await audit(viewer.id, 'analysis.abandoned', 'video', videoId, ip);
       poolChanged(videoId, 'returned');
       return { videoId, released: true as const };
@@ -505,13 +529,18 @@ export function createAnalysisService(deps: {
           unrated.map((path) => ({ path, code: 'FIELD_REQUIRED' as const })),
         );
       }
-      // The claim module moves the video on only under the live token; the analysis follows.
-      const video = await claims.finish('analysis', videoId, viewer.id, fencingToken, 'analysed');
-      const [submitted] = await db
-        .update(analyses)
-        .set({ status: 'submitted', submittedAt: clock(), updatedAt: clock() })
-        .where(and(eq(analyses.videoId, videoId), eq(analyses.status, 'draft'), eq(analyses.expertId, viewer.id)))
-        .returning();
+      // The claim module moves the video on only under the live token; the analysis follows in
+      // the same transaction (an analysed video always has its submitted analysis), and the
+      // dashboards hear of it once both are committed.
+      const { video, submitted } = await claims.transaction(async (tx) => {
+        const video = await claims.finish('analysis', videoId, viewer.id, fencingToken, 'analysed', tx);
+        const [submitted] = await tx
+          .update(analyses)
+          .set({ status: 'submitted', submittedAt: clock(), updatedAt: clock() })
+          .where(and(eq(analyses.videoId, videoId), eq(analyses.status, 'draft'), eq(analyses.expertId, viewer.id)))
+          .returning();
+        return { video, submitted };
+      });
       await audit(viewer.id, 'analysis.submitted', 'video', videoId, ip, { unrated: unrated.length });
       const [expert] = await db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, viewer.id));
       await notifications.notify(

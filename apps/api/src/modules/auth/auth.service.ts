@@ -219,6 +219,15 @@ export function createAuthService(deps: {
       await revokeSessions(userId, keep);
     },
 
+    /** A person's roles as they are now (null when there is no such active person). */
+    async rolesOf(userId: string): Promise<Role[] | null> {
+      const [row] = await db
+        .select({ roles: users.roles })
+        .from(users)
+        .where(and(eq(users.id, userId), isNull(users.deactivatedAt)));
+      return row ? (row.roles as Role[]) : null;
+    },
+
     /** When a live session ends (expiry or absolute lifetime); null when it has ended or was revoked. */
     async sessionEndsAt(sessionId: string): Promise<Date | null> {
       const now = clock();

@@ -33,17 +33,45 @@ export interface ExpiredClaim {
  * exactly one match the WHERE clause. `claims` keeps every grant, so that a stale holder is told
  * their lease is lost while anyone else learns nothing (404).
  */
+/** A transaction opened by `claims.transaction`, in which the caller's own writes join a claim transition. */
+export type ClaimsTx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
 export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number; onChange?: (change: ClaimChange) => void }) {
   const { db, clock } = deps;
   const changed = (change: ClaimChange) => deps.onChange?.(change);
   const leaseMs = deps.leaseMs ?? LEASE_MS;
+  /** The changes each open transaction made, told once it commits (never when it rolls back). */
+  const pendingChanges = new WeakMap<ClaimsTx, ClaimChange[]>();
+
+  /**
+   * Runs `work` in one transaction: the claim transitions given its `tx` and the caller's own
+   * writes commit together or not at all, and their change events go out only after the commit,
+   * so that whoever refetches on them reads the new state.
+   */
+  async function transaction<T>(work: (tx: ClaimsTx) => Promise<T>): Promise<T> {
+    const pending: ClaimChange[] = [];
+    const result = await db.transaction(async (tx) => {
+      pendingChanges.set(tx, pending);
+      return work(tx);
+    });
+    for (const change of pending) changed(change);
+    return result;
+  }
+
+  /** In the caller's transaction (opened by `transaction`), else in one of its own. */
+  function within<T>(tx: ClaimsTx | undefined, work: (tx: ClaimsTx, emit: (change: ClaimChange) => void) => Promise<T>): Promise<T> {
+    if (!tx) return transaction((own) => within(own, work));
+    const pending = pendingChanges.get(tx);
+    if (!pending) throw new Error('claims: the transaction was not opened by claims.transaction');
+    return work(tx, (change) => pending.push(change));
+  }
 
   /** The video is in the stage's pool, or held under a lease that has run out. */
   const free = (stage: ClaimStage, now: Date) =>
     or(eq(videos.status, CLAIM_STATUSES[stage].pending), and(eq(videos.status, CLAIM_STATUSES[stage].held), lte(videos.leaseEndsAt, now)));
 
-  async function endHistory(videoId: string, fencingToken: number, reason: ClaimEndReason, at: Date) {
-    await db
+  async function endHistory(tx: ClaimsTx, videoId: string, fencingToken: number, reason: ClaimEndReason, at: Date) {
+    await tx
       .update(claims)
       .set({ endedAt: at, endReason: reason })
       .where(and(eq(claims.videoId, videoId), eq(claims.fencingToken, fencingToken), sql`${claims.endedAt} is null`));
@@ -58,10 +86,11 @@ export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number
     videoId: string,
     userId: string,
     from: 'free' | string,
+    outer?: ClaimsTx,
   ): Promise<(ClaimResponse & { previous: { holderId: string | null; fencingToken: number } | null }) | null> {
     const now = clock();
     const leaseEndsAt = new Date(now.getTime() + leaseMs);
-    const granted = await db.transaction(async (tx) => {
+    return within(outer, async (tx, emit) => {
       const [before] = await tx
         .select({ status: videos.status, holderId: videos.claimHolderId, fencingToken: videos.fencingToken })
         .from(videos)
@@ -90,22 +119,19 @@ export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number
           .where(and(eq(claims.videoId, videoId), eq(claims.fencingToken, previous.fencingToken), sql`${claims.endedAt} is null`));
       }
       await tx.insert(claims).values({ videoId, fencingToken: row.fencingToken, stage, holderId: userId, claimedAt: now, leaseEndsAt });
-      return { videoId, stage, fencingToken: row.fencingToken, leaseEndsAt: leaseEndsAt.toISOString(), previous, authorId: row.authorId };
+      // From the pool (or an expired lease): the pool changed; a reopen comes from elsewhere.
+      emit({ stage, videoId, authorId: row.authorId, holderIds: [userId, previous?.holderId ?? null], poolChanged: from === 'free' });
+      return { videoId, stage, fencingToken: row.fencingToken, leaseEndsAt: leaseEndsAt.toISOString(), previous };
     });
-    if (!granted) return null;
-    const { authorId, ...answer } = granted;
-    // From the pool (or an expired lease): the pool changed; a reopen comes from elsewhere.
-    changed({ stage, videoId, authorId, holderIds: [userId, answer.previous?.holderId ?? null], poolChanged: from === 'free' });
-    return answer;
   }
 
   /**
    * Refuses any write but the current holder's, under a live lease, with the token of the
    * current claim. Someone who never held the video gets 404; a stale holder LEASE_LOST.
    */
-  async function assertHolder(stage: ClaimStage, videoId: string, userId: string, fencingToken: number) {
+  async function assertHolder(stage: ClaimStage, videoId: string, userId: string, fencingToken: number, tx: Db | ClaimsTx = db) {
     const now = clock();
-    const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
+    const [video] = await tx.select().from(videos).where(eq(videos.id, videoId));
     if (!video) throw notFound();
     if (
       video.status === CLAIM_STATUSES[stage].held &&
@@ -116,7 +142,7 @@ export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number
     ) {
       return video;
     }
-    const [held] = await db
+    const [held] = await tx
       .select({ holderId: claims.holderId })
       .from(claims)
       .where(and(eq(claims.videoId, videoId), eq(claims.fencingToken, fencingToken), eq(claims.stage, stage)));
@@ -129,6 +155,7 @@ export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number
    * expiry or a take-over can never both succeed: `submitted` moves the video on (the holder stays
    * recorded), `released` gives it back to the pool.
    */
+  /** Ends the holder's live lease (submit or release) under the current token, within `tx` if given. */
   async function endLease(
     stage: ClaimStage,
     videoId: string,
@@ -136,33 +163,37 @@ export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number
     fencingToken: number,
     next: { status: string; claimHolderId?: null },
     reason: 'submitted' | 'released',
+    tx?: ClaimsTx,
   ) {
     const now = clock();
-    const [row] = await db
-      .update(videos)
-      .set({ ...next, leaseEndsAt: null, updatedAt: now })
-      .where(
-        and(
-          eq(videos.id, videoId),
-          eq(videos.status, CLAIM_STATUSES[stage].held),
-          eq(videos.claimHolderId, userId),
-          eq(videos.fencingToken, fencingToken),
-          gt(videos.leaseEndsAt, now),
-        ),
-      )
-      .returning();
-    if (!row) {
-      await assertHolder(stage, videoId, userId, fencingToken);
-      throw new AppError('LEASE_LOST');
-    }
-    await endHistory(videoId, fencingToken, reason, now);
-    changed({ stage, videoId, authorId: row.authorId, holderIds: [userId], poolChanged: reason === 'released' });
-    return row;
+    return within(tx, async (tx, emit) => {
+      const [row] = await tx
+        .update(videos)
+        .set({ ...next, leaseEndsAt: null, updatedAt: now })
+        .where(
+          and(
+            eq(videos.id, videoId),
+            eq(videos.status, CLAIM_STATUSES[stage].held),
+            eq(videos.claimHolderId, userId),
+            eq(videos.fencingToken, fencingToken),
+            gt(videos.leaseEndsAt, now),
+          ),
+        )
+        .returning();
+      if (!row) {
+        await assertHolder(stage, videoId, userId, fencingToken, tx);
+        throw new AppError('LEASE_LOST');
+      }
+      await endHistory(tx, videoId, fencingToken, reason, now);
+      emit({ stage, videoId, authorId: row.authorId, holderIds: [userId], poolChanged: reason === 'released' });
+      return row;
+    });
   }
 
   return {
     leaseMs,
     assertHolder,
+    transaction,
 
     /** Whether someone ever held the video at this stage (a former holder is told, not ignored). */
     async heldBefore(stage: ClaimStage, videoId: string, userId: string): Promise<boolean> {
@@ -195,21 +226,22 @@ export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number
     },
 
     /** Gives a video back to the same person from another status (a failed render reopens it). */
-    async reopen(stage: ClaimStage, videoId: string, userId: string, fromStatus: string) {
-      return grant(stage, videoId, userId, fromStatus);
+    async reopen(stage: ClaimStage, videoId: string, userId: string, fromStatus: string, tx?: ClaimsTx) {
+      return grant(stage, videoId, userId, fromStatus, tx);
     },
 
     /**
      * Moves a held video on (submit) in one conditional update on the token, so that a write
-     * racing an expiry or a take-over can never both succeed. The holder stays recorded.
+     * racing an expiry or a take-over can never both succeed. The holder stays recorded. Given
+     * `tx` (of `transaction`), the caller's own writes of the submit commit with it.
      */
-    async finish(stage: ClaimStage, videoId: string, userId: string, fencingToken: number, nextStatus: string) {
-      return endLease(stage, videoId, userId, fencingToken, { status: nextStatus }, 'submitted');
+    async finish(stage: ClaimStage, videoId: string, userId: string, fencingToken: number, nextStatus: string, tx?: ClaimsTx) {
+      return endLease(stage, videoId, userId, fencingToken, { status: nextStatus }, 'submitted', tx);
     },
 
     /** Gives a held video back to the pool; only its holder, with the current token. */
-    async release(stage: ClaimStage, videoId: string, userId: string, fencingToken: number) {
-      return endLease(stage, videoId, userId, fencingToken, { status: CLAIM_STATUSES[stage].pending, claimHolderId: null }, 'released');
+    async release(stage: ClaimStage, videoId: string, userId: string, fencingToken: number, tx?: ClaimsTx) {
+      return endLease(stage, videoId, userId, fencingToken, { status: CLAIM_STATUSES[stage].pending, claimHolderId: null }, 'released', tx);
     },
 
     /**
@@ -217,23 +249,26 @@ export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number
      * pool in one conditional update on the token, so that the holder's next write is LEASE_LOST.
      * Returns the claim that ended, or null when nobody held it (any more).
      */
-    async forceRelease(videoId: string): Promise<ExpiredClaim | null> {
+    async forceRelease(videoId: string, tx?: ClaimsTx): Promise<ExpiredClaim | null> {
       const now = clock();
-      const [video] = await db
-        .select({ status: videos.status, holderId: videos.claimHolderId, fencingToken: videos.fencingToken })
-        .from(videos)
-        .where(eq(videos.id, videoId));
-      if (!video) throw notFound();
-      const stage = (Object.keys(CLAIM_STATUSES) as ClaimStage[]).find((s) => CLAIM_STATUSES[s].held === video.status);
-      if (!stage) return null;
-      const [row] = await db
-        .update(videos)
-        .set({ status: CLAIM_STATUSES[stage].pending, claimHolderId: null, leaseEndsAt: null, updatedAt: now })
-        .where(and(eq(videos.id, videoId), eq(videos.status, video.status), eq(videos.fencingToken, video.fencingToken)))
-        .returning({ id: videos.id });
-      if (!row) return null;
-      await endHistory(videoId, video.fencingToken, 'force_released', now);
-      return { videoId, stage, holderId: video.holderId, fencingToken: video.fencingToken };
+      return within(tx, async (tx, emit) => {
+        const [video] = await tx
+          .select({ status: videos.status, holderId: videos.claimHolderId, fencingToken: videos.fencingToken, authorId: videos.authorId })
+          .from(videos)
+          .where(eq(videos.id, videoId));
+        if (!video) throw notFound();
+        const stage = (Object.keys(CLAIM_STATUSES) as ClaimStage[]).find((s) => CLAIM_STATUSES[s].held === video.status);
+        if (!stage) return null;
+        const [row] = await tx
+          .update(videos)
+          .set({ status: CLAIM_STATUSES[stage].pending, claimHolderId: null, leaseEndsAt: null, updatedAt: now })
+          .where(and(eq(videos.id, videoId), eq(videos.status, video.status), eq(videos.fencingToken, video.fencingToken)))
+          .returning({ id: videos.id });
+        if (!row) return null;
+        await endHistory(tx, videoId, video.fencingToken, 'force_released', now);
+        emit({ stage, videoId, authorId: video.authorId, holderIds: [video.holderId], poolChanged: true });
+        return { videoId, stage, holderId: video.holderId, fencingToken: video.fencingToken };
+      });
     },
 
     /**
@@ -256,21 +291,26 @@ export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number
       const expired: ExpiredClaim[] = [];
       for (const video of due) {
         const stage = stages.find((s) => CLAIM_STATUSES[s].held === video.status)!;
-        const [row] = await db
-          .update(videos)
-          .set({ status: CLAIM_STATUSES[stage].pending, claimHolderId: null, leaseEndsAt: null, updatedAt: now })
-          .where(
-            and(
-              eq(videos.id, video.id),
-              eq(videos.status, video.status),
-              eq(videos.fencingToken, video.fencingToken),
-              lte(videos.leaseEndsAt, now),
-            ),
-          )
-          .returning({ id: videos.id });
-        if (!row) continue;
-        await endHistory(video.id, video.fencingToken, 'expired', now);
-        changed({ stage, videoId: video.id, authorId: video.authorId, holderIds: [video.holderId], poolChanged: true });
+        // Each lease in its own transaction: its return and its history go together.
+        const ended = await within(undefined, async (tx, emit) => {
+          const [row] = await tx
+            .update(videos)
+            .set({ status: CLAIM_STATUSES[stage].pending, claimHolderId: null, leaseEndsAt: null, updatedAt: now })
+            .where(
+              and(
+                eq(videos.id, video.id),
+                eq(videos.status, video.status),
+                eq(videos.fencingToken, video.fencingToken),
+                lte(videos.leaseEndsAt, now),
+              ),
+            )
+            .returning({ id: videos.id });
+          if (!row) return false;
+          await endHistory(tx, video.id, video.fencingToken, 'expired', now);
+          emit({ stage, videoId: video.id, authorId: video.authorId, holderIds: [video.holderId], poolChanged: true });
+          return true;
+        });
+        if (!ended) continue;
         expired.push({ videoId: video.id, stage, holderId: video.holderId, fencingToken: video.fencingToken });
       }
       return expired;

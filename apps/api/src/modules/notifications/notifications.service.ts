@@ -17,6 +17,12 @@ export interface RealtimeHub {
   emitToRole(role: Role, event: string, payload: unknown): void;
 }
 
+/** What the socket server does when a person's roles change. */
+export interface RoleRooms {
+  /** The person's open sockets leave the rooms of their former roles and join those of `roles`; their clients are told. */
+  rolesChanged(userId: string, roles: readonly Role[]): void;
+}
+
 type Row = typeof notifications.$inferSelect;
 
 /** A parameter is plain text, or text in both languages (a surgery name, a failure reason). */

@@ -276,20 +276,29 @@ export function createPreparationJobs(deps: PreparationJobDeps) {
      * told and may submit again. Does nothing unless that submit is still rendering.
      */
     async renderFailed(videoId: string, attempt: number) {
-      const [prep] = await db
-        .update(preparations)
-        .set({ renderStatus: 'failed', renderError: 'RENDER_FAILED' })
-        .where(and(eq(preparations.videoId, videoId), eq(preparations.renderAttempt, attempt), eq(preparations.renderStatus, 'rendering')))
-        .returning();
-      if (!prep?.editorId) return;
-      const claim = await claims.reopen('preparation', videoId, prep.editorId, 'processing');
+      // The failure and the work's return to its editor commit together: a failed render never
+      // leaves its video stuck in processing.
+      const reopened = await claims.transaction(async (tx) => {
+        const [prep] = await tx
+          .update(preparations)
+          .set({ renderStatus: 'failed', renderError: 'RENDER_FAILED' })
+          .where(
+            and(eq(preparations.videoId, videoId), eq(preparations.renderAttempt, attempt), eq(preparations.renderStatus, 'rendering')),
+          )
+          .returning();
+        if (!prep?.editorId) return null;
+        const editorId = prep.editorId;
+        return { editorId, claim: await claims.reopen('preparation', videoId, editorId, 'processing', tx) };
+      });
+      if (!reopened) return;
+      const { editorId, claim } = reopened;
       const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
       if (!claim || !video) return;
       log.warn({ videoId, attempt }, 'preparation: render failed, the work is back with its editor');
       await deps.audit?.(null, 'preparation.render_failed', 'video', videoId, null, { attempt });
-      preparation.statusChanged(video, 'in_preparation', prep.editorId);
+      preparation.statusChanged(video, 'in_preparation', editorId);
       await notifications.notify(
-        prep.editorId,
+        editorId,
         'preparationRenderFailed',
         { surgery: await preparation.surgeryNames(video.surgeryId) },
         `/editor/${videoId}`,

@@ -452,17 +452,22 @@ export function createPreparationService(deps: {
       if (prep.steps.length < MIN_STEPS) throw new AppError('STEPS_MIN');
       if (prep.steps.some((s) => !s.surgeryStepId && !s.name.trim())) throw new AppError('STEPS_UNNAMED');
       validateSteps(prep.steps, prep.trims, frameRateOf(video));
-      await claims.finish(STAGE, videoId, viewer.id, fencingToken, 'processing');
-      const [updated] = await db
-        .update(preparations)
-        .set({
-          submittedAt: clock(),
-          renderStatus: 'rendering',
-          renderError: null,
-          renderAttempt: sql`${preparations.renderAttempt} + 1`,
-        })
-        .where(eq(preparations.videoId, videoId))
-        .returning({ attempt: preparations.renderAttempt });
+      // The video moves to processing and its preparation to rendering in one transaction: a
+      // processing video always has the render it waits for.
+      const updated = await claims.transaction(async (tx) => {
+        await claims.finish(STAGE, videoId, viewer.id, fencingToken, 'processing', tx);
+        const [updated] = await tx
+          .update(preparations)
+          .set({
+            submittedAt: clock(),
+            renderStatus: 'rendering',
+            renderError: null,
+            renderAttempt: sql`${preparations.renderAttempt} + 1`,
+          })
+          .where(eq(preparations.videoId, videoId))
+          .returning({ attempt: preparations.renderAttempt });
+        return updated;
+      });
       await queue.send('preparation.render', { videoId, attempt: updated!.attempt });
       await audit(viewer.id, 'preparation.submitted', 'video', videoId, ip, { steps: prep.steps.length, attempt: updated!.attempt });
       statusChanged(video, 'processing', viewer.id);
