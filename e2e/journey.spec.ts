@@ -61,7 +61,10 @@ test('an administrator publishes a best case of a new surgery; a learner watches
   await signIn(page, admin, password);
   await page.getByRole('link', { name: 'Administration' }).first().click();
   await expect(page).toHaveURL(/\/admin$/);
-  await page.goto('/admin/vocabularies');
+  await page.getByTestId('left-menu').getByRole('link', { name: 'Vocabulaires' }).click();
+  await expect(page).toHaveURL(/\/admin\/vocabularies$/);
+  // The menu marks the page itself, not the administration home as well.
+  await expect(page.getByTestId('left-menu').locator('[aria-current="page"]')).toHaveText('Vocabulaires');
   await page.getByTestId('vocabulary-tab-surgeries').click();
   await page.getByTestId('vocabulary-surgeries-add').click();
   const dialog = page.getByRole('dialog');
