@@ -144,6 +144,8 @@ test('copil opens the administration of best cases and finds no control that wri
   const row = page.getByTestId('admin-best-case').filter({ hasText: titleFr });
   await expect(row).toBeVisible();
   await expect(row.getByTestId('best-case-visibility')).toHaveText('Visible des apprenants');
+  await expect(page.getByText(/seuls les administrateurs les publient, les modifient ou les suppriment/)).toBeVisible();
+  await expect(page.getByText(/^Publiez, modifiez ou supprimez/)).toHaveCount(0);
   await expect(page.getByTestId('add-best-case')).toHaveCount(0);
   for (const control of ['best-case-publish', 'best-case-edit', 'best-case-steps', 'best-case-delete']) {
     await expect(page.getByTestId(control)).toHaveCount(0);
