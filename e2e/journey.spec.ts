@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { overlappingTexts } from './screens.ts';
 import { chooseOption, playerState, signIn } from './support.ts';
 import { analyseVideo, makeClip, password, prepareVideo, sendVideo } from './workflow.ts';
 
@@ -153,6 +154,11 @@ test('an administrator publishes a best case of a new surgery; a learner watches
   const legend = learnerPage.getByTestId('stats-radar').locator('.recharts-legend-item-text');
   await expect(legend.filter({ hasText: /^Moi aujourd’hui$/ })).toHaveCount(1);
   await expect(legend.filter({ hasText: /^Chirurgien moyen$/ })).toHaveCount(1);
+  // The scale of the radar stays clear of the skills' names.
+  const radar = learnerPage.getByTestId('stats-radar');
+  const skills = radar.locator('.recharts-polar-angle-axis-tick text');
+  await expect(skills).toHaveCount(5);
+  expect(await overlappingTexts(radar.locator('.recharts-polar-radius-axis-tick text'), skills)).toEqual([]);
   const table = learnerPage.getByTestId('stats-radar-table');
   // The series drawn carry a rating for every skill; the past months say they have too few analyses.
   await expect(table.getByRole('row', { name: /^Moi aujourd’hui \d+( \d(,\d)?){5}$/ })).toBeVisible();
