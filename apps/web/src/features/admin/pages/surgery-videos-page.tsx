@@ -32,6 +32,7 @@ import {
   type SurgeryVideoParams,
 } from '@/features/admin/api/surgery-video-api';
 import { SurgeryVideoDeleteDialog } from '@/features/admin/components/surgery-video-delete-dialog';
+import { ReadOnlyNotice } from '@/features/admin/components/read-only-notice';
 import { SurgeryVideoFilters } from '@/features/admin/components/surgery-video-filters';
 
 const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | undefined =>
@@ -124,6 +125,7 @@ export function SurgeryVideosPage() {
 
   return (
     <Box sx={{ maxWidth: 1400, mx: 'auto', width: '100%' }}>
+      <ReadOnlyNotice />
       <Box sx={{ mb: 2 }}>
         <SurgeryVideoFilters params={params} onChange={update} />
       </Box>
