@@ -348,6 +348,8 @@ test('copil reads both pages and finds no control that writes, at 390 px', async
 
   await page.goto('/admin/surgery-videos');
   await expect(page.getByTestId('surgery-videos-count').or(page.getByTestId('surgery-videos-empty'))).toBeVisible();
+  // Told why the list has no actions, as on the other administration pages.
+  await expect(page.getByTestId('admin-read-only')).toBeVisible();
   await expect(
     page.locator(
       '[data-testid^="surgery-video-"][data-testid$="release"], [data-testid="surgery-video-delete"], [data-testid="surgery-video-view"]',

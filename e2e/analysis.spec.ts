@@ -70,7 +70,10 @@ test('an expert rates, records, comments and submits anyway; the learner reads t
   // ---- The expert
   const { context: expertContext, page } = await open(browser, expert);
   await page.goto('/expert');
-  await page.locator(`[data-testid="expert-video-card"][data-video-id="${videoId}"]`).getByTestId('expert-claim').click();
+  const card = page.locator(`[data-testid="expert-video-card"][data-video-id="${videoId}"]`);
+  // Prepared a moment ago: not "for 0 hours".
+  await expect(card.getByTestId('expert-waiting')).toHaveText("En attente depuis moins d'une heure");
+  await card.getByTestId('expert-claim').click();
   await expect(page).toHaveURL(new RegExp(`/expert/${videoId}$`));
   await expect(page.getByTestId('analysis-title')).toBeVisible();
   // The case as the learner gave it.

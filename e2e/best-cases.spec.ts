@@ -1,10 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { checkScreen, settle } from './screens.ts';
-import { chooseOption, signIn } from './support.ts';
-import { apiToken, makeClip, password, prepareVideo, sendVideo } from './workflow.ts';
+import { chooseOption, playerState, signIn } from './support.ts';
+import { analyseVideo, makeClip, password, prepareVideo, sendVideo } from './workflow.ts';
 
 // One best case goes through the whole story: an administrator uploads it with its texts in both
 // languages, marks its steps and publishes it; a learner finds it by its surgery and watches it;
@@ -20,9 +20,6 @@ test.beforeAll(() => {
   clip = path.join(mkdtempSync(path.join(tmpdir(), 'sutura-best-cases-')), 'pyeloplasty.mp4');
   makeClip(clip, 6);
 });
-
-const videoState = (page: Page) =>
-  page.locator('[data-testid="video-player"] video').evaluate((v: HTMLVideoElement) => ({ time: v.currentTime, paused: v.paused }));
 
 test('an administrator adds a best case by upload, with both languages, marks its steps and publishes it (390 px, dark)', async ({
   page,
@@ -106,12 +103,12 @@ test('a learner finds it by its surgery, watches it and seeks with a step, in Fr
   await expect(page.getByText('Lefèvre')).toHaveCount(0);
 
   await page.getByTestId('player-play').click();
-  await expect.poll(async () => (await videoState(page)).time, { timeout: 20_000 }).toBeGreaterThan(0.5);
+  await expect.poll(async () => (await playerState(page)).time, { timeout: 20_000 }).toBeGreaterThan(0.5);
   const steps = page.getByTestId('player-step');
   await expect(steps).toHaveCount(2);
   await page.getByTestId('player-play').click();
   await steps.nth(1).click();
-  await expect.poll(async () => Math.round((await videoState(page)).time)).toBe(3);
+  await expect.poll(async () => Math.round((await playerState(page)).time)).toBe(3);
   await expect(steps.nth(1)).toHaveAttribute('aria-current', 'step');
 
   await page.getByTestId('language-switcher').click();
@@ -147,6 +144,8 @@ test('copil opens the administration of best cases and finds no control that wri
   const row = page.getByTestId('admin-best-case').filter({ hasText: titleFr });
   await expect(row).toBeVisible();
   await expect(row.getByTestId('best-case-visibility')).toHaveText('Visible des apprenants');
+  await expect(page.getByText(/seuls les administrateurs les publient, les modifient ou les suppriment/)).toBeVisible();
+  await expect(page.getByText(/^Publiez, modifiez ou supprimez/)).toHaveCount(0);
   await expect(page.getByTestId('add-best-case')).toHaveCount(0);
   for (const control of ['best-case-publish', 'best-case-edit', 'best-case-steps', 'best-case-delete']) {
     await expect(page.getByTestId(control)).toHaveCount(0);
@@ -177,15 +176,7 @@ test('an analysed case becomes a best case only once its author accepts, and lea
     ],
     { start: 0, end: 6 },
   );
-  const expert = { Authorization: `Bearer ${await apiToken(request, 'expert@sutura.local')}` };
-  const claim = await request.post(`/v1/expert/videos/${videoId}/claim`, { headers: expert, data: {} });
-  expect(claim.status(), await claim.text()).toBe(200);
-  const { fencingToken } = ((await claim.json()) as { data: { fencingToken: number } }).data;
-  const finalize = await request.post(`/v1/expert/videos/${videoId}/finalize`, {
-    headers: expert,
-    data: { fencingToken, confirmAnyway: true },
-  });
-  expect(finalize.status(), await finalize.text()).toBe(200);
+  await analyseVideo(request, 'expert@sutura.local', videoId);
 
   // The administrator offers it from the case's page, writes the texts and publishes at once.
   const convertedFr = `Cas analysé exemplaire ${suffix}`;

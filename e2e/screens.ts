@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** Where the screenshots of every screen go (test-results is the Playwright output folder). */
 export const SCREENS_DIR = path.resolve(import.meta.dirname, '..', 'test-results', 'screens');
@@ -102,4 +102,30 @@ export async function settle(page: Page): Promise<void> {
   await page.evaluate(() => document.fonts.ready);
   // Transitions (drawer, collapses) end.
   await page.waitForTimeout(250);
+}
+
+/**
+ * Texts of a chart that run into each other: the pairs of elements of `a` and `b` (or of `a`
+ * among themselves) whose boxes overlap by more than a pixel, named by their texts.
+ */
+export async function overlappingTexts(a: Locator, b?: Locator): Promise<string[]> {
+  const boxes = (l: Locator) =>
+    l.evaluateAll((els) =>
+      els.map((e) => {
+        const r = e.getBoundingClientRect();
+        return { text: e.textContent ?? '', left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+      }),
+    );
+  const first = await boxes(a);
+  const second = b ? await boxes(b) : first;
+  const found: string[] = [];
+  first.forEach((p, i) =>
+    second.forEach((q, j) => {
+      if (!b && j <= i) return;
+      const x = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+      const y = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+      if (x > 1 && y > 1) found.push(`${p.text} × ${q.text}`);
+    }),
+  );
+  return found;
 }

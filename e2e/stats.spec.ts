@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { checkScreen, settle, THEMES } from './screens.ts';
+import { checkScreen, overlappingTexts, settle, THEMES } from './screens.ts';
 import { signIn } from './support.ts';
 import { apiToken, makeClip, sendVideo } from './workflow.ts';
 
@@ -145,6 +145,9 @@ test('the NASA-TLX and the step times tabs, against the average, with their tabl
   await expect(steps.getByRole('row', { name: new RegExp(`^${literal(surgery.steps[0]!.name)} 2 s \\d+ `) })).toBeVisible();
   await expect(steps.getByRole('row', { name: new RegExp(`^${literal(surgery.steps[1]!.name)} 1 s \\d+ `) })).toBeVisible();
   await expect(page.getByTestId('stats-steps-chart').locator('svg').first()).toBeVisible();
+  // Long step names stay inside their band of the chart (the table gives them whole).
+  expect(await page.getByTestId('stats-steps-chart').getByTestId('stats-bars-category').count()).toBeGreaterThanOrEqual(2);
+  expect(await overlappingTexts(page.getByTestId('stats-steps-chart').getByTestId('stats-bars-category'))).toEqual([]);
   // Per case: 3 s active of 6 (0–2 and 3–4), 3 s not (alone, mine are these two cases; after the
   // other specs, their cases of the same surgery count too).
   const cases = page.getByTestId('stats-case-table');

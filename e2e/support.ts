@@ -55,3 +55,8 @@ export function watchCsp(page: Page): string[] {
   });
   return violations;
 }
+
+/** Where the page's video player stands: its time in seconds, and whether it is paused. */
+export function playerState(page: Page): Promise<{ time: number; paused: boolean }> {
+  return page.locator('[data-testid="video-player"] video').evaluate((v: HTMLVideoElement) => ({ time: v.currentTime, paused: v.paused }));
+}

@@ -122,3 +122,29 @@ export async function prepareVideo(
     )
     .toBe('pending_analysis');
 }
+
+/**
+ * The expert's work through the API: claim a prepared case, rate the five skills and the whole
+ * case (none when `rating` is null), and finalize it (its steps unrated).
+ */
+export async function analyseVideo(
+  request: APIRequestContext,
+  expertEmail: string,
+  videoId: string,
+  rating: number | null = null,
+): Promise<void> {
+  const headers = { Authorization: `Bearer ${await apiToken(request, expertEmail)}` };
+  const claim = await request.post(`/v1/expert/videos/${videoId}/claim`, { headers, data: {} });
+  expect(claim.status(), await claim.text()).toBe(200);
+  const { fencingToken } = ((await claim.json()) as { data: { fencingToken: number } }).data;
+  if (rating !== null) {
+    const kpiRatings = { depthPerception: rating, bimanualDexterity: rating, efficiency: rating, tissueHandling: rating, autonomy: rating };
+    const saved = await request.put(`/v1/expert/videos/${videoId}/analysis`, {
+      headers,
+      data: { fencingToken, kpiRatings, globalRating: rating, assessment: 'Geste sûr, exposition claire.', advice: 'Anticiper la suture.' },
+    });
+    expect(saved.status(), await saved.text()).toBe(200);
+  }
+  const finalize = await request.post(`/v1/expert/videos/${videoId}/finalize`, { headers, data: { fencingToken, confirmAnyway: true } });
+  expect(finalize.status(), await finalize.text()).toBe(200);
+}

@@ -174,3 +174,16 @@ export function routeHeader(path: string): { titleKey: string; back: boolean } {
 export function menuFor(roles: readonly string[], where: 'drawer' | 'tabs' | 'settings'): MenuEntry[] {
   return MENU.filter((m) => m.showIn.includes(where) && m.roles.some((r) => roles.includes(r)));
 }
+
+/**
+ * The path of the entry a page belongs to among `entries`: the longest entry path that is the
+ * page's own or one of its parents (on /admin/audit, the audit log, not the administration home).
+ */
+export function activeMenuPath(entries: readonly Pick<MenuEntry, 'path'>[], pathname: string): string | undefined {
+  const page = pathname.replace(/\/+$/, '') || '/';
+  let found: string | undefined;
+  for (const { path } of entries) {
+    if ((page === path || page.startsWith(`${path}/`)) && path.length > (found?.length ?? -1)) found = path;
+  }
+  return found;
+}

@@ -9,9 +9,10 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import { LAYOUT } from '@sutura/domain/limits';
+import { activeMenuPath } from '@sutura/domain/menu';
 import { Logo } from '@/components/logo';
 import { MENU_ICONS } from '@/components/menu-icons';
-import { isActivePath, useMenuEntries } from '@/app/shell/use-menu-entries';
+import { useMenuEntries } from '@/app/shell/use-menu-entries';
 
 // The temporary drawer brings Modal, Slide and the focus trap: fetched when the menu first opens.
 const Drawer = lazy(() => import('@mui/material/Drawer'));
@@ -20,6 +21,8 @@ function MenuContent() {
   const { t } = useTranslation(['menu', 'shell']);
   const { pathname } = useLocation();
   const entries = useMenuEntries('drawer');
+  // One entry only: the page's own, not the administration home above it as well.
+  const activePath = activeMenuPath(entries, pathname);
   return (
     <Box
       component="nav"
@@ -38,7 +41,7 @@ function MenuContent() {
       <List sx={{ px: 1.5, py: 1 }}>
         {entries.map((entry) => {
           const Icon = MENU_ICONS[entry.icon];
-          const active = isActivePath(entry.path, pathname);
+          const active = entry.path === activePath;
           return (
             <ListItem key={entry.path} disablePadding>
               <ListItemButton

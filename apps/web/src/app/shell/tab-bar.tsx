@@ -5,14 +5,16 @@ import BottomNavigationAction from '@mui/material/BottomNavigationAction';
 import Paper from '@mui/material/Paper';
 import MenuIcon from '@mui/icons-material/Menu';
 import { LAYOUT } from '@sutura/domain/limits';
+import { activeMenuPath } from '@sutura/domain/menu';
 import { MENU_ICONS } from '@/components/menu-icons';
-import { isActivePath, useMenuEntries } from '@/app/shell/use-menu-entries';
+import { useMenuEntries } from '@/app/shell/use-menu-entries';
 
 export function TabBar({ menuOpen, onToggleMenu }: { menuOpen: boolean; onToggleMenu(): void }) {
   const { t } = useTranslation(['menu', 'shell', 'tab-bar']);
   const { pathname } = useLocation();
   const entries = useMenuEntries('tabs');
-  const active = entries.find((e) => isActivePath(e.path, pathname))?.path ?? (menuOpen ? 'menu' : false);
+  const activePath = activeMenuPath(entries, pathname);
+  const active = activePath ?? (menuOpen ? 'menu' : false);
   return (
     <Paper
       component="nav"
@@ -56,7 +58,7 @@ export function TabBar({ menuOpen, onToggleMenu }: { menuOpen: boolean; onToggle
               icon={<Icon />}
               component={RouterLink}
               to={entry.path}
-              aria-current={isActivePath(entry.path, pathname) ? 'page' : undefined}
+              aria-current={entry.path === activePath ? 'page' : undefined}
             />
           );
         })}

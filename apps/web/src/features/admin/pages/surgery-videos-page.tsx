@@ -29,6 +29,7 @@ import {
   type SurgeryVideoParams,
 } from '@/features/admin/api/surgery-video-api';
 import { SurgeryVideoDeleteDialog } from '@/features/admin/components/surgery-video-delete-dialog';
+import { ReadOnlyNotice } from '@/features/admin/components/read-only-notice';
 import { SurgeryVideoFilters } from '@/features/admin/components/surgery-video-filters';
 import { ListPagination, ListStates, pageCount } from '@/components/list-states';
 
@@ -122,6 +123,7 @@ export function SurgeryVideosPage() {
 
   return (
     <Box sx={{ maxWidth: 1400, mx: 'auto', width: '100%' }}>
+      <ReadOnlyNotice />
       <Box sx={{ mb: 2 }}>
         <SurgeryVideoFilters params={params} onChange={update} />
       </Box>

@@ -203,7 +203,7 @@ export function AdminBestCasesPage() {
   return (
     <Box sx={{ maxWidth: 1200, mx: 'auto', width: '100%', display: 'grid', gap: 2 }}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'center', justifyContent: 'space-between' }}>
-        <Typography sx={{ color: 'text.secondary', maxWidth: 640 }}>{t('admin.intro')}</Typography>
+        <Typography sx={{ color: 'text.secondary', maxWidth: 640 }}>{t(canWrite ? 'admin.intro' : 'admin.introReadOnly')}</Typography>
         {canWrite && (
           <Button
             component={RouterLink}

@@ -73,7 +73,7 @@ export function ExpertVideoCard({
         <Typography variant="body2">{facts.join(' · ')}</Typography>
         {list === 'pool' && (
           <Typography variant="body2" color="text.secondary" data-testid="expert-waiting">
-            {t('card.waiting', { count: video.waitingHours })}
+            {video.waitingHours < 1 ? t('card.waitingUnderAnHour') : t('card.waiting', { count: video.waitingHours })}
           </Typography>
         )}
         {list === 'held' && video.hoursLeft !== null && (

@@ -1,5 +1,6 @@
 import { Legend, PolarAngleAxis, PolarGrid, PolarRadiusAxis, Radar, RadarChart, ResponsiveContainer } from 'recharts';
-import { useTheme } from '@mui/material/styles';
+import { useTheme, type Theme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 
 export interface RadarLine {
   key: string;
@@ -38,12 +39,15 @@ function WrappedTick({ x, y, textAnchor, payload, fill }: AxisTickProps & { fill
 /** The five KPIs with one polygon per series (loaded only on the statistics page: recharts is large). */
 export default function StatsRadar({ data, lines }: { data: Record<string, string | number | null>[]; lines: RadarLine[] }) {
   const theme = useTheme();
+  // Larger where the page is wide; a phone keeps room around it for the skills' names.
+  const wide = useMediaQuery((t: Theme) => t.breakpoints.up('md'), { noSsr: true });
   return (
-    <ResponsiveContainer width="100%" height={360}>
-      <RadarChart data={data} outerRadius="58%">
+    <ResponsiveContainer width="100%" height={wide ? 460 : 360}>
+      <RadarChart data={data} outerRadius={wide ? '68%' : '58%'}>
         <PolarGrid stroke={theme.palette.divider} />
         <PolarAngleAxis dataKey="name" tick={(props: AxisTickProps) => <WrappedTick {...props} fill={theme.palette.text.primary} />} />
-        <PolarRadiusAxis angle={90} domain={[0, 5]} tickCount={6} tick={{ fill: theme.palette.text.secondary, fontSize: 11 }} />
+        {/* The scale between the first two skills, clear of the first skill's name at the top. */}
+        <PolarRadiusAxis angle={54} domain={[0, 5]} tickCount={6} tick={{ fill: theme.palette.text.secondary, fontSize: 11 }} />
         {lines.map((line) => (
           <Radar
             key={line.key}

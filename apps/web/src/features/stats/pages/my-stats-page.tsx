@@ -101,6 +101,8 @@ function StatsTable({
           '& td, & th': { py: 0.75, px: 1, borderBottom: 1, borderColor: 'divider', textAlign: 'left', whiteSpace: 'nowrap' },
           // A long name (a surgery step) wraps instead of pushing the numbers out of sight.
           '& th[scope=row]': { whiteSpace: 'normal', minWidth: 120 },
+          // So does a long column name (a skill), so that the table fits a wide page without scrolling.
+          '& th[scope=col]': { whiteSpace: 'normal', verticalAlign: 'bottom' },
         }}
       >
         <Box component="caption" sx={visuallyHidden}>
