@@ -147,13 +147,10 @@ test('an upload begun elsewhere resumes with the same file only, where it stoppe
   );
 
   // The same file goes on from the server's offset: the first PATCH starts there.
-  const offsets: string[] = [];
-  page.on('request', (request) => {
-    if (request.method() === 'PATCH') offsets.push(request.headers()['upload-offset'] ?? '');
-  });
+  const firstPatch = page.waitForRequest((request) => request.method() === 'PATCH', { timeout: 30_000 });
   await page.getByTestId('resume-upload-input').setInputFiles(media.clip);
+  expect((await firstPatch).headers()['upload-offset']).toBe(String(sent));
   await expect(page.getByTestId('video-status')).not.toHaveText('Envoi interrompu', { timeout: 30_000 });
-  expect(offsets[0]).toBe(String(sent));
   await expect(page.getByTestId('video-player')).toBeVisible({ timeout: 90_000 });
 });
 
