@@ -138,8 +138,12 @@ export function AuditLogPage() {
           <MenuItem value="">{t('audit:anyAction')}</MenuItem>
           {ACTION_CHOICES.map((choice) =>
             choice.endsWith('.') ? (
-              <MenuItem key={choice} value={choice} sx={{ fontWeight: 600 }}>
-                {t('audit:wholeGroup', { group: AUDIT_ACTION_GROUPS[choice.slice(0, -1) as AuditActionGroup][lang] })}
+              <MenuItem key={choice} value={choice} sx={{ fontWeight: 600, display: 'block', whiteSpace: 'normal' }}>
+                <Labelled
+                  label={t('audit:wholeGroup', { group: AUDIT_ACTION_GROUPS[choice.slice(0, -1) as AuditActionGroup][lang] })}
+                  id={choice}
+                  testId="audit-action-family"
+                />
               </MenuItem>
             ) : (
               <MenuItem key={choice} value={choice} sx={{ pl: 4, display: 'block', whiteSpace: 'normal' }}>
@@ -243,10 +247,10 @@ export function AuditLogPage() {
                   <td>
                     <Who entry={entry} />
                   </td>
-                  <td data-testid="audit-row-action">
+                  <td data-testid="audit-row-action" style={{ minWidth: 190 }}>
                     <Labelled label={auditActionLabel(entry.action, lang)} id={entry.action} testId="audit-row-action" />
                   </td>
-                  <td data-testid="audit-row-entity">
+                  <td data-testid="audit-row-entity" style={{ minWidth: 110 }}>
                     <Labelled label={auditEntityLabel(entry.entity, lang)} id={entry.entity} testId="audit-row-entity" />
                   </td>
                   <td className="mono">{entry.entityId ?? ''}</td>
