@@ -60,21 +60,45 @@ test('an administrator searches a person, gives a role, deactivates and reactiva
   await page.goto('/admin/audit');
   await chooseOption(page, 'Action', 'Comptes');
   await page.getByRole('textbox', { name: 'Personne (e-mail ou nom)' }).fill('admin@sutura.local');
-  const actions = page.getByTestId('audit-row-action');
+  const actions = page.getByTestId('audit-row-action-id');
   await expect(actions.first()).toBeVisible();
   await expect(page).toHaveURL(/actor=admin%40sutura\.local/);
   await expect(actions.filter({ hasText: 'user.reactivated' })).not.toHaveCount(0);
   await expect(actions.filter({ hasText: 'user.deactivated' })).not.toHaveCount(0);
   await expect(actions.filter({ hasText: 'user.roles_changed' })).not.toHaveCount(0);
   for (const text of await actions.allTextContents()) expect(text).toMatch(/^user\./);
+  // Each action reads as a label in the reader's language, its identifier under it.
+  const deactivated = page.getByTestId('audit-row').filter({ hasText: 'user.deactivated' }).first();
+  await expect(deactivated.getByTestId('audit-row-action-label')).toHaveText('Compte désactivé');
+  await expect(deactivated.getByTestId('audit-row-entity-label')).toHaveText('Compte');
+  await expect(deactivated.getByTestId('audit-row-entity-id')).toHaveText('user');
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('audit-download').click()]);
   expect(download.suggestedFilename()).toMatch(/^sutura-audit-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = await readFile((await download.path())!, 'utf8');
   const lines = csv.replace(/^\uFEFF/, '').split('\r\n');
-  expect(lines[0]).toBe('Date (UTC);Id de l’auteur;E-mail de l’auteur;Nom de l’auteur;Action;Entité;Id de l’entité;Adresse');
-  expect(csv).toContain(';admin@sutura.local;Nadia Lefèvre;user.deactivated;user;');
+  expect(lines[0]).toBe(
+    'Date (UTC);Id de l’auteur;E-mail de l’auteur;Nom de l’auteur;Action;Libellé de l’action;Entité;Libellé de l’entité;Id de l’entité;Adresse',
+  );
+  expect(csv).toContain(';admin@sutura.local;Nadia Lefèvre;user.deactivated;Compte désactivé;user;Compte;');
   for (const line of lines.slice(1).filter(Boolean)) expect(line.split(';')[4]).toMatch(/^user\./);
+
+  // One action, chosen by its label; then the same page in English, and back to French for the other specs.
+  await chooseOption(page, 'Action', /^Compte réactivé/);
+  await expect(page).toHaveURL(/action=user\.reactivated(&|$)/);
+  await expect(page.getByRole('combobox', { name: 'Action' })).toHaveText('Compte réactivé');
+  await expect(actions.first()).toHaveText('user.reactivated');
+  for (const text of await actions.allTextContents()) expect(text).toBe('user.reactivated');
+  await expect(page.getByTestId('audit-row-action-label').first()).toHaveText('Compte réactivé');
+  await page.getByTestId('language-switcher').click();
+  await page.getByRole('menuitem', { name: 'English' }).click();
+  await expect(page.getByRole('combobox', { name: 'Action' })).toHaveText('Account reactivated');
+  await expect(page.getByTestId('audit-row-action-label').first()).toHaveText('Account reactivated');
+  await expect(page.getByTestId('audit-row-entity-label').first()).toHaveText('Account');
+  await expect(actions.first()).toHaveText('user.reactivated');
+  await page.getByTestId('language-switcher').click();
+  await page.getByRole('menuitem', { name: 'Français' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
 });
 
 for (const width of [390, 1440]) {

@@ -372,6 +372,15 @@ describe('the audit log', () => {
         ip: null,
         createdAt: new Date('2026-02-02T10:00:00Z'),
       },
+      // A row whose action no longer exists keeps its identifier as its label; every cell is protected alike.
+      {
+        actorId: null,
+        action: 'video.gone_away',
+        entity: '-x',
+        entityId: entity,
+        ip: null,
+        createdAt: new Date('2026-02-03T10:00:00Z'),
+      },
     ]);
     const url = (lang: string) => `/v1/admin/audit/export?langCode=${lang}&filter=${encodeURIComponent(`entityId==${entity}`)}`;
     const en = await call('GET', url('en'), people.copil.token);
@@ -379,17 +388,21 @@ describe('the audit log', () => {
     expect(en.headers['content-type']).toMatch(/^text\/csv/);
     expect(en.headers['content-disposition']).toMatch(/^attachment; filename="sutura-audit-\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = en.body.replace(/^\uFEFF/, '').split('\r\n');
-    expect(lines[0]).toBe('Date (UTC),Actor id,Actor email,Actor name,Action,Entity,Entity id,Address');
-    expect(lines[1]).toBe(`2026-02-02T10:00:00.000Z,,,,preparation.rendered,video,${entity},`);
-    expect(lines[2]).toBe(
-      `2026-02-01T10:00:00.000Z,${person.id},${person.email},"'=HYPERLINK(""http://evil"") Dupont, ""Jr""",video.created,video,${entity},'+10.0.0.9`,
+    expect(lines[0]).toBe('Date (UTC),Actor id,Actor email,Actor name,Action,Action label,Entity,Entity label,Entity id,Address');
+    expect(lines[1]).toBe(`2026-02-03T10:00:00.000Z,,,,video.gone_away,video.gone_away,'-x,'-x,${entity},`);
+    expect(lines[2]).toBe(`2026-02-02T10:00:00.000Z,,,,preparation.rendered,Prepared video rendered,video,Video,${entity},`);
+    expect(lines[3]).toBe(
+      `2026-02-01T10:00:00.000Z,${person.id},${person.email},"'=HYPERLINK(""http://evil"") Dupont, ""Jr""",video.created,Video created,video,Video,${entity},'+10.0.0.9`,
     );
-    expect(lines).toHaveLength(4);
-    expect(lines[3]).toBe('');
+    expect(lines).toHaveLength(5);
+    expect(lines[4]).toBe('');
     const fr = await call('GET', url('fr'), admin().token);
     const frLines = fr.body.replace(/^\uFEFF/, '').split('\r\n');
-    expect(frLines[0]).toBe('Date (UTC);Id de l’auteur;E-mail de l’auteur;Nom de l’auteur;Action;Entité;Id de l’entité;Adresse');
-    expect(frLines[2]).toContain(`"'=HYPERLINK(""http://evil"") Dupont, ""Jr"""`);
+    expect(frLines[0]).toBe(
+      'Date (UTC);Id de l’auteur;E-mail de l’auteur;Nom de l’auteur;Action;Libellé de l’action;Entité;Libellé de l’entité;Id de l’entité;Adresse',
+    );
+    expect(frLines[2]).toBe(`2026-02-02T10:00:00.000Z;;;;preparation.rendered;Vidéo préparée rendue;video;Vidéo;${entity};`);
+    expect(frLines[3]).toContain(`"'=HYPERLINK(""http://evil"") Dupont, ""Jr""";video.created;Vidéo créée;video;Vidéo;`);
     expect(await lastAudit('audit.exported')).toMatchObject({ actorId: admin().id, details: { filters: ['entityId'] } });
     // A bad filter is refused before the file starts.
     const bad = await call('GET', '/v1/admin/audit/export?filter=from==nope', admin().token);

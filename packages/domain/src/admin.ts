@@ -137,9 +137,6 @@ export const auditListResponse = z.object({
 });
 export type AuditList = z.infer<typeof auditListResponse>;
 
-/** The families of actions the audit page offers as filters (`filter=action==user.` lists a family). */
-export const AUDIT_ACTION_GROUPS = ['auth', 'user', 'video', 'preparation', 'analysis', 'media', 'contact', 'audit'] as const;
-
 /**
  * One CSV cell: quoted when it holds the separator, a quote or a line break; a text a spreadsheet
  * would run as a formula (starting with = + - @, a tab or a carriage return) is prefixed with a

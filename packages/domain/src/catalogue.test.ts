@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AUDIT_ACTION_GROUPS, AUDIT_ACTIONS, AUDIT_ENTITIES, auditActionLabel, auditActionsOf, auditEntityLabel } from './audit.ts';
 import { ERRORS, errorMessage, fileTooBigMessage, formatBytes } from './errors.ts';
 import { NOTIFICATION_KINDS } from './notifications.ts';
 import { languageFromAcceptHeader } from './i18n.ts';
@@ -49,6 +50,49 @@ describe('error catalogue', () => {
     expect(languageFromAcceptHeader('en-US,en;q=0.9')).toBe('en');
     expect(languageFromAcceptHeader('de')).toBeUndefined();
     expect(languageFromAcceptHeader(undefined)).toBeUndefined();
+  });
+});
+
+describe('labels of the audit log', () => {
+  const labelled = (entries: object) => Object.entries(entries) as [string, { fr: string; en: string }][];
+
+  it('has a French and an English label for every action, family and entity', () => {
+    for (const [key, label] of [...labelled(AUDIT_ACTIONS), ...labelled(AUDIT_ACTION_GROUPS), ...labelled(AUDIT_ENTITIES)]) {
+      expect(label.fr.trim(), key).not.toBe('');
+      expect(label.en.trim(), key).not.toBe('');
+      expect(label.fr, key).not.toMatch(/[a-z]+[._][a-z]+/);
+      expect(label.en, key).not.toMatch(/[a-z]+[._][a-z]+/);
+    }
+  });
+
+  it('puts every action in a family the filter offers, and every family has actions', () => {
+    for (const action of Object.keys(AUDIT_ACTIONS)) {
+      expect(action).toMatch(/^[a-z_]+\.[a-z_]+$/);
+      expect(Object.keys(AUDIT_ACTION_GROUPS), action).toContain(action.split('.')[0]);
+    }
+    const grouped = Object.keys(AUDIT_ACTION_GROUPS).flatMap((g) => auditActionsOf(g as keyof typeof AUDIT_ACTION_GROUPS));
+    expect(grouped.sort()).toEqual(Object.keys(AUDIT_ACTIONS).sort());
+    for (const group of Object.keys(AUDIT_ACTION_GROUPS))
+      expect(auditActionsOf(group as keyof typeof AUDIT_ACTION_GROUPS).length, group).toBeGreaterThan(0);
+  });
+
+  it('tells one action from another in each language', () => {
+    for (const lang of ['fr', 'en'] as const) {
+      const texts = Object.values(AUDIT_ACTIONS).map((l) => l[lang]);
+      expect(new Set(texts).size, lang).toBe(texts.length);
+    }
+  });
+
+  it('reads a stored identifier in the reader’s language, and an unknown one as itself', () => {
+    expect(auditActionLabel('auth.sign_in', 'fr')).toBe('Connexion');
+    expect(auditActionLabel('auth.sign_in', 'en')).toBe('Sign-in');
+    expect(auditActionLabel('video.deleted_by_admin', 'fr')).toBe('Vidéo supprimée par un administrateur');
+    expect(auditActionLabel('video.deleted_by_admin', 'en')).toBe('Video deleted by an administrator');
+    expect(auditActionLabel('video.gone_away', 'en')).toBe('video.gone_away');
+    expect(auditActionLabel('toString', 'en')).toBe('toString');
+    expect(auditEntityLabel('user', 'fr')).toBe('Compte');
+    expect(auditEntityLabel('surgery_step', 'en')).toBe('Surgery step');
+    expect(auditEntityLabel('constructor', 'fr')).toBe('constructor');
   });
 });
 

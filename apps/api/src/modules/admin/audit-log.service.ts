@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gte, like, lt, or, sql, type SQL } from 'drizzle-orm';
 import { AUDIT_EXPORT_MAX_ROWS, auditFilterSchema, csvLine, type AuditEntry, type AuditList } from '@sutura/domain/admin';
+import { auditActionLabel, auditEntityLabel } from '@sutura/domain/audit';
 import type { Language } from '@sutura/domain/i18n';
 import type { ListQuery } from '@sutura/domain/query';
 import type { Db } from '../../db/client.ts';
@@ -11,10 +12,24 @@ const DAY_MS = 86_400_000;
 const EXPORT_BATCH = 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Column titles of the CSV file, in the caller's language. */
+/**
+ * Column titles of the CSV file, in the caller's language. The action and the entity come as their
+ * identifier (what filters and searches use) followed by their label in the caller's language.
+ */
 export const AUDIT_CSV_HEADERS: Record<Language, string[]> = {
-  en: ['Date (UTC)', 'Actor id', 'Actor email', 'Actor name', 'Action', 'Entity', 'Entity id', 'Address'],
-  fr: ['Date (UTC)', 'Id de l’auteur', 'E-mail de l’auteur', 'Nom de l’auteur', 'Action', 'Entité', 'Id de l’entité', 'Adresse'],
+  en: ['Date (UTC)', 'Actor id', 'Actor email', 'Actor name', 'Action', 'Action label', 'Entity', 'Entity label', 'Entity id', 'Address'],
+  fr: [
+    'Date (UTC)',
+    'Id de l’auteur',
+    'E-mail de l’auteur',
+    'Nom de l’auteur',
+    'Action',
+    'Libellé de l’action',
+    'Entité',
+    'Libellé de l’entité',
+    'Id de l’entité',
+    'Adresse',
+  ],
 };
 
 /**
@@ -135,7 +150,21 @@ export function createAuditLogService(deps: { db: Db }) {
         let chunk = '';
         for (const r of rows) {
           const name = r.email !== null ? `${r.firstName ?? ''} ${r.lastName ?? ''}`.trim() : '';
-          chunk += csvLine([r.createdAt.toISOString(), r.actorId, r.email, name, r.action, r.entity, r.entityId, r.ip], separator);
+          chunk += csvLine(
+            [
+              r.createdAt.toISOString(),
+              r.actorId,
+              r.email,
+              name,
+              r.action,
+              auditActionLabel(r.action, lang),
+              r.entity,
+              auditEntityLabel(r.entity, lang),
+              r.entityId,
+              r.ip,
+            ],
+            separator,
+          );
         }
         yield chunk;
         sent += rows.length;

@@ -11,7 +11,8 @@ import Typography from '@mui/material/Typography';
 import { visuallyHidden } from '@mui/utils';
 import DownloadOutlined from '@mui/icons-material/DownloadOutlined';
 import FilterAltOffOutlined from '@mui/icons-material/FilterAltOffOutlined';
-import { AUDIT_ACTION_GROUPS, type AuditEntry } from '@sutura/domain/admin';
+import type { AuditEntry } from '@sutura/domain/admin';
+import { AUDIT_ACTION_GROUPS, auditActionLabel, auditActionsOf, auditEntityLabel, type AuditActionGroup } from '@sutura/domain/audit';
 import { PendingButton } from '@/components/pending-button';
 import { errorText } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
@@ -23,6 +24,27 @@ import { useUrlParams } from '@/features/admin/hooks/use-url-params';
 
 const FILTER_KEYS = ['actor', 'action', 'entityId', 'from', 'to'] as const;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const GROUPS = Object.keys(AUDIT_ACTION_GROUPS) as AuditActionGroup[];
+/** What the action filter offers: every family (`user.`, the API's prefix filter), each followed by its actions. */
+const ACTION_CHOICES = GROUPS.flatMap((group) => [`${group}.`, ...auditActionsOf(group)]);
+
+/** A readable label with the stored identifier under it, small and monospace: administrators search by it. */
+function Labelled({ label, id, testId }: { label: string; id: string; testId: string }) {
+  return (
+    <>
+      <Box component="span" sx={{ display: 'block' }} data-testid={`${testId}-label`}>
+        {label}
+      </Box>
+      <Box
+        component="code"
+        sx={{ display: 'block', fontFamily: 'monospace', fontSize: 12, color: 'text.secondary', overflowWrap: 'anywhere' }}
+        data-testid={`${testId}-id`}
+      >
+        {id}
+      </Box>
+    </>
+  );
+}
 
 function Who({ entry }: { entry: AuditEntry }) {
   const { t } = useTranslation(['audit']);
@@ -96,16 +118,39 @@ export function AuditLogPage() {
           select
           size="small"
           label={t('audit:action')}
-          value={(AUDIT_ACTION_GROUPS as readonly string[]).includes(values.action.replace(/\.$/, '')) ? values.action : ''}
+          value={ACTION_CHOICES.includes(values.action) ? values.action : ''}
           onChange={(e) => update({ action: e.target.value })}
+          slotProps={{
+            select: {
+              renderValue: (value) => {
+                const chosen = String(value);
+                if (!chosen) return t('audit:anyAction');
+                const group = chosen.endsWith('.') ? (chosen.slice(0, -1) as AuditActionGroup) : undefined;
+                return group ? AUDIT_ACTION_GROUPS[group][lang] : auditActionLabel(chosen, lang);
+              },
+              displayEmpty: true,
+              MenuProps: { slotProps: { paper: { sx: { maxHeight: 420 } } } },
+            },
+            inputLabel: { shrink: true },
+          }}
           data-testid="audit-action"
         >
           <MenuItem value="">{t('audit:anyAction')}</MenuItem>
-          {AUDIT_ACTION_GROUPS.map((group) => (
-            <MenuItem key={group} value={`${group}.`}>
-              {t(`audit:groups.${group}`)}
-            </MenuItem>
-          ))}
+          {ACTION_CHOICES.map((choice) =>
+            choice.endsWith('.') ? (
+              <MenuItem key={choice} value={choice} sx={{ fontWeight: 600, display: 'block', whiteSpace: 'normal' }}>
+                <Labelled
+                  label={t('audit:wholeGroup', { group: AUDIT_ACTION_GROUPS[choice.slice(0, -1) as AuditActionGroup][lang] })}
+                  id={choice}
+                  testId="audit-action-family"
+                />
+              </MenuItem>
+            ) : (
+              <MenuItem key={choice} value={choice} sx={{ pl: 4, display: 'block', whiteSpace: 'normal' }}>
+                <Labelled label={auditActionLabel(choice, lang)} id={choice} testId="audit-action-option" />
+              </MenuItem>
+            ),
+          )}
         </TextField>
         <SearchField
           size="small"
@@ -202,10 +247,12 @@ export function AuditLogPage() {
                   <td>
                     <Who entry={entry} />
                   </td>
-                  <td className="mono" data-testid="audit-row-action">
-                    {entry.action}
+                  <td data-testid="audit-row-action" style={{ minWidth: 190 }}>
+                    <Labelled label={auditActionLabel(entry.action, lang)} id={entry.action} testId="audit-row-action" />
                   </td>
-                  <td>{entry.entity}</td>
+                  <td data-testid="audit-row-entity" style={{ minWidth: 110 }}>
+                    <Labelled label={auditEntityLabel(entry.entity, lang)} id={entry.entity} testId="audit-row-entity" />
+                  </td>
                   <td className="mono">{entry.entityId ?? ''}</td>
                   <td className="mono">{entry.ip ?? ''}</td>
                 </tr>

@@ -1,0 +1,131 @@
+import type { Language } from './i18n.ts';
+
+type Label = Record<Language, string>;
+
+/**
+ * Every action the audit log records (the `action` column, `family.verb`), with what an
+ * administrator reads for it in each language. The API writes only these (its `audit()` takes an
+ * AuditAction); the audit page and the CSV export show the label next to the identifier, which
+ * stays what filters and searches use.
+ */
+export const AUDIT_ACTIONS = {
+  'auth.sign_in': { fr: 'Connexion', en: 'Sign-in' },
+  'auth.sign_in_failed': { fr: 'Connexion refusée', en: 'Sign-in refused' },
+  'auth.sign_out': { fr: 'Déconnexion', en: 'Sign-out' },
+  'user.sign_up': { fr: 'Inscription', en: 'Sign-up' },
+  'user.email_validated': { fr: 'Adresse e-mail validée', en: 'Email address validated' },
+  'user.password_changed': { fr: 'Mot de passe modifié', en: 'Password changed' },
+  'user.password_reset_requested': { fr: 'Réinitialisation du mot de passe demandée', en: 'Password reset requested' },
+  'user.password_reset': { fr: 'Mot de passe réinitialisé', en: 'Password reset' },
+  'user.profile_updated': { fr: 'Profil modifié', en: 'Profile updated' },
+  'user.roles_changed': { fr: 'Rôles modifiés', en: 'Roles changed' },
+  'user.avatar_changed': { fr: 'Photo de profil modifiée', en: 'Profile picture changed' },
+  'user.deleted': { fr: 'Compte supprimé', en: 'Account deleted' },
+  'user.created_by_admin': { fr: 'Compte créé par un administrateur', en: 'Account created by an administrator' },
+  'user.deactivated': { fr: 'Compte désactivé', en: 'Account deactivated' },
+  'user.reactivated': { fr: 'Compte réactivé', en: 'Account reactivated' },
+  'user.validation_resent': { fr: 'Code de validation renvoyé', en: 'Validation code sent again' },
+  'video.created': { fr: 'Vidéo créée', en: 'Video created' },
+  'video.uploaded': { fr: 'Vidéo téléversée', en: 'Video uploaded' },
+  'video.sent': { fr: 'Vidéo envoyée', en: 'Video sent' },
+  'video.shared': { fr: 'Vidéo partagée', en: 'Video shared' },
+  'video.share_revoked': { fr: 'Partage de la vidéo retiré', en: 'Video share revoked' },
+  'video.deleted': { fr: 'Vidéo supprimée', en: 'Video deleted' },
+  'video.retry': { fr: 'Traitement de la vidéo relancé', en: 'Video processing retried' },
+  'video.updated': { fr: 'Vidéo modifiée', en: 'Video updated' },
+  'video.favourite_changed': { fr: 'Favori modifié', en: 'Favourite changed' },
+  'video.picture_added': { fr: 'Image ajoutée à la vidéo', en: 'Picture added to the video' },
+  'video.picture_removed': { fr: 'Image retirée de la vidéo', en: 'Picture removed from the video' },
+  'video.claim_released_by_admin': {
+    fr: 'Prise en charge libérée par un administrateur',
+    en: 'Claim released by an administrator',
+  },
+  'video.deleted_by_admin': { fr: 'Vidéo supprimée par un administrateur', en: 'Video deleted by an administrator' },
+  'video.viewed_by_admin': { fr: 'Vidéo consultée par un administrateur', en: 'Video viewed by an administrator' },
+  'preparation.claimed': { fr: 'Préparation prise en charge', en: 'Preparation claimed' },
+  'preparation.saved': { fr: 'Préparation enregistrée', en: 'Preparation saved' },
+  'preparation.released': { fr: 'Préparation libérée', en: 'Preparation released' },
+  'preparation.submitted': { fr: 'Préparation soumise', en: 'Preparation submitted' },
+  'preparation.rendered': { fr: 'Vidéo préparée rendue', en: 'Prepared video rendered' },
+  'preparation.render_failed': { fr: 'Rendu de la vidéo préparée en échec', en: 'Prepared video render failed' },
+  'analysis.claimed': { fr: 'Analyse prise en charge', en: 'Analysis claimed' },
+  'analysis.abandoned': { fr: 'Analyse abandonnée', en: 'Analysis abandoned' },
+  'analysis.saved': { fr: 'Analyse enregistrée', en: 'Analysis saved' },
+  'analysis.submitted': { fr: 'Analyse soumise', en: 'Analysis submitted' },
+  'analysis.comment_added': { fr: 'Commentaire ajouté', en: 'Comment added' },
+  'analysis.comment_updated': { fr: 'Commentaire modifié', en: 'Comment updated' },
+  'analysis.comment_removed': { fr: 'Commentaire supprimé', en: 'Comment removed' },
+  'analysis.voice_set': { fr: 'Note vocale enregistrée', en: 'Voice note recorded' },
+  'analysis.voice_removed': { fr: 'Note vocale supprimée', en: 'Voice note removed' },
+  'best_case.created': { fr: 'Best case créé', en: 'Best case created' },
+  'best_case.updated': { fr: 'Best case modifié', en: 'Best case updated' },
+  'best_case.published': { fr: 'Best case publié', en: 'Best case published' },
+  'best_case.unpublished': { fr: 'Best case dépublié', en: 'Best case unpublished' },
+  'best_case.steps_changed': { fr: 'Étapes du best case modifiées', en: 'Best case steps changed' },
+  'best_case.deleted': { fr: 'Best case supprimé', en: 'Best case deleted' },
+  'best_case.consent_given': { fr: 'Consentement au best case donné', en: 'Best case consent given' },
+  'best_case.consent_refused': { fr: 'Consentement au best case refusé', en: 'Best case consent refused' },
+  'vocabulary.created': { fr: 'Terme ajouté au vocabulaire', en: 'Vocabulary term added' },
+  'vocabulary.renamed': { fr: 'Terme du vocabulaire renommé', en: 'Vocabulary term renamed' },
+  'vocabulary.reordered': { fr: 'Vocabulaire réordonné', en: 'Vocabulary reordered' },
+  'vocabulary.retired': { fr: 'Terme du vocabulaire retiré', en: 'Vocabulary term retired' },
+  'vocabulary.restored': { fr: 'Terme du vocabulaire rétabli', en: 'Vocabulary term restored' },
+  'vocabulary.deleted': { fr: 'Terme du vocabulaire supprimé', en: 'Vocabulary term deleted' },
+  'media.accessed': { fr: 'Média consulté', en: 'Media accessed' },
+  'contact.sent': { fr: 'Message envoyé au support', en: 'Message sent to support' },
+  'audit.exported': { fr: 'Journal d’audit exporté', en: 'Audit log exported' },
+} as const satisfies Record<string, Label>;
+
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
+
+/** The families of actions (the part before the dot), as the audit page offers them as filters (`action==user.`). */
+export const AUDIT_ACTION_GROUPS = {
+  auth: { fr: 'Connexions et déconnexions', en: 'Sign-in and sign-out' },
+  user: { fr: 'Comptes', en: 'Accounts' },
+  video: { fr: 'Vidéos', en: 'Videos' },
+  preparation: { fr: 'Préparation', en: 'Preparation' },
+  analysis: { fr: 'Analyse', en: 'Analysis' },
+  best_case: { fr: 'Best cases', en: 'Best cases' },
+  vocabulary: { fr: 'Vocabulaires', en: 'Vocabularies' },
+  media: { fr: 'Accès aux médias', en: 'Media access' },
+  contact: { fr: 'Contact', en: 'Contact' },
+  audit: { fr: 'Exports du journal d’audit', en: 'Audit log exports' },
+} as const satisfies Record<string, Label>;
+
+export type AuditActionGroup = keyof typeof AUDIT_ACTION_GROUPS;
+
+/** What an entry is about (the `entity` column). */
+export const AUDIT_ENTITIES = {
+  user: { fr: 'Compte', en: 'Account' },
+  video: { fr: 'Vidéo', en: 'Video' },
+  media: { fr: 'Média', en: 'Media' },
+  best_case: { fr: 'Best case', en: 'Best case' },
+  audit_log: { fr: 'Journal d’audit', en: 'Audit log' },
+  organ: { fr: 'Organe', en: 'Organ' },
+  surgery: { fr: 'Chirurgie', en: 'Surgery' },
+  surgery_step: { fr: 'Étape de chirurgie', en: 'Surgery step' },
+  specialty: { fr: 'Spécialité', en: 'Specialty' },
+} as const satisfies Record<string, Label>;
+
+export type AuditEntity = keyof typeof AUDIT_ENTITIES;
+
+export function isAuditAction(value: string): value is AuditAction {
+  return Object.hasOwn(AUDIT_ACTIONS, value);
+}
+
+/** The actions of one family, in the order of AUDIT_ACTIONS. */
+export function auditActionsOf(group: AuditActionGroup): AuditAction[] {
+  return (Object.keys(AUDIT_ACTIONS) as AuditAction[]).filter((a) => a.startsWith(`${group}.`));
+}
+
+/**
+ * The readable label of a stored action in a language. A row written before an action was renamed
+ * keeps its identifier, which is then all there is to show.
+ */
+export function auditActionLabel(action: string, lang: Language): string {
+  return isAuditAction(action) ? AUDIT_ACTIONS[action][lang] : action;
+}
+
+export function auditEntityLabel(entity: string, lang: Language): string {
+  return Object.hasOwn(AUDIT_ENTITIES, entity) ? AUDIT_ENTITIES[entity as AuditEntity][lang] : entity;
+}
