@@ -4,7 +4,6 @@ import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
-import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import ArrowForward from '@mui/icons-material/ArrowForward';
 import { MENU } from '@sutura/domain/menu';
@@ -36,22 +35,14 @@ function useSpaces() {
 const COUNTED_ROLES = ['learner', 'editor', 'expert'] as const;
 
 /** The key numbers of each of the person's roles (SPEC §2), kept live by the socket. */
-function KeyNumbersOfRoles({ roles }: { roles: readonly string[] }) {
+function KeyNumbersOfRoles({ counted, query }: { counted: boolean; query: ReturnType<typeof useDashboard> }) {
   const { t } = useTranslation('dashboard');
-  const counted = COUNTED_ROLES.some((role) => roles.includes(role));
-  const query = useDashboard(counted);
   if (!counted) return null;
   if (query.isError && !query.data) {
     return <RetryAlert error={query.error} retry={t('retry')} onRetry={() => void query.refetch()} sx={{ mb: 4 }} />;
   }
   const data = query.data;
-  if (!data) {
-    return (
-      <Box sx={{ mb: 4 }} aria-busy="true" aria-label={t('loading')}>
-        <Skeleton variant="rounded" height={120} />
-      </Box>
-    );
-  }
+  if (!data) return null;
   return (
     <Box sx={{ display: 'grid', gap: 4, mb: 4 }} data-testid="dashboard-numbers">
       {data.learner && <LearnerSection data={data.learner} />}
@@ -65,7 +56,12 @@ export function DashboardPage() {
   const { t } = useTranslation(['dashboard', 'menu']);
   const { session } = useSession();
   const spaces = useSpaces();
+  const counted = COUNTED_ROLES.some((role) => session?.roles.includes(role));
+  const query = useDashboard(counted);
   if (!session) return null;
+  // The page is drawn once its numbers are there (a quick local read), so that nothing moves
+  // under the reader when they arrive; a failed read still draws it, with its retry.
+  if (counted && query.isPending) return null;
 
   return (
     <Box sx={{ maxWidth: 1100 }}>
@@ -74,7 +70,7 @@ export function DashboardPage() {
       </Typography>
       <Typography sx={{ color: 'text.secondary', mb: 3 }}>{t('dashboard:intro')}</Typography>
       {session.roles.includes('administrator') && <LegalSettingsNotice />}
-      <KeyNumbersOfRoles roles={session.roles} />
+      <KeyNumbersOfRoles counted={counted} query={query} />
       <Typography variant="h3" component="h2" sx={{ mb: 2 }}>
         {t('dashboard:spaces')}
       </Typography>
