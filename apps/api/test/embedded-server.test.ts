@@ -302,7 +302,10 @@ describe('the Node.js version check', () => {
     const install = npm('install', '--offline', '--no-audit', '--no-fund');
     expect(install.status).toBe(1);
     expect(install.stderr).toMatch(/npm error code EBADENGINE/);
-    expect(install.stderr).toContain('Required: {"node":">=22.18"}');
+    // Its Required line is the product's engines entry: the version needed and where to get it.
+    expect(install.stderr).toMatch(
+      /Required: \{"node":">=22\.18","help":"Sutura needs Node\.js 22\.18 or newer: install Node\.js 24 LTS from https:\/\/nodejs\.org/,
+    );
     expect(existsSync(path.join(copy, 'node_modules'))).toBe(false);
   });
 });
