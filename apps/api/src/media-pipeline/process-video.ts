@@ -14,8 +14,8 @@ import type { Storage } from '../storage/storage.ts';
 import {
   inspectOutput,
   KEYFRAME_SECONDS,
-  posterAndStoryboardArgs,
   remux,
+  remuxPictures,
   sheetName,
   STORYBOARD,
   storyboardCount,
@@ -224,24 +224,13 @@ async function runPipeline(deps: PipelineDeps, video: VideoRow, source: string, 
           }),
         ),
         failFast(
-          run(
-            posterAndStoryboardArgs(
-              source,
-              {
-                duration: info.duration,
-                width: info.width,
-                height: info.height,
-                interval,
-                keyframesOnly,
-                posterFile,
-                sheetPattern,
-                demuxer: info.demuxer,
-                videoStreamIndex: info.videoStreamIndex,
-              },
-              caps,
-            ),
-            { ...runOptions, signal: both.signal },
-          ),
+          remuxPictures(info, source, { work, posterFile, sheetPattern, interval, keyframesOnly }, caps, {
+            ...runOptions,
+            signal: both.signal,
+            ffprobePath: config.ffprobePath,
+            onFallback: (kept) =>
+              log.warn({ videoId: video.id, kept }, 'media pipeline: unexpected keyframe choice, every keyframe decoded'),
+          }),
         ),
       ]);
       if (firstFailure) throw firstFailure.error;
