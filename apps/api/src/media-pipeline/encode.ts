@@ -487,7 +487,8 @@ export function chosenKeyframesArgs(
   interval: number,
 ): string[] {
   const gap = source.keyframeGap ?? KEYFRAME_SECONDS;
-  // The time in seconds: the muxer's timescale is set, and packets reach the filter in it.
+  // The time in seconds. ffmpeg hands the filter packets already in the output's timescale (its
+  // `tb` stays the input's), so that timescale is set here and divided by.
   const t = `(pts/${CHOSEN_TIMESCALE})`;
   const keep = [`lte(${t},${(posterTime(source.duration) + 0.001).toFixed(3)})`, `lt(mod(-${t},${interval}),${(gap - 0.0005).toFixed(4)})`];
   // Commas inside the expression are escaped: a bare one would start the next filter of the list.
