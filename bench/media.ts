@@ -176,6 +176,7 @@ const out = path.join(ctx.dataDir, 'bench-out.mp4');
 try {
   const author = await ctx.createUser('learner');
   const steps: string[] = [];
+  let readyAt = 0;
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
       const entry = JSON.parse(chunk.toString()) as { step?: string; ms?: number };
@@ -188,14 +189,21 @@ try {
     storage: ctx.storage,
     mediaService: ctx.services.mediaService,
     notifications: ctx.services.notifications,
-    hub: { emitToUser: () => {}, emitToRole: () => {}, disconnectSessions: () => {} },
+    hub: {
+      // When the author is told the video is ready (the job then deletes the upload).
+      emitToUser: (_user: string, _event: string, payload: unknown) => {
+        if ((payload as { mediaStatus?: string }).mediaStatus === 'ready') readyAt = performance.now();
+      },
+      emitToRole: () => {},
+      disconnectSessions: () => {},
+    },
     config: ctx.config,
     log: pino({ level: 'debug' }, sink),
   };
 
   /** processVideo on a copy of the file, as the upload route leaves it (the copy is not timed). */
-  async function pipeline(file: string): Promise<Cost & { remuxed: boolean; steps: string }> {
-    const fastest = { ms: Infinity, cpu: Infinity };
+  async function pipeline(file: string): Promise<Cost & { ready: number; remuxed: boolean; steps: string }> {
+    const fastest = { ms: Infinity, cpu: Infinity, ready: Infinity };
     let remuxed = false;
     let fastestSteps = '';
     for (let i = 0; i < 2; i++) {
@@ -207,7 +215,12 @@ try {
         .values({ authorId: author.id, kind: 'video', mediaStatus: 'processing', sourceKey: key, sourceSize: (await stat(file)).size })
         .returning();
       steps.length = 0;
-      const cost = await timed(() => processVideo(deps, row!.id));
+      let startedAt = 0;
+      const cost = await timed(() => {
+        startedAt = performance.now();
+        return processVideo(deps, row!.id);
+      });
+      fastest.ready = Math.min(fastest.ready, readyAt - startedAt);
       if (cost.ms < fastest.ms) [fastest.ms, fastestSteps] = [cost.ms, steps.join(', ')];
       fastest.cpu = Math.min(fastest.cpu, cost.cpu);
       const [done] = await ctx.database.db.select().from(videos).where(eq(videos.id, row!.id));
@@ -226,7 +239,7 @@ try {
   say(`(a) plain stream copy of the hour:     ${figures(copy)}`);
   const remux = await pipeline(hour);
   if (!remux.remuxed) throw new Error('the hour was not remuxed');
-  say(`(b) the pipeline on the hour (remux):  ${figures(remux)}; ${remux.steps}`);
+  say(`(b) the pipeline on the hour (remux):  ${figures(remux)}, ready after ${seconds(remux.ready)}; ${remux.steps}`);
 
   const encode = await best(
     () =>
@@ -256,7 +269,7 @@ try {
 
   const ratio = (a: number, b: number) => (a / b).toFixed(2);
   say(
-    `media: remux ${ratio(remux.ms, copy.ms)} of stream copy (processor ${ratio(remux.cpu, copy.cpu)}; 1 h source, ${width}×${height}), ` +
+    `media: remux ${ratio(remux.ms, copy.ms)} of stream copy (processor ${ratio(remux.cpu, copy.cpu)}, ready at ${ratio(remux.ready, copy.ms)}; 1 h source, ${width}×${height}), ` +
       `transcode ${ratio(transcode.ms, encode.ms)} of plain ffmpeg encode (processor ${ratio(transcode.cpu, encode.cpu)}; 1 min source); ` +
       `ffmpeg ${caps.ffmpeg.version}, load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`,
   );

@@ -298,13 +298,20 @@ async function runPipeline(deps: PipelineDeps, video: VideoRow, source: string, 
     log.info({ videoId: video.id, deleted: !still }, 'media pipeline: the video changed meanwhile, outputs not recorded');
     return;
   }
-  await deleteSource(source);
-  pushProgress(deps.hub, video, 'ready', 100);
-  // One more case uploaded on its author's dashboard.
-  createDashboardEvents(deps.hub).changed({ users: [video.authorId] });
-  log.info({ videoId: video.id, plan, duration: result.duration }, 'media pipeline: video ready');
-  const link = video.purpose === 'best_case' ? '/admin/best-cases' : `/videos/${video.id}`;
-  await deps.notifications.notify(video.authorId, 'videoReady', { surgery: await surgeryName(db, video.surgeryId) }, link);
+  stepDone('recorded');
+  try {
+    pushProgress(deps.hub, video, 'ready', 100);
+    // One more case uploaded on its author's dashboard.
+    createDashboardEvents(deps.hub).changed({ users: [video.authorId] });
+    log.info({ videoId: video.id, plan, duration: result.duration }, 'media pipeline: video ready');
+    const link = video.purpose === 'best_case' ? '/admin/best-cases' : `/videos/${video.id}`;
+    await deps.notifications.notify(video.authorId, 'videoReady', { surgery: await surgeryName(db, video.surgeryId) }, link);
+  } finally {
+    // The upload last: no row names it any more, and unlinking gigabytes takes a second or more
+    // (an hour of full HD) that the author does not wait for.
+    await deleteSource(source);
+    stepDone('source deleted');
+  }
 }
 
 /** Files and rows of an earlier try that died half-way (the rows are only ever written together). */
