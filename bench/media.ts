@@ -192,7 +192,7 @@ try {
     hub: {
       // When the author is told the video is ready (the job then deletes the upload).
       emitToUser: (_user: string, _event: string, payload: unknown) => {
-        if ((payload as { mediaStatus?: string }).mediaStatus === 'ready') readyAt = performance.now();
+        if ((payload as { mediaStatus?: string } | null)?.mediaStatus === 'ready') readyAt = performance.now();
       },
       emitToRole: () => {},
       disconnectSessions: () => {},

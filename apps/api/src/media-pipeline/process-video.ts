@@ -108,6 +108,7 @@ function progressReporter(deps: PipelineDeps, video: VideoRow) {
  */
 export async function processVideo(deps: PipelineDeps, videoId: string, opts: { signal?: AbortSignal } = {}): Promise<void> {
   const { db, config, log } = deps;
+  const startedAt = performance.now();
   const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
   if (!video) {
     log.info({ videoId }, 'media pipeline: the video is gone, nothing to do');
@@ -139,7 +140,7 @@ export async function processVideo(deps: PipelineDeps, videoId: string, opts: { 
   }
   const work = await mkdtemp(path.join(tmpRoot, `video-${videoId}-`));
   try {
-    await runPipeline(deps, video, source, work, opts.signal);
+    await runPipeline(deps, video, source, work, opts.signal, startedAt);
   } catch (err) {
     log.warn({ err, videoId }, 'media pipeline: processing failed');
     throw err;
@@ -148,18 +149,26 @@ export async function processVideo(deps: PipelineDeps, videoId: string, opts: { 
   }
 }
 
-async function runPipeline(deps: PipelineDeps, video: VideoRow, source: string, work: string, signal: AbortSignal | undefined) {
+async function runPipeline(
+  deps: PipelineDeps,
+  video: VideoRow,
+  source: string,
+  work: string,
+  signal: AbortSignal | undefined,
+  startedAt: number,
+) {
   const { db, storage, config, log } = deps;
   const progress = progressReporter(deps, video);
   const tools = { ffprobePath: config.ffprobePath, ...(signal ? { signal } : {}) };
 
   // Each step's time goes to the debug log (bench/media.ts reads it).
-  let stepStart = performance.now();
+  let stepStart = startedAt;
   const stepDone = (step: string, extra: Record<string, unknown> = {}) => {
     const now = performance.now();
     log.debug({ videoId: video.id, step, ms: Math.round(now - stepStart), ...extra }, `media pipeline: ${step}`);
     stepStart = now;
   };
+  stepDone('started');
   const verdict = await probeSource(source, tools);
   if (verdict.kind === 'refused') {
     log.info({ videoId: video.id, code: verdict.code, detail: verdict.detail }, 'media pipeline: file refused');
