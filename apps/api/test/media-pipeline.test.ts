@@ -7,7 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '@sutura/domain/errors';
 import { VIDEO_SOCKET_EVENTS, type VideoProgressEvent } from '@sutura/domain/videos';
 import { media, notifications, surgeries, videos } from '../src/db/schema.ts';
-import { leftoverMetadata, posterAndStoryboardArgs, remux, storyboardVtt } from '../src/media-pipeline/encode.ts';
+import {
+  chosenKeyframesArgs,
+  leftoverMetadata,
+  posterAndStoryboardArgs,
+  remux,
+  remuxPictures,
+  storyboardVtt,
+} from '../src/media-pipeline/encode.ts';
 import { ffmpegCapabilities, ffprobe, ffprobeText, fileArg, frameTiming, run, type ProbeData } from '../src/media-pipeline/ffmpeg.ts';
 import { classify, probeSource, type SourceInfo } from '../src/media-pipeline/probe.ts';
 import { markProcessingFailed, processVideo, type PipelineDeps } from '../src/media-pipeline/process-video.ts';
@@ -653,28 +660,39 @@ describe('the storyboard', () => {
       '0',
     ]);
     // Ticks at 0, 3, 6 and 9 s: every frame decoded shows those seconds; keyframes only, the
-    // keyframe at or before each tick (at most 2 s earlier).
-    for (const [keyframesOnly, seconds] of [
-      [false, [0, 3, 6, 9]],
-      [true, [0, 2, 6, 8]],
+    // keyframe at or before each tick (at most 2 s earlier), whether every keyframe is decoded or
+    // only those chosen by their time (the keyframe at 4 s serves no tick nor the poster at 1 s).
+    const caps = await ffmpegCapabilities();
+    const source = { demuxer: 'mov', videoStreamIndex: 0, duration: 10, keyframeGap: 2 };
+    if (caps.packetSelection) {
+      const chosen = path.join(clips, 'clock-keyframes.mp4');
+      await run(chosenKeyframesArgs(source, clip, chosen, 3));
+      const times = await ffprobeText(['-v', 'error', '-show_entries', 'packet=pts_time', '-of', 'csv=p=0', fileArg(chosen)]);
+      expect(times.trim().split('\n').map(Number)).toEqual([0, 2, 6, 8]);
+    }
+    for (const [mode, seconds] of [
+      ['all', [0, 3, 6, 9]],
+      ['keyframes', [0, 2, 6, 8]],
+      ['chosen', [0, 2, 6, 8]],
     ] as const) {
-      const dir = path.join(clips, `board-${keyframesOnly}`);
+      const dir = path.join(clips, `board-${mode}`);
       await mkdir(dir);
-      await run(
-        posterAndStoryboardArgs(
-          clip,
-          {
-            duration: 10,
-            width: 320,
-            height: 240,
-            interval: 3,
-            keyframesOnly,
-            posterFile: path.join(dir, 'poster.jpg'),
-            sheetPattern: path.join(dir, 'sheet-%03d.jpg'),
-          },
-          await ffmpegCapabilities(),
-        ),
-      );
+      const pictures = {
+        duration: 10,
+        width: 320,
+        height: 240,
+        interval: 3,
+        keyframesOnly: mode !== 'all',
+        posterFile: path.join(dir, 'poster.jpg'),
+        sheetPattern: path.join(dir, 'sheet-%03d.jpg'),
+      };
+      if (mode === 'chosen') {
+        const verdict = await probeSource(clip);
+        if (verdict.kind !== 'accepted') throw new Error('the clock was refused');
+        let fellBack = false;
+        await remuxPictures(verdict.source, clip, { ...pictures, work: dir }, caps, { onFallback: () => (fellBack = true) });
+        expect(fellBack).toBe(false);
+      } else await run(posterAndStoryboardArgs(clip, pictures, caps));
       expect((await readdir(dir)).sort()).toEqual(['poster.jpg', 'sheet-001.jpg']);
       // The grey value at the centre of each cell: four thumbnails, then black.
       const raw = path.join(dir, 'sheet.gray');

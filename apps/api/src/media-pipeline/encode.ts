@@ -1,3 +1,5 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import {
   FfmpegError,
   ffprobe,
@@ -58,7 +60,7 @@ export function outputFrameRate(source: Pick<SourceInfo, 'frameRate'>): number {
   return Math.min(MAX_FRAME_RATE, Math.max(1, Math.round(source.frameRate ?? 30)));
 }
 
-function input(source: SourceInfo, file: string): string[] {
+function input(source: Pick<SourceInfo, 'demuxer'>, file: string): string[] {
   // The demuxer ffprobe validated is forced, and nothing but local files may be opened.
   return ['-protocol_whitelist', 'file', '-f', source.demuxer, '-i', fileArg(file)];
 }
@@ -447,6 +449,8 @@ export function posterAndStoryboardArgs(
     /** The demuxer and stream probed in a source; the first video stream of a file otherwise. */
     demuxer?: string;
     videoStreamIndex?: number;
+    /** The file's timestamps are the source's own (keyframes chosen out of it): none shifted. */
+    copyts?: boolean;
   },
   caps: EncoderCapabilities,
 ): string[] {
@@ -456,6 +460,7 @@ export function posterAndStoryboardArgs(
     // Other packets are dropped by the demuxer, before the decoder sees them. Simple filters per
     // output, both fed by the one decoder: a complex graph would undo -discard (five times the work).
     ...(opts.keyframesOnly ? ['-discard', 'nokey', '-skip_frame', 'nokey'] : []),
+    ...(opts.copyts ? ['-copyts'] : []),
     '-protocol_whitelist',
     'file',
     ...(opts.demuxer ? ['-f', opts.demuxer] : []),
@@ -463,4 +468,90 @@ export function posterAndStoryboardArgs(
     fileArg(file),
     ...pictures.args({ poster: stream, sheets: stream, filters: true }),
   ];
+}
+
+/** The timescale of the file of chosen keyframes: the packets' times reach the choice in it. */
+const CHOSEN_TIMESCALE = 90_000;
+
+/**
+ * The keyframes the pictures of a long video need, copied out of it without decoding anything:
+ * the latest keyframe at or before each storyboard tick (a tick falls before the next keyframe,
+ * which is at most `keyframeGap` later) and those up to the poster's moment. With a keyframe
+ * every 2 s and a tick every 10 s, one keyframe in five is decoded instead of all of them.
+ * Times are those the pictures of the whole file would see (the source's, less its start).
+ */
+export function chosenKeyframesArgs(
+  source: Pick<SourceInfo, 'demuxer' | 'videoStreamIndex' | 'duration' | 'keyframeGap'>,
+  file: string,
+  output: string,
+  interval: number,
+): string[] {
+  const gap = source.keyframeGap ?? KEYFRAME_SECONDS;
+  // The time in seconds. ffmpeg hands the filter packets already in the output's timescale (its
+  // `tb` stays the input's), so that timescale is set here and divided by.
+  const t = `(pts/${CHOSEN_TIMESCALE})`;
+  const keep = [`lte(${t},${(posterTime(source.duration) + 0.001).toFixed(3)})`, `lt(mod(-${t},${interval}),${(gap - 0.0005).toFixed(4)})`];
+  // Commas inside the expression are escaped: a bare one would start the next filter of the list.
+  const drop = `not(key)+not(${keep.join('+')})`.replaceAll(',', '\\,');
+  return [
+    '-discard',
+    'nokey',
+    ...input(source, file),
+    '-map',
+    `0:${source.videoStreamIndex}`,
+    '-c',
+    'copy',
+    '-map_metadata',
+    '-1',
+    '-video_track_timescale',
+    String(CHOSEN_TIMESCALE),
+    '-bsf:v',
+    `noise=drop=${drop}`,
+    '-f',
+    'mp4',
+    fileArg(output),
+  ];
+}
+
+/**
+ * Poster and storyboard of a remuxed source, drawn from its keyframes (`keyframesOnly`): with an
+ * ffmpeg that chooses packets by time, out of the few keyframes they need, copied aside first
+ * (checked by their count, else every keyframe is decoded as before).
+ */
+export async function remuxPictures(
+  source: SourceInfo,
+  file: string,
+  out: { work: string; posterFile: string; sheetPattern: string; interval: number; keyframesOnly: boolean },
+  caps: EncoderCapabilities & Pick<FfmpegCapabilities, 'packetSelection'>,
+  opts: ProcessOptions & { ffprobePath?: string | undefined; onFallback?: (kept: number) => void },
+): Promise<void> {
+  const { ffprobePath, onFallback, ...runOptions } = opts;
+  const pictures = {
+    duration: source.duration,
+    width: source.width,
+    height: source.height,
+    interval: out.interval,
+    keyframesOnly: out.keyframesOnly,
+    posterFile: out.posterFile,
+    sheetPattern: out.sheetPattern,
+  };
+  if (out.keyframesOnly && caps.packetSelection) {
+    const chosen = path.join(out.work, 'keyframes.mp4');
+    await run(chosenKeyframesArgs(source, file, chosen, out.interval), runOptions);
+    const data = await ffprobe(chosen, { bin: ffprobePath, signal: opts.signal });
+    const kept = Number(data.streams[0]?.nb_frames);
+    // About one a tick, plus the first seconds: anything far off means the times were misread.
+    const ticks = storyboardCount(source.duration, out.interval);
+    if (Number.isInteger(kept) && kept >= ticks && kept <= 2 * ticks + 8) {
+      await run(posterAndStoryboardArgs(chosen, { ...pictures, demuxer: 'mov', videoStreamIndex: 0, copyts: true }, caps), runOptions);
+      await rm(chosen, { force: true });
+      return;
+    }
+    onFallback?.(kept);
+    await rm(chosen, { force: true });
+  }
+  await run(
+    posterAndStoryboardArgs(file, { ...pictures, demuxer: source.demuxer, videoStreamIndex: source.videoStreamIndex }, caps),
+    runOptions,
+  );
 }

@@ -395,6 +395,11 @@ export interface FfmpegCapabilities {
   problems: string[];
   /** `-fps_mode` exists (ffmpeg 5.1 and later); before it, `-vsync` said the same. */
   fpsMode: boolean;
+  /**
+   * The `noise` bitstream filter takes a `drop` expression (ffmpeg 5.1 and later): packets can be
+   * chosen by their time in a stream copy, before anything decodes them.
+   */
+  packetSelection: boolean;
   filters: ReadonlySet<string>;
   encoders: ReadonlySet<string>;
 }
@@ -421,11 +426,12 @@ async function detect(ffmpeg: ToolLocation, ffprobe: ToolLocation): Promise<Ffmp
       (r) => r.stdout,
       () => null,
     );
-  const [version, filters, encoders, help, probeVersion] = await Promise.all([
+  const [version, filters, encoders, help, noise, probeVersion] = await Promise.all([
     ask(ffmpeg.path, ['-version']),
     ask(ffmpeg.path, ['-filters']),
     ask(ffmpeg.path, ['-encoders']),
     ask(ffmpeg.path, ['-h', 'long']),
+    ask(ffmpeg.path, ['-h', 'bsf=noise']),
     ask(ffprobe.path, ['-version']),
   ]);
   const filterSet = listed(filters ?? '', /^\s*[TSC.|]{2,3}\s+(\w+)\s/);
@@ -445,6 +451,7 @@ async function detect(ffmpeg: ToolLocation, ffprobe: ToolLocation): Promise<Ffmp
     usable: problems.length === 0,
     problems,
     fpsMode: /^-fps_mode\b/m.test(help ?? ''),
+    packetSelection: /^\s*-drop\s/m.test(noise ?? ''),
     filters: filterSet,
     encoders: encoderSet,
   };

@@ -14,8 +14,8 @@ import type { Storage } from '../storage/storage.ts';
 import {
   inspectOutput,
   KEYFRAME_SECONDS,
-  posterAndStoryboardArgs,
   remux,
+  remuxPictures,
   sheetName,
   STORYBOARD,
   storyboardCount,
@@ -108,6 +108,7 @@ function progressReporter(deps: PipelineDeps, video: VideoRow) {
  */
 export async function processVideo(deps: PipelineDeps, videoId: string, opts: { signal?: AbortSignal } = {}): Promise<void> {
   const { db, config, log } = deps;
+  const startedAt = performance.now();
   const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
   if (!video) {
     log.info({ videoId }, 'media pipeline: the video is gone, nothing to do');
@@ -139,7 +140,7 @@ export async function processVideo(deps: PipelineDeps, videoId: string, opts: { 
   }
   const work = await mkdtemp(path.join(tmpRoot, `video-${videoId}-`));
   try {
-    await runPipeline(deps, video, source, work, opts.signal);
+    await runPipeline(deps, video, source, work, opts.signal, startedAt);
   } catch (err) {
     log.warn({ err, videoId }, 'media pipeline: processing failed');
     throw err;
@@ -148,18 +149,26 @@ export async function processVideo(deps: PipelineDeps, videoId: string, opts: { 
   }
 }
 
-async function runPipeline(deps: PipelineDeps, video: VideoRow, source: string, work: string, signal: AbortSignal | undefined) {
+async function runPipeline(
+  deps: PipelineDeps,
+  video: VideoRow,
+  source: string,
+  work: string,
+  signal: AbortSignal | undefined,
+  startedAt: number,
+) {
   const { db, storage, config, log } = deps;
   const progress = progressReporter(deps, video);
   const tools = { ffprobePath: config.ffprobePath, ...(signal ? { signal } : {}) };
 
   // Each step's time goes to the debug log (bench/media.ts reads it).
-  let stepStart = performance.now();
+  let stepStart = startedAt;
   const stepDone = (step: string, extra: Record<string, unknown> = {}) => {
     const now = performance.now();
     log.debug({ videoId: video.id, step, ms: Math.round(now - stepStart), ...extra }, `media pipeline: ${step}`);
     stepStart = now;
   };
+  stepDone('started');
   const verdict = await probeSource(source, tools);
   if (verdict.kind === 'refused') {
     log.info({ videoId: video.id, code: verdict.code, detail: verdict.detail }, 'media pipeline: file refused');
@@ -224,24 +233,13 @@ async function runPipeline(deps: PipelineDeps, video: VideoRow, source: string, 
           }),
         ),
         failFast(
-          run(
-            posterAndStoryboardArgs(
-              source,
-              {
-                duration: info.duration,
-                width: info.width,
-                height: info.height,
-                interval,
-                keyframesOnly,
-                posterFile,
-                sheetPattern,
-                demuxer: info.demuxer,
-                videoStreamIndex: info.videoStreamIndex,
-              },
-              caps,
-            ),
-            { ...runOptions, signal: both.signal },
-          ),
+          remuxPictures(info, source, { work, posterFile, sheetPattern, interval, keyframesOnly }, caps, {
+            ...runOptions,
+            signal: both.signal,
+            ffprobePath: config.ffprobePath,
+            onFallback: (kept) =>
+              log.warn({ videoId: video.id, kept }, 'media pipeline: unexpected keyframe choice, every keyframe decoded'),
+          }),
         ),
       ]);
       if (firstFailure) throw firstFailure.error;
@@ -309,13 +307,20 @@ async function runPipeline(deps: PipelineDeps, video: VideoRow, source: string, 
     log.info({ videoId: video.id, deleted: !still }, 'media pipeline: the video changed meanwhile, outputs not recorded');
     return;
   }
-  await deleteSource(source);
-  pushProgress(deps.hub, video, 'ready', 100);
-  // One more case uploaded on its author's dashboard.
-  createDashboardEvents(deps.hub).changed({ users: [video.authorId] });
-  log.info({ videoId: video.id, plan, duration: result.duration }, 'media pipeline: video ready');
-  const link = video.purpose === 'best_case' ? '/admin/best-cases' : `/videos/${video.id}`;
-  await deps.notifications.notify(video.authorId, 'videoReady', { surgery: await surgeryName(db, video.surgeryId) }, link);
+  stepDone('recorded');
+  try {
+    pushProgress(deps.hub, video, 'ready', 100);
+    // One more case uploaded on its author's dashboard.
+    createDashboardEvents(deps.hub).changed({ users: [video.authorId] });
+    log.info({ videoId: video.id, plan, duration: result.duration }, 'media pipeline: video ready');
+    const link = video.purpose === 'best_case' ? '/admin/best-cases' : `/videos/${video.id}`;
+    await deps.notifications.notify(video.authorId, 'videoReady', { surgery: await surgeryName(db, video.surgeryId) }, link);
+  } finally {
+    // The upload last: no row names it any more, and unlinking gigabytes takes a second or more
+    // (an hour of full HD) that the author does not wait for.
+    await deleteSource(source);
+    stepDone('source deleted');
+  }
 }
 
 /** Files and rows of an earlier try that died half-way (the rows are only ever written together). */
