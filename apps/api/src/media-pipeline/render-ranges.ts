@@ -151,11 +151,16 @@ const seekTo = (source: SourceVideo, frame: number, shift: number) =>
 async function renderPiece(file: string, source: SourceVideo, piece: Piece, output: string, tools: Tools, timeoutMs: number) {
   const frames = piece.endFrame - piece.startFrame;
   const common = ['-an', '-sn', '-dn', '-frames:v', String(frames), '-bsf:v', 'h264_mp4toannexb', '-f', 'mpegts', fileArg(output)];
-  // Encoding, an input seek decodes from the keyframe before and drops what precedes the time;
-  // copying, it lands on the keyframe at or before the time: a quarter frame past this one.
-  const seek = seekTo(source, piece.startFrame, piece.kind === 'copy' ? 0.25 : -0.5);
+  // An input seek lands on a keyframe at or before the time, half a frame before this one; the
+  // demuxer may land one or more groups earlier (ffmpeg before 5 seeks a source with B-frames
+  // 3/23 s early). Encoding decodes from there and drops what precedes the time; copying drops
+  // the packets timed before it (-copypriorss 0) up to the first keyframe after it: this one.
+  const seek = seekTo(source, piece.startFrame, -0.5);
   const input = ['-protocol_whitelist', 'file', '-ss', seek, '-i', fileArg(file), '-map', '0:v:0'];
-  const args = piece.kind === 'copy' ? [...input, '-c:v', 'copy', ...common] : [...input, ...ENCODE_VIDEO(source.frameRate), ...common];
+  const args =
+    piece.kind === 'copy'
+      ? [...input, '-c:v', 'copy', '-copypriorss', '0', ...common]
+      : [...input, ...ENCODE_VIDEO(source.frameRate), ...common];
   await run(args, { bin: tools.ffmpegPath, signal: tools.signal, timeoutMs });
 }
 
