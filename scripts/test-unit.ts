@@ -32,4 +32,6 @@ vitest({ ...process.env, FFMPEG_PATH: shipped.ffmpeg.path, FFPROBE_PATH: shipped
   'apps/api/test/media-pipeline.test.ts',
   'apps/api/test/media-tools.test.ts',
   'apps/api/test/cut-suggestions.test.ts',
+  'apps/api/test/render.test.ts',
+  'apps/api/test/preparation.test.ts',
 ]);

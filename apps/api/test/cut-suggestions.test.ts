@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectCutSuggestions, parseMetadataPrint } from '../src/media-pipeline/cut-suggestions.ts';
+import { makePatternClip } from './frame-pattern.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -39,5 +40,12 @@ describe('cut suggestions', () => {
     expect(found.filter((s) => s.kind === 'bright')).toEqual([{ kind: 'bright', start: 14, end: 16, score: 1 }]);
     expect(found.filter((s) => s.kind === 'scene').map((s) => s.start)).toEqual([6, 9, 14, 16]);
     for (const s of found) expect(s.score).toBeGreaterThan(0);
+  });
+
+  it('finds no scene change in one continuous scene whose picture changes a little at every frame', async () => {
+    // At 10.24 s the frame number's strip flips 9 of its 16 blocks at once: a small change, not a cut.
+    const file = path.join(dir, 'continuous.mp4');
+    await makePatternClip({ seconds: 20, frameRate: 25, gop: 2 }, file);
+    expect(await detectCutSuggestions(file, { work: dir, frameRate: 25, duration: 20 })).toEqual([]);
   });
 });

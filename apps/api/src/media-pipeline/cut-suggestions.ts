@@ -119,7 +119,8 @@ export async function detectCutSuggestions(
   const sceneFile = path.join(opts.work, 'scenes.txt');
   // The metadata filter's file option is itself parsed by the filter graph: keep it plain.
   const filterPath = (f: string) => f.replaceAll('\\', '/').replaceAll(':', '\\:').replaceAll("'", '');
-  // scdet scores 0..100; an ffmpeg without it (older builds) has select's scene score, 0..1.
+  // scdet scores 0..100; an ffmpeg without it (older builds) has select's scene score, 0..1: the
+  // same measure (the lesser of the mean frame difference and its change) in 8-bit levels / 100.
   const scdet = (await ffmpegCapabilities({ ffmpegPath: opts.ffmpegPath })).filters.has('scdet');
   const sceneKey = scdet ? 'lavfi.scd.score' : 'lavfi.scene_score';
   const filters = [
@@ -136,6 +137,6 @@ export async function detectCutSuggestions(
   });
   const lumas = parseMetadataPrint(await readFile(lumaFile, 'utf8'), 'lavfi.signalstats.YAVG');
   const scores = parseMetadataPrint(await readFile(sceneFile, 'utf8'), sceneKey);
-  const scenes = scdet ? scores : scores.map((s) => ({ time: s.time, value: s.value * 100 }));
+  const scenes = scdet ? scores : scores.map((s) => ({ time: s.time, value: (s.value * 100 * 100) / 256 }));
   return suggestionsFrom(scenes, lumas, opts.frameRate);
 }
