@@ -28,6 +28,7 @@ import { PlayerTimeline, type TimelineMarker } from '@/components/video/player-t
 import { formatClock } from '@/components/video/format';
 import { useStableMediaUrl } from '@/components/video/use-stable-media-url';
 import { visuallyHidden } from '@/components/video/visually-hidden';
+import { Kbd } from '@/components/kbd';
 
 export interface VideoPlayerProps {
   /** Signed URL of the video; the server answers range requests, so seeking fetches only what it needs. */
@@ -523,21 +524,7 @@ export function VideoPlayer({
                 <Box key={s.label} sx={{ display: 'contents' }}>
                   <Box component="dt" sx={{ display: 'flex', gap: 0.5 }}>
                     {s.keys.map((key) => (
-                      <Box
-                        key={key}
-                        component="kbd"
-                        sx={{
-                          px: 0.75,
-                          border: 1,
-                          borderColor: 'divider',
-                          borderRadius: 1,
-                          fontFamily: 'inherit',
-                          fontSize: 13,
-                          fontWeight: 700,
-                        }}
-                      >
-                        {key}
-                      </Box>
+                      <Kbd key={key}>{key}</Kbd>
                     ))}
                   </Box>
                   <Box component="dd" sx={{ m: 0, fontSize: 14 }}>

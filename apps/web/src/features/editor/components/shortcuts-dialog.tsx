@@ -6,6 +6,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import type { PreparationPhase } from '@sutura/domain/preparation';
+import { Kbd } from '@/components/kbd';
 
 const NAMED_KEYS = new Set(['space', 'home', 'end', 'tab', 'delete', 'shift', 'ctrl']);
 
@@ -42,21 +43,7 @@ export function ShortcutsDialog({ open, phase, onClose }: { open: boolean; phase
             <Box key={s.action} sx={{ display: 'contents' }}>
               <Box component="dt" sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
                 {s.keys.map((key) => (
-                  <Box
-                    key={key}
-                    component="kbd"
-                    sx={{
-                      px: 0.75,
-                      border: 1,
-                      borderColor: 'divider',
-                      borderRadius: 1,
-                      fontFamily: 'inherit',
-                      fontSize: 13,
-                      fontWeight: 700,
-                    }}
-                  >
-                    {keyLabel(key)}
-                  </Box>
+                  <Kbd key={key}>{keyLabel(key)}</Kbd>
                 ))}
               </Box>
               <Box component="dd" sx={{ m: 0 }}>

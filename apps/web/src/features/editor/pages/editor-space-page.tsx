@@ -21,11 +21,11 @@ import { useToast } from '@/lib/toast';
 import { useOrgans, useSurgeries } from '@/lib/vocabularies';
 import { VideoPoster } from '@/components/video/video-poster';
 import { VideoStatusChip } from '@/features/videos/components/video-status-chip';
-import { formatDuration } from '@/components/video/format';
 import { EDITOR_PAGE_SIZE, useHeld, usePool, usePrepared } from '@/features/editor/api/editor-lists';
 import { useClaimVideo } from '@/features/editor/api/preparation';
 import type { PoolParams } from '@/features/editor/api/editor-keys';
 import { useEditorRealtime } from '@/features/editor/hooks/use-editor-realtime';
+import { DurationBadge } from '@/components/video/duration-badge';
 
 /** A video of the editor's lists: poster, surgery, organ, duration, and what the list adds. */
 function PoolCard({ item, children, testId }: { item: PoolItem; children: React.ReactNode; testId: string }) {
@@ -39,24 +39,7 @@ function PoolCard({ item, children, testId }: { item: PoolItem; children: React.
     >
       <Box sx={{ position: 'relative', aspectRatio: '16 / 9' }}>
         <VideoPoster video={{ kind: 'video', mediaStatus: 'ready', posterUrl: item.posterUrl, pictureCount: 0 }} />
-        {item.duration !== null && (
-          <Box
-            component="span"
-            sx={{
-              position: 'absolute',
-              right: 8,
-              bottom: 8,
-              px: 0.75,
-              borderRadius: 1,
-              bgcolor: 'rgba(0,0,0,0.8)',
-              color: '#fff',
-              fontSize: 13,
-              fontWeight: 700,
-            }}
-          >
-            {formatDuration(item.duration)}
-          </Box>
-        )}
+        {item.duration !== null && <DurationBadge seconds={item.duration} label={t('pool.duration')} />}
         {item.priority && (
           <Chip
             size="small"
