@@ -5,11 +5,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceToResult, type Trim } from '@sutura/domain/preparation';
-import { longestKeyframeGap } from '../src/media-pipeline/encode.ts';
-import { ffprobe } from '../src/media-pipeline/ffmpeg.ts';
+import { longestKeyframeGap, remux, transcodeArgs } from '../src/media-pipeline/encode.ts';
+import { ffmpegCapabilities, ffprobe, run } from '../src/media-pipeline/ffmpeg.ts';
+import { probeSource } from '../src/media-pipeline/probe.ts';
 import { planRange, renderRanges } from '../src/media-pipeline/render-ranges.ts';
 import { frameRanges } from '../src/modules/preparation/preparation.jobs.ts';
-import { makePatternClip, readFrameNumbers } from './frame-pattern.ts';
+import { makePatternClip, psnr, readFrameNumbers, readFrames, type PatternClip } from './frame-pattern.ts';
 
 const RATE = 25;
 let dir: string;
@@ -22,17 +23,48 @@ afterAll(async () => {
 });
 
 describe('planRange', () => {
+  // IDR keyframes that split the coding order cleanly: copies may start and end on any of them.
+  const closed = [0, 50, 100, 150, 200].map((frame) => ({ frame, copyFrom: true, copyTo: true }));
+
   it('copies whole groups and encodes only the partial groups around the cuts', () => {
-    const keys = [0, 50, 100, 150, 200];
-    expect(planRange({ startFrame: 60, endFrame: 170 }, keys)).toEqual([
+    expect(planRange({ startFrame: 60, endFrame: 170 }, closed)).toEqual([
       { kind: 'encode', startFrame: 60, endFrame: 100 },
       { kind: 'copy', startFrame: 100, endFrame: 150 },
       { kind: 'encode', startFrame: 150, endFrame: 170 },
     ]);
     // Cuts on keyframes: nothing to encode.
-    expect(planRange({ startFrame: 50, endFrame: 150 }, keys)).toEqual([{ kind: 'copy', startFrame: 50, endFrame: 150 }]);
+    expect(planRange({ startFrame: 50, endFrame: 150 }, closed)).toEqual([{ kind: 'copy', startFrame: 50, endFrame: 150 }]);
     // No whole group inside: the range is encoded.
-    expect(planRange({ startFrame: 55, endFrame: 120 }, keys)).toEqual([{ kind: 'encode', startFrame: 55, endFrame: 120 }]);
+    expect(planRange({ startFrame: 55, endFrame: 120 }, closed)).toEqual([{ kind: 'encode', startFrame: 55, endFrame: 120 }]);
+  });
+
+  it('starts a copy only on an IDR picture and ends it only where no leading picture is coded after', () => {
+    // An open GOP: its keyframes after the first are not IDR and have leading pictures.
+    const open = [0, 50, 100, 150, 200].map((frame) => ({ frame, copyFrom: frame === 0, copyTo: frame === 0 }));
+    expect(planRange({ startFrame: 0, endFrame: 170 }, open)).toEqual([{ kind: 'encode', startFrame: 0, endFrame: 170 }]);
+    // IDR at 50 and 150, an open keyframe at 100 and 200: the copy runs from 50 to 150.
+    const mixed = [
+      { frame: 50, copyFrom: true, copyTo: true },
+      { frame: 100, copyFrom: false, copyTo: false },
+      { frame: 150, copyFrom: true, copyTo: true },
+      { frame: 200, copyFrom: false, copyTo: false },
+    ];
+    expect(planRange({ startFrame: 40, endFrame: 210 }, mixed)).toEqual([
+      { kind: 'encode', startFrame: 40, endFrame: 50 },
+      { kind: 'copy', startFrame: 50, endFrame: 150 },
+      { kind: 'encode', startFrame: 150, endFrame: 210 },
+    ]);
+    // A clean but non-IDR keyframe can end a copy, not start one.
+    const recovery = [
+      { frame: 50, copyFrom: false, copyTo: true },
+      { frame: 100, copyFrom: true, copyTo: true },
+      { frame: 150, copyFrom: false, copyTo: true },
+    ];
+    expect(planRange({ startFrame: 40, endFrame: 160 }, recovery)).toEqual([
+      { kind: 'encode', startFrame: 40, endFrame: 100 },
+      { kind: 'copy', startFrame: 100, endFrame: 150 },
+      { kind: 'encode', startFrame: 150, endFrame: 160 },
+    ]);
   });
 });
 
@@ -118,5 +150,147 @@ describe('a source whose pictures start after its container (two recordings join
     await renderRanges(joined, ranges, output, work);
     const expected = ranges.flatMap((r) => Array.from({ length: r.endFrame - r.startFrame }, (_, i) => (r.startFrame + i) % (12 * RATE)));
     expect(await readFrameNumbers(output)).toEqual(expected);
+  }, 120_000);
+});
+
+const exec = promisify(execFile);
+
+/** An upload turned into the processed source the render reads, as the media pipeline does it. */
+async function processUpload(upload: string, output: string): Promise<'remux' | 'transcode'> {
+  const verdict = await probeSource(upload);
+  if (verdict.kind !== 'accepted') throw new Error(`refused: ${verdict.detail}`);
+  if (verdict.plan === 'remux') await remux(verdict.source, upload, output, {});
+  else await run(transcodeArgs(verdict.source, upload, output, await ffmpegCapabilities()), {});
+  return verdict.plan;
+}
+
+const CLIP: PatternClip = { seconds: 12, frameRate: RATE, gop: 2 };
+const PYRAMID = 'bframes=3:b-pyramid=normal';
+
+/**
+ * Every kind of source the render meets. H.264 in MP4 is kept by remuxing, whatever its GOP
+ * structure and edit list; HEVC is transcoded by the pipeline (to closed GOPs of H.264), so the
+ * render reads what came out of that.
+ */
+const KINDS: { kind: string; upload: (file: string) => Promise<void>; plan: 'remux' | 'transcode'; copies: boolean }[] = [
+  { kind: 'H.264, closed GOP with B-frames', upload: (file) => makePatternClip(CLIP, file), plan: 'remux', copies: true },
+  {
+    kind: 'H.264, closed GOP with a B-pyramid',
+    upload: (file) => makePatternClip({ ...CLIP, encoder: { codec: 'libx264', params: PYRAMID } }, file),
+    plan: 'remux',
+    copies: true,
+  },
+  {
+    // Keyframes after the first are not IDR, and the pictures shown just before each are coded after it.
+    kind: 'H.264, open GOP',
+    upload: (file) => makePatternClip({ ...CLIP, encoder: { codec: 'libx264', params: 'open-gop=1' } }, file),
+    plan: 'remux',
+    copies: false,
+  },
+  {
+    kind: 'H.264, open GOP with a B-pyramid',
+    upload: (file) => makePatternClip({ ...CLIP, encoder: { codec: 'libx264', params: `open-gop=1:${PYRAMID}` } }, file),
+    plan: 'remux',
+    copies: false,
+  },
+  {
+    // A stream copy from 1.5 s keeps the whole first group; the edit list hides its first 38 pictures.
+    kind: 'H.264 with an edit list (cut by stream copy between keyframes)',
+    upload: async (file) => {
+      await makePatternClip({ ...CLIP, encoder: { codec: 'libx264', params: PYRAMID } }, `${file}.whole.mp4`);
+      await exec('ffmpeg', ['-v', 'error', '-y', '-ss', '1.5', '-i', `${file}.whole.mp4`, '-c', 'copy', file]);
+    },
+    plan: 'remux',
+    copies: true,
+  },
+  {
+    kind: 'H.264 with an edit list (video 0.3 s after the audio)',
+    upload: async (file) => {
+      await makePatternClip(CLIP, `${file}.whole.mp4`);
+      const whole = `${file}.whole.mp4`;
+      await exec('ffmpeg', [
+        '-v',
+        'error',
+        '-y',
+        '-itsoffset',
+        '0.3',
+        '-i',
+        whole,
+        '-i',
+        whole,
+        '-map',
+        '0:v',
+        '-map',
+        '1:a',
+        '-c',
+        'copy',
+        file,
+      ]);
+    },
+    plan: 'remux',
+    copies: true,
+  },
+  {
+    kind: 'HEVC, open GOP (CRA and RASL pictures)',
+    upload: (file) =>
+      makePatternClip(
+        { ...CLIP, preset: 'ultrafast', encoder: { codec: 'libx265', params: 'open-gop=1:bframes=3:log-level=error' } },
+        file,
+      ),
+    plan: 'transcode',
+    copies: true,
+  },
+];
+
+/** Frames kept, cut on a keyframe, on the leading pictures of one (2 and 1 before), just after one, and at the end. */
+const rangesFor = (frames: number) =>
+  [
+    { startFrame: 0, endFrame: 98 },
+    { startFrame: 99, endFrame: 200 },
+    { startFrame: 201, endFrame: 248 },
+    { startFrame: 251, endFrame: frames },
+  ].filter((r) => r.endFrame > r.startFrame);
+
+/** A re-encoded picture is this close to its source picture; a garbled one is far below. */
+const MIN_PSNR = 30;
+
+describe.each(KINDS)('rendering from $kind', ({ upload, plan, copies }) => {
+  it('shows every kept picture once, in order, undamaged, and copies only what it can copy exactly', async () => {
+    const name = `kind-${KINDS.findIndex((k) => k.upload === upload)}`;
+    const uploaded = path.join(dir, `${name}-upload.mp4`);
+    const source = path.join(dir, `${name}-source.mp4`);
+    await upload(uploaded);
+    expect(await processUpload(uploaded, source)).toBe(plan);
+
+    const size = { width: 320, height: 240 };
+    const shown = await readFrames(source, size);
+    // The processed source shows consecutive pictures (an edit list hides the ones before its start).
+    expect(shown.numbers).toEqual(shown.numbers.map((_, i) => shown.numbers[0]! + i));
+
+    const ranges = rangesFor(shown.numbers.length);
+    const work = path.join(dir, `${name}-work`);
+    await mkdir(work);
+    const output = path.join(dir, `${name}-out.mp4`);
+    const result = await renderRanges(source, ranges, output, work);
+    expect(result.plan).toBe('smart');
+    if (copies) expect(result.copiedFrames).toBeGreaterThan(0);
+    else expect(result.copiedFrames).toBe(0);
+
+    const kept = ranges.flatMap((r) => Array.from({ length: r.endFrame - r.startFrame }, (_, i) => r.startFrame + i));
+    const rendered = await readFrames(output, size);
+    expect(rendered.numbers).toEqual(kept.map((i) => shown.numbers[i]));
+    // Copied pictures are the source's own; encoded ones close to them; none garbled.
+    const copied = new Set(
+      result.pieces.filter((p) => p.kind === 'copy').flatMap((p) => kept.filter((i) => i >= p.startFrame && i < p.endFrame)),
+    );
+    const damaged = kept.flatMap((index, i) => {
+      const quality = psnr(rendered.planes[i]!, shown.planes[index]!);
+      return (copied.has(index) ? quality === Infinity : quality >= MIN_PSNR) ? [] : [`frame ${index}: ${quality.toFixed(1)} dB`];
+    });
+    expect(damaged).toEqual([]);
+
+    const probe = await ffprobe(output);
+    const audio = probe.streams.find((s) => s.codec_type === 'audio')!;
+    expect(Math.abs(Number(audio.duration) - kept.length / RATE)).toBeLessThanOrEqual(0.05);
   }, 120_000);
 });

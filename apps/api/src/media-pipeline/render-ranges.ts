@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { open, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { ffmpegCapabilities, ffprobe, ffprobeText, fileArg, frameTiming, run } from './ffmpeg.ts';
 import { KEYFRAME_SECONDS } from './encode.ts';
@@ -6,7 +6,10 @@ import { KEYFRAME_SECONDS } from './encode.ts';
 /**
  * Joins kept ranges of an H.264/AAC MP4 into one MP4, frame-accurate at every cut, by a smart
  * cut: the whole groups of pictures inside a range are copied as they are, and only the partial
- * groups around a cut that does not fall on a keyframe are decoded and encoded again. Every
+ * groups around a cut that does not fall on a keyframe are decoded and encoded again. A group is
+ * copied only where copying is exact: from an IDR picture (nothing after it refers to a picture
+ * before it, and it carries its parameter sets) to a keyframe before which every picture shown
+ * is also coded (no leading picture of an open GOP is lost). Anything else is encoded. Every
  * piece goes through MPEG-TS (parameter sets in-band), so the concat demuxer joins copied and
  * encoded pictures into one stream whatever their encoder settings. Audio is cut to the same
  * ranges and encoded once (an AAC frame is 21 ms: copying it could not cut on a picture).
@@ -21,6 +24,8 @@ export interface FrameRange {
 }
 
 export interface SourceVideo {
+  /** ffprobe's codec name: only H.264 groups are copied. */
+  codec: string;
   frameRate: number;
   /** Timestamp of the first picture (seconds; a container may start its video a little late). */
   videoStart: number;
@@ -58,6 +63,22 @@ function rate(value: string | undefined): number | null {
   return num && den ? num / den : null;
 }
 
+/**
+ * Pictures an edit list hides before the start of the video: a file cut by stream copy keeps the
+ * whole group its first shown picture belongs to, and the demuxer flags the packets before that
+ * picture as discarded. Counted over the first `packets` packets.
+ */
+async function hiddenLeadingPictures(file: string, packets: number, tools: Tools): Promise<number> {
+  const text = await ffprobeText(
+    [
+      ...['-v', 'error', '-protocol_whitelist', 'file', '-select_streams', 'v:0', '-read_intervals', `%+#${packets}`],
+      ...['-show_entries', 'packet=flags', '-of', 'csv=p=0', fileArg(file)],
+    ],
+    { bin: tools.ffprobePath, signal: tools.signal, idleTimeoutMs: 60_000 },
+  );
+  return text.split('\n').filter((flags) => flags.includes('D')).length;
+}
+
 export async function describeSource(file: string, tools: Tools = {}): Promise<SourceVideo> {
   const data = await ffprobe(file, { bin: tools.ffprobePath, signal: tools.signal });
   const video = data.streams.find((s) => s.codec_type === 'video');
@@ -67,19 +88,20 @@ export async function describeSource(file: string, tools: Tools = {}): Promise<S
   const average = rate(video.avg_frame_rate);
   const frameRate = real ?? average ?? 25;
   const duration = Number(video.duration ?? data.format.duration);
-  const counted = Number(video.nb_frames);
   const formatStart = Number(data.format.start_time ?? 0) || 0;
+  const shown = duration * frameRate;
+  let counted = Number(video.nb_frames);
+  // The container counts the pictures an edit list hides; a constant rate shows the others.
+  if (Number.isFinite(counted) && counted - shown > 2) counted -= await hiddenLeadingPictures(file, Math.ceil(counted - shown) + 64, tools);
   return {
+    codec: video.codec_name ?? 'unknown',
     frameRate,
     videoStart: Number(video.start_time ?? formatStart) || 0,
     formatStart,
     // The same nominal and average rate, and a frame count that agrees with the duration.
     constantRate:
-      real !== null &&
-      average !== null &&
-      Math.abs(real - average) < 0.01 &&
-      (!Number.isFinite(counted) || Math.abs(counted - duration * frameRate) <= 2),
-    frameCount: Number.isFinite(counted) && counted > 0 ? counted : Math.round(duration * frameRate),
+      real !== null && average !== null && Math.abs(real - average) < 0.01 && (!Number.isFinite(counted) || Math.abs(counted - shown) <= 2),
+    frameCount: Number.isFinite(counted) && counted > 0 ? counted : Math.round(shown),
     width: video.width ?? 0,
     height: video.height ?? 0,
     hasAudio: Boolean(audio),
@@ -88,48 +110,148 @@ export async function describeSource(file: string, tools: Tools = {}): Promise<S
   };
 }
 
-/** Frame indices of the keyframes between two frames (the demuxer reads only that stretch). */
-export async function keyframesBetween(
+/** A keyframe of the source, and whether a stream copy may start or end on it. */
+export interface Keyframe {
+  /** Index of its picture in the source (display order, from 0). */
+  frame: number;
+  /**
+   * A copy may start here: an IDR picture (no later picture refers to an earlier one, and
+   * h264_mp4toannexb puts the parameter sets before it) that splits the coding order cleanly.
+   */
+  copyFrom: boolean;
+  /**
+   * A copy may end here: every picture shown before it is coded before it, and none after it.
+   * An open GOP's keyframe is not one: its leading pictures are shown before it but coded after.
+   */
+  copyTo: boolean;
+}
+
+export interface SourceKeyframes {
+  keyframes: Keyframe[];
+  /** Largest distance between a packet's presentation and decoding times (seconds). */
+  reorderDelay: number;
+}
+
+interface ListedPacket {
+  pts: number | null;
+  dts: number | null;
+  key: boolean;
+  pos: number | null;
+  size: number;
+}
+
+/**
+ * H.264 reorders at most 16 pictures: the packets that far on either side of a keyframe say
+ * whether a picture shown before it is coded after it, or the reverse.
+ */
+const REORDER_WINDOW = 16;
+
+const H264_NAL_IDR = 5;
+const H264_NAL_SLICE = 1;
+/** NAL units that may come before the first slice of an access unit (SEI, SPS, PPS, AUD, SPS extension...). */
+const H264_NAL_BEFORE_SLICE = new Set([6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 19, 20]);
+
+/**
+ * Whether the packet at `pos` (`size` bytes, in the MP4's length-prefixed form) codes an IDR
+ * picture: the type of its first slice NAL unit. Reads a few bytes per NAL unit before it. Four
+ * bytes of length is what every encoder writes; a packet that does not parse so is not copied.
+ */
+export async function isIdrPacket(file: FileHandle, pos: number, size: number): Promise<boolean> {
+  const head = Buffer.alloc(5);
+  let offset = 0;
+  for (let unit = 0; unit < 32 && offset + 5 <= size; unit++) {
+    const { bytesRead } = await file.read(head, 0, 5, pos + offset);
+    if (bytesRead < 5) return false;
+    const length = head.readUInt32BE(0);
+    // A set forbidden bit: not a NAL unit header, so not 4-byte lengths.
+    if (length === 0 || offset + 4 + length > size || head[4]! & 0x80) return false;
+    const type = head[4]! & 0x1f;
+    if (type === H264_NAL_IDR) return true;
+    if (type === H264_NAL_SLICE || !H264_NAL_BEFORE_SLICE.has(type)) return false;
+    offset += 4 + length;
+  }
+  return false;
+}
+
+const secondsOf = (value: string | undefined) => {
+  const n = Number.parseFloat(value ?? '');
+  return Number.isFinite(n) ? n : null;
+};
+
+/**
+ * The keyframes between two frames (the demuxer reads only that stretch, and a second on either
+ * side), each with where a copy may start and end, from the packets in coding order.
+ */
+export async function sourceKeyframes(
   file: string,
-  source: Pick<SourceVideo, 'frameRate' | 'videoStart'>,
+  source: Pick<SourceVideo, 'frameRate' | 'videoStart' | 'codec'>,
   fromFrame: number,
   toFrame: number,
   tools: Tools = {},
-): Promise<number[]> {
+): Promise<SourceKeyframes> {
   const from = Math.max(0, source.videoStart + fromFrame / source.frameRate - 1);
   const to = source.videoStart + toFrame / source.frameRate + 1;
   const text = await ffprobeText(
     [
       ...['-v', 'error', '-protocol_whitelist', 'file', '-select_streams', 'v:0'],
       ...['-read_intervals', `${from.toFixed(3)}%${to.toFixed(3)}`],
-      ...['-show_entries', 'packet=pts_time,flags', '-of', 'csv=p=0', fileArg(file)],
+      ...['-show_entries', 'packet=pts_time,dts_time,flags,pos,size', '-of', 'csv=p=0:nk=0', fileArg(file)],
     ],
     { bin: tools.ffprobePath, signal: tools.signal, idleTimeoutMs: 60_000 },
   );
-  const frames = new Set<number>();
+  // key=value pairs, in ffprobe's order of fields whatever the order asked.
+  const packets: ListedPacket[] = [];
   for (const line of text.split('\n')) {
-    const [time, flags] = line.split(',');
-    if (!flags?.includes('K')) continue;
-    const frame = Math.round((Number(time) - source.videoStart) * source.frameRate);
-    if (Number.isFinite(frame) && frame >= fromFrame && frame <= toFrame) frames.add(frame);
+    if (!line.includes('=')) continue;
+    const f = Object.fromEntries(line.split(',').map((pair) => pair.split('='))) as Record<string, string | undefined>;
+    const pos = Number(f.pos);
+    packets.push({
+      pts: secondsOf(f.pts_time),
+      dts: secondsOf(f.dts_time),
+      key: f.flags?.includes('K') ?? false,
+      pos: Number.isInteger(pos) && pos >= 0 ? pos : null,
+      size: Number(f.size) || 0,
+    });
   }
-  return [...frames].sort((a, b) => a - b);
+  let reorderDelay = 0;
+  for (const p of packets) if (p.pts !== null && p.dts !== null) reorderDelay = Math.max(reorderDelay, p.pts - p.dts);
+
+  const keyframes = new Map<number, Keyframe>();
+  const handle = await open(file, 'r');
+  try {
+    for (const [i, packet] of packets.entries()) {
+      if (!packet.key || packet.pts === null) continue;
+      const frame = Math.round((packet.pts - source.videoStart) * source.frameRate);
+      if (!Number.isFinite(frame) || frame < fromFrame || frame > toFrame || keyframes.has(frame)) continue;
+      const pts = packet.pts;
+      const before = packets.slice(Math.max(0, i - REORDER_WINDOW), i);
+      const after = packets.slice(i + 1, i + 1 + REORDER_WINDOW);
+      // A packet without a time could be anywhere: no copy around it.
+      const clean = before.every((p) => p.pts !== null && p.pts < pts) && after.every((p) => p.pts !== null && p.pts > pts);
+      const copyFrom = clean && source.codec === 'h264' && packet.pos !== null && (await isIdrPacket(handle, packet.pos, packet.size));
+      keyframes.set(frame, { frame, copyFrom, copyTo: clean });
+    }
+  } finally {
+    await handle.close();
+  }
+  return { keyframes: [...keyframes.values()].sort((a, b) => a.frame - b.frame), reorderDelay };
 }
 
 /**
- * The pieces of one range: encoded from its start to the first keyframe inside it, copied over
- * whole groups up to the last keyframe inside it, encoded from there to its end.
+ * The pieces of one range: encoded from its start to the first keyframe inside it a copy may
+ * start from, copied over whole groups up to the last keyframe a copy may end on, encoded from
+ * there to its end.
  */
-export function planRange(range: FrameRange, keyframes: readonly number[]): Piece[] {
-  const inside = keyframes.filter((k) => k >= range.startFrame && k <= range.endFrame);
-  const first = inside[0];
-  const last = inside[inside.length - 1];
-  // No whole group inside: copying would need a keyframe past the end.
-  if (first === undefined || last === undefined || first === last) return [{ kind: 'encode', ...range }];
+export function planRange(range: FrameRange, keyframes: readonly Keyframe[]): Piece[] {
+  const inside = keyframes.filter((k) => k.frame >= range.startFrame && k.frame <= range.endFrame);
+  const first = inside.find((k) => k.copyFrom && k.frame < range.endFrame);
+  const last = first && inside.findLast((k) => k.copyTo && k.frame > first.frame);
+  // No whole group that can be copied inside: the range is encoded.
+  if (!first || !last) return [{ kind: 'encode', ...range }];
   const pieces: Piece[] = [];
-  if (first > range.startFrame) pieces.push({ kind: 'encode', startFrame: range.startFrame, endFrame: first });
-  pieces.push({ kind: 'copy', startFrame: first, endFrame: last });
-  if (range.endFrame > last) pieces.push({ kind: 'encode', startFrame: last, endFrame: range.endFrame });
+  if (first.frame > range.startFrame) pieces.push({ kind: 'encode', startFrame: range.startFrame, endFrame: first.frame });
+  pieces.push({ kind: 'copy', startFrame: first.frame, endFrame: last.frame });
+  if (range.endFrame > last.frame) pieces.push({ kind: 'encode', startFrame: last.frame, endFrame: range.endFrame });
   return pieces;
 }
 
@@ -141,26 +263,44 @@ const ENCODE_VIDEO = (frameRate: number) => [
 
 const CLEAN = ['-map_metadata', '-1', '-map_chapters', '-1', '-fflags', '+bitexact', '-flags:v', '+bitexact', '-flags:a', '+bitexact'];
 
-/**
- * Where to seek for a frame, a fraction of a frame before or after it, counted from the
- * container's start as `-ss` is (frame n is at videoStart + n / frameRate).
- */
-const seekTo = (source: SourceVideo, frame: number, shift: number) =>
-  Math.max(0, source.videoStart - source.formatStart + (frame + shift) / source.frameRate).toFixed(6);
+/** Seconds from the container's start, as `-ss` counts them, of a frame moved by `shift` frames. */
+const timeOf = (source: SourceVideo, frame: number, shift: number) =>
+  source.videoStart - source.formatStart + (frame + shift) / source.frameRate;
 
-async function renderPiece(file: string, source: SourceVideo, piece: Piece, output: string, tools: Tools, timeoutMs: number) {
+/** Where to seek for a frame, a fraction of a frame before or after it (frame n is at videoStart + n / frameRate). */
+const seekTo = (source: SourceVideo, frame: number, shift: number) => Math.max(0, timeOf(source, frame, shift)).toFixed(6);
+
+/** A piece to render, with the reorder delay of the source around it. */
+interface PieceJob extends Piece {
+  reorderDelay: number;
+}
+
+async function renderPiece(file: string, source: SourceVideo, piece: PieceJob, output: string, tools: Tools, timeoutMs: number) {
   const frames = piece.endFrame - piece.startFrame;
   const common = ['-an', '-sn', '-dn', '-frames:v', String(frames), '-bsf:v', 'h264_mp4toannexb', '-f', 'mpegts', fileArg(output)];
-  // An input seek lands on a keyframe at or before the time, half a frame before this one; the
-  // demuxer may land one or more groups earlier (ffmpeg before 5 seeks a source with B-frames
-  // 3/23 s early). Encoding decodes from there and drops what precedes the time; copying drops
-  // the packets timed before it (-copypriorss 0) up to the first keyframe after it: this one.
-  const seek = seekTo(source, piece.startFrame, -0.5);
-  const input = ['-protocol_whitelist', 'file', '-ss', seek, '-i', fileArg(file), '-map', '0:v:0'];
-  const args =
-    piece.kind === 'copy'
-      ? [...input, '-c:v', 'copy', '-copypriorss', '0', ...common]
-      : [...input, ...ENCODE_VIDEO(source.frameRate), ...common];
+  let args: string[];
+  if (piece.kind === 'copy') {
+    // An input seek half a frame before this IDR picture lands on it or on an earlier keyframe
+    // (ffmpeg before 5 seeks a source with B-frames 3/23 s early); the packets timed before it
+    // are dropped (-copypriorss 0), and the next `frames` packets in coding order are exactly
+    // the pictures of the copied groups (planRange copies only between clean keyframes).
+    args = [
+      ...['-protocol_whitelist', 'file', '-ss', seekTo(source, piece.startFrame, -0.5), '-i', fileArg(file), '-map', '0:v:0'],
+      ...['-c:v', 'copy', '-copypriorss', '0', ...common],
+    ];
+  } else {
+    // The demuxer lands on a keyframe whose decoding time is at or before the seek. Seeking
+    // earlier than the first picture kept by the reorder delay and a frame lands on a keyframe
+    // shown at or before it, so that no picture kept is a leading picture of an open GOP
+    // decoded without what it refers to. The pictures before the first kept are then dropped
+    // by their time, not counted: a decoder may hold back pictures it cannot show whole.
+    const seek = Math.max(0, timeOf(source, piece.startFrame, -1.5) - piece.reorderDelay);
+    const from = Math.max(0, timeOf(source, piece.startFrame, -0.5) - seek);
+    args = [
+      ...['-protocol_whitelist', 'file', '-ss', seek.toFixed(6), '-i', fileArg(file), '-map', '0:v:0'],
+      ...['-vf', `trim=start=${from.toFixed(6)},setpts=PTS-STARTPTS`, ...ENCODE_VIDEO(source.frameRate), ...common],
+    ];
+  }
   await run(args, { bin: tools.ffmpegPath, signal: tools.signal, timeoutMs });
 }
 
@@ -257,12 +397,13 @@ export async function renderRanges(
     return { plan: 'encode', pieces, frames, duration: frames / source.frameRate, copiedFrames: 0, encodedFrames: frames };
   }
 
-  const pieces: Piece[] = [];
+  const pieces: PieceJob[] = [];
   for (const range of ranges) {
-    pieces.push(...planRange(range, await keyframesBetween(file, source, range.startFrame, range.endFrame, opts)));
+    const { keyframes, reorderDelay } = await sourceKeyframes(file, source, range.startFrame, range.endFrame, opts);
+    pieces.push(...planRange(range, keyframes).map((piece) => ({ ...piece, reorderDelay })));
   }
-  const files = pieces.map((_, i) => path.join(work, `piece-${String(i).padStart(3, '0')}.m2ts`));
-  const audioFile = path.join(work, 'audio.m4a');
+  const files = pieces.map((_, i) => path.resolve(work, `piece-${String(i).padStart(3, '0')}.m2ts`));
+  const audioFile = path.resolve(work, 'audio.m4a');
   const tasks = pieces.map((piece, i) => () => renderPiece(file, source, piece, files[i]!, opts, timeoutMs));
   if (source.hasAudio) tasks.push(() => renderAudio(file, source, ranges, audioFile, opts, timeoutMs));
   await inParallel(tasks, opts.parallel ?? 2);
@@ -279,6 +420,14 @@ export async function renderRanges(
     ],
     { bin: opts.ffmpegPath, signal: opts.signal, timeoutMs },
   );
+  const planned = pieces.map(({ kind, startFrame, endFrame }) => ({ kind, startFrame, endFrame }));
   const copiedFrames = pieces.filter((p) => p.kind === 'copy').reduce((sum, p) => sum + p.endFrame - p.startFrame, 0);
-  return { plan: 'smart', pieces, frames, duration: frames / source.frameRate, copiedFrames, encodedFrames: frames - copiedFrames };
+  return {
+    plan: 'smart',
+    pieces: planned,
+    frames,
+    duration: frames / source.frameRate,
+    copiedFrames,
+    encodedFrames: frames - copiedFrames,
+  };
 }
