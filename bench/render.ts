@@ -9,19 +9,26 @@
  * picture) and stream-copied thirty times over: frame numbers then repeat every 3000 frames,
  * which is far more than any cut could be off by.
  *
- * For each source, in the same run:
+ * For each source, in the same run, three times over, alternately:
  *   (a) baseline: each of three kept ranges stream-copied from the keyframe before its start
  *       (`-ss` before `-i`, `-c copy`: fast, but cut only on keyframes), joined into an MP4
  *       with +faststart — what a tool that does not re-encode would take;
  *   (b) the render job's smart cut (apps/api/src/media-pipeline/render-ranges.ts) in a worker
  *       process of its own, whose RSS (node and its ffmpeg children) is sampled every 100 ms.
+ * Both start from the same caches: before every timed run, what earlier runs wrote is flushed
+ * (`sync`) and the whole source is read once, so each run finds it in the page cache (a first
+ * run from disk and a second from memory once made the same commit print 1.87 and 4.00). The
+ * clock stops once the output is on disk (fsync). The figures are the median of the three runs,
+ * the ratio that of the medians; the load average is printed beside them (a loaded machine
+ * slows the encoded pieces of the render more than the copy).
  * Then the first and last frame of every range are read back from (b): the frame error is the
  * largest distance, in frames, from the source frame that should be there.
  * The last line: `render: ratio R of stream copy, frame error E` — the worse of the two sources.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createReadStream, existsSync } from 'node:fs';
+import { mkdir, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { patternClipArgs, readFrameNumbers } from '../apps/api/test/frame-pattern.ts';
@@ -32,6 +39,7 @@ const RATE = 25;
 const CHUNK_SECONDS = 120;
 const CHUNK_FRAMES = CHUNK_SECONDS * RATE;
 const REPEAT = 30;
+const RUNS = 3;
 
 /** Three kept ranges of the hour, cut between keyframes (seconds). */
 const TRIMS = [
@@ -91,12 +99,44 @@ async function streamCopy(file: string, work: string): Promise<number> {
   }
   const list = path.join(work, 'copy.txt');
   await writeFile(list, pieces.map((p) => `file '${p}'`).join('\n') + '\n');
+  const output = path.join(work, 'copy.mp4');
   await exec('ffmpeg', [
     ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list],
-    ...['-c', 'copy', '-movflags', '+faststart', path.join(work, 'copy.mp4')],
+    ...['-c', 'copy', '-movflags', '+faststart', output],
   ]);
+  await fsync(output);
   return (performance.now() - started) / 1000;
 }
+
+/** Waits until a file's data is on disk. */
+async function fsync(file: string): Promise<void> {
+  const handle = await open(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The same starting point for every timed run: nothing left to write back from earlier runs, and
+ * the whole source read once, so that it is in the page cache for the baseline and the render alike.
+ */
+async function settle(file: string): Promise<void> {
+  await exec('sync');
+  await new Promise<void>((resolve, reject) => {
+    const stream = createReadStream(file, { highWaterMark: 4 * 1024 * 1024 });
+    stream.on('data', () => {});
+    stream.on('end', resolve);
+    stream.on('error', reject);
+  });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 /** Resident memory of a process and all its descendants, in bytes, from /proc. */
 async function treeRss(pid: number): Promise<{ own: number; tree: number }> {
@@ -138,6 +178,7 @@ async function smartCut(file: string, work: string): Promise<{ seconds: number; 
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   clearInterval(timer);
   if (code !== 0) throw new Error(`render worker exited with ${code}`);
+  await fsync(output);
   return { seconds: (performance.now() - started) / 1000, ...peak, summary: out };
 }
 
@@ -184,21 +225,37 @@ async function frameError(output: string): Promise<number> {
 await mkdir(ROOT, { recursive: true });
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 const kept = TRIMS.reduce((s, t) => s + t.end - t.start, 0);
-process.stdout.write(`three kept ranges, ${(kept / 60).toFixed(1)} min of a 60 min 1080p source at ${RATE} fps\n`);
+process.stdout.write(`three kept ranges, ${(kept / 60).toFixed(1)} min of a 60 min 1080p source at ${RATE} fps, median of ${RUNS} runs\n`);
 let worstRatio = 0;
 let worstError = 0;
 for (const gop of [2, 10]) {
   const file = await source(gop);
   const work = path.join(ROOT, `work-gop${gop}`);
-  const copy = await streamCopy(file, path.join(work, 'copy'));
-  const render = await smartCut(file, path.join(work, 'render'));
+  const loadBefore = load();
+  const copies: number[] = [];
+  const renders: number[] = [];
+  let peak = { own: 0, tree: 0 };
+  let summary = '';
+  for (let run = 1; run <= RUNS; run++) {
+    await settle(file);
+    copies.push(await streamCopy(file, path.join(work, 'copy')));
+    await settle(file);
+    const render = await smartCut(file, path.join(work, 'render'));
+    renders.push(render.seconds);
+    peak = { own: Math.max(peak.own, render.own), tree: Math.max(peak.tree, render.tree) };
+    summary = render.summary;
+    process.stdout.write(
+      `  keyframe every ${gop} s, run ${run}: stream copy ${copies.at(-1)!.toFixed(1)} s, render ${render.seconds.toFixed(1)} s, load ${load()}\n`,
+    );
+  }
   const error = await frameError(path.join(work, 'render', 'render.mp4'));
-  const ratio = render.seconds / copy;
+  const ratio = median(renders) / median(copies);
   worstRatio = Math.max(worstRatio, ratio);
   worstError = Math.max(worstError, error);
   process.stdout.write(
-    `keyframe every ${gop} s: stream copy ${copy.toFixed(1)} s, render ${render.seconds.toFixed(1)} s (${render.summary}), ` +
-      `ratio ${ratio.toFixed(2)}, frame error ${error}, peak RSS worker ${mb(render.own)} (with ffmpeg ${mb(render.tree)})\n`,
+    `keyframe every ${gop} s: stream copy ${median(copies).toFixed(1)} s, render ${median(renders).toFixed(1)} s (${summary}), ` +
+      `ratio ${ratio.toFixed(2)}, frame error ${error}, peak RSS worker ${mb(peak.own)} (with ffmpeg ${mb(peak.tree)}), ` +
+      `load average ${loadBefore} before, ${load()} after\n`,
   );
   await rm(work, { recursive: true, force: true });
 }
