@@ -48,7 +48,11 @@ function formatterOf(timeZone: string): Intl.DateTimeFormat {
 
 /** The wall-clock time of an instant in a zone. */
 export function wallTime(date: Date, timeZone: string): WallTime {
-  const parts = Object.fromEntries(formatterOf(timeZone).formatToParts(date).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatterOf(timeZone)
+      .formatToParts(date)
+      .map((p) => [p.type, p.value]),
+  );
   return {
     year: Number(parts.year),
     month: Number(parts.month),

@@ -363,7 +363,9 @@ export const videos = pgTable(
     // dashboard's cases of the month.
     index('videos_created').on(t.createdAt, t.id),
     // The admin dashboard's files arrived this month.
-    index('videos_received').on(t.receivedAt).where(sql`received_at IS NOT NULL`),
+    index('videos_received')
+      .on(t.receivedAt)
+      .where(sql`received_at IS NOT NULL`),
     index('videos_surgery').on(t.surgeryId),
     index('videos_organ').on(t.organId),
     // Whether a surgery step is some case's key step (a step in use cannot be deleted).
