@@ -92,11 +92,13 @@ export function createDashboardService(deps: { db: Db; clock: () => Date; timeZo
       WHERE v.claim_holder_id = ${viewer.id} AND v.status = ${held} AND v.lease_ends_at > ${now.toISOString()}
       ORDER BY v.lease_ends_at, v.id LIMIT ${HELD_SHOWN}`);
     const since = monthStart(now, timeZone).toISOString();
+    const until = now.toISOString();
     const { rows: done } = await db.execute<{ n: number }>(
       stage === 'preparation'
-        ? sql`SELECT count(*)::int AS n FROM preparations WHERE editor_id = ${viewer.id} AND submitted_at >= ${since}`
+        ? sql`SELECT count(*)::int AS n FROM preparations
+              WHERE editor_id = ${viewer.id} AND submitted_at >= ${since} AND submitted_at <= ${until}`
         : sql`SELECT count(*)::int AS n FROM analyses
-              WHERE expert_id = ${viewer.id} AND status = 'submitted' AND submitted_at >= ${since}`,
+              WHERE expert_id = ${viewer.id} AND status = 'submitted' AND submitted_at >= ${since} AND submitted_at <= ${until}`,
     );
     return {
       pool: pool[0]?.n ?? 0,
