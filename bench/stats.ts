@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase, type Database } from '../apps/api/src/db/client.ts';
+import { DEFAULT_TIME_ZONE } from '@sutura/domain/time-zone';
 import { createStatsService } from '../apps/api/src/modules/stats/stats.service.ts';
 
 const ANALYSES = Number(process.argv[2] ?? 100_000);
@@ -130,7 +131,7 @@ try {
     roles: ['learner' as const],
     preferences: { langCode: 'en' as const, theme: 'auto' as const, showRatings: true },
   };
-  const stats = createStatsService({ db, clock: () => new Date() });
+  const stats = createStatsService({ db, clock: () => new Date(), timeZone: DEFAULT_TIME_ZONE });
   const lookup = () => db.execute(sql`SELECT * FROM analyses WHERE video_id = ${rows[0]!.video_id}`);
 
   // The whole statistics of the learner: the three requests of the page's tabs, one after the

@@ -78,7 +78,7 @@ test('an administrator searches a person, gives a role, deactivates and reactiva
   const csv = await readFile((await download.path())!, 'utf8');
   const lines = csv.replace(/^\uFEFF/, '').split('\r\n');
   expect(lines[0]).toBe(
-    'Date (UTC);Id de l’auteur;E-mail de l’auteur;Nom de l’auteur;Action;Libellé de l’action;Entité;Libellé de l’entité;Id de l’entité;Adresse',
+    'Date (Europe/Paris);Id de l’auteur;E-mail de l’auteur;Nom de l’auteur;Action;Libellé de l’action;Entité;Libellé de l’entité;Id de l’entité;Adresse',
   );
   expect(csv).toContain(';admin@sutura.local;Nadia Lefèvre;user.deactivated;Compte désactivé;user;Compte;');
   for (const line of lines.slice(1).filter(Boolean)) expect(line.split(';')[4]).toMatch(/^user\./);

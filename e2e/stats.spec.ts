@@ -152,7 +152,7 @@ test('the NASA-TLX and the step times tabs, against the average, with their tabl
   // other specs, their cases of the same surgery count too).
   const cases = page.getByTestId('stats-case-table');
   await expect(cases.getByRole('row', { name: /^Moi \d+ \d+ s \d+ s \d+ s \d+ min$/ })).toBeVisible();
-  await expect(cases.getByRole('rowheader', { name: 'Chirurgien moyen' })).toBeVisible();
+  await expect(cases.getByRole('rowheader', { name: 'Tous les cas' })).toBeVisible();
   await expect(page.getByTestId('stats-case-chart').locator('svg').first()).toBeVisible();
   await checkEveryTheme(page, 'stats-steps-390');
 

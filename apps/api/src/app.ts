@@ -183,7 +183,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const voice = createVoiceStore({ mediaService, ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
   const analysis = createAnalysisService({ db, mediaService, notifications, audit, claims, voice, hub, clock });
   const contact = createContactService({ db, queue, users, notifications, supportEmail: config.supportEmail, clock });
-  const stats = createStatsService({ db, clock });
+  const stats = createStatsService({ db, clock, timeZone: config.timeZone });
   const vocabularyAdmin = createVocabularyAdmin({ db, audit, clock });
   const surgeryVideosAdmin = createSurgeryVideosAdmin({
     db,
@@ -200,10 +200,10 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
       }
     },
   });
-  const admin = createAdminService({ db, audit, auth, users, hub, clock });
-  const auditLog = createAuditLogService({ db });
+  const admin = createAdminService({ db, audit, auth, users, hub, clock, timeZone: config.timeZone });
+  const auditLog = createAuditLogService({ db, timeZone: config.timeZone });
   const bestCases = createBestCaseService({ db, storage, mediaService, notifications, audit, dataDir: config.dataDir, clock });
-  const dashboard = createDashboardService({ db, clock });
+  const dashboard = createDashboardService({ db, clock, timeZone: config.timeZone });
   return {
     dashboard,
     dashboardEvents,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '@sutura/domain/videos';
 import { legalFieldOf } from '@sutura/domain/legal';
+import { DEFAULT_TIME_ZONE, isTimeZone } from '@sutura/domain/time-zone';
 import { locateTool } from './media-pipeline/ffmpeg.ts';
 
 const onOff = z.enum(['on', 'off']);
@@ -69,6 +70,11 @@ const envSchema = z.object({
     .string()
     .regex(/^(mailto:|https:\/\/)/)
     .optional(),
+  /** The installation's time zone: months, "this month", audit days and CSV dates follow it. */
+  TIME_ZONE: z
+    .string()
+    .refine(isTimeZone, { error: 'not an IANA time zone name (e.g. Europe/Paris, America/Montreal, UTC)' })
+    .default(DEFAULT_TIME_ZONE),
   /** 'false', 'true', a hop count, or a comma-separated list of proxy addresses. */
   TRUST_PROXY: z.string().default('false'),
 });
@@ -117,6 +123,8 @@ export type Config = {
   ffmpegPath: string;
   ffprobePath: string;
   trustProxy: boolean | number | string;
+  /** IANA name of the installation's time zone: months and days are counted on its clock (docs/statistics.md). */
+  timeZone: string;
   /** Web Push keys: both set, or generated once into DATA_DIR/vapid-keys.json. */
   vapidPublicKey: string | undefined;
   vapidPrivateKey: string | undefined;
@@ -174,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadExpiryHours: e.UPLOAD_EXPIRY_HOURS,
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    timeZone: e.TIME_ZONE,
     vapidPublicKey: e.VAPID_PUBLIC_KEY,
     vapidPrivateKey: e.VAPID_PRIVATE_KEY,
     vapidSubject: e.VAPID_SUBJECT ?? `mailto:${e.SUPPORT_EMAIL}`,

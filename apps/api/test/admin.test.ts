@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvCell, csvLine, type AdminCounts, type AdminUser, type AuditEntry } from '@sutura/domain/admin';
 import { ERRORS } from '@sutura/domain/errors';
 import { ADMIN_ROLES, ADMIN_WRITE_ROLES, ROLES, type Role } from '@sutura/domain/roles';
+import { formatZoned } from '@sutura/domain/time-zone';
 import { auditLog, media, sessions, users, videos } from '../src/db/schema.ts';
+import { createAdminService } from '../src/modules/admin/admin.service.ts';
 import { mediaAccessRecorder } from '../src/modules/media/media.routes.ts';
 import { codeFromMail, createTestContext, type TestContext } from './harness.ts';
 
@@ -98,26 +100,53 @@ describe('the admin routes in the route table', () => {
 });
 
 describe('the dashboard counts', () => {
-  it('counts people, editors, experts, this month’s uploads and the videos waiting, each as computed by hand', async () => {
+  const PARIS = 'Europe/Paris';
+  /** The counts at a fixed instant of the installation's clock (they never move anyone's sockets). */
+  const countsAt = (at: Date, timeZone = PARIS) =>
+    createAdminService({
+      db: ctx.database.db,
+      audit: ctx.services.audit,
+      auth: ctx.services.auth,
+      users: ctx.services.users,
+      hub: { rolesChanged: () => undefined },
+      clock: () => at,
+      timeZone,
+    }).counts();
+
+  it('counts people, editors, experts, the files that arrived this month and the videos waiting, each as computed by hand', async () => {
     const db = ctx.database.db;
     // A second editor who is also an expert, a deactivated editor (not counted), an unvalidated learner (counted).
     await ctx.createUser('editor', { roles: ['editor', 'expert'] });
     await createUser('editor', { deactivatedAt: new Date() });
     await createUser('learner', { emailVerifiedAt: null });
     const author = people.learner.id;
-    const now = new Date();
-    const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-    const lastMonth = new Date(monthStart.getTime() - 86_400_000);
-    const seed: { status: string; mediaStatus: string; createdAt: Date }[] = [
-      { status: 'saved', mediaStatus: 'ready', createdAt: now },
-      { status: 'saved', mediaStatus: 'uploading', createdAt: now }, // file not arrived: not uploaded
-      { status: 'pending_preparation', mediaStatus: 'ready', createdAt: now },
-      { status: 'pending_preparation', mediaStatus: 'ready', createdAt: lastMonth },
-      { status: 'pending_preparation', mediaStatus: 'ready', createdAt: monthStart },
-      { status: 'in_preparation', mediaStatus: 'ready', createdAt: now },
-      { status: 'pending_analysis', mediaStatus: 'ready', createdAt: lastMonth },
-      { status: 'pending_analysis', mediaStatus: 'ready', createdAt: now },
-      { status: 'analysed', mediaStatus: 'ready', createdAt: lastMonth },
+    // Mid-November in Paris: the month began at 2026-11-01 00:00 Paris time, 2026-10-31T23:00Z.
+    const now = new Date('2026-11-15T12:00:00Z');
+    const hour = 3_600_000;
+    const october = new Date('2026-10-05T10:00:00Z');
+    const seed: Partial<typeof videos.$inferInsert>[] = [
+      // Uploaded this month: 5.
+      { status: 'saved', mediaStatus: 'ready', createdAt: october, receivedAt: new Date('2026-11-14T09:00:00Z') }, // created last month, file this month
+      { status: 'pending_preparation', mediaStatus: 'ready', receivedAt: new Date('2026-10-31T23:30:00Z') }, // 00:30 on 1 November in Paris
+      { status: 'saved', mediaStatus: 'processing', receivedAt: new Date(now.getTime() - hour) },
+      { status: 'saved', mediaStatus: 'failed', failureReason: 'MEDIA_PROCESSING_FAILED', receivedAt: new Date(now.getTime() - hour) },
+      { status: 'saved', mediaStatus: 'ready', kind: 'pictures', receivedAt: new Date('2026-11-02T08:00:00Z') },
+      // Not uploaded this month.
+      { status: 'saved', mediaStatus: 'uploading', createdAt: now }, // the file has not arrived
+      { status: 'saved', mediaStatus: 'failed', failureReason: 'MEDIA_NOT_A_VIDEO', receivedAt: new Date(now.getTime() - hour) }, // refused
+      { status: 'saved', mediaStatus: 'failed', failureReason: 'MEDIA_TRUNCATED', receivedAt: new Date(now.getTime() - hour) }, // refused
+      { status: 'pending_preparation', mediaStatus: 'ready', createdAt: now, receivedAt: new Date('2026-10-31T22:30:00Z') }, // 23:30 on 31 October in Paris
+      { status: 'saved', mediaStatus: 'ready', purpose: 'best_case', receivedAt: new Date(now.getTime() - hour) }, // not a case
+      // Waiting for preparation: the pool (3 above and this one), a hold that ran out, a render under way.
+      { status: 'pending_preparation', mediaStatus: 'ready', receivedAt: october },
+      { status: 'in_preparation', mediaStatus: 'ready', receivedAt: october, leaseEndsAt: new Date(now.getTime() - hour) },
+      { status: 'processing', mediaStatus: 'ready', receivedAt: october },
+      { status: 'in_preparation', mediaStatus: 'ready', receivedAt: october, leaseEndsAt: new Date(now.getTime() + hour) }, // held: not waiting
+      // Waiting for analysis: the pool and a hold that ran out.
+      { status: 'pending_analysis', mediaStatus: 'ready', receivedAt: october },
+      { status: 'in_analysis', mediaStatus: 'ready', receivedAt: october, leaseEndsAt: new Date(now.getTime() - 1000) },
+      { status: 'in_analysis', mediaStatus: 'ready', receivedAt: october, leaseEndsAt: new Date(now.getTime() + hour) }, // held
+      { status: 'analysed', mediaStatus: 'ready', receivedAt: october },
     ];
     await db.insert(videos).values(seed.map((v) => ({ ...v, authorId: author })));
 
@@ -127,17 +156,47 @@ describe('the dashboard counts', () => {
       users: live.length,
       editors: live.filter((u) => u.roles.includes('editor')).length,
       experts: live.filter((u) => u.roles.includes('expert')).length,
-      // saved (ready), pending_preparation (now, and the 1st at 00:00 UTC), in_preparation, pending_analysis (now)
       uploadedThisMonth: 5,
-      waitingPreparation: 3,
+      waitingPreparation: 5,
       waitingAnalysis: 2,
+      month: '2026-11',
+      timeZone: PARIS,
     };
     // By hand: the editor of beforeAll and the editor-expert above; the deactivated editor is not counted.
     expect(expected.editors).toBe(2);
     expect(expected.experts).toBe(2);
+    expect(await countsAt(now)).toEqual(expected);
+    // On a UTC clock, 23:30Z on 31 October is still October.
+    expect(await countsAt(now, 'UTC')).toMatchObject({ uploadedThisMonth: 4, month: '2026-11', timeZone: 'UTC' });
+    // In the first minutes of November in Paris (23:40Z), the file of 00:30 already counts.
+    expect((await countsAt(new Date('2026-10-31T23:40:00Z'))).uploadedThisMonth).toBe(1);
+    // At 23:50 on 31 October in Paris: the file of 23:30 that evening and the eight of 5 October.
+    expect(await countsAt(new Date('2026-10-31T22:50:00Z'))).toMatchObject({ uploadedThisMonth: 9, month: '2026-10' });
+
+    // The route answers the same rule on the real clock.
     const res = await call('GET', '/v1/admin/counts', people.copil.token);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data).toEqual(expected);
+    expect(res.json().data).toMatchObject({ timeZone: PARIS, month: formatZoned(new Date(), PARIS).slice(0, 7) });
+    expect(res.json().data).toMatchObject({ users: expected.users, editors: 2, experts: 2 });
+  });
+
+  it('follows summer time: April begins at 22:00Z in Paris', async () => {
+    // A file arrived at 00:30 on 1 April, Paris summer time (UTC+2): a winter offset would put it in March.
+    await ctx.database.db
+      .insert(videos)
+      .values({ authorId: people.learner.id, status: 'saved', mediaStatus: 'ready', receivedAt: new Date('2026-03-31T22:30:00Z') });
+    expect(await countsAt(new Date('2026-04-10T12:00:00Z'))).toMatchObject({ uploadedThisMonth: 1, month: '2026-04' });
+    expect((await countsAt(new Date('2026-04-10T12:00:00Z'), 'UTC')).uploadedThisMonth).toBe(0);
+  });
+
+  it('keeps when each file arrived, whatever writes the case: cleared while a new file is received', async () => {
+    const db = ctx.database.db;
+    const [row] = await db.insert(videos).values({ authorId: people.learner.id, mediaStatus: 'uploading' }).returning();
+    expect(row!.receivedAt).toBeNull();
+    const [arrived] = await db.update(videos).set({ mediaStatus: 'processing' }).where(eq(videos.id, row!.id)).returning();
+    expect(arrived!.receivedAt).toBeInstanceOf(Date);
+    const [again] = await db.update(videos).set({ mediaStatus: 'uploading' }).where(eq(videos.id, row!.id)).returning();
+    expect(again!.receivedAt).toBeNull();
   });
 });
 
@@ -338,10 +397,9 @@ describe('the audit log', () => {
     expect((await list(`entityId==${entity}__actor==${ghost}`)).total).toBe(1);
     expect((await list(`entityId==${entity}__action==video.sent`)).total).toBe(1);
     expect((await list(`entityId==${entity}__action==video.`)).total).toBe(3);
-    expect((await list(`entityId==${entity}__from==2026-01-11__to==2026-01-12`)).data.map((e) => e.action)).toEqual([
-      'video.deleted',
-      'video.sent',
-    ]);
+    // Days of the installation's clock (Paris): 23:59:59Z on the 12th is already the 13th there.
+    expect((await list(`entityId==${entity}__from==2026-01-11__to==2026-01-12`)).data.map((e) => e.action)).toEqual(['video.sent']);
+    expect((await list(`entityId==${entity}__from==2026-01-13`)).data.map((e) => e.action)).toEqual(['video.deleted']);
     expect((await list(`entityId==${entity}__to==2026-01-10`)).total).toBe(1);
     const page = await call('GET', `/v1/admin/audit?filter=${encodeURIComponent(`entityId==${entity}`)}&limit=1&page=3`, admin().token);
     expect(page.json().data).toMatchObject({ total: 3, page: 3, limit: 1, data: [{ action: 'video.created' }] });
@@ -349,6 +407,27 @@ describe('the audit log', () => {
     expect(inverted.statusCode).toBe(400);
     expect(inverted.json().error.code).toBe('DATE_RANGE_INVERTED');
     expect((await call('GET', `/v1/admin/audit?filter=from==yesterday`, admin().token)).statusCode).toBe(400);
+  });
+
+  it('takes whole days of the installation’s clock, the 25 hours of the day summer time ends included, and exports in that zone', async () => {
+    const entity = randomUUID();
+    const at = (iso: string, action: string) => ({ action, entity: 'video', entityId: entity, createdAt: new Date(iso) });
+    await ctx.database.db.insert(auditLog).values([
+      at('2026-10-24T21:30:00Z', 'video.created'), // 23:30 on the 24th in Paris (summer time)
+      at('2026-10-24T22:30:00Z', 'video.sent'), // 00:30 on the 25th (summer time)
+      at('2026-10-25T22:30:00Z', 'video.updated'), // 23:30 on the 25th (winter time)
+      at('2026-10-25T23:30:00Z', 'video.deleted'), // 00:30 on the 26th
+    ]);
+    const filter = encodeURIComponent(`entityId==${entity}__from==2026-10-25__to==2026-10-25`);
+    const res = await call('GET', `/v1/admin/audit?filter=${filter}`, admin().token);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ total: 2, timeZone: 'Europe/Paris' });
+    expect((res.json().data.data as AuditEntry[]).map((e) => e.action)).toEqual(['video.updated', 'video.sent']);
+    const csv = await call('GET', `/v1/admin/audit/export?langCode=en&filter=${filter}`, admin().token);
+    const lines = csv.body.replace(/^\uFEFF/, '').split('\r\n');
+    expect(lines[0]).toMatch(/^Date \(Europe\/Paris\),/);
+    expect(lines[1]).toMatch(/^2026-10-25T23:30:00\+01:00,/);
+    expect(lines[2]).toMatch(/^2026-10-25T00:30:00\+02:00,/);
   });
 
   it('exports the filtered log as CSV with escaping and no formula, headers in the caller’s language', async () => {
@@ -388,20 +467,21 @@ describe('the audit log', () => {
     expect(en.headers['content-type']).toMatch(/^text\/csv/);
     expect(en.headers['content-disposition']).toMatch(/^attachment; filename="sutura-audit-\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = en.body.replace(/^\uFEFF/, '').split('\r\n');
-    expect(lines[0]).toBe('Date (UTC),Actor id,Actor email,Actor name,Action,Action label,Entity,Entity label,Entity id,Address');
-    expect(lines[1]).toBe(`2026-02-03T10:00:00.000Z,,,,video.gone_away,video.gone_away,'-x,'-x,${entity},`);
-    expect(lines[2]).toBe(`2026-02-02T10:00:00.000Z,,,,preparation.rendered,Prepared video rendered,video,Video,${entity},`);
+    expect(lines[0]).toBe('Date (Europe/Paris),Actor id,Actor email,Actor name,Action,Action label,Entity,Entity label,Entity id,Address');
+    // Dates on the installation's clock, with their offset (Paris is UTC+1 in February).
+    expect(lines[1]).toBe(`2026-02-03T11:00:00+01:00,,,,video.gone_away,video.gone_away,'-x,'-x,${entity},`);
+    expect(lines[2]).toBe(`2026-02-02T11:00:00+01:00,,,,preparation.rendered,Prepared video rendered,video,Video,${entity},`);
     expect(lines[3]).toBe(
-      `2026-02-01T10:00:00.000Z,${person.id},${person.email},"'=HYPERLINK(""http://evil"") Dupont, ""Jr""",video.created,Video created,video,Video,${entity},'+10.0.0.9`,
+      `2026-02-01T11:00:00+01:00,${person.id},${person.email},"'=HYPERLINK(""http://evil"") Dupont, ""Jr""",video.created,Video created,video,Video,${entity},'+10.0.0.9`,
     );
     expect(lines).toHaveLength(5);
     expect(lines[4]).toBe('');
     const fr = await call('GET', url('fr'), admin().token);
     const frLines = fr.body.replace(/^\uFEFF/, '').split('\r\n');
     expect(frLines[0]).toBe(
-      'Date (UTC);Id de l’auteur;E-mail de l’auteur;Nom de l’auteur;Action;Libellé de l’action;Entité;Libellé de l’entité;Id de l’entité;Adresse',
+      'Date (Europe/Paris);Id de l’auteur;E-mail de l’auteur;Nom de l’auteur;Action;Libellé de l’action;Entité;Libellé de l’entité;Id de l’entité;Adresse',
     );
-    expect(frLines[2]).toBe(`2026-02-02T10:00:00.000Z;;;;preparation.rendered;Vidéo préparée rendue;video;Vidéo;${entity};`);
+    expect(frLines[2]).toBe(`2026-02-02T11:00:00+01:00;;;;preparation.rendered;Vidéo préparée rendue;video;Vidéo;${entity};`);
     expect(frLines[3]).toContain(`"'=HYPERLINK(""http://evil"") Dupont, ""Jr""";video.created;Vidéo créée;video;Vidéo;`);
     expect(await lastAudit('audit.exported')).toMatchObject({ actorId: admin().id, details: { filters: ['entityId'] } });
     // A bad filter is refused before the file starts.

@@ -21,6 +21,15 @@ describe('configuration', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), DATABASE_URL: 'postgres://db/sutura', DEMO_DATA: 'on' }).demoData).toBe(true);
   });
 
+  it('takes the installation’s time zone as an IANA name, Paris by default, and refuses anything else at start-up', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).timeZone).toBe('Europe/Paris');
+    expect(loadConfig({ DATA_DIR: dataDir(), TIME_ZONE: 'America/Montreal' }).timeZone).toBe('America/Montreal');
+    expect(loadConfig({ DATA_DIR: dataDir(), TIME_ZONE: 'UTC' }).timeZone).toBe('UTC');
+    for (const bad of ['Europe/Pariss', '+01:00', 'CET+1', 'Paris', 'Europe/Paris; DROP TABLE users']) {
+      expect(() => loadConfig({ DATA_DIR: dataDir(), TIME_ZONE: bad }), bad).toThrow(/TIME_ZONE: not an IANA time zone/);
+    }
+  });
+
   it('lists every bad setting at once', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), PORT: 'abc', WORKERS: 'sometimes', JWT_SECRET: 'short' })).toThrow(ConfigError);
     try {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dashboard } from '@sutura/domain/dashboard';
 import { SOCKET_EVENTS } from '@sutura/domain/socket-events';
 import { analyses, preparations, surgeries, videos } from '../src/db/schema.ts';
-import { monthStart } from '../src/modules/dashboard/dashboard.service.ts';
+import { createDashboardService, monthStart } from '../src/modules/dashboard/dashboard.service.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 
 let ctx: TestContext;
@@ -51,7 +51,7 @@ beforeAll(async () => {
   people.admin = await ctx.createUser('administrator');
   const { learner, other, hidden, editor, editor2, expert } = people;
   const now = new Date();
-  const lastMonth = new Date(monthStart(now).getTime() - 24 * HOUR);
+  const lastMonth = new Date(monthStart(now, ctx.config.timeZone).getTime() - 24 * HOUR);
 
   // The learner: one case of each state, one whose file never arrived.
   await video('saved', learner.id, 'saved');
@@ -265,5 +265,48 @@ describe('live dashboards', () => {
     }
     await until(() => seen.length > 0);
     expect(seen).toEqual([baseline + 1]);
+  });
+});
+
+describe("the month's work", () => {
+  it("is counted by the month of the installation's clock (Paris by default), not UTC, summer time included", async () => {
+    const db = ctx.database.db;
+    expect(ctx.config.timeZone).toBe('Europe/Paris');
+    const editor = await ctx.createUser('editor');
+    const expert = await ctx.createUser('expert');
+    const at = (iso: string) => new Date(iso);
+    // Submitted at 23:30 on 31 October and at 00:30 on 1 November, Paris time (UTC+1).
+    const october = await video('octoberWork', people.other.id, 'analysed');
+    const november = await video('novemberWork', people.other.id, 'analysed');
+    // At 00:30 on 1 April, Paris summer time (UTC+2).
+    const april = await video('aprilWork', people.other.id, 'analysed');
+    await db.insert(preparations).values([
+      { videoId: october, editorId: editor.id, phase: 'steps', submittedAt: at('2026-10-31T22:30:00Z'), renderStatus: 'done' },
+      { videoId: november, editorId: editor.id, phase: 'steps', submittedAt: at('2026-10-31T23:30:00Z'), renderStatus: 'done' },
+      { videoId: april, editorId: editor.id, phase: 'steps', submittedAt: at('2026-03-31T22:30:00Z'), renderStatus: 'done' },
+    ]);
+    await db.insert(analyses).values([
+      { videoId: october, expertId: expert.id, status: 'submitted', globalRating: 3, submittedAt: at('2026-10-31T22:30:00Z') },
+      { videoId: november, expertId: expert.id, status: 'submitted', globalRating: 3, submittedAt: at('2026-10-31T23:30:00Z') },
+      { videoId: april, expertId: expert.id, status: 'submitted', globalRating: 3, submittedAt: at('2026-03-31T22:30:00Z') },
+    ]);
+    const viewer = (person: Person, role: 'editor' | 'expert') => ({
+      id: person.id,
+      sessionId: 'test',
+      sessionEndsAt: new Date(8.64e15),
+      roles: [role],
+      preferences: { langCode: 'en' as const, theme: 'auto' as const, showRatings: true },
+    });
+    const done = async (iso: string, timeZone = 'Europe/Paris') => {
+      const service = createDashboardService({ db, clock: () => at(iso), timeZone });
+      const [e, x] = await Promise.all([service.of(viewer(editor, 'editor'), 'en'), service.of(viewer(expert, 'expert'), 'en')]);
+      return [e.editor!.doneThisMonth, x.expert!.doneThisMonth];
+    };
+    // Mid-November: the work of 00:30 on 1 November only; on a UTC clock both were October's.
+    expect(await done('2026-11-15T12:00:00Z')).toEqual([1, 1]);
+    expect(await done('2026-11-15T12:00:00Z', 'UTC')).toEqual([0, 0]);
+    // April in Paris began at 22:00Z on 31 March.
+    expect(await done('2026-04-10T12:00:00Z')).toEqual([1, 1]);
+    expect(await done('2026-04-10T12:00:00Z', 'UTC')).toEqual([0, 0]);
   });
 });

@@ -132,7 +132,8 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-const stats = () => createStatsService({ db: ctx.database.db, clock: () => NOW });
+const PARIS = 'Europe/Paris';
+const stats = (at = NOW, timeZone = PARIS) => createStatsService({ db: ctx.database.db, clock: () => at, timeZone });
 const viewer = (person: { id: string }, showRatings = true) => ({
   id: person.id,
   sessionId: 'test',
@@ -146,9 +147,11 @@ function shown(result: LearnerStats) {
 }
 
 describe('the radar', () => {
-  it('counts back calendar months, clamped to the end of a shorter month', () => {
-    expect(monthsBefore(NOW, 3).toISOString()).toBe('2026-03-15T12:00:00.000Z');
-    expect(monthsBefore(new Date('2026-05-31T08:00:00Z'), 3).toISOString()).toBe('2026-02-28T08:00:00.000Z');
+  it('counts back calendar months on the installation’s clock, clamped to the end of a shorter month', () => {
+    // 14:00 in Paris (summer time) on 15 June is 14:00 on 15 March (winter time): 13:00Z.
+    expect(monthsBefore(NOW, 3, PARIS).toISOString()).toBe('2026-03-15T13:00:00.000Z');
+    expect(monthsBefore(NOW, 3, 'UTC').toISOString()).toBe('2026-03-15T12:00:00.000Z');
+    expect(monthsBefore(new Date('2026-05-31T08:00:00Z'), 3, PARIS).toISOString()).toBe('2026-02-28T09:00:00.000Z');
   });
 
   it('gives the learner now, 1, 3 and 6 months ago as means over the 90 days before each point', async () => {
@@ -166,22 +169,23 @@ describe('the radar', () => {
     expect(six).toMatchObject({ key: 6, analyses: 0, enoughData: false });
   });
 
-  it('compares with every learner, or with those of the same specialty', async () => {
+  it('compares with the average surgeon: the mean of each surgeon’s own mean, over every learner or the same specialty', async () => {
     const all = shown(await stats().learner(viewer(people.a), 'all'));
     // A's two recent ones, B's and C's recent ones; C's of 200 days ago and A's draft are out.
-    expect(all.radar[0]).toMatchObject({ key: 'average', analyses: 4, enoughData: true });
+    expect(all).toMatchObject({ minAnalyses: 2, minSurgeons: 2 });
+    expect(all.radar[0]).toMatchObject({ key: 'average', analyses: 4, surgeons: 3, enoughData: true });
     expect(all.radar[0]!.kpis).toEqual({
-      depthPerception: 3, // (4 + 2 + 5 + 1) / 4
+      depthPerception: 3, // A (4 + 2) / 2 = 3, B 5, C 1: (3 + 5 + 1) / 3
       bimanualDexterity: 3,
       efficiency: 3,
-      tissueHandling: 2.7, // (2 + 5 + 1) / 3
-      autonomy: 3.3, // (5 + 2 + 5 + 1) / 4 = 3.25
+      tissueHandling: 2.7, // A 2 (rated once), B 5, C 1: 8 / 3
+      autonomy: 3.2, // A (5 + 2) / 2 = 3.5, B 5, C 1: 9.5 / 3 = 3.17 (over analyses it would be 3.25)
     });
     const peers = shown(await stats().learner(viewer(people.a), 'specialty'));
     expect(peers.compare).toBe('specialty');
-    expect(peers.radar[0]).toMatchObject({ analyses: 3 });
-    expect(peers.radar[0]!.kpis.depthPerception).toBe(2.3); // (4 + 2 + 1) / 3
-    expect(peers.radar[0]!.kpis.autonomy).toBe(2.7); // (5 + 2 + 1) / 3
+    expect(peers.radar[0]).toMatchObject({ analyses: 3, surgeons: 2 });
+    expect(peers.radar[0]!.kpis.depthPerception).toBe(2); // A 3, C 1 (over analyses: (4 + 2 + 1) / 3 = 2.3)
+    expect(peers.radar[0]!.kpis.autonomy).toBe(2.3); // A 3.5, C 1: 2.25 (over analyses: 2.7)
   });
 
   it('falls back to every learner for someone without a specialty, and says so', async () => {
@@ -235,21 +239,21 @@ describe('the NASA-TLX', () => {
       frustration: 30,
     });
     expect(result.mine.raw).toBe(31.7); // ((60 + 5 × 40) / 6 + 20) / 2 = 31.67
-    // Everyone's: A's two, B's and C's.
-    expect(result.average).toMatchObject({ key: 'average', cases: 4, enoughData: true });
-    expect(result.average.dimensions.mentalDemand).toBe(35); // (60 + 20 + 50 + 10) / 4
-    expect(result.average.dimensions.effort).toBe(30); // (40 + 20 + 50 + 10) / 4
-    expect(result.average.raw).toBe(30.8); // (43.33 + 20 + 50 + 10) / 4
-    expect(result).toMatchObject({ compare: 'all', specialtyKnown: true, windowDays: 90, minCases: 2 });
+    // The average surgeon: each surgeon's own mean (A's two cases, B's, C's), then their mean.
+    expect(result.average).toMatchObject({ key: 'average', cases: 4, surgeons: 3, enoughData: true });
+    expect(result.average.dimensions.mentalDemand).toBe(33.3); // A (60 + 20) / 2 = 40, B 50, C 10: 100 / 3 (over cases: 35)
+    expect(result.average.dimensions.effort).toBe(30); // A 30, B 50, C 10
+    expect(result.average.raw).toBe(30.6); // A 31.67, B 50, C 10: 91.67 / 3 (over cases: 30.8)
+    expect(result).toMatchObject({ compare: 'all', specialtyKnown: true, windowDays: 90, minCases: 2, minSurgeons: 2 });
   });
 
   it('compares with the learners of the same specialty', async () => {
     const result = await stats().nasaTlx(viewer(people.a), 'specialty');
     expect(result.compare).toBe('specialty');
-    expect(result.average.cases).toBe(3); // A's two and C's
-    expect(result.average.dimensions.mentalDemand).toBe(30); // (60 + 20 + 10) / 3
-    expect(result.average.dimensions.frustration).toBe(23.3); // (40 + 20 + 10) / 3
-    expect(result.average.raw).toBe(24.4); // (43.33 + 20 + 10) / 3
+    expect(result.average).toMatchObject({ cases: 3, surgeons: 2 }); // A's two and C's
+    expect(result.average.dimensions.mentalDemand).toBe(25); // A 40, C 10 (over cases: 30)
+    expect(result.average.dimensions.frustration).toBe(20); // A 30, C 10 (over cases: 23.3)
+    expect(result.average.raw).toBe(20.8); // A 31.67, C 10 (over cases: 24.4)
   });
 
   it('has too little data with one case, and falls back to everyone without a specialty', async () => {
@@ -433,5 +437,96 @@ describe('the active time of a case', () => {
     await ctx.database.db.insert(videoSteps).values([mark(0, 0, 50)]);
     await ctx.database.db.delete(videos).where(eq(videos.id, video!.id));
     expect(await ctx.database.db.select().from(videoSteps).where(eq(videoSteps.videoId, video!.id))).toEqual([]);
+  });
+});
+
+describe('the average surgeon', () => {
+  it('weighs every surgeon the same, however many analyses and cases they have, and needs two surgeons', async () => {
+    const [, , s3] = await ctx.database.db.select().from(specialties).limit(3);
+    expect(s3).toBeDefined();
+    const heavy = await ctx.createUser('learner', { specialtyId: s3!.id });
+    const light = await ctx.createUser('learner', { specialtyId: s3!.id });
+    // One surgeon with six analyses rated 5 (tissue handling included) and six cases at 90.
+    for (let i = 1; i <= 6; i++) {
+      await analysed(heavy.id, daysAgo(i * 5), ratings(5), 5);
+      await sent(heavy.id, daysAgo(i * 5), tlx(90));
+    }
+    // Alone in the specialty: many analyses, but one surgeon is no average.
+    const alone = shown(await stats().learner(viewer(heavy), 'specialty'));
+    expect(alone.radar[0]).toMatchObject({ key: 'average', analyses: 6, surgeons: 1, enoughData: false });
+    expect(Object.values(alone.radar[0]!.kpis)).toEqual([null, null, null, null, null]);
+    const aloneTlx = await stats().nasaTlx(viewer(heavy), 'specialty');
+    expect(aloneTlx.average).toMatchObject({ cases: 6, surgeons: 1, enoughData: false, raw: null });
+
+    // A second surgeon with one analysis rated 1 (tissue handling not rated) and one case at 10.
+    await analysed(light.id, daysAgo(3), ratings(1, { tissueHandling: null }), 1);
+    await sent(light.id, daysAgo(3), tlx(10));
+    const both = shown(await stats().learner(viewer(light), 'specialty'));
+    expect(both.radar[0]).toMatchObject({ analyses: 7, surgeons: 2, enoughData: true });
+    // (5 + 1) / 2 = 3, where the mean over analyses would give (6 × 5 + 1) / 7 = 4.4.
+    expect(both.radar[0]!.kpis).toMatchObject({ depthPerception: 3, bimanualDexterity: 3, efficiency: 3, autonomy: 3 });
+    // Rated for one surgeon only: no average of that skill.
+    expect(both.radar[0]!.kpis.tissueHandling).toBeNull();
+    const bothTlx = await stats().nasaTlx(viewer(light), 'specialty');
+    // (90 + 10) / 2 = 50, where the mean over cases would give (6 × 90 + 10) / 7 = 78.6.
+    expect(bothTlx.average).toMatchObject({ cases: 7, surgeons: 2, enoughData: true, raw: 50 });
+    expect(bothTlx.average.dimensions.mentalDemand).toBe(50);
+  });
+});
+
+describe('the NASA-TLX peers of a case', () => {
+  it('are those of its author when it was sent, whatever writes it, and stay when the author changes specialty', async () => {
+    const [s1, s2] = await ctx.database.db.select().from(specialties).limit(2);
+    const e = await ctx.createUser('learner', { specialtyId: s2!.id });
+    // Sent while E is of B's specialty.
+    await sent(e.id, daysAgo(4), tlx(70));
+    const [first] = await ctx.database.db.select().from(videos).where(eq(videos.authorId, e.id));
+    expect(first!.authorSpecialtyId).toBe(s2!.id);
+    const bBefore = await stats().nasaTlx(viewer(people.b), 'specialty');
+    expect(bBefore.average).toMatchObject({ surgeons: 2 }); // B 50 and E 70
+    expect(bBefore.average.dimensions.mentalDemand).toBe(60);
+
+    // E moves to A's specialty: the case sent before stays with B's peers.
+    await ctx.database.db.update(users).set({ specialtyId: s1!.id }).where(eq(users.id, e.id));
+    const bAfter = await stats().nasaTlx(viewer(people.b), 'specialty');
+    expect(bAfter.average).toEqual(bBefore.average);
+    const aBefore = await stats().nasaTlx(viewer(people.a), 'specialty');
+    expect(aBefore.average).toMatchObject({ surgeons: 2 });
+    expect(aBefore.average.dimensions.mentalDemand).toBe(25); // A 40, C 10, as before E moved
+
+    // A draft E sends now joins A's specialty when it is sent.
+    const [draft] = await ctx.database.db
+      .insert(videos)
+      .values({ authorId: e.id, status: 'saved', mediaStatus: 'ready', nasaTlx: tlx(30) })
+      .returning();
+    expect(draft!.authorSpecialtyId).toBeNull();
+    await ctx.database.db
+      .update(videos)
+      .set({ status: 'pending_preparation', sentAt: daysAgo(1) })
+      .where(eq(videos.id, draft!.id));
+    const [sentNow] = await ctx.database.db.select().from(videos).where(eq(videos.id, draft!.id));
+    expect(sentNow!.authorSpecialtyId).toBe(s1!.id);
+    const aAfter = await stats().nasaTlx(viewer(people.a), 'specialty');
+    expect(aAfter.average).toMatchObject({ surgeons: 3 });
+    expect(aAfter.average.dimensions.mentalDemand).toBe(26.7); // A 40, C 10, E 30
+    // And B's peers still hold E's first case only.
+    expect((await stats().nasaTlx(viewer(people.b), 'specialty')).average.dimensions.mentalDemand).toBe(60);
+  });
+});
+
+describe('months of the installation’s clock', () => {
+  it('put an analysis of 23:30Z on 31 October in November in Paris, and a case of 22:30Z on 31 March in April (summer time)', async () => {
+    const f = await ctx.createUser('learner', { specialtyId: null });
+    await analysed(f.id, new Date('2025-10-31T23:30:00Z'), ratings(4), 4);
+    await sent(f.id, new Date('2026-03-31T22:30:00Z'), tlx(60));
+    const month = (points: { month: string; analyses?: number; cases?: number }[]) =>
+      points.filter((p) => (p.analyses ?? p.cases ?? 0) > 0).map((p) => p.month);
+    expect(month(shown(await stats().learner(viewer(f), 'all')).timeline)).toEqual(['2025-11-01']);
+    expect(month(shown(await stats(NOW, 'UTC').learner(viewer(f), 'all')).timeline)).toEqual(['2025-10-01']);
+    expect(month((await stats().nasaTlx(viewer(f), 'all')).timeline)).toEqual(['2026-04-01']);
+    expect(month((await stats(NOW, 'UTC').nasaTlx(viewer(f), 'all')).timeline)).toEqual(['2026-03-01']);
+    // The twelve months end with the month of now in Paris: at 22:30Z on 30 June it is already July there.
+    const july = shown(await stats(new Date('2026-06-30T22:30:00Z')).learner(viewer(f), 'all')).timeline;
+    expect([july[0]!.month, july.at(-1)!.month]).toEqual(['2025-08-01', '2026-07-01']);
   });
 });

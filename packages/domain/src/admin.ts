@@ -15,14 +15,23 @@ export const adminCountsSchema = z.object({
   editors: z.number(),
   /** People with the expert role (proctors). */
   experts: z.number(),
-  /** Cases created since the first day of the month (UTC) whose file has arrived. */
+  /**
+   * Case files that arrived whole since the first day of the month, on the installation's clock
+   * (TIME_ZONE), and were not refused as no video.
+   */
   uploadedThisMonth: z.number(),
+  /** In the preparation pool (waiting, or held under an expired lease), or being rendered. */
   waitingPreparation: z.number(),
+  /** In the analysis pool (waiting, or held under an expired lease). */
   waitingAnalysis: z.number(),
+  /** The month counted, `YYYY-MM`, of the installation's time zone. */
+  month: z.string(),
+  /** The installation's time zone (IANA name). */
+  timeZone: z.string(),
 });
 export type AdminCounts = z.infer<typeof adminCountsSchema>;
 
-/** The video status each waiting count reads (and the surgery videos page filters on). */
+/** The video status each waiting card's list opens on (the surgery videos page filters on it). */
 export const WAITING_STATUSES = {
   waitingPreparation: 'pending_preparation',
   waitingAnalysis: 'pending_analysis',
@@ -134,6 +143,8 @@ export const auditListResponse = z.object({
   total: z.number(),
   page: z.number(),
   limit: z.number(),
+  /** The installation's time zone: the days of `from` and `to` are days of its clock. */
+  timeZone: z.string(),
 });
 export type AuditList = z.infer<typeof auditListResponse>;
 

@@ -11,6 +11,12 @@ import { NASA_TLX_DIMENSIONS, type NasaTlxDimension } from './videos.ts';
 export const STATS_WINDOW_DAYS = 90;
 /** Fewer analyses than this in a window make no point: the chart says there is too little data. */
 export const STATS_MIN_ANALYSES = 2;
+/**
+ * The average surgeon is the mean of each surgeon's own mean over the window (every surgeon weighs
+ * the same, however many analyses they had): it needs this many surgeons with at least one
+ * analysis (one case, for the NASA-TLX) in the window, and a skill this many surgeons rated.
+ */
+export const STATS_MIN_SURGEONS = 2;
 /** The learner's own points: now, and 1, 3 and 6 months ago. */
 export const STATS_PAST_MONTHS = [0, 1, 3, 6] as const;
 /** Months shown by the KPI and global-rating timelines. */
@@ -32,6 +38,8 @@ export const radarSeriesSchema = z.object({
   /** The end of the window. */
   at: z.string(),
   analyses: z.number(),
+  /** The average only: the surgeons whose own means it averages (each with an analysis in the window). */
+  surgeons: z.number().optional(),
   enoughData: z.boolean(),
   kpis: kpiMeans,
 });
@@ -56,6 +64,7 @@ export const learnerStatsSchema = z.discriminatedUnion('ratingsShown', [
     specialtyKnown: z.boolean(),
     windowDays: z.number(),
     minAnalyses: z.number(),
+    minSurgeons: z.number(),
     radar: z.array(radarSeriesSchema),
     timeline: z.array(timelinePointSchema),
   }),
@@ -77,6 +86,8 @@ export type TlxMeans = z.infer<typeof tlxMeans>;
 export const tlxSeriesSchema = z.object({
   key: z.enum(['mine', 'average']),
   cases: z.number(),
+  /** The average only: the surgeons whose own means it averages (each with a case in the window). */
+  surgeons: z.number().optional(),
   enoughData: z.boolean(),
   dimensions: tlxMeans,
   /** The mean raw score (the mean of the six scales). */
@@ -99,6 +110,7 @@ export const learnerNasaTlxSchema = z.object({
   specialtyKnown: z.boolean(),
   windowDays: z.number(),
   minCases: z.number(),
+  minSurgeons: z.number(),
   mine: tlxSeriesSchema,
   average: tlxSeriesSchema,
   timeline: z.array(tlxMonthSchema),

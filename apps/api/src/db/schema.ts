@@ -291,6 +291,17 @@ export const videos = pgTable(
     priority: boolean('priority').notNull().default(false),
     favourite: boolean('favourite').notNull().default(false),
     sentAt: timestamp('sent_at', { withTimezone: true }),
+    /**
+     * The author's specialty when the case was sent (a snapshot: the NASA-TLX peer group of the
+     * statistics at the time, as `analyses.author_specialty_id` is for the ratings). Filled by the
+     * trigger `videos_sent_snapshot` whenever `sent_at` is set, whatever writes it.
+     */
+    authorSpecialtyId: uuid('author_specialty_id').references(() => specialties.id, { onDelete: 'set null' }),
+    /**
+     * When the file of the case arrived whole (the last byte of a video; a pictures case at its
+     * creation); null while uploading. Kept by the trigger `videos_received_at` (docs/admin.md).
+     */
+    receivedAt: timestamp('received_at', { withTimezone: true }),
     /** The tus upload id while the source is being received. */
     uploadId: text('upload_id'),
     /** When the author was told that this unfinished upload will expire (housekeeping). */
@@ -351,6 +362,10 @@ export const videos = pgTable(
     // The administrators' list of every case, newest first (modules/admin-catalog), and the admin
     // dashboard's cases of the month.
     index('videos_created').on(t.createdAt, t.id),
+    // The admin dashboard's files arrived this month.
+    index('videos_received')
+      .on(t.receivedAt)
+      .where(sql`received_at IS NOT NULL`),
     index('videos_surgery').on(t.surgeryId),
     index('videos_organ').on(t.organId),
     // Whether a surgery step is some case's key step (a step in use cannot be deleted).
@@ -359,6 +374,19 @@ export const videos = pgTable(
     // sent in a recent window, and the prepared cases of a surgery with their times.
     index('videos_sent_tlx')
       .on(
+        t.sentAt,
+        t.authorId,
+        t.tlxMentalDemand,
+        t.tlxPhysicalDemand,
+        t.tlxTemporalDemand,
+        t.tlxPerformance,
+        t.tlxEffort,
+        t.tlxFrustration,
+      )
+      .where(sql`nasa_tlx IS NOT NULL`),
+    index('videos_specialty_sent_tlx')
+      .on(
+        t.authorSpecialtyId,
         t.sentAt,
         t.authorId,
         t.tlxMentalDemand,
@@ -590,6 +618,7 @@ export const analyses = pgTable(
       .on(
         t.authorSpecialtyId,
         t.submittedAt,
+        t.authorId,
         t.kpiDepthPerception,
         t.kpiBimanualDexterity,
         t.kpiEfficiency,
@@ -599,7 +628,7 @@ export const analyses = pgTable(
       .where(sql`status = 'submitted'`),
     // The average surgeon of the statistics: the submitted analyses of a recent window.
     index('analyses_submitted')
-      .on(t.submittedAt, t.kpiDepthPerception, t.kpiBimanualDexterity, t.kpiEfficiency, t.kpiTissueHandling, t.kpiAutonomy)
+      .on(t.submittedAt, t.authorId, t.kpiDepthPerception, t.kpiBimanualDexterity, t.kpiEfficiency, t.kpiTissueHandling, t.kpiAutonomy)
       .where(sql`status = 'submitted'`),
   ],
 );

@@ -68,7 +68,7 @@ export function adminRoutes(deps: {
       const user = requireUser(request);
       const lang = requestLanguage(request);
       await deps.audit(user.id, 'audit.exported', 'audit_log', null, request.ip, { filters: Object.keys(filter) });
-      const day = new Date().toISOString().slice(0, 10);
+      const day = auditLog.today();
       void reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="sutura-audit-${day}.csv"`)

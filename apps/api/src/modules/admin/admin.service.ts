@@ -1,15 +1,9 @@
 import { and, count, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
-import {
-  adminUserFilterSchema,
-  WAITING_STATUSES,
-  type AdminCounts,
-  type AdminUser,
-  type AdminUserList,
-  type UserState,
-} from '@sutura/domain/admin';
+import { adminUserFilterSchema, type AdminCounts, type AdminUser, type AdminUserList, type UserState } from '@sutura/domain/admin';
 import type { Language } from '@sutura/domain/i18n';
 import type { ListQuery } from '@sutura/domain/query';
 import type { Role } from '@sutura/domain/roles';
+import { zonedMonthKey, zonedMonthStart } from '@sutura/domain/time-zone';
 import type { Db } from '../../db/client.ts';
 import { users, videos } from '../../db/schema.ts';
 import type { RequestUser } from '../../http/access.ts';
@@ -61,8 +55,10 @@ export function createAdminService(deps: {
   users: Pick<UserService, 'resendVerificationFor'>;
   hub: RoleRooms;
   clock: () => Date;
+  /** The installation's time zone: "this month" is a month of its clock. */
+  timeZone: string;
 }) {
-  const { db, audit, clock } = deps;
+  const { db, audit, clock, timeZone } = deps;
 
   async function byId(id: string): Promise<UserRow> {
     const [row] = await db.select().from(users).where(eq(users.id, id));
@@ -118,19 +114,34 @@ export function createAdminService(deps: {
   }
 
   return {
-    /** The six numbers of SPEC §1, one count each, in one round trip. */
+    /**
+     * The six numbers of SPEC §1, one count each, in one round trip (docs/admin.md). Uploaded this
+     * month: the case files that arrived whole since the first of the month on the installation's
+     * clock and were not refused (a file that is no video does not count). Waiting: nobody works on
+     * the case — in the stage's pool, or held under a lease that ran out (the same rule as the
+     * pools) — and, for preparation, the prepared video being rendered.
+     */
     async counts(): Promise<AdminCounts> {
+      const now = clock();
+      const since = zonedMonthStart(now, timeZone);
       const active = sql`${users.deactivatedAt} is null`;
+      const expired = sql`${videos.leaseEndsAt} <= ${now.toISOString()}`;
       const { rows } = await db.execute<Record<keyof AdminCounts, number>>(sql`
         select
           (select count(*)::int from ${users} where ${active}) as "users",
           (select count(*)::int from ${users} where ${active} and ${hasRole('editor')}) as "editors",
           (select count(*)::int from ${users} where ${active} and ${hasRole('expert')}) as "experts",
           (select count(*)::int from ${videos}
-            where ${videos.createdAt} >= date_trunc('month', now() at time zone 'UTC') at time zone 'UTC'
-              and ${videos.mediaStatus} <> 'uploading' and ${videos.purpose} = 'case') as "uploadedThisMonth",
-          (select count(*)::int from ${videos} where ${videos.status} = ${WAITING_STATUSES.waitingPreparation} and ${videos.purpose} = 'case') as "waitingPreparation",
-          (select count(*)::int from ${videos} where ${videos.status} = ${WAITING_STATUSES.waitingAnalysis} and ${videos.purpose} = 'case') as "waitingAnalysis"
+            where ${videos.receivedAt} >= ${since.toISOString()} and ${videos.receivedAt} <= ${now.toISOString()}
+              and ${videos.purpose} = 'case'
+              and (${videos.mediaStatus} in ('processing', 'ready')
+                or (${videos.mediaStatus} = 'failed' and ${videos.failureReason} = 'MEDIA_PROCESSING_FAILED'))) as "uploadedThisMonth",
+          (select count(*)::int from ${videos}
+            where ${videos.purpose} = 'case' and (${videos.status} in ('pending_preparation', 'processing')
+              or (${videos.status} = 'in_preparation' and ${expired}))) as "waitingPreparation",
+          (select count(*)::int from ${videos}
+            where ${videos.purpose} = 'case' and (${videos.status} = 'pending_analysis'
+              or (${videos.status} = 'in_analysis' and ${expired}))) as "waitingAnalysis"
       `);
       const row = rows[0];
       return {
@@ -140,6 +151,8 @@ export function createAdminService(deps: {
         uploadedThisMonth: row!.uploadedThisMonth,
         waitingPreparation: row!.waitingPreparation,
         waitingAnalysis: row!.waitingAnalysis,
+        month: zonedMonthKey(now, timeZone).slice(0, 7),
+        timeZone,
       };
     },
 

@@ -2,24 +2,28 @@ import { and, count, desc, eq, gte, like, lt, or, sql, type SQL } from 'drizzle-
 import { AUDIT_EXPORT_MAX_ROWS, auditFilterSchema, csvLine, type AuditEntry, type AuditList } from '@sutura/domain/admin';
 import { auditActionLabel, auditEntityLabel } from '@sutura/domain/audit';
 import type { Language } from '@sutura/domain/i18n';
+import { formatZoned, zonedDay } from '@sutura/domain/time-zone';
 import type { ListQuery } from '@sutura/domain/query';
 import type { Db } from '../../db/client.ts';
 import { auditLog, users } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { containsPattern } from './admin.service.ts';
 
-const DAY_MS = 86_400_000;
 const EXPORT_BATCH = 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Column titles of the CSV file, in the caller's language. The action and the entity come as their
- * identifier (what filters and searches use) followed by their label in the caller's language.
+ * Column titles of the CSV file, in the caller's language; the date's title names the
+ * installation's time zone, in which every date is written (with its offset). The action and the
+ * entity come as their identifier (what filters and searches use) followed by their label in the
+ * caller's language.
  */
-export const AUDIT_CSV_HEADERS: Record<Language, string[]> = {
-  en: ['Date (UTC)', 'Actor id', 'Actor email', 'Actor name', 'Action', 'Action label', 'Entity', 'Entity label', 'Entity id', 'Address'],
+export const auditCsvHeaders = (lang: Language, timeZone: string): string[] =>
+  AUDIT_CSV_HEADERS[lang].map((h, i) => (i === 0 ? `${h} (${timeZone})` : h));
+const AUDIT_CSV_HEADERS: Record<Language, string[]> = {
+  en: ['Date', 'Actor id', 'Actor email', 'Actor name', 'Action', 'Action label', 'Entity', 'Entity label', 'Entity id', 'Address'],
   fr: [
-    'Date (UTC)',
+    'Date',
     'Id de l’auteur',
     'E-mail de l’auteur',
     'Nom de l’auteur',
@@ -37,8 +41,8 @@ export const AUDIT_CSV_HEADERS: Record<Language, string[]> = {
  * resolved by a join (a deleted person's rows keep their raw id). The details column is never
  * read here: it holds nothing an administrator needs and nothing is exported from it.
  */
-export function createAuditLogService(deps: { db: Db }) {
-  const { db } = deps;
+export function createAuditLogService(deps: { db: Db; timeZone: string }) {
+  const { db, timeZone } = deps;
 
   function conditions(filter: ListQuery['filter']): SQL | undefined {
     const parsed = auditFilterSchema.safeParse(filter);
@@ -60,8 +64,9 @@ export function createAuditLogService(deps: { db: Db }) {
     if (f.action) out.push(f.action.endsWith('.') ? like(auditLog.action, `${f.action}%`) : eq(auditLog.action, f.action));
     if (f.entity) out.push(eq(auditLog.entity, f.entity));
     if (f.entityId) out.push(eq(auditLog.entityId, f.entityId));
-    if (f.from) out.push(gte(auditLog.createdAt, new Date(`${f.from}T00:00:00Z`)));
-    if (f.to) out.push(lt(auditLog.createdAt, new Date(new Date(`${f.to}T00:00:00Z`).getTime() + DAY_MS)));
+    // Whole days of the installation's clock, `to` included (a day of a DST change lasts 23 or 25 hours).
+    if (f.from) out.push(gte(auditLog.createdAt, zonedDay(f.from, timeZone).start));
+    if (f.to) out.push(lt(auditLog.createdAt, zonedDay(f.to, timeZone).end));
     return and(...out);
   }
 
@@ -119,6 +124,11 @@ export function createAuditLogService(deps: { db: Db }) {
   }
 
   return {
+    /** Today on the installation's clock, `YYYY-MM-DD` (the export's file name). */
+    today(): string {
+      return formatZoned(new Date(), timeZone).slice(0, 10);
+    },
+
     /** Validates the filter before anything is sent (an export answers 400 before its first byte). */
     check(filter: ListQuery['filter']): void {
       conditions(filter);
@@ -130,7 +140,7 @@ export function createAuditLogService(deps: { db: Db }) {
         page(where, query.limit, (query.page - 1) * query.limit),
         db.select({ n: count() }).from(auditLog).where(where),
       ]);
-      return { data: rows.map(toEntry), total: total?.n ?? 0, page: query.page, limit: query.limit };
+      return { data: rows.map(toEntry), total: total?.n ?? 0, page: query.page, limit: query.limit, timeZone };
     },
 
     /**
@@ -141,7 +151,7 @@ export function createAuditLogService(deps: { db: Db }) {
     async *csv(filter: ListQuery['filter'], lang: Language): AsyncGenerator<string> {
       const where = conditions(filter);
       const separator = lang === 'fr' ? ';' : ',';
-      yield `\uFEFF${csvLine(AUDIT_CSV_HEADERS[lang], separator)}`;
+      yield `\uFEFF${csvLine(auditCsvHeaders(lang, timeZone), separator)}`;
       let sent = 0;
       let before: { cursor: string; id: string } | undefined;
       while (sent < AUDIT_EXPORT_MAX_ROWS) {
@@ -152,7 +162,7 @@ export function createAuditLogService(deps: { db: Db }) {
           const name = r.email !== null ? `${r.firstName ?? ''} ${r.lastName ?? ''}`.trim() : '';
           chunk += csvLine(
             [
-              r.createdAt.toISOString(),
+              formatZoned(r.createdAt, timeZone),
               r.actorId,
               r.email,
               name,

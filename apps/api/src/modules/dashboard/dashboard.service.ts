@@ -9,6 +9,7 @@ import {
   type WorkerDashboard,
 } from '@sutura/domain/dashboard';
 import type { Language } from '@sutura/domain/i18n';
+import { zonedMonthStart } from '@sutura/domain/time-zone';
 import type { Db } from '../../db/client.ts';
 import type { RequestUser } from '../../http/access.ts';
 
@@ -21,19 +22,19 @@ const list = (values: readonly string[]) =>
     sql`, `,
   );
 
-/** The first instant of the month of `now`, UTC. */
-export function monthStart(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+/** The first instant of the month of `now` on the installation's clock (`TIME_ZONE`). */
+export function monthStart(now: Date, timeZone: string): Date {
+  return zonedMonthStart(now, timeZone);
 }
 
 /**
  * The numbers of the dashboard, each counted by PostgreSQL on an index: a learner's cases through
  * `videos_author_created`, the pools through `videos_status`, held cases through
  * `videos_claim_holder`, the month's work through `preparations_editor` and
- * `analyses_expert_submitted`. Only the sections of the caller's roles are computed.
+ * `analyses_expert_submitted` (a month of the installation's time zone). Only the sections of the caller's roles are computed.
  */
-export function createDashboardService(deps: { db: Db; clock: () => Date }) {
-  const { db, clock } = deps;
+export function createDashboardService(deps: { db: Db; clock: () => Date; timeZone: string }) {
+  const { db, clock, timeZone } = deps;
   const surgeryName = (lang: Language) => sql.raw(lang === 'fr' ? 's.name_fr' : 's.name_en');
 
   async function learner(viewer: RequestUser, lang: Language): Promise<LearnerDashboard> {
@@ -90,12 +91,14 @@ export function createDashboardService(deps: { db: Db; clock: () => Date }) {
       FROM videos v LEFT JOIN surgeries s ON s.id = v.surgery_id
       WHERE v.claim_holder_id = ${viewer.id} AND v.status = ${held} AND v.lease_ends_at > ${now.toISOString()}
       ORDER BY v.lease_ends_at, v.id LIMIT ${HELD_SHOWN}`);
-    const since = monthStart(now).toISOString();
+    const since = monthStart(now, timeZone).toISOString();
+    const until = now.toISOString();
     const { rows: done } = await db.execute<{ n: number }>(
       stage === 'preparation'
-        ? sql`SELECT count(*)::int AS n FROM preparations WHERE editor_id = ${viewer.id} AND submitted_at >= ${since}`
+        ? sql`SELECT count(*)::int AS n FROM preparations
+              WHERE editor_id = ${viewer.id} AND submitted_at >= ${since} AND submitted_at <= ${until}`
         : sql`SELECT count(*)::int AS n FROM analyses
-              WHERE expert_id = ${viewer.id} AND status = 'submitted' AND submitted_at >= ${since}`,
+              WHERE expert_id = ${viewer.id} AND status = 'submitted' AND submitted_at >= ${since} AND submitted_at <= ${until}`,
     );
     return {
       pool: pool[0]?.n ?? 0,

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { KPIS, type Kpi } from '@sutura/domain/analysis';
 import type { Language } from '@sutura/domain/i18n';
+import { zonedDaysBefore, zonedMonthKey, zonedMonthStart, zonedMonthsBefore } from '@sutura/domain/time-zone';
 import { NASA_TLX_DIMENSIONS, type NasaTlxDimension } from '@sutura/domain/videos';
 import {
   roundMean,
@@ -11,6 +12,7 @@ import {
   type TlxMonth,
   type TlxSeries,
   STATS_MIN_ANALYSES,
+  STATS_MIN_SURGEONS,
   STATS_PAST_MONTHS,
   STATS_TIMELINE_MONTHS,
   STATS_WINDOW_DAYS,
@@ -24,17 +26,12 @@ import type { Db } from '../../db/client.ts';
 import type { RequestUser } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 
-const DAY_MS = 86_400_000;
-
-/** `months` calendar months before `date`, at the same time of day (clamped to the month's end). */
-export function monthsBefore(date: Date, months: number): Date {
-  const d = new Date(date);
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() - months);
-  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, last));
-  return d;
+/**
+ * `months` calendar months before `date` on the installation's clock, at the same time of day
+ * (clamped to the month's end).
+ */
+export function monthsBefore(date: Date, months: number, timeZone: string): Date {
+  return zonedMonthsBefore(date, months, timeZone);
 }
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -58,6 +55,21 @@ function series(row: Record<string, unknown>, suffix: string, key: RadarSeries['
     KPIS.map((k) => [k, enoughData ? roundMean(row[`${k}_${suffix}`] === null ? null : Number(row[`${k}_${suffix}`])) : null]),
   ) as KpiMeans;
   return { key, at: at.toISOString(), analyses, enoughData, kpis };
+}
+
+/**
+ * The average surgeon of a window: each surgeon's own mean of each KPI over their analyses of the
+ * window, then the mean of those means, so that a surgeon with many analyses weighs no more than
+ * one with a single analysis. A KPI needs STATS_MIN_SURGEONS surgeons who were rated on it.
+ */
+function averageSeries(row: Record<string, unknown>, at: Date): RadarSeries {
+  const analyses = Number(row.analyses ?? 0);
+  const surgeons = Number(row.surgeons ?? 0);
+  const enoughData = surgeons >= STATS_MIN_SURGEONS;
+  const kpis = Object.fromEntries(
+    KPIS.map((k) => [k, enoughData && Number(row[`n_${k}`] ?? 0) >= STATS_MIN_SURGEONS ? meanOf(row[k]) : null]),
+  ) as KpiMeans;
+  return { key: 'average', at: at.toISOString(), analyses, surgeons, enoughData, kpis };
 }
 
 /** A NASA-TLX scale of a case, as a number. */
@@ -119,14 +131,16 @@ function caseTimesOf(row: Record<string, unknown>, suffix: string, min: number):
  * found through `videos_author_created`, the average's through `analyses_submitted`; no analysis
  * row reaches this process.
  */
-export function createStatsService(deps: { db: Db; clock: () => Date }) {
-  const { db, clock } = deps;
+export function createStatsService(deps: { db: Db; clock: () => Date; timeZone: string }) {
+  const { db, clock, timeZone } = deps;
+  /** The start of the window that ends at `end`: STATS_WINDOW_DAYS calendar days before, same time of day. */
+  const windowStart = (end: Date) => zonedDaysBefore(end, STATS_WINDOW_DAYS, timeZone);
 
   async function learnerRadar(learnerId: string, now: Date): Promise<RadarSeries[]> {
-    const ends = STATS_PAST_MONTHS.map((m) => monthsBefore(now, m));
-    const oldest = new Date(ends.at(-1)!.getTime() - STATS_WINDOW_DAYS * DAY_MS);
+    const ends = STATS_PAST_MONTHS.map((m) => monthsBefore(now, m, timeZone));
+    const oldest = windowStart(ends.at(-1)!);
     const columns = ends.map((end, i) => {
-      const start = new Date(end.getTime() - STATS_WINDOW_DAYS * DAY_MS);
+      const start = windowStart(end);
       return windowColumns(sql`a.submitted_at > ${start.toISOString()} AND a.submitted_at <= ${end.toISOString()}`, String(i));
     });
     const { rows } = await db.execute<Record<string, unknown>>(sql`
@@ -138,20 +152,36 @@ export function createStatsService(deps: { db: Db; clock: () => Date }) {
   }
 
   async function averageRadar(specialtyId: string | null, now: Date): Promise<RadarSeries> {
-    const start = new Date(now.getTime() - STATS_WINDOW_DAYS * DAY_MS);
-    // The peers are those of the specialty when each analysis was submitted (`analyses_specialty_submitted`).
+    const start = windowStart(now);
+    // The peers are those of the specialty when each analysis was submitted (`analyses_specialty_submitted`);
+    // both indexes hold the author, so each surgeon's means are read by index only.
     const peers = specialtyId ? sql`AND a.author_specialty_id = ${specialtyId}` : sql``;
     const { rows } = await db.execute<Record<string, unknown>>(sql`
-      SELECT ${windowColumns(sql`true`, 'avg')}
-      FROM analyses a
-      WHERE a.status = 'submitted' ${peers} AND a.submitted_at > ${start.toISOString()} AND a.submitted_at <= ${now.toISOString()}`);
-    return series(rows[0] ?? {}, 'avg', 'average', now);
+      SELECT count(*)::int AS surgeons, coalesce(sum(s.n), 0)::int AS analyses,
+        ${sql.join(
+          KPIS.map(
+            (k) =>
+              sql`avg(s.${sql.raw(`"${k}"`)})::float8 AS ${sql.raw(`"${k}"`)}, count(s.${sql.raw(`"${k}"`)})::int AS ${sql.raw(`"n_${k}"`)}`,
+          ),
+          sql`, `,
+        )}
+      FROM (
+        SELECT a.author_id, count(*) AS n,
+          ${sql.join(
+            KPIS.map((k) => sql`avg(${kpiValue(k)}) AS ${sql.raw(`"${k}"`)}`),
+            sql`, `,
+          )}
+        FROM analyses a
+        WHERE a.status = 'submitted' ${peers} AND a.submitted_at > ${start.toISOString()} AND a.submitted_at <= ${now.toISOString()}
+        GROUP BY a.author_id
+      ) AS s`);
+    return averageSeries(rows[0] ?? {}, now);
   }
 
   async function timeline(learnerId: string, now: Date): Promise<TimelinePoint[]> {
-    const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (STATS_TIMELINE_MONTHS - 1), 1));
+    const first = zonedMonthStart(now, timeZone, -(STATS_TIMELINE_MONTHS - 1));
     const { rows } = await db.execute<Record<string, unknown>>(sql`
-      SELECT to_char(date_trunc('month', a.submitted_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS month,
+      SELECT to_char(date_trunc('month', a.submitted_at AT TIME ZONE ${timeZone}), 'YYYY-MM-DD') AS month,
         count(*)::int AS n,
         ${sql.join(
           KPIS.map((k) => sql`avg(${kpiValue(k)})::float8 AS ${sql.raw(`"${k}"`)}`),
@@ -164,7 +194,7 @@ export function createStatsService(deps: { db: Db; clock: () => Date }) {
       GROUP BY 1`);
     const byMonth = new Map(rows.map((r) => [String(r.month), r]));
     return Array.from({ length: STATS_TIMELINE_MONTHS }, (_, i) => {
-      const month = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + i, 1)).toISOString().slice(0, 10);
+      const month = zonedMonthKey(now, timeZone, i - (STATS_TIMELINE_MONTHS - 1));
       const row = byMonth.get(month);
       const mean = (v: unknown) => (row && v !== null && v !== undefined ? roundMean(Number(v)) : null);
       return {
@@ -182,30 +212,63 @@ export function createStatsService(deps: { db: Db; clock: () => Date }) {
     return rows[0]?.specialty_id ?? null;
   }
 
-  async function tlxSeries(key: TlxSeries['key'], from: SQL, filter: SQL, now: Date): Promise<TlxSeries> {
-    const start = new Date(now.getTime() - STATS_WINDOW_DAYS * DAY_MS);
+  /** The learner's own NASA-TLX means over the cases they sent in the window. */
+  async function myTlx(learnerId: string, now: Date): Promise<TlxSeries> {
     const { rows } = await db.execute<Record<string, unknown>>(sql`
       SELECT count(*)::int AS n, ${tlxColumns}
-      FROM ${from}
-      WHERE v.nasa_tlx IS NOT NULL AND ${filter}
-        AND v.sent_at > ${start.toISOString()} AND v.sent_at <= ${now.toISOString()}`);
+      FROM videos v
+      WHERE v.nasa_tlx IS NOT NULL AND v.author_id = ${learnerId}
+        AND v.sent_at > ${windowStart(now).toISOString()} AND v.sent_at <= ${now.toISOString()}`);
     const row = rows[0] ?? {};
     const cases = Number(row.n ?? 0);
     const enoughData = cases >= STATS_MIN_ANALYSES;
-    return { key, cases, enoughData, dimensions: tlxMeansOf(enoughData ? row : {}), raw: enoughData ? tlxRawOf(row) : null };
+    return { key: 'mine', cases, enoughData, dimensions: tlxMeansOf(enoughData ? row : {}), raw: enoughData ? tlxRawOf(row) : null };
+  }
+
+  /**
+   * The average surgeon's NASA-TLX: each surgeon's own mean of each scale over the cases they sent
+   * in the window, then the mean of those means; the peers of a specialty are those who were of it
+   * when they sent each case (`videos_specialty_sent_tlx`, as the KPIs'). By index only.
+   */
+  async function averageTlx(specialtyId: string | null, now: Date): Promise<TlxSeries> {
+    const peers = specialtyId ? sql`AND v.author_specialty_id = ${specialtyId}` : sql``;
+    const { rows } = await db.execute<Record<string, unknown>>(sql`
+      SELECT count(*)::int AS surgeons, coalesce(sum(s.n), 0)::int AS n,
+        ${sql.join(
+          NASA_TLX_DIMENSIONS.map((d) => sql`avg(s.${sql.raw(`"${d}"`)})::float8 AS ${sql.raw(`"${d}"`)}`),
+          sql`, `,
+        )}
+      FROM (
+        SELECT v.author_id, count(*) AS n, ${tlxColumns}
+        FROM videos v
+        WHERE v.nasa_tlx IS NOT NULL ${peers}
+          AND v.sent_at > ${windowStart(now).toISOString()} AND v.sent_at <= ${now.toISOString()}
+        GROUP BY v.author_id
+      ) AS s`);
+    const row = rows[0] ?? {};
+    const surgeons = Number(row.surgeons ?? 0);
+    const enoughData = surgeons >= STATS_MIN_SURGEONS;
+    return {
+      key: 'average',
+      cases: Number(row.n ?? 0),
+      surgeons,
+      enoughData,
+      dimensions: tlxMeansOf(enoughData ? row : {}),
+      raw: enoughData ? tlxRawOf(row) : null,
+    };
   }
 
   async function tlxTimeline(learnerId: string, now: Date): Promise<TlxMonth[]> {
-    const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (STATS_TIMELINE_MONTHS - 1), 1));
+    const first = zonedMonthStart(now, timeZone, -(STATS_TIMELINE_MONTHS - 1));
     const { rows } = await db.execute<Record<string, unknown>>(sql`
-      SELECT to_char(date_trunc('month', v.sent_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS month, count(*)::int AS n, ${tlxColumns}
+      SELECT to_char(date_trunc('month', v.sent_at AT TIME ZONE ${timeZone}), 'YYYY-MM-DD') AS month, count(*)::int AS n, ${tlxColumns}
       FROM videos v
       WHERE v.author_id = ${learnerId} AND v.nasa_tlx IS NOT NULL
         AND v.sent_at >= ${first.toISOString()} AND v.sent_at <= ${now.toISOString()}
       GROUP BY 1`);
     const byMonth = new Map(rows.map((r) => [String(r.month), r]));
     return Array.from({ length: STATS_TIMELINE_MONTHS }, (_, i) => {
-      const month = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + i, 1)).toISOString().slice(0, 10);
+      const month = zonedMonthKey(now, timeZone, i - (STATS_TIMELINE_MONTHS - 1));
       const row = byMonth.get(month) ?? {};
       return { month, cases: Number(row.n ?? 0), dimensions: tlxMeansOf(row), raw: tlxRawOf(row) };
     });
@@ -280,10 +343,9 @@ export function createStatsService(deps: { db: Db; clock: () => Date }) {
       const now = clock();
       const specialtyId = await specialtyOf(viewer.id);
       const bySpecialty = compare === 'specialty' && specialtyId !== null;
-      const peers = bySpecialty ? sql`videos v JOIN users u ON u.id = v.author_id AND u.specialty_id = ${specialtyId}` : sql`videos v`;
       const [mine, average, timeline] = await Promise.all([
-        tlxSeries('mine', sql`videos v`, sql`v.author_id = ${viewer.id}`, now),
-        tlxSeries('average', peers, sql`true`, now),
+        myTlx(viewer.id, now),
+        averageTlx(bySpecialty ? specialtyId : null, now),
         tlxTimeline(viewer.id, now),
       ]);
       return {
@@ -291,6 +353,7 @@ export function createStatsService(deps: { db: Db; clock: () => Date }) {
         specialtyKnown: specialtyId !== null,
         windowDays: STATS_WINDOW_DAYS,
         minCases: STATS_MIN_ANALYSES,
+        minSurgeons: STATS_MIN_SURGEONS,
         mine,
         average,
         timeline,
@@ -330,6 +393,7 @@ export function createStatsService(deps: { db: Db; clock: () => Date }) {
         specialtyKnown: specialtyId !== null,
         windowDays: STATS_WINDOW_DAYS,
         minAnalyses: STATS_MIN_ANALYSES,
+        minSurgeons: STATS_MIN_SURGEONS,
         radar: [average, ...mine],
         timeline: months,
       };

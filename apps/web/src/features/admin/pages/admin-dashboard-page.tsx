@@ -19,7 +19,15 @@ import { currentLanguage } from '@/lib/i18n';
 import { useAdminCounts } from '@/features/admin/api/admin';
 import { ReadOnlyNotice } from '@/features/admin/components/read-only-notice';
 
-const CARDS: { key: keyof AdminCounts; to: string; icon: typeof SvgIcon; colour: 'primary' | 'secondary' | 'error' }[] = [
+type CountKey = Exclude<keyof AdminCounts, 'month' | 'timeZone'>;
+/** What a count takes in, said under it: the month and time zone, what waiting means. */
+const HINTS: Partial<Record<CountKey, 'uploadedThisMonthHint' | 'waitingPreparationHint' | 'waitingAnalysisHint'>> = {
+  uploadedThisMonth: 'uploadedThisMonthHint',
+  waitingPreparation: 'waitingPreparationHint',
+  waitingAnalysis: 'waitingAnalysisHint',
+};
+
+const CARDS: { key: CountKey; to: string; icon: typeof SvgIcon; colour: 'primary' | 'secondary' | 'error' }[] = [
   { key: 'users', to: '/admin/users', icon: PeopleOutlined, colour: 'primary' },
   { key: 'editors', to: '/admin/users?role=editor', icon: MovieEditIcon, colour: 'primary' },
   { key: 'experts', to: '/admin/users?role=expert', icon: RateReviewOutlined, colour: 'primary' },
@@ -43,6 +51,12 @@ export function AdminDashboardPage() {
   const { t } = useTranslation(['admin', 'errors']);
   const counts = useAdminCounts();
   const number = new Intl.NumberFormat(currentLanguage());
+  // The month counted is the installation's (its time zone), named in the reader's language.
+  const month = counts.data
+    ? new Intl.DateTimeFormat(currentLanguage(), { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+        new Date(`${counts.data.month}-01T00:00:00Z`),
+      )
+    : '';
   return (
     <Box sx={{ maxWidth: 1200, mx: 'auto', width: '100%' }} data-testid="admin-page">
       <Typography color="text.secondary" sx={{ mb: 2 }}>
@@ -98,6 +112,11 @@ export function AdminDashboardPage() {
                     <Typography component="p" color="text.secondary">
                       {label}
                     </Typography>
+                    {HINTS[key] && counts.data && (
+                      <Typography component="p" variant="body2" color="text.secondary" data-testid={`admin-count-${key}-hint`}>
+                        {t(`admin:dashboard.${HINTS[key]}`, { month, zone: counts.data.timeZone })}
+                      </Typography>
+                    )}
                   </Box>
                 </CardActionArea>
               </Paper>

@@ -76,7 +76,9 @@ export function AuditLogPage() {
   const [downloading, setDownloading] = useState(false);
   const pages = log.data ? Math.max(1, Math.ceil(log.data.total / ADMIN_PAGE_SIZE)) : 1;
   const lang = currentLanguage();
-  const when = new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'medium' });
+  // Shown on the installation's clock, as the day filters and the CSV file read them, with the zone's offset.
+  const timeZone = log.data?.timeZone;
+  const when = new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'long', ...(timeZone ? { timeZone } : {}) });
   const filtered = FILTER_KEYS.some((k) => values[k]);
 
   const download = async () => {
@@ -176,6 +178,11 @@ export function AuditLogPage() {
           slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: filters.from || undefined, 'data-testid': 'audit-to' } }}
         />
       </Box>
+      {timeZone && (
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }} data-testid="audit-time-zone">
+          {t('audit:timeZone', { zone: timeZone })}
+        </Typography>
+      )}
       <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: 1 }}>
         <Typography color="text.secondary" role="status" sx={{ flex: 1, minWidth: 160 }} data-testid="audit-count">
           {log.data ? t('audit:count', { count: log.data.total }) : ''}

@@ -219,17 +219,22 @@ function Radar({ stats }: { stats: Shown }) {
     name: KPI_DEFINITIONS[k].name[lang],
     ...Object.fromEntries(stats.radar.map((s, i) => [keyOf(i), s.kpis[k]])),
   }));
-  const header = [t('table.series'), t('table.analyses'), ...KPIS.map((k) => KPI_DEFINITIONS[k].name[lang])];
-  const rows: Cell[][] = stats.radar.map((s) => [label(s, stats.compare), s.analyses, ...KPIS.map((k) => s.kpis[k])]);
+  // The average's number of surgeons (each counted once); a series of mine has none.
+  const header = [t('table.series'), t('table.analyses'), t('table.surgeons'), ...KPIS.map((k) => KPI_DEFINITIONS[k].name[lang])];
+  const rows: Cell[][] = stats.radar.map((s) => [label(s, stats.compare), s.analyses, s.surgeons ?? null, ...KPIS.map((k) => s.kpis[k])]);
   const missing = stats.radar.filter((s) => !s.enoughData);
   return (
     <Section title={t('radar.title')} onCsv={() => downloadCsv('sutura-kpis.csv', header, rows, lang)}>
       <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-        {t('radar.explain', { days: stats.windowDays, min: stats.minAnalyses })}
+        {t('radar.explain', { days: stats.windowDays, min: stats.minAnalyses, minSurgeons: stats.minSurgeons })}
       </Typography>
       {missing.length > 0 && (
         <Alert severity="warning" data-testid="stats-too-little">
-          {t('radar.tooLittle', { series: missing.map((s) => label(s, stats.compare)).join(', '), min: stats.minAnalyses })}
+          {t('radar.tooLittle', {
+            series: missing.map((s) => label(s, stats.compare)).join(', '),
+            min: stats.minAnalyses,
+            minSurgeons: stats.minSurgeons,
+          })}
         </Alert>
       )}
       <Box aria-hidden data-testid="stats-radar" sx={{ minHeight: 360 }}>
@@ -377,7 +382,11 @@ function NasaTlxTab({ compare, onCompare }: { compare: StatsComparison; onCompar
     { name: t('tlx.raw'), mine: tlx.mine.raw, average: tlx.average.raw },
   ];
   const header = [t('tlx.scale'), seriesLabel('mine'), seriesLabel('average')];
-  const rows: Cell[][] = [[t('table.cases'), tlx.mine.cases, tlx.average.cases], ...chart.map((r): Cell[] => [r.name, r.mine, r.average])];
+  const rows: Cell[][] = [
+    [t('table.cases'), tlx.mine.cases, tlx.average.cases],
+    [t('table.surgeons'), null, tlx.average.surgeons ?? null],
+    ...chart.map((r): Cell[] => [r.name, r.mine, r.average]),
+  ];
   const missing = [tlx.mine, tlx.average].filter((s) => !s.enoughData);
 
   // Month by month: the raw score thick, each scale dashed.
@@ -404,11 +413,15 @@ function NasaTlxTab({ compare, onCompare }: { compare: StatsComparison; onCompar
       <CompareToggle value={compare} onChange={onCompare} specialtyKnown={tlx.specialtyKnown} />
       <Section title={t('tlx.title')} onCsv={() => downloadCsv('sutura-nasa-tlx.csv', header, rows, lang)}>
         <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-          {t('tlx.explain', { days: tlx.windowDays, min: tlx.minCases })}
+          {t('tlx.explain', { days: tlx.windowDays, min: tlx.minCases, minSurgeons: tlx.minSurgeons })}
         </Typography>
         {missing.length > 0 && (
           <Alert severity="warning" data-testid="stats-tlx-too-little">
-            {t('tlx.tooLittle', { series: missing.map((s) => seriesLabel(s.key)).join(', '), min: tlx.minCases })}
+            {t('tlx.tooLittle', {
+              series: missing.map((s) => seriesLabel(s.key)).join(', '),
+              min: tlx.minCases,
+              minSurgeons: tlx.minSurgeons,
+            })}
           </Alert>
         )}
         {lines.length > 0 && (
@@ -445,7 +458,8 @@ function StepTimesTab({ surgeryId, onSurgery }: { surgeryId: string | null; onSu
   if (!data) return <Loading query={query} />;
   if (!data.surgeryId) return <Alert severity="info">{t('steps.none')}</Alert>;
   const mineLabel = t('series.me');
-  const averageLabel = t('series.all');
+  // Step times are averaged over every case of the surgery, not surgeon by surgeon: named for what they are.
+  const averageLabel = t('series.allCases');
 
   const lines: RadarLine[] = [
     { key: 'mine', label: mineLabel, color: theme.palette.primary.main, dashed: false },
