@@ -21,6 +21,7 @@ import UndoOutlined from '@mui/icons-material/UndoOutlined';
 import ZoomIn from '@mui/icons-material/ZoomIn';
 import ZoomOut from '@mui/icons-material/ZoomOut';
 import ZoomOutMap from '@mui/icons-material/ZoomOutMap';
+import { LAYOUT } from '@sutura/domain/limits';
 import type { PreparationDetail } from '@sutura/domain/preparation';
 import { useStableMediaUrl } from '@/components/video/use-stable-media-url';
 import { PreparationTimeline, type TimelineRange } from '@/features/editor/components/preparation-timeline';
@@ -429,50 +430,72 @@ export function PreparationWorkspace({ detail, editor, message, onMessage, actio
           </Typography>
         )}
 
-        <Box role="toolbar" aria-label={t('toolbar.label')} sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
-          <Button
-            variant="contained"
-            startIcon={<AddOutlined aria-hidden />}
-            onClick={addAtPlayhead}
-            data-testid={phase === 'trim' ? 'new-trim' : 'new-step'}
-          >
-            {t(phase === 'trim' ? 'toolbar.newTrim' : 'toolbar.newStep')}
-          </Button>
-          <Button
-            variant="outlined"
-            startIcon={<DeleteOutlined aria-hidden />}
-            onClick={removeSelected}
-            disabled={!selectedRange}
-            data-testid="delete-selected"
-          >
-            {t('toolbar.delete')}
-          </Button>
-          <Button
-            variant="outlined"
-            startIcon={<UndoOutlined aria-hidden />}
-            onClick={() => editor.undo()}
-            disabled={!editor.canUndo}
-            data-testid="undo"
-          >
-            {t('toolbar.undo')}
-          </Button>
-          <Button
-            variant="outlined"
-            startIcon={<SaveOutlined aria-hidden />}
-            onClick={() => void editor.save()}
-            disabled={editor.saveStatus === 'saved' || editor.saveStatus === 'saving' || editor.saveStatus === 'lost'}
-            data-testid="save"
-          >
-            {t('toolbar.save')}
-          </Button>
-          <Box sx={{ flex: 1 }} />
-          {actions}
+        {/*
+          The actions and what they answer stay on screen while the editor works further up or
+          down the page: a bar held at the bottom of the window (above the phone's tab bar).
+        */}
+        <Box
+          data-testid="preparation-actions"
+          sx={{
+            position: 'sticky',
+            bottom: 0,
+            [`@media (max-width: ${LAYOUT.tabBarMaxWindowWidth}px)`]: { bottom: LAYOUT.tabBarHeight },
+            zIndex: 2,
+            mx: -1,
+            px: 1,
+            py: 1,
+            display: 'grid',
+            gap: 1,
+            bgcolor: 'background.default',
+            borderTop: 1,
+            borderColor: 'divider',
+          }}
+        >
+          {message && (
+            <Alert severity={message.severity} role="alert" data-testid="preparation-message" onClose={() => onMessage(null)}>
+              {message.text}
+            </Alert>
+          )}
+          <Box role="toolbar" aria-label={t('toolbar.label')} sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
+            <Button
+              variant="contained"
+              startIcon={<AddOutlined aria-hidden />}
+              onClick={addAtPlayhead}
+              data-testid={phase === 'trim' ? 'new-trim' : 'new-step'}
+            >
+              {t(phase === 'trim' ? 'toolbar.newTrim' : 'toolbar.newStep')}
+            </Button>
+            <Button
+              variant="outlined"
+              startIcon={<DeleteOutlined aria-hidden />}
+              onClick={removeSelected}
+              disabled={!selectedRange}
+              data-testid="delete-selected"
+            >
+              {t('toolbar.delete')}
+            </Button>
+            <Button
+              variant="outlined"
+              startIcon={<UndoOutlined aria-hidden />}
+              onClick={() => editor.undo()}
+              disabled={!editor.canUndo}
+              data-testid="undo"
+            >
+              {t('toolbar.undo')}
+            </Button>
+            <Button
+              variant="outlined"
+              startIcon={<SaveOutlined aria-hidden />}
+              onClick={() => void editor.save()}
+              disabled={editor.saveStatus === 'saved' || editor.saveStatus === 'saving' || editor.saveStatus === 'lost'}
+              data-testid="save"
+            >
+              {t('toolbar.save')}
+            </Button>
+            <Box sx={{ flex: 1 }} />
+            {actions}
+          </Box>
         </Box>
-        {message && (
-          <Alert severity={message.severity} role="alert" data-testid="preparation-message" onClose={() => onMessage(null)}>
-            {message.text}
-          </Alert>
-        )}
       </Box>
 
       <Box component="aside" aria-label={t(phase === 'trim' ? 'trims.title' : 'steps.title')} sx={{ minWidth: 0 }}>
