@@ -306,7 +306,7 @@ export function PreparationWorkspace({ detail, editor, message, onMessage, actio
             onError={() => {
               if (!source.renew()) onUrlsExpired();
             }}
-            sx={{ display: 'block', width: '100%', aspectRatio: '16 / 9', maxHeight: '48vh', objectFit: 'contain', cursor: 'pointer' }}
+            sx={{ display: 'block', width: '100%', aspectRatio: '16 / 9', maxHeight: '40vh', objectFit: 'contain', cursor: 'pointer' }}
           />
         </Box>
 
