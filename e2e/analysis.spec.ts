@@ -233,7 +233,8 @@ test('the expert rates with the video in view: every part shown at 1440 px, the 
   // ---- 1440×900
   const { context, page } = await open(browser, expert);
   await page.goto(`/expert/${videoId}`);
-  await expect(page.getByTestId('analysis-title')).toBeVisible();
+  // A first load of the page's code, on a busy machine, may take a while.
+  await expect(page.getByTestId('analysis-title')).toBeVisible({ timeout: 45_000 });
   await expectEveryTabShown(page, 8);
 
   // The skills rated while the video stays in the window, beside them.
@@ -263,7 +264,7 @@ test('the expert rates with the video in view: every part shown at 1440 px, the 
   await signIn(phonePage, expert, password);
   await phonePage.goto(`/expert/${videoId}`);
   const title = phonePage.getByTestId('analysis-title');
-  await expect(title).toBeVisible();
+  await expect(title).toBeVisible({ timeout: 45_000 });
   const lines = await title.evaluate((el) => el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight));
   expect(lines).toBeLessThan(1.5);
   const fullTitle = (await title.textContent())!;

@@ -32,6 +32,14 @@ import type { PreparationEditor } from '@/features/editor/hooks/use-preparation-
 import { clamp, formatTimecode, snapToFrame } from '@/features/editor/model/timecode';
 import { fitView, followView, panView, zoomView, type TimelineView } from '@/features/editor/model/timeline-view';
 
+/** On a phone the secondary actions of the bar show their icon only (their name stays, for screen readers and tooltips). */
+const compactSx = {
+  minWidth: { xs: 44, sm: 64 },
+  px: { xs: 1, sm: 2 },
+  '& .MuiButton-startIcon': { mr: { xs: 0, sm: 1 }, ml: { xs: 0, sm: -0.5 } },
+} as const;
+const labelSx = { display: { xs: 'none', sm: 'inline' } } as const;
+
 /** A message of the page: a catalogue code (SPEC §5) or one of this page's own texts. */
 export type WorkspaceMessage = { severity: 'error' | 'warning' | 'info'; text: string } | null;
 
@@ -471,8 +479,12 @@ export function PreparationWorkspace({ detail, editor, message, onMessage, actio
               onClick={removeSelected}
               disabled={!selectedRange}
               data-testid="delete-selected"
+              aria-label={t('toolbar.delete')}
+              sx={compactSx}
             >
-              {t('toolbar.delete')}
+              <Box component="span" sx={labelSx}>
+                {t('toolbar.delete')}
+              </Box>
             </Button>
             <Button
               variant="outlined"
@@ -480,8 +492,12 @@ export function PreparationWorkspace({ detail, editor, message, onMessage, actio
               onClick={() => editor.undo()}
               disabled={!editor.canUndo}
               data-testid="undo"
+              aria-label={t('toolbar.undo')}
+              sx={compactSx}
             >
-              {t('toolbar.undo')}
+              <Box component="span" sx={labelSx}>
+                {t('toolbar.undo')}
+              </Box>
             </Button>
             <Button
               variant="outlined"
@@ -489,8 +505,12 @@ export function PreparationWorkspace({ detail, editor, message, onMessage, actio
               onClick={() => void editor.save()}
               disabled={editor.saveStatus === 'saved' || editor.saveStatus === 'saving' || editor.saveStatus === 'lost'}
               data-testid="save"
+              aria-label={t('toolbar.save')}
+              sx={compactSx}
             >
-              {t('toolbar.save')}
+              <Box component="span" sx={labelSx}>
+                {t('toolbar.save')}
+              </Box>
             </Button>
             <Box sx={{ flex: 1 }} />
             {actions}

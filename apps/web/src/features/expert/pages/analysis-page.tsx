@@ -241,7 +241,8 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
             bgcolor: 'background.default',
             // On a phone the pinned video leaves most of the screen to the ratings.
             pb: { xs: 1, md: 0 },
-            '& video': { maxHeight: { xs: '30vh', md: '52vh' } },
+            // Not in full screen, where the picture takes the whole screen.
+            '& [data-testid="video-player"]:not(:fullscreen) video': { maxHeight: { xs: '30vh', md: '52vh' } },
           }}
         >
           {ws.videoUrl && (
