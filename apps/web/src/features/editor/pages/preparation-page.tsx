@@ -157,7 +157,9 @@ function PhaseEditor({ detail, onUrlsExpired }: { detail: PreparationDetail; onU
           <StepLabel>{t('phase.steps')}</StepLabel>
         </Step>
       </Stepper>
-      <Typography sx={{ color: 'text.secondary' }}>{t(detail.phase === 'trim' ? 'phase.trimHelp' : 'phase.stepsHelp')}</Typography>
+      <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+        {t(detail.phase === 'trim' ? 'phase.trimHelp' : 'phase.stepsHelp')}
+      </Typography>
       {detail.keySteps.length > 0 && (
         <Typography variant="body2" data-testid="key-steps">
           <Box component="span" sx={{ fontWeight: 700 }}>
