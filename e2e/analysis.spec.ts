@@ -1,10 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type Browser } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { signIn } from './support.ts';
-import { makeClip, password, prepareVideo, sendVideo } from './workflow.ts';
+import { apiToken, makeClip, password, prepareVideo, sendVideo } from './workflow.ts';
 
 const learner = 'learner@sutura.local';
 const editor = 'editor@sutura.local';
@@ -29,12 +30,18 @@ test.use({
   },
 });
 
-const media = { dir: '', clip: '' };
+const media = { dir: '', clip: '', picture: '' };
 
 test.beforeAll(() => {
   media.dir = mkdtempSync(path.join(tmpdir(), 'sutura-e2e-analysis-'));
   media.clip = path.join(media.dir, 'case.mp4');
   makeClip(media.clip, 12);
+  media.picture = path.join(media.dir, 'docking.jpg');
+  execFileSync(
+    'ffmpeg',
+    ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=640x480', '-frames:v', '1', media.picture],
+    { stdio: 'ignore' },
+  );
 });
 
 test.afterAll(() => {
@@ -188,4 +195,92 @@ test('an expert rates, records, comments and submits anyway; the learner reads t
   await showRatings(true);
   await expect(learnerPage.getByTestId('analysis-global-rating')).toContainText('4/5');
   await context.close();
+});
+
+/** Every tab of the analysis whole in the window and inside its list: none hidden behind a scroll arrow. */
+async function expectEveryTabShown(page: Page, count: number) {
+  const tabs = page.getByTestId('analysis-tabs').getByRole('tab');
+  await expect(tabs).toHaveCount(count);
+  const list = (await page.getByTestId('analysis-tabs').boundingBox())!;
+  for (let i = 0; i < count; i++) {
+    await expect(tabs.nth(i)).toBeInViewport({ ratio: 1 });
+    const box = (await tabs.nth(i).boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(list.x - 0.5);
+    expect(box.x + box.width).toBeLessThanOrEqual(list.x + list.width + 0.5);
+  }
+}
+
+test('the expert rates with the video in view: every part shown at 1440 px, the player pinned, one title line on a phone', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(240_000);
+  const videoId = await sendVideo(request, learner, media.clip, false, { pictures: [media.picture] });
+  await prepareVideo(
+    request,
+    editor,
+    learner,
+    videoId,
+    [
+      { name: 'Dissection', start: 1, end: 5 },
+      { name: 'Suture', start: 6, end: 11 },
+    ],
+    { start: 0, end: 12 },
+  );
+  const headers = { Authorization: `Bearer ${await apiToken(request, expert)}` };
+  expect((await request.post(`/v1/expert/videos/${videoId}/claim`, { headers, data: {} })).status()).toBe(200);
+
+  // ---- 1440×900
+  const { context, page } = await open(browser, expert);
+  await page.goto(`/expert/${videoId}`);
+  // A first load of the page's code, on a busy machine, may take a while.
+  await expect(page.getByTestId('analysis-title')).toBeVisible({ timeout: 45_000 });
+  await expectEveryTabShown(page, 8);
+
+  // The skills rated while the video stays in the window, beside them.
+  const player = page.getByTestId('video-player');
+  await page.getByTestId('analysis-tab-kpi').click();
+  const last = page.getByTestId('kpi-rating-autonomy');
+  await last.scrollIntoViewIfNeeded();
+  await page.mouse.move(1100, 600);
+  await page.mouse.wheel(0, 2000);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(150);
+  await expect(player).toBeInViewport({ ratio: 1 });
+  await expect(last).toBeInViewport();
+  await last.getByRole('radio').first().focus();
+  await page.keyboard.press('4');
+  await expect(last).toHaveAttribute('data-value', '4');
+  await expect(player).toBeInViewport({ ratio: 1 });
+  // The player still answers its keys from there (Tab order: the video comes first).
+  await player.focus();
+  await page.keyboard.press('k');
+  await expect.poll(() => player.locator('video').evaluate((v: HTMLVideoElement) => v.paused)).toBe(false);
+  await page.keyboard.press('k');
+  await context.close();
+
+  // ---- A phone: the title on one line (the whole of it a tap away), the player above the ratings.
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'fr-FR', hasTouch: true, isMobile: true });
+  const phonePage = await phone.newPage();
+  await signIn(phonePage, expert, password);
+  await phonePage.goto(`/expert/${videoId}`);
+  const title = phonePage.getByTestId('analysis-title');
+  await expect(title).toBeVisible({ timeout: 45_000 });
+  const lines = await title.evaluate((el) => el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight));
+  expect(lines).toBeLessThan(1.5);
+  const fullTitle = (await title.textContent())!;
+  await title.tap();
+  await expect(phonePage.getByRole('tooltip')).toHaveText(fullTitle);
+  await expectEveryTabShown(phonePage, 8);
+  await phonePage.getByTestId('analysis-tab-kpi').tap();
+  const phonePlayer = phonePage.getByTestId('video-player');
+  const autonomy = phonePage.getByTestId('kpi-rating-autonomy');
+  await autonomy.scrollIntoViewIfNeeded();
+  await expect.poll(() => phonePage.evaluate(() => window.scrollY)).toBeGreaterThan(300);
+  await expect(phonePlayer).toBeInViewport({ ratio: 1 });
+  // Pinned under the header, above what scrolls.
+  const playerBox = (await phonePlayer.boundingBox())!;
+  expect(playerBox.y).toBeLessThan(120);
+  await autonomy.getByRole('radio').nth(2).tap();
+  await expect(autonomy).toHaveAttribute('data-value', '3');
+  await phone.close();
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './support.ts';
-import { password, sendVideo } from './workflow.ts';
+import { apiToken, password, sendVideo } from './workflow.ts';
 
 const learner = 'learner@sutura.local';
 const editor = 'editor@sutura.local';
@@ -159,15 +159,24 @@ test('an editor claims, trims, marks the steps and submits; the pool, the learne
   await expect(message).toHaveText('Une étape doit commencer et finir dans les parties conservées de la vidéo');
   await playheadAt(page, 1);
   await page.keyboard.press('n');
+  await expect(steps.nth(0)).toContainText('0:00:01:00 – 0:00:03:10');
+  // A second step inside the first splits it.
   await page.keyboard.press('Shift+ArrowRight');
   await page.keyboard.press('n');
+  await expect(steps.nth(0)).toContainText('0:00:01:00 – 0:00:02:00');
+  await expect(steps.nth(1)).toContainText('0:00:02:00 – 0:00:03:10');
   await playheadAt(page, 8);
   await page.keyboard.press('n');
   await expect(steps).toHaveCount(3);
   await page.getByTestId('submit-preparation').click();
   await expect(message).toHaveText('Veuillez nommer toutes les étapes');
-  for (let i = 3; i < 30; i++) await page.keyboard.press('n');
+  // Up to the maximum, each new step one frame further into the last one.
+  for (let i = 3; i < 30; i++) {
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('n');
+  }
   await expect(steps).toHaveCount(30);
+  await expect(steps.nth(29)).toContainText('0:00:09:02 – 0:00:10:11');
   await page.keyboard.press('n');
   await expect(message).toHaveText("Vous avez atteint le nombre maximal d'étapes");
   await expect(steps).toHaveCount(30);
@@ -228,4 +237,83 @@ test('an editor claims, trims, marks the steps and submits; the pool, the learne
 
   await learnerSide.context.close();
   await first.context.close();
+});
+
+test('at 1440×900 the actions and their messages stay in the window; a step splits; give back deletes the work', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const videoId = await sendVideo(request, learner, media.clip);
+  const headers = { Authorization: `Bearer ${await apiToken(request, editor)}` };
+  expect((await request.post(`/v1/editor/videos/${videoId}/claim`, { headers, data: {} })).status()).toBe(200);
+
+  const { context, page } = await newContextPage(browser, editor);
+  await page.goto(`/editor/${videoId}`);
+  await expect(page.getByTestId('preparation-workspace')).toHaveAttribute('data-phase', 'trim');
+  // The page's actions are in the window from the start, the way on included.
+  await expect(page.getByTestId('new-trim')).toBeInViewport({ ratio: 1 });
+  await expect(page.getByTestId('to-steps')).toBeInViewport({ ratio: 1 });
+  // Nothing kept yet: the refusal shows whole, next to the button.
+  await page.getByTestId('to-steps').click();
+  const message = page.getByTestId('preparation-message');
+  await expect(message).toHaveText('Conservez au moins une partie de la vidéo');
+  await expect(message).toBeInViewport({ ratio: 1 });
+  await expect(page.getByTestId('to-steps')).toBeInViewport({ ratio: 1 });
+  // Still so with the page scrolled to its top and to its end.
+  for (const y of [0, 10_000]) {
+    await page.evaluate((top) => window.scrollTo(0, top), y);
+    await expect(message).toBeInViewport({ ratio: 1 });
+    await expect(page.getByTestId('new-trim')).toBeInViewport({ ratio: 1 });
+  }
+
+  // Keep 0–8.4 s, then two steps: the second, inside the first, splits it on the timeline.
+  await page.getByTestId('new-trim').click();
+  await page.getByTestId('trim-end').first().focus();
+  for (let i = 0; i < 6; i++) await page.keyboard.press('Shift+ArrowRight');
+  await expect(page.getByTestId('trim-item').first()).toContainText('0:00:00:00 – 0:00:08:10');
+  await page.getByTestId('to-steps').click();
+  await expect(page.getByTestId('preparation-workspace')).toHaveAttribute('data-phase', 'steps');
+  const steps = page.getByTestId('step-item');
+  const ranges = page.getByTestId('step-range');
+  await playheadAt(page, 1);
+  await page.keyboard.press('n');
+  await expect(ranges).toHaveCount(1);
+  await expect(ranges.first()).toHaveAttribute('aria-label', /0:00:01:00.*0:00:08:10/);
+  await playheadAt(page, 4);
+  await page.getByTestId('new-step').click();
+  await expect(steps).toHaveCount(2);
+  await expect(steps.nth(0)).toContainText('0:00:01:00 – 0:00:04:00');
+  await expect(steps.nth(1)).toContainText('0:00:04:00 – 0:00:08:10');
+  await expect(ranges.nth(0)).toHaveAttribute('aria-label', /0:00:01:00.*0:00:04:00/);
+  await expect(ranges.nth(1)).toHaveAttribute('aria-label', /0:00:04:00.*0:00:08:10/);
+  const [first, second] = [(await ranges.nth(0).boundingBox())!, (await ranges.nth(1).boundingBox())!];
+  // Side by side on the timeline (their 2 px borders may touch), never one over the other.
+  expect(first.x + first.width).toBeLessThanOrEqual(second.x + 4);
+  expect(second.width).toBeGreaterThan(first.width);
+  // On the first frame of a step there is nothing to split.
+  await page.getByTestId('new-step').click();
+  await expect(message).toHaveText("Une étape commence déjà ici : placez la tête de lecture à l'intérieur pour la couper en deux");
+  await expect(message).toBeInViewport({ ratio: 1 });
+  await expect(steps).toHaveCount(2);
+  await page.getByTestId('step-name').nth(0).fill('Dissection');
+  await page.getByTestId('step-name').nth(0).press('Tab');
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-status', 'saved');
+  const saved = await request.get(`/v1/editor/videos/${videoId}`, { headers });
+  expect(((await saved.json()) as { data: { steps: unknown[] } }).data.steps).toHaveLength(2);
+
+  // Give back: the work is deleted, as the question says; claimed again, the video starts afresh.
+  await page.getByTestId('release-video').click();
+  await expect(page.getByRole('dialog')).toContainText('Vos découpes et étapes sont supprimées');
+  await page.getByTestId('release-confirm').click();
+  await expect(page).toHaveURL(/\/editor$/);
+  expect((await request.post(`/v1/editor/videos/${videoId}/claim`, { headers, data: {} })).status()).toBe(200);
+  const after = (await (await request.get(`/v1/editor/videos/${videoId}`, { headers })).json()) as {
+    data: { phase: string; trims: unknown[]; steps: unknown[] };
+  };
+  expect(after.data).toMatchObject({ phase: 'trim', trims: [], steps: [] });
+  await page.goto(`/editor/${videoId}`);
+  await expect(page.getByTestId('preparation-workspace')).toHaveAttribute('data-phase', 'trim');
+  await expect(page.getByTestId('trim-item')).toHaveCount(0);
+  await context.close();
 });

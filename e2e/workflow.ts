@@ -27,7 +27,13 @@ export function makeClip(file: string, seconds: number): void {
 }
 
 /** The learner's add page through the API: a case, its video by tus, then "send" (as a priority when asked). */
-export async function sendVideo(request: APIRequestContext, learnerEmail: string, clip: string, priority = false): Promise<string> {
+export async function sendVideo(
+  request: APIRequestContext,
+  learnerEmail: string,
+  clip: string,
+  priority = false,
+  options: { pictures?: string[] } = {},
+): Promise<string> {
   const headers = { Authorization: `Bearer ${await apiToken(request, learnerEmail)}` };
   const surgeries = (await (await request.get('/v1/vocabularies/surgeries?langCode=fr')).json()) as {
     data: { id: string; organId: string | null; steps: { id: string }[] }[];
@@ -57,6 +63,19 @@ export async function sendVideo(request: APIRequestContext, learnerEmail: string
   });
   expect(created.status(), await created.text()).toBe(201);
   const videoId = ((await created.json()) as { data: { id: string } }).data.id;
+
+  // Docking pictures, as the add page sends them (multipart, one per request).
+  for (const [index, picture] of (options.pictures ?? []).entries()) {
+    const sent = await request.post('/v1/common/medias/create/upload', {
+      headers,
+      multipart: {
+        purpose: 'picture',
+        videoId,
+        file: { name: `picture-${index + 1}.jpg`, mimeType: 'image/jpeg', buffer: readFileSync(picture) },
+      },
+    });
+    expect(sent.status(), await sent.text()).toBe(200);
+  }
 
   const bytes = readFileSync(clip);
   const upload = await request.post('/v1/uploads/', {

@@ -202,6 +202,34 @@ describe('who may see and change a preparation', () => {
     }
   });
 
+  it('drops the trims and steps of a video given back: the next claim, by anyone, starts from the source', async () => {
+    const video = await sentVideo();
+    const claim = (await call('POST', `/editor/videos/${video.id}/claim`, editor)).json().data;
+    const token = { fencingToken: claim.fencingToken };
+    expect((await call('PUT', `/editor/videos/${video.id}/trims`, editor, { ...token, trims: [{ start: 1, end: 9 }] })).statusCode).toBe(
+      200,
+    );
+    expect((await call('PUT', `/editor/videos/${video.id}/phase`, editor, { ...token, phase: 'steps' })).statusCode).toBe(200);
+    const steps = [
+      { surgeryStepId: null, name: 'Dissection', start: 1, end: 4 },
+      { surgeryStepId: null, name: 'Suture', start: 4, end: 9 },
+    ];
+    expect((await call('PUT', `/editor/videos/${video.id}/steps`, editor, { ...token, steps })).statusCode).toBe(200);
+
+    // A release under another token is refused and keeps everything.
+    const wrong = await call('POST', `/editor/videos/${video.id}/release`, editor, { fencingToken: claim.fencingToken + 1 });
+    expect(wrong.statusCode).toBeGreaterThanOrEqual(400);
+    expect(wrong.statusCode).toBeLessThan(500);
+    expect((await call('GET', `/editor/videos/${video.id}`, editor)).json().data.steps).toHaveLength(2);
+
+    const released = await call('POST', `/editor/videos/${video.id}/release`, editor, token);
+    expect(released.statusCode, released.body).toBe(200);
+    const again = (await call('POST', `/editor/videos/${video.id}/claim`, editor)).json().data;
+    const detail = (await call('GET', `/editor/videos/${video.id}`, editor)).json().data;
+    expect(detail).toMatchObject({ phase: 'trim', trims: [], steps: [], savedAt: null, fencingToken: again.fencingToken });
+    expect((await call('POST', `/editor/videos/${video.id}/release`, editor, { fencingToken: again.fencingToken })).statusCode).toBe(200);
+  });
+
   it('returns expired leases to the pool with the periodic job, and tells the editor', async () => {
     const video = await sentVideo();
     await call('POST', `/editor/videos/${video.id}/claim`, other);

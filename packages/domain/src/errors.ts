@@ -234,6 +234,11 @@ export const ERRORS = {
     en: 'A step must start and end inside the kept parts of the video',
     fr: 'Une étape doit commencer et finir dans les parties conservées de la vidéo',
   },
+  STEP_STARTS_HERE: {
+    status: 400,
+    en: 'A step already starts here: move the playhead inside it to split it',
+    fr: "Une étape commence déjà ici : placez la tête de lecture à l'intérieur pour la couper en deux",
+  },
   STEP_ORDER: { status: 400, en: 'A step must end after it starts', fr: 'Une étape doit finir après son début' },
   RENDER_FAILED: {
     status: 500,

@@ -6,6 +6,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Skeleton from '@mui/material/Skeleton';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { ApiRequestError, errorText } from '@/lib/http';
 import type { SaveStatus } from '@/lib/use-autosave';
@@ -118,9 +119,12 @@ export function ClaimedWorkHeader({
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, rowGap: 1 }}>
       <Box sx={{ flex: '1 1 240px', minWidth: 0 }}>
-        <Typography variant="h2" component="h2" data-testid={titleTestId}>
-          {title}
-        </Typography>
+        {/* One line whatever the width; the whole title on hover, on a tap, and to screen readers (the text is all there). */}
+        <Tooltip title={title} enterTouchDelay={0} leaveTouchDelay={4000} describeChild>
+          <Typography variant="h2" component="h2" noWrap data-testid={titleTestId}>
+            {title}
+          </Typography>
+        </Tooltip>
         {organ && <Typography sx={{ color: 'text.secondary' }}>{organ}</Typography>}
       </Box>
       {priorityLabel && <Chip color="quaternary" label={priorityLabel} sx={{ fontWeight: 700 }} />}

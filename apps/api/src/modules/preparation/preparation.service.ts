@@ -306,8 +306,20 @@ export function createPreparationService(deps: {
       return { videoId: claim.videoId, stage: claim.stage, fencingToken: claim.fencingToken, leaseEndsAt: claim.leaseEndsAt };
     },
 
+    /**
+     * Gives the video back to the pool and drops its draft (docs/preparation.md): whoever claims it
+     * next — another editor or the same one — starts from the untouched source. Both in one
+     * transaction, so a refused release (LEASE_LOST) keeps the draft.
+     */
     async release(viewer: RequestUser, videoId: string, fencingToken: number, ip: string | null = null): Promise<ReleaseResponse> {
-      const video = await claims.release(STAGE, videoId, viewer.id, fencingToken);
+      const video = await claims.transaction(async (tx) => {
+        const released = await claims.release(STAGE, videoId, viewer.id, fencingToken, tx);
+        await tx
+          .update(preparations)
+          .set({ phase: 'trim', trims: [], steps: [], savedAt: null, submittedAt: null, renderStatus: 'idle', renderError: null })
+          .where(eq(preparations.videoId, videoId));
+        return released;
+      });
       await audit(viewer.id, 'preparation.released', 'video', videoId, ip);
       poolChanged(videoId, 'returned');
       statusChanged(video, 'pending_preparation');

@@ -21,6 +21,7 @@ import UndoOutlined from '@mui/icons-material/UndoOutlined';
 import ZoomIn from '@mui/icons-material/ZoomIn';
 import ZoomOut from '@mui/icons-material/ZoomOut';
 import ZoomOutMap from '@mui/icons-material/ZoomOutMap';
+import { LAYOUT } from '@sutura/domain/limits';
 import type { PreparationDetail } from '@sutura/domain/preparation';
 import { useStableMediaUrl } from '@/components/video/use-stable-media-url';
 import { PreparationTimeline, type TimelineRange } from '@/features/editor/components/preparation-timeline';
@@ -30,6 +31,14 @@ import { TrimList } from '@/features/editor/components/trim-list';
 import type { PreparationEditor } from '@/features/editor/hooks/use-preparation-editor';
 import { clamp, formatTimecode, snapToFrame } from '@/features/editor/model/timecode';
 import { fitView, followView, panView, zoomView, type TimelineView } from '@/features/editor/model/timeline-view';
+
+/** On a phone the secondary actions of the bar show their icon only (their name stays, for screen readers and tooltips). */
+const compactSx = {
+  minWidth: { xs: 44, sm: 64 },
+  px: { xs: 1, sm: 2 },
+  '& .MuiButton-startIcon': { mr: { xs: 0, sm: 1 }, ml: { xs: 0, sm: -0.5 } },
+} as const;
+const labelSx = { display: { xs: 'none', sm: 'inline' } } as const;
 
 /** A message of the page: a catalogue code (SPEC §5) or one of this page's own texts. */
 export type WorkspaceMessage = { severity: 'error' | 'warning' | 'info'; text: string } | null;
@@ -277,158 +286,220 @@ export function PreparationWorkspace({ detail, editor, message, onMessage, actio
   }, []);
 
   return (
-    <Box
-      data-testid="preparation-workspace"
-      data-phase={phase}
-      sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 360px' }, alignItems: 'start' }}
-    >
-      <Box sx={{ display: 'grid', gap: 1.5, minWidth: 0 }}>
-        <Box
-          sx={{ position: 'relative', bgcolor: '#000', borderRadius: 2, overflow: 'hidden', display: 'grid', placeItems: 'center' }}
-          tabIndex={-1}
-        >
+    // The bar of actions is held at the bottom of the window within the whole workspace, under both columns.
+    <Box data-testid="preparation-workspace" data-phase={phase} sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
+      <Box
+        sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 360px' }, alignItems: 'start' }}
+      >
+        <Box sx={{ display: 'grid', gap: 1.5, minWidth: 0 }}>
           <Box
-            component="video"
-            ref={videoRef}
-            data-testid="source-video"
-            src={source.src ?? undefined}
-            preload="auto"
-            playsInline
-            muted
-            onClick={togglePlay}
-            onPlay={() => setPlaying(true)}
-            onPause={(e: SyntheticEvent<HTMLVideoElement>) => {
-              setPlaying(false);
-              setCurrent(snapToFrame(e.currentTarget.currentTime, fps));
-            }}
-            onEnded={() => setPlaying(false)}
-            onError={() => {
-              if (!source.renew()) onUrlsExpired();
-            }}
-            sx={{ display: 'block', width: '100%', aspectRatio: '16 / 9', maxHeight: '48vh', objectFit: 'contain', cursor: 'pointer' }}
-          />
-        </Box>
-
-        <Box
-          role="toolbar"
-          aria-label={t('transport.label')}
-          sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 0.25, rowGap: 0.5 }}
-        >
-          <ActionButton
-            label={t(playing ? 'transport.pause' : 'transport.play')}
-            keys="K"
-            icon={playing ? <Pause /> : <PlayArrow />}
-            onClick={togglePlay}
-            testId="transport-play"
-          />
-          <ActionButton
-            label={t('transport.previousFrame')}
-            keys="←"
-            icon={<ChevronLeft />}
-            onClick={() => seek(current - 1 / fps)}
-            testId="previous-frame"
-          />
-          <ActionButton
-            label={t('transport.nextFrame')}
-            keys="→"
-            icon={<ChevronRight />}
-            onClick={() => seek(current + 1 / fps)}
-            testId="next-frame"
-          />
-          <ActionButton
-            label={t('transport.previousSuggestion')}
-            keys=","
-            icon={<SkipPrevious />}
-            onClick={() => jumpSuggestion(-1)}
-            disabled={marks.length === 0}
-          />
-          <ActionButton
-            label={t('transport.nextSuggestion')}
-            keys="."
-            icon={<SkipNext />}
-            onClick={() => jumpSuggestion(1)}
-            disabled={marks.length === 0}
-            testId="next-suggestion"
-          />
-          <Typography
-            component="output"
-            aria-label={t('transport.position')}
-            data-testid="playhead-time"
-            sx={{ fontVariantNumeric: 'tabular-nums', fontWeight: 700, px: 1, whiteSpace: 'nowrap' }}
+            sx={{ position: 'relative', bgcolor: '#000', borderRadius: 2, overflow: 'hidden', display: 'grid', placeItems: 'center' }}
+            tabIndex={-1}
           >
-            {formatTimecode(current, fps)}
-            <Box component="span" sx={{ color: 'text.secondary', fontWeight: 400 }}>
-              {' / '}
-              {formatTimecode(duration, fps)}
-            </Box>
-          </Typography>
-          <Box sx={{ flex: 1 }} />
-          <ActionButton
-            label={t('transport.zoomOut')}
-            keys="−"
-            icon={<ZoomOut />}
-            onClick={() => zoom(0.5)}
-            disabled={view.span >= duration}
+            <Box
+              component="video"
+              ref={videoRef}
+              data-testid="source-video"
+              src={source.src ?? undefined}
+              preload="auto"
+              playsInline
+              muted
+              onClick={togglePlay}
+              onPlay={() => setPlaying(true)}
+              onPause={(e: SyntheticEvent<HTMLVideoElement>) => {
+                setPlaying(false);
+                setCurrent(snapToFrame(e.currentTarget.currentTime, fps));
+              }}
+              onEnded={() => setPlaying(false)}
+              onError={() => {
+                if (!source.renew()) onUrlsExpired();
+              }}
+              sx={{
+                display: 'block',
+                width: '100%',
+                aspectRatio: '16 / 9',
+                maxHeight: { xs: '30vh', lg: '34vh' },
+                objectFit: 'contain',
+                cursor: 'pointer',
+              }}
+            />
+          </Box>
+
+          <Box
+            role="toolbar"
+            aria-label={t('transport.label')}
+            sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 0.25, rowGap: 0.5 }}
+          >
+            <ActionButton
+              label={t(playing ? 'transport.pause' : 'transport.play')}
+              keys="K"
+              icon={playing ? <Pause /> : <PlayArrow />}
+              onClick={togglePlay}
+              testId="transport-play"
+            />
+            <ActionButton
+              label={t('transport.previousFrame')}
+              keys="←"
+              icon={<ChevronLeft />}
+              onClick={() => seek(current - 1 / fps)}
+              testId="previous-frame"
+            />
+            <ActionButton
+              label={t('transport.nextFrame')}
+              keys="→"
+              icon={<ChevronRight />}
+              onClick={() => seek(current + 1 / fps)}
+              testId="next-frame"
+            />
+            <ActionButton
+              label={t('transport.previousSuggestion')}
+              keys=","
+              icon={<SkipPrevious />}
+              onClick={() => jumpSuggestion(-1)}
+              disabled={marks.length === 0}
+            />
+            <ActionButton
+              label={t('transport.nextSuggestion')}
+              keys="."
+              icon={<SkipNext />}
+              onClick={() => jumpSuggestion(1)}
+              disabled={marks.length === 0}
+              testId="next-suggestion"
+            />
+            <Typography
+              component="output"
+              aria-label={t('transport.position')}
+              data-testid="playhead-time"
+              sx={{ fontVariantNumeric: 'tabular-nums', fontWeight: 700, px: 1, whiteSpace: 'nowrap' }}
+            >
+              {formatTimecode(current, fps)}
+              <Box component="span" sx={{ color: 'text.secondary', fontWeight: 400 }}>
+                {' / '}
+                {formatTimecode(duration, fps)}
+              </Box>
+            </Typography>
+            <Box sx={{ flex: 1 }} />
+            <ActionButton
+              label={t('transport.zoomOut')}
+              keys="−"
+              icon={<ZoomOut />}
+              onClick={() => zoom(0.5)}
+              disabled={view.span >= duration}
+            />
+            <ActionButton label={t('transport.zoomIn')} keys="+" icon={<ZoomIn />} onClick={() => zoom(2)} testId="zoom-in" />
+            <ActionButton
+              label={t('transport.zoomFit')}
+              keys="0"
+              icon={<ZoomOutMap />}
+              onClick={() => setView(fitView(duration))}
+              disabled={view.span >= duration}
+            />
+            <ActionButton
+              label={t('shortcuts.title')}
+              keys="?"
+              icon={<KeyboardOutlined />}
+              onClick={() => setHelp(true)}
+              testId="shortcuts-open"
+              keyboardOnly
+            />
+          </Box>
+
+          <PreparationTimeline
+            duration={duration}
+            fps={fps}
+            current={current}
+            view={view}
+            storyboard={detail.storyboard}
+            ranges={ranges}
+            kept={phase === 'steps' ? editor.trims : undefined}
+            marks={marks}
+            selectedKey={selected}
+            variant={phase === 'trim' ? 'trims' : 'steps'}
+            onSeek={seek}
+            onSelect={setSelected}
+            onRangeChange={editor.changeRange}
+            onZoom={zoom}
+            onPan={(delta) => setView((v) => panView(v, delta, duration))}
           />
-          <ActionButton label={t('transport.zoomIn')} keys="+" icon={<ZoomIn />} onClick={() => zoom(2)} testId="zoom-in" />
-          <ActionButton
-            label={t('transport.zoomFit')}
-            keys="0"
-            icon={<ZoomOutMap />}
-            onClick={() => setView(fitView(duration))}
-            disabled={view.span >= duration}
-          />
-          <ActionButton
-            label={t('shortcuts.title')}
-            keys="?"
-            icon={<KeyboardOutlined />}
-            onClick={() => setHelp(true)}
-            testId="shortcuts-open"
-            keyboardOnly
-          />
+          {view.span < duration && (
+            <Slider
+              size="small"
+              min={0}
+              max={Math.max(0, duration - view.span)}
+              step={1 / fps}
+              value={view.start}
+              onChange={(_, value) => setView((v) => ({ ...v, start: value }))}
+              aria-label={t('transport.scroll')}
+              getAriaValueText={(value) => formatTimecode(value, fps)}
+              sx={{ py: 1 }}
+            />
+          )}
+          {detail.suggestions === null && (
+            <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+              {t('suggestions.pending')}
+            </Typography>
+          )}
+          {detail.suggestions !== null && (
+            <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="suggestion-count">
+              {t('suggestions.count', { count: marks.length })}
+            </Typography>
+          )}
         </Box>
 
-        <PreparationTimeline
-          duration={duration}
-          fps={fps}
-          current={current}
-          view={view}
-          storyboard={detail.storyboard}
-          ranges={ranges}
-          kept={phase === 'steps' ? editor.trims : undefined}
-          marks={marks}
-          selectedKey={selected}
-          variant={phase === 'trim' ? 'trims' : 'steps'}
-          onSeek={seek}
-          onSelect={setSelected}
-          onRangeChange={editor.changeRange}
-          onZoom={zoom}
-          onPan={(delta) => setView((v) => panView(v, delta, duration))}
-        />
-        {view.span < duration && (
-          <Slider
-            size="small"
-            min={0}
-            max={Math.max(0, duration - view.span)}
-            step={1 / fps}
-            value={view.start}
-            onChange={(_, value) => setView((v) => ({ ...v, start: value }))}
-            aria-label={t('transport.scroll')}
-            getAriaValueText={(value) => formatTimecode(value, fps)}
-            sx={{ py: 1 }}
-          />
-        )}
-        {detail.suggestions === null && (
-          <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-            {t('suggestions.pending')}
-          </Typography>
-        )}
-        {detail.suggestions !== null && (
-          <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="suggestion-count">
-            {t('suggestions.count', { count: marks.length })}
-          </Typography>
-        )}
+        <Box component="aside" aria-label={t(phase === 'trim' ? 'trims.title' : 'steps.title')} sx={{ minWidth: 0 }}>
+          {phase === 'trim' ? (
+            <TrimList
+              trims={editor.trims}
+              fps={fps}
 
+              selected={selected}
+              onSelect={(key) => {
+                setSelected(key);
+                const trim = editor.trims.find((r) => r.key === key);
+                if (trim) seek(trim.start);
+              }}
+            />
+          ) : (
+            <StepList
+              editor={editor}
+              vocabulary={detail.vocabulary}
+
+              selected={selected}
+              onSelect={(key) => {
+                setSelected(key);
+                const step = editor.steps.find((s) => s.key === key);
+                if (step) seek(step.start);
+              }}
+            />
+          )}
+        </Box>
+      </Box>
+      {/*
+          The actions and what they answer stay on screen while the editor works further up or
+          down the page: a bar held at the bottom of the window (above the phone's tab bar).
+        */}
+      <Box
+        data-testid="preparation-actions"
+        sx={{
+          position: 'sticky',
+          bottom: 0,
+          [`@media (max-width: ${LAYOUT.tabBarMaxWindowWidth}px)`]: { bottom: LAYOUT.tabBarHeight },
+          zIndex: 2,
+          mx: -1,
+          px: 1,
+          py: 1,
+          display: 'grid',
+          gap: 1,
+          bgcolor: 'background.default',
+          borderTop: 1,
+          borderColor: 'divider',
+        }}
+      >
+        {message && (
+          <Alert severity={message.severity} role="alert" data-testid="preparation-message" onClose={() => onMessage(null)}>
+            {message.text}
+          </Alert>
+        )}
         <Box role="toolbar" aria-label={t('toolbar.label')} sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
           <Button
             variant="contained"
@@ -444,8 +515,12 @@ export function PreparationWorkspace({ detail, editor, message, onMessage, actio
             onClick={removeSelected}
             disabled={!selectedRange}
             data-testid="delete-selected"
+            aria-label={t('toolbar.delete')}
+            sx={compactSx}
           >
-            {t('toolbar.delete')}
+            <Box component="span" sx={labelSx}>
+              {t('toolbar.delete')}
+            </Box>
           </Button>
           <Button
             variant="outlined"
@@ -453,8 +528,12 @@ export function PreparationWorkspace({ detail, editor, message, onMessage, actio
             onClick={() => editor.undo()}
             disabled={!editor.canUndo}
             data-testid="undo"
+            aria-label={t('toolbar.undo')}
+            sx={compactSx}
           >
-            {t('toolbar.undo')}
+            <Box component="span" sx={labelSx}>
+              {t('toolbar.undo')}
+            </Box>
           </Button>
           <Button
             variant="outlined"
@@ -462,45 +541,16 @@ export function PreparationWorkspace({ detail, editor, message, onMessage, actio
             onClick={() => void editor.save()}
             disabled={editor.saveStatus === 'saved' || editor.saveStatus === 'saving' || editor.saveStatus === 'lost'}
             data-testid="save"
+            aria-label={t('toolbar.save')}
+            sx={compactSx}
           >
-            {t('toolbar.save')}
+            <Box component="span" sx={labelSx}>
+              {t('toolbar.save')}
+            </Box>
           </Button>
           <Box sx={{ flex: 1 }} />
           {actions}
         </Box>
-        {message && (
-          <Alert severity={message.severity} role="alert" data-testid="preparation-message" onClose={() => onMessage(null)}>
-            {message.text}
-          </Alert>
-        )}
-      </Box>
-
-      <Box component="aside" aria-label={t(phase === 'trim' ? 'trims.title' : 'steps.title')} sx={{ minWidth: 0 }}>
-        {phase === 'trim' ? (
-          <TrimList
-            trims={editor.trims}
-            fps={fps}
-
-            selected={selected}
-            onSelect={(key) => {
-              setSelected(key);
-              const trim = editor.trims.find((r) => r.key === key);
-              if (trim) seek(trim.start);
-            }}
-          />
-        ) : (
-          <StepList
-            editor={editor}
-            vocabulary={detail.vocabulary}
-
-            selected={selected}
-            onSelect={(key) => {
-              setSelected(key);
-              const step = editor.steps.find((s) => s.key === key);
-              if (step) seek(step.start);
-            }}
-          />
-        )}
       </Box>
       <ShortcutsDialog open={help} phase={phase} onClose={() => setHelp(false)} />
     </Box>

@@ -24,6 +24,54 @@ describe('steps (SPEC §5)', () => {
     expect(addStep(full, 40, trims, limits, 's4')).toEqual({ ok: false, reason: 'STEPS_MAX' });
   });
 
+  it('a new step inside a step splits it: the first part keeps its name, the new one follows it in the list', () => {
+    const steps = [step('1', 10, 18, 'Dissection'), step('2', 30, 40, 'Suture')];
+    const result = addStep(steps, 14, trims, limits, 'n');
+    expect(result).toEqual({
+      ok: true,
+      steps: [
+        { key: '1', surgeryStepId: null, name: 'Dissection', start: 10, end: 14 },
+        { key: 'n', surgeryStepId: null, name: '', start: 14, end: 18 },
+        { key: '2', surgeryStepId: null, name: 'Suture', start: 30, end: 40 },
+      ],
+    });
+    // Split again one frame later: three parts that touch and never overlap.
+    const again = addStep((result as { steps: Step[] }).steps, 14.04, trims, { ...limits, maxSteps: 30 }, 'm');
+    expect(again.ok && again.steps.map((s) => [s.key, s.start, s.end])).toEqual([
+      ['1', 10, 14],
+      ['n', 14, 14.04],
+      ['m', 14.04, 18],
+      ['2', 30, 40],
+    ]);
+  });
+
+  it('splits the innermost of steps the editor made overlap, and a step across a cut at the cut', () => {
+    const nested = [step('outer', 10, 20), step('inner', 12, 16)];
+    const inner = addStep(nested, 14, trims, limits, 'n');
+    expect(inner.ok && inner.steps.map((s) => [s.key, s.start, s.end])).toEqual([
+      ['outer', 10, 20],
+      ['inner', 12, 14],
+      ['n', 14, 16],
+    ]);
+    // From 15 s to 40 s, over the cut between 20 s and 30 s: split on the first kept frame after it.
+    const across = addStep([step('1', 15, 40)], 30, trims, limits, 'n');
+    expect(across.ok && across.steps.map((s) => [s.key, s.start, s.end])).toEqual([
+      ['1', 15, 20],
+      ['n', 30, 40],
+    ]);
+  });
+
+  it('refuses a second step on the first frame of another, and otherwise stops a new step where the next begins', () => {
+    const steps = [step('1', 10, 14), step('2', 14, 18)];
+    expect(addStep(steps, 14, trims, limits, 'n')).toEqual({ ok: false, reason: 'STEP_STARTS_HERE' });
+    expect(addStep(steps, 14.01, trims, limits, 'n')).toEqual({ ok: false, reason: 'STEP_STARTS_HERE' });
+    const before = addStep([step('2', 35, 40)], 31, trims, limits, 'n');
+    expect(before.ok && before.steps.at(-1)).toMatchObject({ start: 31, end: 35 });
+    // At the end of a step (its last frame excluded) a new one starts right after it.
+    const after = addStep([step('1', 10, 14)], 14, trims, limits, 'n');
+    expect(after.ok && after.steps.at(-1)).toMatchObject({ start: 14, end: 20 });
+  });
+
   it('asks for at least two steps, every one named', () => {
     expect(stepProblems([step('1', 10, 11)], limits)).toEqual(['STEPS_MIN']);
     expect(stepProblems([step('1', 10, 11), step('2', 30, 31, ' ')], limits)).toEqual(['STEPS_UNNAMED']);

@@ -21,12 +21,33 @@ export interface StepLimits {
   defaultSeconds: number;
 }
 
-export type StepRefusal = 'STEPS_MAX' | 'STEP_OUTSIDE_TRIMS';
+export type StepRefusal = 'STEPS_MAX' | 'STEP_OUTSIDE_TRIMS' | 'STEP_STARTS_HERE';
 export type StepProblem = 'STEPS_MIN' | 'STEPS_UNNAMED';
 
 /**
+ * The step a new one at `at` splits: one that holds it at least a frame past its start and a frame
+ * before its end. Where steps the editor made overlap, the innermost (latest start) is split.
+ */
+function stepToSplit(steps: readonly Step[], at: number, fps: number): Step | undefined {
+  const half = 0.5 / fps;
+  let found: Step | undefined;
+  for (const s of steps) {
+    if (s.start + half < at && at < s.end - half && (!found || s.start > found.start)) found = s;
+  }
+  return found;
+}
+
+/**
  * A new step at the playhead (SPEC §5): refused past the maximum, and outside the kept ranges
- * (what was cut out is not in the rendered video). It ends at most at the end of its range.
+ * (what was cut out is not in the rendered video).
+ *
+ * Inside a step, the new step splits it: the step keeps its name and ends at the playhead (or at
+ * the end of the kept part before it, when the playhead is on the first frame after a cut), the
+ * new one — unnamed, placed right after it in the list — runs from the playhead to where the step
+ * ended. On a step's first frame there is nothing to split, and a second step starting there would
+ * only hide the first: refused. Elsewhere the new step ends at the end of its kept range, after
+ * `defaultSeconds`, or where the next step starts, whichever comes first: steps never overlap
+ * unless the editor drags them so.
  */
 export function addStep(
   steps: readonly Step[],
@@ -35,11 +56,30 @@ export function addStep(
   limits: StepLimits,
   key: string,
 ): { ok: true; steps: Step[] } | { ok: false; reason: StepRefusal } {
+  const { fps } = limits;
+  const half = 0.5 / fps;
   if (steps.length >= limits.maxSteps) return { ok: false, reason: 'STEPS_MAX' };
-  const start = snapToFrame(at, limits.fps);
+  const start = snapToFrame(at, fps);
   const range = trimAt(trims, start);
   if (!range) return { ok: false, reason: 'STEP_OUTSIDE_TRIMS' };
-  const end = snapToFrame(Math.min(start + limits.defaultSeconds, range.end), limits.fps);
+
+  const split = stepToSplit(steps, start, fps);
+  if (split) {
+    // On the first frame of a kept range, the part before the cut ends where that range's predecessor ends.
+    const before = Math.max(...trims.map((t) => t.end).filter((end) => end <= range.start + half));
+    const firstEnd = start > range.start + half ? start : Number.isFinite(before) ? snapToFrame(before, fps) : start;
+    if (firstEnd > split.start + half) {
+      const added: Step = { key, surgeryStepId: null, name: '', start, end: split.end };
+      return {
+        ok: true,
+        steps: steps.flatMap((s) => (s.key === split.key ? [{ ...s, end: firstEnd }, added] : [s])),
+      };
+    }
+  }
+  if (steps.some((s) => Math.abs(s.start - start) < half)) return { ok: false, reason: 'STEP_STARTS_HERE' };
+
+  const nextStart = Math.min(...steps.map((s) => s.start).filter((t) => t > start + half));
+  const end = snapToFrame(Math.min(start + limits.defaultSeconds, range.end, nextStart), fps);
   return { ok: true, steps: [...steps, { key, surgeryStepId: null, name: '', start, end }] };
 }
 

@@ -28,7 +28,7 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { ClaimedWorkHeader, ClaimedWorkStatus, GiveBackDialog, LeaseLostAlert, isClaimGone } from '@/components/claimed-work';
 import { PreparationWorkspace, type WorkspaceMessage } from '@/features/editor/components/preparation-workspace';
 import { useEditorRealtime } from '@/features/editor/hooks/use-editor-realtime';
-import { usePreparationEditor } from '@/features/editor/hooks/use-preparation-editor';
+import { localDraftKey, usePreparationEditor } from '@/features/editor/hooks/use-preparation-editor';
 import { stepProblems } from '@/features/editor/model/steps';
 
 /** One phase of the preparation, mounted again when the phase changes so its history starts afresh. */
@@ -84,6 +84,12 @@ function PhaseEditor({ detail, onUrlsExpired }: { detail: PreparationDetail; onU
       { id: detail.id, fencingToken: editor.fencingToken() },
       {
         onSuccess: () => {
+          // The server dropped the draft: the copy kept on this device goes too.
+          try {
+            localStorage.removeItem(localDraftKey(detail.id));
+          } catch {
+            // Nothing kept, nothing to remove.
+          }
           toast('success', t('release.done'));
           void navigate('/editor');
         },
@@ -151,7 +157,9 @@ function PhaseEditor({ detail, onUrlsExpired }: { detail: PreparationDetail; onU
           <StepLabel>{t('phase.steps')}</StepLabel>
         </Step>
       </Stepper>
-      <Typography sx={{ color: 'text.secondary' }}>{t(detail.phase === 'trim' ? 'phase.trimHelp' : 'phase.stepsHelp')}</Typography>
+      <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+        {t(detail.phase === 'trim' ? 'phase.trimHelp' : 'phase.stepsHelp')}
+      </Typography>
       {detail.keySteps.length > 0 && (
         <Typography variant="body2" data-testid="key-steps">
           <Box component="span" sx={{ fontWeight: 700 }}>

@@ -15,6 +15,8 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
 import SaveOutlined from '@mui/icons-material/SaveOutlined';
 import SendOutlined from '@mui/icons-material/SendOutlined';
 import {
@@ -27,6 +29,7 @@ import {
   type Kpi,
   type RatingLevel,
 } from '@sutura/domain/analysis';
+import { LAYOUT } from '@sutura/domain/limits';
 import type { VideoDetail } from '@sutura/domain/videos';
 import { ApiRequestError, errorText } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
@@ -84,6 +87,7 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
   const [dialog, setDialog] = useState<'abandon' | 'unrated' | null>(null);
   const [unrated, setUnrated] = useState<{ stepIds: string[]; kpis: Kpi[] }>({ stepIds: [], kpis: [] });
   const [message, setMessage] = useState<string | null>(null);
+  const wide = useMediaQuery((theme: Theme) => theme.breakpoints.up('md'), { noSsr: true });
   const finalize = useFinalizeAnalysis(ws.id);
   const abandon = useAbandonAnalysis(ws.id);
 
@@ -162,6 +166,23 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
   const rated = Object.values(form.stepRatings).filter((r) => r !== null).length + KPIS.filter((k) => form.kpiRatings[k] !== null).length;
   const toRate = ws.steps.length + KPIS.length;
 
+  const comments = (
+    <Paper
+      variant="outlined"
+      sx={{ p: 2, borderRadius: 2, flex: { md: '1 1 auto' }, minHeight: { md: 160 }, overflowY: { md: 'auto' } }}
+      data-testid="analysis-comments"
+    >
+      <CommentPanel
+        videoId={ws.id}
+        comments={ws.draft.comments}
+        current={current}
+        fencingToken={editable ? ws.fencingToken : null}
+        readOnly={!editable}
+        onSeek={seek}
+      />
+    </Paper>
+  );
+
   return (
     <Box sx={{ maxWidth: 1400, mx: 'auto', width: '100%', display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 2 }}>
       <ClaimedWorkHeader
@@ -199,15 +220,31 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
         </Alert>
       )}
 
-      <Box
-        sx={{
-          display: 'grid',
-          gap: 3,
-          gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 380px' },
-          alignItems: 'start',
-        }}
-      >
-        <Box sx={{ minWidth: 0, display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 2 }}>
+      {/*
+        The player stays in view while the expert rates: beside the ratings from tablet width on
+        (with the comments under it), above them on a phone. Its place in the tree is the same in
+        both, so a rotation does not reload the video.
+      */}
+      <Box sx={{ display: 'flex', flexDirection: { xs: 'column', md: 'row' }, alignItems: { md: 'flex-start' }, gap: { xs: 2, md: 3 } }}>
+        <Box
+          data-testid="analysis-player-pane"
+          sx={{
+            position: 'sticky',
+            top: { xs: 64, md: LAYOUT.headerHeight + 16 },
+            zIndex: 3,
+            minWidth: 0,
+            flex: { md: '0 0 55%' },
+            maxHeight: { md: `calc(100dvh - ${LAYOUT.headerHeight + 32}px)` },
+            display: 'flex',
+            flexDirection: 'column',
+            gap: 2,
+            bgcolor: 'background.default',
+            // On a phone the pinned video leaves most of the screen to the ratings.
+            pb: { xs: 1, md: 0 },
+            // Not in full screen, where the picture takes the whole screen.
+            '& [data-testid="video-player"]:not(:fullscreen) video': { maxHeight: { xs: '30vh', md: '52vh' } },
+          }}
+        >
           {ws.videoUrl && (
             <VideoPlayer
               videoUrl={ws.videoUrl}
@@ -221,197 +258,203 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
               seekRequest={seekRequest}
             />
           )}
-          <Box sx={{ minWidth: 0 }}>
-            <Tabs
-              value={shownTab}
-              onChange={(_, next: AnalysisTab) => setTab(next)}
-              variant="scrollable"
-              allowScrollButtonsMobile
-              aria-label={t('tabs.label')}
-              sx={{ borderBottom: 1, borderColor: 'divider', mb: 3 }}
-            >
-              {tabs.map((value) => (
-                <Tab
-                  key={value}
-                  value={value}
-                  label={t(`tabs.${value}`)}
-                  id={`analysis-tab-${value}`}
-                  aria-controls={`analysis-panel-${value}`}
-                  data-testid={`analysis-tab-${value}`}
+          {wide && comments}
+        </Box>
+        <Box sx={{ minWidth: 0, flex: 1 }} data-testid="analysis-rating-pane">
+          {/* Every part in view: the tabs wrap onto a second row rather than hiding behind an arrow. */}
+          <Tabs
+            value={shownTab}
+            onChange={(_, next: AnalysisTab) => setTab(next)}
+            aria-label={t('tabs.label')}
+            data-testid="analysis-tabs"
+            sx={{
+              borderBottom: 1,
+              borderColor: 'divider',
+              mb: 3,
+              '& .MuiTabs-list, & .MuiTabs-flexContainer': { flexWrap: 'wrap', columnGap: 0.5 },
+              '& .MuiTabs-indicator': { display: 'none' },
+              '& .MuiTab-root': {
+                minWidth: 0,
+                minHeight: 44,
+                px: 1.5,
+                borderBottom: 3,
+                borderColor: 'transparent',
+                '&.Mui-selected': { borderColor: 'primary.main' },
+              },
+            }}
+          >
+            {tabs.map((value) => (
+              <Tab
+                key={value}
+                value={value}
+                label={t(`tabs.${value}`)}
+                id={`analysis-tab-${value}`}
+                aria-controls={`analysis-panel-${value}`}
+                data-testid={`analysis-tab-${value}`}
+              />
+            ))}
+          </Tabs>
+          <Box
+            role="tabpanel"
+            id={`analysis-panel-${shownTab}`}
+            aria-labelledby={`analysis-tab-${shownTab}`}
+            sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 3 }}
+          >
+            {shownTab === 'global' && (
+              <>
+                <CaseData
+                  video={{ surgery: ws.surgery, organ: ws.organ, keySteps: ws.keySteps, fields: ws.fields as VideoDetail['fields'] }}
                 />
-              ))}
-            </Tabs>
-            <Box
-              role="tabpanel"
-              id={`analysis-panel-${shownTab}`}
-              aria-labelledby={`analysis-tab-${shownTab}`}
-              sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 3 }}
-            >
-              {shownTab === 'global' && (
-                <>
-                  <CaseData
-                    video={{ surgery: ws.surgery, organ: ws.organ, keySteps: ws.keySteps, fields: ws.fields as VideoDetail['fields'] }}
-                  />
-                  <Box component="section" aria-labelledby="learner-title" sx={{ display: 'grid', gap: 1 }}>
-                    <Typography id="learner-title" variant="h3" component="h3">
-                      {t('learner.title')}
+                <Box component="section" aria-labelledby="learner-title" sx={{ display: 'grid', gap: 1 }}>
+                  <Typography id="learner-title" variant="h3" component="h3">
+                    {t('learner.title')}
+                  </Typography>
+                  <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                    {t('learner.blind')}
+                  </Typography>
+                  <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 0.5 }}>
+                    {(
+                      [
+                        ['specialty', experience.specialty],
+                        ['years', experience.yearsOfExperience],
+                        ['roboticYears', experience.yearsOfRoboticExperience],
+                        ['robot', experience.robot],
+                      ] as const
+                    ).map(([key, value]) => (
+                      <Box key={key} sx={{ display: 'contents' }}>
+                        <Box component="dt" sx={{ color: 'text.secondary' }}>
+                          {t(`learner.${key}`)}
+                        </Box>
+                        <Box component="dd" sx={{ m: 0, fontWeight: 700 }}>
+                          {value ?? t('learner.notGiven')}
+                        </Box>
+                      </Box>
+                    ))}
+                  </Box>
+                </Box>
+              </>
+            )}
+            {shownTab === 'nasaTlx' && ws.nasaTlx && <NasaTlxChart tlx={ws.nasaTlx} />}
+            {shownTab === 'kpi' &&
+              KPIS.map((kpi) => {
+                const def = KPI_DEFINITIONS[kpi];
+                return (
+                  <Box component="section" key={kpi} aria-labelledby={`kpi-${kpi}`} sx={{ display: 'grid', gap: 0.75 }}>
+                    <Typography id={`kpi-${kpi}`} variant="h3" component="h3">
+                      {def.name[lang]}
                     </Typography>
                     <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-                      {t('learner.blind')}
+                      {def.summary[lang]}
                     </Typography>
-                    <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 0.5 }}>
-                      {(
-                        [
-                          ['specialty', experience.specialty],
-                          ['years', experience.yearsOfExperience],
-                          ['roboticYears', experience.yearsOfRoboticExperience],
-                          ['robot', experience.robot],
-                        ] as const
-                      ).map(([key, value]) => (
-                        <Box key={key} sx={{ display: 'contents' }}>
-                          <Box component="dt" sx={{ color: 'text.secondary' }}>
-                            {t(`learner.${key}`)}
-                          </Box>
-                          <Box component="dd" sx={{ m: 0, fontWeight: 700 }}>
-                            {value ?? t('learner.notGiven')}
-                          </Box>
-                        </Box>
-                      ))}
-                    </Box>
-                  </Box>
-                </>
-              )}
-              {shownTab === 'nasaTlx' && ws.nasaTlx && <NasaTlxChart tlx={ws.nasaTlx} />}
-              {shownTab === 'kpi' &&
-                KPIS.map((kpi) => {
-                  const def = KPI_DEFINITIONS[kpi];
-                  return (
-                    <Box component="section" key={kpi} aria-labelledby={`kpi-${kpi}`} sx={{ display: 'grid', gap: 0.75 }}>
-                      <Typography id={`kpi-${kpi}`} variant="h3" component="h3">
-                        {def.name[lang]}
-                      </Typography>
-                      <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-                        {def.summary[lang]}
-                      </Typography>
-                      <RatingScale
-                        label={def.name[lang]}
-                        value={form.kpiRatings[kpi]}
-                        onChange={(level) => setForm((f) => ({ ...f, kpiRatings: { ...f.kpiRatings, [kpi]: level } }))}
-                        describe={(level) => def.levels[level][lang]}
-                        disabled={!editable}
-                        testId={`kpi-rating-${kpi}`}
-                      />
-                    </Box>
-                  );
-                })}
-              {shownTab === 'steps' && (
-                <Box component="ol" sx={{ m: 0, p: 0, listStyle: 'none', display: 'grid', gap: 1 }} data-testid="analysis-steps">
-                  {ws.steps.map((step, index) => (
-                    <Box component="li" key={step.id} sx={{ display: 'flex', gap: 1.5, alignItems: 'center', flexWrap: 'wrap' }}>
-                      <Button size="small" variant="outlined" onClick={() => seek(step.start)} sx={{ fontVariantNumeric: 'tabular-nums' }}>
-                        {formatTimecode(step.start)}
-                      </Button>
-                      <Typography sx={{ flex: 1, minWidth: 160 }}>{t('steps.name', { number: index + 1, name: step.name })}</Typography>
-                      <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-                        {t('steps.length', { length: formatTimecode(step.end - step.start) })}
-                      </Typography>
-                    </Box>
-                  ))}
-                </Box>
-              )}
-              {shownTab === 'rateSteps' &&
-                ws.steps.map((step, index) => (
-                  <Box component="section" key={step.id} aria-labelledby={`step-${step.id}`} sx={{ display: 'grid', gap: 0.75 }}>
-                    <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
-                      <Typography id={`step-${step.id}`} variant="h3" component="h3" sx={{ flex: 1 }}>
-                        {t('steps.name', { number: index + 1, name: step.name })}
-                      </Typography>
-                      <Button size="small" onClick={() => seek(step.start)}>
-                        {t('steps.watch', { time: formatTimecode(step.start) })}
-                      </Button>
-                    </Box>
                     <RatingScale
-                      label={step.name}
-                      value={form.stepRatings[step.id] ?? null}
-                      onChange={(level) => setForm((f) => ({ ...f, stepRatings: { ...f.stepRatings, [step.id]: level } }))}
+                      label={def.name[lang]}
+                      value={form.kpiRatings[kpi]}
+                      onChange={(level) => setForm((f) => ({ ...f, kpiRatings: { ...f.kpiRatings, [kpi]: level } }))}
+                      describe={(level) => def.levels[level][lang]}
                       disabled={!editable}
-                      testId={`step-rating-${index}`}
+                      testId={`kpi-rating-${kpi}`}
                     />
+                  </Box>
+                );
+              })}
+            {shownTab === 'steps' && (
+              <Box component="ol" sx={{ m: 0, p: 0, listStyle: 'none', display: 'grid', gap: 1 }} data-testid="analysis-steps">
+                {ws.steps.map((step, index) => (
+                  <Box component="li" key={step.id} sx={{ display: 'flex', gap: 1.5, alignItems: 'center', flexWrap: 'wrap' }}>
+                    <Button size="small" variant="outlined" onClick={() => seek(step.start)} sx={{ fontVariantNumeric: 'tabular-nums' }}>
+                      {formatTimecode(step.start)}
+                    </Button>
+                    <Typography sx={{ flex: 1, minWidth: 160 }}>{t('steps.name', { number: index + 1, name: step.name })}</Typography>
+                    <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                      {t('steps.length', { length: formatTimecode(step.end - step.start) })}
+                    </Typography>
                   </Box>
                 ))}
-              {shownTab === 'advice' && (
-                <>
-                  <Box component="section" aria-labelledby="global-rating-title" sx={{ display: 'grid', gap: 0.75 }}>
-                    <Typography id="global-rating-title" variant="h3" component="h3">
-                      {t('advice.globalRating')}
+              </Box>
+            )}
+            {shownTab === 'rateSteps' &&
+              ws.steps.map((step, index) => (
+                <Box component="section" key={step.id} aria-labelledby={`step-${step.id}`} sx={{ display: 'grid', gap: 0.75 }}>
+                  <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+                    <Typography id={`step-${step.id}`} variant="h3" component="h3" sx={{ flex: 1 }}>
+                      {t('steps.name', { number: index + 1, name: step.name })}
                     </Typography>
-                    <RatingScale
-                      label={t('advice.globalRating')}
-                      value={form.globalRating}
-                      onChange={(level) => setForm((f) => ({ ...f, globalRating: level }))}
-                      disabled={!editable}
-                      testId="global-rating"
-                    />
+                    <Button size="small" onClick={() => seek(step.start)}>
+                      {t('steps.watch', { time: formatTimecode(step.start) })}
+                    </Button>
                   </Box>
-                  <TextField
-                    label={t('advice.assessment')}
-                    value={form.assessment}
-                    onChange={(e) => setForm((f) => ({ ...f, assessment: e.target.value }))}
-                    multiline
-                    minRows={3}
+                  <RatingScale
+                    label={step.name}
+                    value={form.stepRatings[step.id] ?? null}
+                    onChange={(level) => setForm((f) => ({ ...f, stepRatings: { ...f.stepRatings, [step.id]: level } }))}
                     disabled={!editable}
-                    helperText={`${form.assessment.length}/${ANALYSIS_LIMITS.assessmentMax}`}
-                    slotProps={{ htmlInput: { maxLength: ANALYSIS_LIMITS.assessmentMax, 'data-testid': 'analysis-assessment' } }}
+                    testId={`step-rating-${index}`}
                   />
-                  <TextField
-                    label={t('advice.advice')}
-                    value={form.advice}
-                    onChange={(e) => setForm((f) => ({ ...f, advice: e.target.value }))}
-                    multiline
-                    minRows={4}
-                    disabled={!editable}
-                    helperText={`${form.advice.length}/${ANALYSIS_LIMITS.adviceMax}`}
-                    slotProps={{ htmlInput: { maxLength: ANALYSIS_LIMITS.adviceMax, 'data-testid': 'analysis-advice' } }}
-                  />
-                  <Box component="section" aria-labelledby="voice-title" sx={{ display: 'grid', gap: 1 }}>
-                    <Typography id="voice-title" variant="h3" component="h3">
-                      {t('voice.title')}
-                    </Typography>
-                    <VoiceRecorder videoId={ws.id} voice={ws.draft.voice} fencingToken={ws.fencingToken} readOnly={!editable} />
-                  </Box>
-                </>
-              )}
-              {shownTab === 'pictures' && <PictureGallery pictures={ws.pictures} />}
-              {shownTab === 'finalize' && (
-                <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, borderRadius: 2, display: 'grid', gap: 2, justifyItems: 'start' }}>
-                  <Typography>{t('finalize.summary', { rated, total: toRate, comments: ws.draft.comments.length })}</Typography>
-                  <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-                    {t('finalize.help')}
+                </Box>
+              ))}
+            {shownTab === 'advice' && (
+              <>
+                <Box component="section" aria-labelledby="global-rating-title" sx={{ display: 'grid', gap: 0.75 }}>
+                  <Typography id="global-rating-title" variant="h3" component="h3">
+                    {t('advice.globalRating')}
                   </Typography>
-                  <Button
-                    variant="contained"
-                    startIcon={finalize.isPending ? <CircularProgress size={18} color="inherit" /> : <SendOutlined aria-hidden />}
-                    onClick={() => void submit(false)}
-                    disabled={!editable || finalize.isPending}
-                    data-testid="analysis-finalize"
-                  >
-                    {t('finalize.button')}
-                  </Button>
-                </Paper>
-              )}
-            </Box>
+                  <RatingScale
+                    label={t('advice.globalRating')}
+                    value={form.globalRating}
+                    onChange={(level) => setForm((f) => ({ ...f, globalRating: level }))}
+                    disabled={!editable}
+                    testId="global-rating"
+                  />
+                </Box>
+                <TextField
+                  label={t('advice.assessment')}
+                  value={form.assessment}
+                  onChange={(e) => setForm((f) => ({ ...f, assessment: e.target.value }))}
+                  multiline
+                  minRows={3}
+                  disabled={!editable}
+                  helperText={`${form.assessment.length}/${ANALYSIS_LIMITS.assessmentMax}`}
+                  slotProps={{ htmlInput: { maxLength: ANALYSIS_LIMITS.assessmentMax, 'data-testid': 'analysis-assessment' } }}
+                />
+                <TextField
+                  label={t('advice.advice')}
+                  value={form.advice}
+                  onChange={(e) => setForm((f) => ({ ...f, advice: e.target.value }))}
+                  multiline
+                  minRows={4}
+                  disabled={!editable}
+                  helperText={`${form.advice.length}/${ANALYSIS_LIMITS.adviceMax}`}
+                  slotProps={{ htmlInput: { maxLength: ANALYSIS_LIMITS.adviceMax, 'data-testid': 'analysis-advice' } }}
+                />
+                <Box component="section" aria-labelledby="voice-title" sx={{ display: 'grid', gap: 1 }}>
+                  <Typography id="voice-title" variant="h3" component="h3">
+                    {t('voice.title')}
+                  </Typography>
+                  <VoiceRecorder videoId={ws.id} voice={ws.draft.voice} fencingToken={ws.fencingToken} readOnly={!editable} />
+                </Box>
+              </>
+            )}
+            {shownTab === 'pictures' && <PictureGallery pictures={ws.pictures} />}
+            {shownTab === 'finalize' && (
+              <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, borderRadius: 2, display: 'grid', gap: 2, justifyItems: 'start' }}>
+                <Typography>{t('finalize.summary', { rated, total: toRate, comments: ws.draft.comments.length })}</Typography>
+                <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                  {t('finalize.help')}
+                </Typography>
+                <Button
+                  variant="contained"
+                  startIcon={finalize.isPending ? <CircularProgress size={18} color="inherit" /> : <SendOutlined aria-hidden />}
+                  onClick={() => void submit(false)}
+                  disabled={!editable || finalize.isPending}
+                  data-testid="analysis-finalize"
+                >
+                  {t('finalize.button')}
+                </Button>
+              </Paper>
+            )}
           </Box>
         </Box>
-        <Paper variant="outlined" sx={{ p: 2, borderRadius: 2, position: { lg: 'sticky' }, top: { lg: 96 } }}>
-          <CommentPanel
-            videoId={ws.id}
-            comments={ws.draft.comments}
-            current={current}
-            fencingToken={editable ? ws.fencingToken : null}
-            readOnly={!editable}
-            onSeek={seek}
-          />
-        </Paper>
+        {!wide && comments}
       </Box>
 
       <GiveBackDialog
