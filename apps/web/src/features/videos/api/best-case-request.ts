@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BestCaseRequest } from '@sutura/domain/best-cases';
-import { api, ApiRequestError } from '@/lib/http';
+import { api } from '@/lib/http';
 
 const key = (videoId: string) => ['best-cases', 'request', videoId] as const;
 
@@ -8,11 +8,7 @@ const key = (videoId: string) => ['best-cases', 'request', videoId] as const;
 export function useBestCaseRequest(videoId: string, enabled: boolean) {
   return useQuery({
     queryKey: key(videoId),
-    queryFn: () =>
-      api<BestCaseRequest>('GET', `/videos/${encodeURIComponent(videoId)}/best-case`).catch((error: unknown) => {
-        if (error instanceof ApiRequestError && error.status === 404) return null;
-        throw error;
-      }),
+    queryFn: () => api<BestCaseRequest | null>('GET', `/videos/${encodeURIComponent(videoId)}/best-case`),
     enabled,
   });
 }
