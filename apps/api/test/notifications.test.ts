@@ -221,7 +221,10 @@ describe('a notification about a case', () => {
   });
 
   it('keeps reading notifications stored before they named the day', async () => {
-    const person = await ctx.createUser('learner', { preferences: english, notificationSettings: { security: true, videos: false, preparation: true, analysis: true, sharing: true } });
+    const person = await ctx.createUser('learner', {
+      preferences: english,
+      notificationSettings: { security: true, videos: false, preparation: true, analysis: true, sharing: true },
+    });
     await ctx.database.db.insert(notifications).values({ userId: person.id, key: 'videoReady', params: { surgery: pyeloplasty } });
     expect((await list(person)).data[0]!.content).toBe('Your video of Pyeloplasty is ready.');
     expect((await list(person, '?langCode=fr')).data[0]!.content).toBe('Votre vidéo de Pyéloplastie est prête.');

@@ -73,14 +73,20 @@ export const NOTIFICATION_KINDS = {
   uploadExpired: {
     type: 'error',
     group: 'videos',
-    subject: { en: 'Sutura: your unfinished upload of {surgery} was removed', fr: 'Sutura : votre envoi inachevé de {surgery} a été supprimé' },
+    subject: {
+      en: 'Sutura: your unfinished upload of {surgery} was removed',
+      fr: 'Sutura : votre envoi inachevé de {surgery} a été supprimé',
+    },
     en: 'The unfinished upload of your video of {surgery} was removed; the case waits for its video again.',
     fr: "L'envoi inachevé de votre vidéo de {surgery} a été supprimé ; le cas attend de nouveau sa vidéo.",
   },
   videoShared: {
     type: 'other',
     group: 'sharing',
-    subject: { en: 'Sutura: {name} shared a video of {surgery} with you', fr: 'Sutura : {name} a partagé une vidéo de {surgery} avec vous' },
+    subject: {
+      en: 'Sutura: {name} shared a video of {surgery} with you',
+      fr: 'Sutura : {name} a partagé une vidéo de {surgery} avec vous',
+    },
     en: '{name} shared a video of {surgery} with you.',
     fr: '{name} a partagé avec vous une vidéo de {surgery}.',
   },
@@ -97,7 +103,10 @@ export const NOTIFICATION_KINDS = {
   preparationRendered: {
     type: 'success',
     group: 'preparation',
-    subject: { en: 'Sutura: the video of {surgery} you prepared is ready', fr: 'Sutura : la vidéo de {surgery} que vous avez préparée est prête' },
+    subject: {
+      en: 'Sutura: the video of {surgery} you prepared is ready',
+      fr: 'Sutura : la vidéo de {surgery} que vous avez préparée est prête',
+    },
     en: 'The video of {surgery} you prepared is ready: it now waits for an expert.',
     fr: 'La vidéo de {surgery} que vous avez préparée est prête : elle attend maintenant un expert.',
   },

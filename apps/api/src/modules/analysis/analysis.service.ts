@@ -401,7 +401,12 @@ export function createAnalysisService(deps: {
       // Taken over from an expired lease the sweep had not tidied yet: its expert is told.
       if (granted.previous?.holderId && granted.previous.holderId !== viewer.id) {
         const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
-        await notifications.notify(granted.previous.holderId, 'analysisLeaseExpired', aboutCase(await surgeryOf(video!), video!), '/expert');
+        await notifications.notify(
+          granted.previous.holderId,
+          'analysisLeaseExpired',
+          aboutCase(await surgeryOf(video!), video!),
+          '/expert',
+        );
       }
       return { videoId, stage: 'analysis', fencingToken: granted.fencingToken, leaseEndsAt: granted.leaseEndsAt };
     },

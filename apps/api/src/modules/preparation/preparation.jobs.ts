@@ -256,7 +256,8 @@ export function createPreparationJobs(deps: PreparationJobDeps) {
         preparation.statusChanged(video, 'pending_analysis', prep.editorId);
         deps.dashboardEvents?.changed({ users: [video.authorId, prep.editorId], roles: ['expert'] });
         const surgery = await preparation.surgeryNames(video.surgeryId);
-        if (prep.editorId) await notifications.notify(prep.editorId, 'preparationRendered', aboutCase(surgery, video), `/editor/${videoId}/complete`);
+        if (prep.editorId)
+          await notifications.notify(prep.editorId, 'preparationRendered', aboutCase(surgery, video), `/editor/${videoId}/complete`);
         await notifications.notify(video.authorId, 'videoPrepared', aboutCase(surgery, video), `/videos/${videoId}`);
       } catch (err) {
         // The files of this attempt, unless another run of it recorded them meanwhile.

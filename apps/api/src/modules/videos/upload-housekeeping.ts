@@ -74,7 +74,12 @@ export function createUploadHousekeeping(deps: {
             .returning({ id: videos.id });
           if (!marked) continue;
           const hours = Math.max(1, Math.round((expiryMs - idle) / 3600_000));
-          await notifications.notify(row.authorId, 'uploadExpiring', { ...aboutCase(await surgeryName(row.surgeryId), row), hours }, linkOf(row));
+          await notifications.notify(
+            row.authorId,
+            'uploadExpiring',
+            { ...aboutCase(await surgeryName(row.surgeryId), row), hours },
+            linkOf(row),
+          );
           warned += 1;
         }
       }
