@@ -115,6 +115,36 @@ describe('sign-up, email validation and sign-in', () => {
 });
 
 describe('sign-in and sessions', () => {
+  it('sets, beside the httpOnly session cookie, a readable companion without secret, and clears both on sign-out', async () => {
+    const user = await ctx.createUser('learner');
+    const cookieMode = { 'x-sutura-session': 'cookie' };
+    const signedIn = await ctx.inject({
+      method: 'POST',
+      url: '/v1/auth',
+      headers: cookieMode,
+      body: { email: user.email, password: user.password },
+    });
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+    const set = [signedIn.headers['set-cookie']].flat().map(String);
+    const session = set.find((c) => c.startsWith('sutura_session='))!;
+    const companion = set.find((c) => c.startsWith('sutura_signed_in='))!;
+    expect(session).toMatch(/; HttpOnly/);
+    // The page reads it to know there is a session to ask for; it says nothing else.
+    expect(companion).toMatch(/^sutura_signed_in=1; Path=\/; SameSite=Strict; Max-Age=\d+$/);
+    expect(companion).not.toMatch(/HttpOnly/);
+    expect(/Max-Age=(\d+)/.exec(companion)![1]).toBe(/Max-Age=(\d+)/.exec(session)![1]);
+    // The companion opens nothing: without the session cookie, no session.
+    const companionOnly = await ctx.inject({ method: 'GET', url: '/v1/auth', headers: { ...cookieMode, cookie: 'sutura_signed_in=1' } });
+    expect(companionOnly.statusCode).toBe(401);
+
+    const cookie = session.split(';')[0]!;
+    const out = await ctx.inject({ method: 'DELETE', url: '/v1/auth', headers: { ...cookieMode, cookie } });
+    expect(out.statusCode, out.body).toBe(200);
+    const cleared = [out.headers['set-cookie']].flat().map(String);
+    expect(cleared.some((c) => c.startsWith('sutura_session=;') && c.includes('Max-Age=0'))).toBe(true);
+    expect(cleared.some((c) => c.startsWith('sutura_signed_in=;') && c.includes('Max-Age=0'))).toBe(true);
+  });
+
   it('refuses a wrong password with the catalogue message in the chosen language', async () => {
     const user = await ctx.createUser('learner');
     const en = await ctx.inject({ method: 'POST', url: '/v1/auth?langCode=en', body: { email: user.email, password: 'wrong-password1' } });

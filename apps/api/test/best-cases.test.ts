@@ -119,6 +119,11 @@ describe('turning an analysed case into a best case', () => {
 
   it('keeps its steps, asks its author, and shows nothing to learners until they accept', async () => {
     source = await analysedCase(people.author);
+    // Nothing asked yet: an expected state the author's page reads on every visit, not an error.
+    const nothingAsked = await call<BestCaseRequest | null>(people.author, 'GET', `/v1/videos/${source.id}/best-case`);
+    expect(nothingAsked.status).toBe(200);
+    expect(nothingAsked.body.data).toBeNull();
+    expect((await call(people.other, 'GET', `/v1/videos/${source.id}/best-case`)).status).toBe(404);
     const created = await call<AdminBestCaseDetail>(people.administrator, 'POST', '/v1/admin/best-cases', {
       source: 'video',
       videoId: source.id,

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '@sutura/domain/errors';
 import { NOTIFICATION_KINDS, notificationListResponse, notificationSchema } from '@sutura/domain/notifications';
 import { notifications } from '../src/db/schema.ts';
+import { aboutCase } from '../src/modules/notifications/notifications.service.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 import { mailHeader, readableMail } from './mail-text.ts';
 
@@ -179,7 +180,7 @@ describe('notification mails', () => {
     // Another kind, another subject, with its own words filled in.
     await ctx.services.notifications.notify(person.id, 'videoShared', { name: 'Claire Dubois', surgery: 'Pyeloplasty' });
     const shared = readableMail((await ctx.waitForMail(person.email, { after: 2 })).text);
-    expect(mailHeader(shared, 'Subject')).toBe('Sutura: Claire Dubois shared a video with you');
+    expect(mailHeader(shared, 'Subject')).toBe('Sutura: Claire Dubois shared a video of Pyeloplasty with you');
     expect(await mailCount(person.email)).toBe(3);
   });
 
@@ -188,6 +189,45 @@ describe('notification mails', () => {
       const subjects = Object.values(NOTIFICATION_KINDS).map((kind) => kind.subject[lang]);
       expect(new Set(subjects).size).toBe(subjects.length);
     }
+  });
+});
+
+describe('a notification about a case', () => {
+  const pyeloplasty = { fr: 'Pyéloplastie', en: 'Pyeloplasty' };
+
+  it('names the case by its surgery and the day it was added, in the list, the live push and the mail, in both languages', async () => {
+    const person = await ctx.createUser('learner', { preferences: english });
+    const first = { createdAt: new Date('2026-03-04T10:00:00Z') };
+    const second = { createdAt: new Date('2026-09-21T10:00:00Z') };
+    const pushed = await ctx.services.notifications.notify(person.id, 'videoPrepared', aboutCase(pyeloplasty, first), '/videos/a');
+    await ctx.services.notifications.notify(person.id, 'videoPrepared', aboutCase(pyeloplasty, second), '/videos/b');
+    // What goes live (socket and push) is the rendered text.
+    expect(pushed?.content).toBe('Your video of Pyeloplasty (4 March 2026) was prepared: it now waits for an expert.');
+
+    const en = await list(person);
+    expect(en.data.map((n) => n.content)).toEqual([
+      'Your video of Pyeloplasty (21 September 2026) was prepared: it now waits for an expert.',
+      'Your video of Pyeloplasty (4 March 2026) was prepared: it now waits for an expert.',
+    ]);
+    const fr = await list(person, '?langCode=fr');
+    expect(fr.data.map((n) => n.content)).toEqual([
+      'Votre vidéo de Pyéloplastie (21 septembre 2026) a été préparée : elle attend maintenant un expert.',
+      'Votre vidéo de Pyéloplastie (4 mars 2026) a été préparée : elle attend maintenant un expert.',
+    ]);
+
+    const mail = readableMail((await ctx.waitForMail(person.email)).text);
+    expect(mailHeader(mail, 'Subject')).toBe('Sutura: your video of Pyeloplasty (4 March 2026) was prepared');
+    expect(mail).toContain('Your video of Pyeloplasty (4 March 2026) was prepared');
+  });
+
+  it('keeps reading notifications stored before they named the day', async () => {
+    const person = await ctx.createUser('learner', {
+      preferences: english,
+      notificationSettings: { security: true, videos: false, preparation: true, analysis: true, sharing: true },
+    });
+    await ctx.database.db.insert(notifications).values({ userId: person.id, key: 'videoReady', params: { surgery: pyeloplasty } });
+    expect((await list(person)).data[0]!.content).toBe('Your video of Pyeloplasty is ready.');
+    expect((await list(person, '?langCode=fr')).data[0]!.content).toBe('Votre vidéo de Pyéloplastie est prête.');
   });
 });
 

@@ -7,7 +7,8 @@ export const NOTIFICATION_STATUSES = ['unread', 'read'] as const;
 /**
  * Every notification the product sends: its type, the e-mail group that decides whether it is
  * mailed too, the subject of that mail (each its own, so that an inbox tells them apart), and its
- * text in both languages ({param} placeholders).
+ * text in both languages ({param} placeholders). A notification about a case names it: its
+ * surgery, followed by the day the case was added when the sender gives it (`caseAt`).
  */
 export const NOTIFICATION_KINDS = {
   welcome: {
@@ -65,21 +66,27 @@ export const NOTIFICATION_KINDS = {
   uploadExpiring: {
     type: 'other',
     group: 'videos',
-    subject: { en: 'Sutura: your upload will expire', fr: 'Sutura : votre envoi va expirer' },
+    subject: { en: 'Sutura: your upload of {surgery} will expire', fr: 'Sutura : votre envoi de {surgery} va expirer' },
     en: 'The upload of your video of {surgery} has not moved for a while: resume it within {hours} h, or it will be removed.',
     fr: "L'envoi de votre vidéo de {surgery} n'avance plus : reprenez-le dans les {hours} h, sinon il sera supprimé.",
   },
   uploadExpired: {
     type: 'error',
     group: 'videos',
-    subject: { en: 'Sutura: your unfinished upload was removed', fr: 'Sutura : votre envoi inachevé a été supprimé' },
+    subject: {
+      en: 'Sutura: your unfinished upload of {surgery} was removed',
+      fr: 'Sutura : votre envoi inachevé de {surgery} a été supprimé',
+    },
     en: 'The unfinished upload of your video of {surgery} was removed; the case waits for its video again.',
     fr: "L'envoi inachevé de votre vidéo de {surgery} a été supprimé ; le cas attend de nouveau sa vidéo.",
   },
   videoShared: {
     type: 'other',
     group: 'sharing',
-    subject: { en: 'Sutura: {name} shared a video with you', fr: 'Sutura : {name} a partagé une vidéo avec vous' },
+    subject: {
+      en: 'Sutura: {name} shared a video of {surgery} with you',
+      fr: 'Sutura : {name} a partagé une vidéo de {surgery} avec vous',
+    },
     en: '{name} shared a video of {surgery} with you.',
     fr: '{name} a partagé avec vous une vidéo de {surgery}.',
   },
@@ -87,8 +94,8 @@ export const NOTIFICATION_KINDS = {
     type: 'other',
     group: 'preparation',
     subject: {
-      en: 'Sutura: your hold on a video to prepare has expired',
-      fr: "Sutura : votre réservation d'une vidéo à préparer a expiré",
+      en: 'Sutura: your hold on the video of {surgery} to prepare has expired',
+      fr: 'Sutura : votre réservation de la vidéo de {surgery} à préparer a expiré',
     },
     en: 'Your 12-hour hold on the video of {surgery} has expired: it went back to the pool.',
     fr: 'Votre réservation de 12 heures sur la vidéo de {surgery} a expiré : elle est retournée dans la file.',
@@ -96,7 +103,10 @@ export const NOTIFICATION_KINDS = {
   preparationRendered: {
     type: 'success',
     group: 'preparation',
-    subject: { en: 'Sutura: the video you prepared is ready', fr: 'Sutura : la vidéo que vous avez préparée est prête' },
+    subject: {
+      en: 'Sutura: the video of {surgery} you prepared is ready',
+      fr: 'Sutura : la vidéo de {surgery} que vous avez préparée est prête',
+    },
     en: 'The video of {surgery} you prepared is ready: it now waits for an expert.',
     fr: 'La vidéo de {surgery} que vous avez préparée est prête : elle attend maintenant un expert.',
   },
@@ -104,8 +114,8 @@ export const NOTIFICATION_KINDS = {
     type: 'error',
     group: 'preparation',
     subject: {
-      en: 'Sutura: the video you prepared could not be rendered',
-      fr: "Sutura : la vidéo que vous avez préparée n'a pas pu être générée",
+      en: 'Sutura: the video of {surgery} you prepared could not be rendered',
+      fr: "Sutura : la vidéo de {surgery} que vous avez préparée n'a pas pu être générée",
     },
     en: 'The video of {surgery} you prepared could not be rendered. Your work is kept: submit it again.',
     fr: "La vidéo de {surgery} que vous avez préparée n'a pas pu être générée. Votre travail est conservé : soumettez-la de nouveau.",
@@ -113,14 +123,14 @@ export const NOTIFICATION_KINDS = {
   videoInPreparation: {
     type: 'other',
     group: 'videos',
-    subject: { en: 'Sutura: your video is being prepared', fr: 'Sutura : votre vidéo est en préparation' },
+    subject: { en: 'Sutura: your video of {surgery} is being prepared', fr: 'Sutura : votre vidéo de {surgery} est en préparation' },
     en: 'Your video of {surgery} is being prepared by an editor.',
     fr: 'Votre vidéo de {surgery} est en cours de préparation par un préparateur.',
   },
   videoPrepared: {
     type: 'success',
     group: 'videos',
-    subject: { en: 'Sutura: your video was prepared', fr: 'Sutura : votre vidéo a été préparée' },
+    subject: { en: 'Sutura: your video of {surgery} was prepared', fr: 'Sutura : votre vidéo de {surgery} a été préparée' },
     en: 'Your video of {surgery} was prepared: it now waits for an expert.',
     fr: 'Votre vidéo de {surgery} a été préparée : elle attend maintenant un expert.',
   },
@@ -128,8 +138,8 @@ export const NOTIFICATION_KINDS = {
     type: 'other',
     group: 'analysis',
     subject: {
-      en: 'Sutura: your hold on a video to analyse has expired',
-      fr: "Sutura : votre réservation d'une vidéo à analyser a expiré",
+      en: 'Sutura: your hold on the video of {surgery} to analyse has expired',
+      fr: 'Sutura : votre réservation de la vidéo de {surgery} à analyser a expiré',
     },
     en: 'Your 12-hour hold on the video of {surgery} has expired: it went back to the pool and your draft was discarded.',
     fr: 'Votre réservation de 12 heures sur la vidéo de {surgery} a expiré : elle est retournée dans la file et votre brouillon a été supprimé.',
@@ -137,7 +147,7 @@ export const NOTIFICATION_KINDS = {
   analysisSubmitted: {
     type: 'success',
     group: 'analysis',
-    subject: { en: 'Sutura: your video has been analysed', fr: 'Sutura : votre vidéo a été analysée' },
+    subject: { en: 'Sutura: your video of {surgery} has been analysed', fr: 'Sutura : votre vidéo de {surgery} a été analysée' },
     en: 'Your video of {surgery} has been analysed by {expert}: read the advice.',
     fr: 'Votre vidéo de {surgery} a été analysée par {expert} : consultez les conseils.',
   },
@@ -145,8 +155,8 @@ export const NOTIFICATION_KINDS = {
     type: 'other',
     group: 'preparation',
     subject: {
-      en: 'Sutura: your hold on a video to prepare was ended',
-      fr: "Sutura : votre réservation d'une vidéo à préparer a pris fin",
+      en: 'Sutura: your hold on the video of {surgery} to prepare was ended',
+      fr: 'Sutura : votre réservation de la vidéo de {surgery} à préparer a pris fin',
     },
     en: 'An administrator ended your hold on the video of {surgery}: it went back to the pool.',
     fr: 'Un administrateur a mis fin à votre réservation de la vidéo de {surgery} : elle est retournée dans la file.',
@@ -155,8 +165,8 @@ export const NOTIFICATION_KINDS = {
     type: 'other',
     group: 'analysis',
     subject: {
-      en: 'Sutura: your hold on a video to analyse was ended',
-      fr: "Sutura : votre réservation d'une vidéo à analyser a pris fin",
+      en: 'Sutura: your hold on the video of {surgery} to analyse was ended',
+      fr: 'Sutura : votre réservation de la vidéo de {surgery} à analyser a pris fin',
     },
     en: 'An administrator ended your hold on the video of {surgery}: it went back to the pool and your draft was discarded.',
     fr: 'Un administrateur a mis fin à votre réservation de la vidéo de {surgery} : elle est retournée dans la file et votre brouillon a été supprimé.',
@@ -164,7 +174,7 @@ export const NOTIFICATION_KINDS = {
   videoDeletedByAdmin: {
     type: 'other',
     group: 'videos',
-    subject: { en: 'Sutura: one of your cases was deleted', fr: "Sutura : l'un de vos cas a été supprimé" },
+    subject: { en: 'Sutura: your case of {surgery} was deleted', fr: 'Sutura : votre cas de {surgery} a été supprimé' },
     en: 'An administrator deleted your case of {surgery}, with its files.',
     fr: 'Un administrateur a supprimé votre cas de {surgery}, avec ses fichiers.',
   },

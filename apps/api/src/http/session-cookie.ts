@@ -13,6 +13,13 @@ export const SESSION_MODE_HEADER = 'x-sutura-session';
 const COOKIE = 'sutura_session';
 /** On https the __Host- prefix makes the browser refuse the cookie unless Secure, on /, without Domain. */
 const SECURE_COOKIE = '__Host-sutura_session';
+/**
+ * A companion the page can read, holding no secret (always `1`), set and cleared with the session
+ * cookie: a page without it knows nobody is signed in and does not ask (an answer of 401 on every
+ * signed-out page load otherwise). It proves nothing; the server only trusts the session cookie.
+ */
+export const SIGNED_IN_COOKIE = 'sutura_signed_in';
+const SECURE_SIGNED_IN_COOKIE = '__Host-sutura_signed_in';
 
 export function wantsSessionCookie(request: FastifyRequest): boolean {
   return request.headers[SESSION_MODE_HEADER] === 'cookie';
@@ -35,14 +42,19 @@ declare module 'fastify' {
 
 export function registerSessionCookie(app: FastifyInstance, opts: { secure: boolean; maxAgeSeconds: number }): void {
   const name = opts.secure ? SECURE_COOKIE : COOKIE;
-  const attributes = `Path=/; HttpOnly; SameSite=Strict${opts.secure ? '; Secure' : ''}`;
+  const companion = opts.secure ? SECURE_SIGNED_IN_COOKIE : SIGNED_IN_COOKIE;
+  const shared = `Path=/; SameSite=Strict${opts.secure ? '; Secure' : ''}`;
+  const attributes = `${shared}; HttpOnly`;
   app.decorateReply('session', function (this: FastifyReply, session: Session): Session {
     if (!wantsSessionCookie(this.request)) return session;
-    void this.header('set-cookie', `${name}=${session.token}; ${attributes}; Max-Age=${opts.maxAgeSeconds}`);
+    void this.header('set-cookie', [
+      `${name}=${session.token}; ${attributes}; Max-Age=${opts.maxAgeSeconds}`,
+      `${companion}=1; ${shared}; Max-Age=${opts.maxAgeSeconds}`,
+    ]);
     void this.header('cache-control', 'no-store');
     return { ...session, token: '' };
   });
   app.decorateReply('clearSession', function (this: FastifyReply) {
-    void this.header('set-cookie', `${name}=; ${attributes}; Max-Age=0`);
+    void this.header('set-cookie', [`${name}=; ${attributes}; Max-Age=0`, `${companion}=; ${shared}; Max-Age=0`]);
   });
 }

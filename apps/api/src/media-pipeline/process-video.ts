@@ -9,7 +9,7 @@ import type { Db } from '../db/client.ts';
 import { media, surgeries, videos } from '../db/schema.ts';
 import { createDashboardEvents } from '../modules/dashboard/dashboard.events.ts';
 import type { MediaService } from '../modules/media/media.service.ts';
-import type { NotificationService, RealtimeHub } from '../modules/notifications/notifications.service.ts';
+import { aboutCase, type NotificationService, type RealtimeHub } from '../modules/notifications/notifications.service.ts';
 import type { Storage } from '../storage/storage.ts';
 import {
   inspectOutput,
@@ -314,7 +314,7 @@ async function runPipeline(
     createDashboardEvents(deps.hub).changed({ users: [video.authorId] });
     log.info({ videoId: video.id, plan, duration: result.duration }, 'media pipeline: video ready');
     const link = video.purpose === 'best_case' ? '/admin/best-cases' : `/videos/${video.id}`;
-    await deps.notifications.notify(video.authorId, 'videoReady', { surgery: await surgeryName(db, video.surgeryId) }, link);
+    await deps.notifications.notify(video.authorId, 'videoReady', aboutCase(await surgeryName(db, video.surgeryId), video), link);
   } finally {
     // The upload last: no row names it any more, and unlinking gigabytes takes a second or more
     // (an hour of full HD) that the author does not wait for.
@@ -346,7 +346,7 @@ async function refuse(deps: PipelineDeps, video: VideoRow, source: string, code:
   if (!row) return;
   pushProgress(deps.hub, video, 'failed', 0);
   await deps.notifications.notify(video.authorId, 'videoFailed', {
-    surgery: await surgeryName(deps.db, video.surgeryId),
+    ...aboutCase(await surgeryName(deps.db, video.surgeryId), video),
     reason: { fr: errorMessage(code, 'fr'), en: errorMessage(code, 'en') },
   });
 }
@@ -368,7 +368,7 @@ export async function markProcessingFailed(
   deps.log.warn({ videoId }, 'media pipeline: giving up, the source is kept for a retry');
   pushProgress(deps.hub, video, 'failed', video.processingProgress);
   await deps.notifications.notify(video.authorId, 'videoFailed', {
-    surgery: await surgeryName(deps.db, video.surgeryId),
+    ...aboutCase(await surgeryName(deps.db, video.surgeryId), video),
     reason: { fr: errorMessage('MEDIA_PROCESSING_FAILED', 'fr'), en: errorMessage('MEDIA_PROCESSING_FAILED', 'en') },
   });
 }

@@ -1,4 +1,4 @@
-import { Component, lazy as reactLazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
+import { Component, lazy as reactLazy, Suspense, useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { matchRoutes, Navigate, useLocation, useRoutes, type RouteObject } from 'react-router';
 // Each feature exports its pages as RouteObject[] from its `routes.tsx`; that feature's engineer owns it.
 import { accountRoutes } from '@/features/account/routes';
@@ -15,6 +15,8 @@ import { bestCaseRoutes } from '@/features/best-cases/routes';
 import { AppProviders } from '@/app/providers';
 import { GuestOnly } from '@/app/guest-only';
 import { NotFoundPage, RouteErrorPage } from '@/app/route-error';
+import { RouteSkeleton } from '@/components/route-skeleton';
+import { hasSessionCookie } from '@/lib/session';
 
 // Every page loads with its route, in its own chunk: in a feature's routes.tsx write
 // `{ path: '/x', lazy: { Component: async () => (await import('@/features/x/pages/x-page')).XPage } }`.
@@ -57,9 +59,9 @@ const availablePaths = collectPaths(signedInRoutes);
  * its data router (loaders, actions, fetchers) is twice the code and the app uses none of it.
  * What the data router did for lazy routes is done here: a route's `lazy` becomes a component
  * loaded on first use; the routes of the first URL load before the app first draws, all at once
- * (`preloadRoutesOf`), so nothing is drawn until the first page's code is there; and a
- * navigation keeps the previous page on screen until the next one's code and texts are there
- * (`BrowserRouter` moves in a React transition).
+ * (`preloadRoutesOf`), the page's own data asked at the same time (a route's
+ * `handle.prefetch`), so the first page draws whole (index.html shows a skeleton meanwhile);
+ * a navigation to a page whose code is not there yet shows that page's skeleton at once.
  */
 const tree: RouteObject[] = [
   {
@@ -108,7 +110,13 @@ function lazyElement(lazy: NonNullable<RouteObject['lazy']>): { element: ReactNo
     // Loaded already (the first URL's routes, or a page seen before): drawn at once, without a
     // fallback; decided once per mount, so that the page never remounts.
     const [Page] = useState(() => loaded ?? Lazy);
-    return <Page />;
+    // A new boundary shows its skeleton at once, even inside a navigation's transition: the
+    // next page's shape, not the previous page frozen or a blank screen, while its code loads.
+    return (
+      <Suspense fallback={<RouteSkeleton />}>
+        <Page />
+      </Suspense>
+    );
   }
   return { element: <LazyRoute />, preload: load };
 }
@@ -124,9 +132,21 @@ function declarative(routes: RouteObject[]): Preloaded[] {
 
 const routes = declarative(tree);
 
-/** Loads the code of the routes that draw `pathname` (the first URL), all at once. */
+/** What a route may declare in its `handle`: the data its page will ask for, asked early. */
+export interface RouteHandle {
+  prefetch?(params: Record<string, string | undefined>): void;
+}
+
+/**
+ * Loads the code of the routes that draw `pathname` (the first URL), all at once, and asks for
+ * their data meanwhile (when someone is signed in: the session cookie is sent with it), instead
+ * of after the session, the code and the first draw, one after another.
+ */
 export async function preloadRoutesOf(pathname: string): Promise<void> {
   const matched = matchRoutes(routes, pathname) ?? [];
+  if (hasSessionCookie()) {
+    for (const { route, params } of matched) (route.handle as RouteHandle | undefined)?.prefetch?.(params);
+  }
   await Promise.all(matched.map(({ route }) => (route as Preloaded).preload?.()));
 }
 
@@ -147,8 +167,22 @@ class RouteErrorBoundary extends Component<{ pathname: string; children: ReactNo
   }
 }
 
+/** A navigation asks for the next page's data while its code loads (the first URL did it already). */
+function usePrefetchOnNavigation(pathname: string): void {
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    if (!hasSessionCookie()) return;
+    for (const { route, params } of matchRoutes(routes, pathname) ?? []) (route.handle as RouteHandle | undefined)?.prefetch?.(params);
+  }, [pathname]);
+}
+
 export function AppRoutes() {
   const { pathname } = useLocation();
+  usePrefetchOnNavigation(pathname);
   const page = useRoutes(routes);
   return (
     <RouteErrorBoundary pathname={pathname}>

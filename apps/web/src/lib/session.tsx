@@ -25,13 +25,35 @@ const SessionContext = createContext<SessionContextValue | null>(null);
 let firstExchange: Promise<Session> | undefined;
 
 /**
+ * Whether the browser holds a session cookie, told by its readable companion (the session cookie
+ * itself is httpOnly): without it the exchange is not asked, and a signed-out page load makes no
+ * request that can only fail (docs/security.md).
+ */
+export function hasSessionCookie(): boolean {
+  return /(?:^|;\s*)(?:__Host-)?sutura_signed_in=1(?:;|$)/.test(document.cookie);
+}
+
+/** The companion of a session the server no longer accepts (revoked, expired) goes with it. */
+function forgetSessionCookie(): void {
+  document.cookie = 'sutura_signed_in=; Path=/; Max-Age=0; SameSite=Strict';
+  document.cookie = '__Host-sutura_signed_in=; Path=/; Max-Age=0; SameSite=Strict; Secure';
+}
+
+class SignedOut extends Error {}
+
+/** The current session for the cookie, or a refusal without asking when there is none. */
+function exchangeSession(): Promise<Session> {
+  return hasSessionCookie() ? api<Session>('GET', '/auth') : Promise.reject(new SignedOut('no session cookie'));
+}
+
+/**
  * Starts the exchange of the session cookie (below) as the app starts, alongside the first page's
  * code: every first screen waits for its answer (the sign-in page too, to send a signed-in person
  * on), so it should not wait for the first draw to be asked.
  */
 export function startSessionExchange(): void {
   forgetStoredToken();
-  firstExchange = api<Session>('GET', '/auth');
+  firstExchange = exchangeSession();
   // Its failure (no session) is read by the provider, which may mount after it.
   firstExchange.catch(() => undefined);
 }
@@ -56,6 +78,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const endLocally = useCallback(() => {
+    forgetSessionCookie();
     setSession(null);
     setStatus('signedOut');
     queryClient.clear();
@@ -69,7 +92,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     let cancelled = false;
     const started = epoch.current;
     if (!bootstrap.current) {
-      bootstrap.current = firstExchange ?? api<Session>('GET', '/auth');
+      bootstrap.current = firstExchange ?? exchangeSession();
       firstExchange = undefined;
     }
     bootstrap.current

@@ -64,6 +64,7 @@ export function useAutosave<T>({ value, initial, same, save, storageKey }: Autos
     clearTimeout(timer.current);
     if (lost.current) return false;
     while (inFlight.current) await inFlight.current;
+    if (lost.current) return false;
     const { same: equal, save: persist, storageKey: key } = helpers.current;
     const sending = latest.current;
     if (equal(sending, saved.current)) {
@@ -130,5 +131,13 @@ export function useAutosave<T>({ value, initial, same, save, storageKey }: Autos
     return () => window.removeEventListener('beforeunload', warn);
   }, [status]);
 
-  return { status, error, flush };
+  /** The draft is given up (the hold given back): nothing waiting is sent, now or on leaving. */
+  const discard = useCallback(() => {
+    lost.current = true;
+    clearTimeout(timer.current);
+    timer.current = undefined;
+    writeLocalDraft(helpers.current.storageKey, null);
+  }, []);
+
+  return { status, error, flush, discard };
 }

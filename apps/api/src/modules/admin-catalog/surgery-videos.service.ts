@@ -12,7 +12,7 @@ import type { RequestUser } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Audit } from '../audit/audit.service.ts';
 import type { Claims, ClaimsTx } from '../claims/claims.service.ts';
-import type { NotificationService } from '../notifications/notifications.service.ts';
+import { aboutCase, type NotificationService } from '../notifications/notifications.service.ts';
 
 const invalid = (key: string) => new AppError('VALIDATION', {}, [{ path: `filter.${key}`, code: 'INVALID_VALUE' }]);
 const HELD_STATUSES = Object.values(CLAIM_STATUSES).map((s) => s.held);
@@ -142,7 +142,7 @@ export function createSurgeryVideosAdmin(deps: {
       if (!released) throw new AppError('CLAIM_NOT_HELD');
       const { ended, leftover } = released;
       const [video] = await db
-        .select({ authorId: videos.authorId, nameFr: surgeries.nameFr, nameEn: surgeries.nameEn })
+        .select({ authorId: videos.authorId, createdAt: videos.createdAt, nameFr: surgeries.nameFr, nameEn: surgeries.nameEn })
         .from(videos)
         .leftJoin(surgeries, eq(surgeries.id, videos.surgeryId))
         .where(eq(videos.id, videoId));
@@ -157,7 +157,7 @@ export function createSurgeryVideosAdmin(deps: {
         await notifications.notify(
           ended.holderId,
           ended.stage === 'preparation' ? 'preparationClaimReleased' : 'analysisClaimReleased',
-          { surgery },
+          video ? aboutCase(surgery, video) : { surgery },
           ended.stage === 'preparation' ? '/editor' : '/expert',
         );
       }

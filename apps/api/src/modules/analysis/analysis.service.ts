@@ -39,7 +39,7 @@ import { AppError, notFound } from '../../http/errors.ts';
 import type { Audit } from '../audit/audit.service.ts';
 import type { ClaimsTx } from '../claims/claims.service.ts';
 import type { MediaService } from '../media/media.service.ts';
-import type { NotificationService, RealtimeHub } from '../notifications/notifications.service.ts';
+import { aboutCase, type NotificationService, type RealtimeHub } from '../notifications/notifications.service.ts';
 import type { VoiceStore } from './voice.ts';
 
 type VideoRow = typeof videos.$inferSelect;
@@ -318,7 +318,7 @@ export function createAnalysisService(deps: {
         poolChanged(claim.videoId, 'returned');
         const [video] = await db.select().from(videos).where(eq(videos.id, claim.videoId));
         if (video && claim.holderId) {
-          await notifications.notify(claim.holderId, 'analysisLeaseExpired', { surgery: await surgeryOf(video) }, '/expert');
+          await notifications.notify(claim.holderId, 'analysisLeaseExpired', aboutCase(await surgeryOf(video), video), '/expert');
         }
       }
       return expired.length;
@@ -401,7 +401,12 @@ export function createAnalysisService(deps: {
       // Taken over from an expired lease the sweep had not tidied yet: its expert is told.
       if (granted.previous?.holderId && granted.previous.holderId !== viewer.id) {
         const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
-        await notifications.notify(granted.previous.holderId, 'analysisLeaseExpired', { surgery: await surgeryOf(video!) }, '/expert');
+        await notifications.notify(
+          granted.previous.holderId,
+          'analysisLeaseExpired',
+          aboutCase(await surgeryOf(video!), video!),
+          '/expert',
+        );
       }
       return { videoId, stage: 'analysis', fencingToken: granted.fencingToken, leaseEndsAt: granted.leaseEndsAt };
     },
@@ -547,7 +552,7 @@ export function createAnalysisService(deps: {
         video.authorId,
         'analysisSubmitted',
         {
-          surgery: await surgeryOf(video),
+          ...aboutCase(await surgeryOf(video), video),
           expert: `${expert?.firstName ?? ''} ${expert?.lastName ?? ''}`.trim(),
         },
         `/videos/${videoId}`,

@@ -23,7 +23,7 @@ import { AppError, notFound } from '../../http/errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { Audit } from '../audit/audit.service.ts';
 import type { MediaService } from '../media/media.service.ts';
-import type { NotificationService } from '../notifications/notifications.service.ts';
+import { aboutCase, type NotificationService } from '../notifications/notifications.service.ts';
 import { removeUploadFilesOf } from '../videos/videos.service.ts';
 
 type UpdateBestCaseBody = z.output<typeof updateBestCaseBody>;
@@ -285,7 +285,7 @@ export function createBestCaseService(deps: {
         await notifications.notify(
           source.authorId,
           'bestCaseRequested',
-          { surgery: await surgeryNames(source.surgeryId) },
+          aboutCase(await surgeryNames(source.surgeryId), source),
           `/videos/${source.id}`,
         );
       } else {
@@ -420,8 +420,21 @@ export function createBestCaseService(deps: {
 
     // ---- The author of a converted case.
 
-    async request(viewer: RequestUser, videoId: string): Promise<BestCaseRequest> {
-      return requestOf(await ownRequest(viewer, videoId));
+    /**
+     * Null when nothing was asked about the author's own case (most cases: their page asks on
+     * every visit, an expected state and no error); 404 when the case is not theirs.
+     */
+    async request(viewer: RequestUser, videoId: string): Promise<BestCaseRequest | null> {
+      const [own] = await db
+        .select({ id: videos.id })
+        .from(videos)
+        .where(and(eq(videos.id, videoId), eq(videos.authorId, viewer.id)));
+      if (!own) throw notFound();
+      const [row] = await db
+        .select({ bc: bestCases })
+        .from(bestCases)
+        .where(and(eq(bestCases.videoId, videoId), eq(bestCases.origin, 'converted')));
+      return row ? requestOf(row.bc) : null;
     },
 
     /** Accepting shows it (when published); declining once accepted withdraws and unpublishes it. */

@@ -28,11 +28,32 @@ type Row = typeof notifications.$inferSelect;
 /** A parameter is plain text, or text in both languages (a surgery name, a failure reason). */
 export type NotificationParam = string | number | { fr: string; en: string };
 
-/** A text of the notification's kind with its {param} placeholders filled in `lang`. */
-function fill(template: string, params: Row['params'], lang: Language): string {
+/**
+ * The case a notification is about: its surgery and the moment it was added, so that two
+ * notifications about two cases of one surgery read apart ("Pyeloplasty (27 November 2026)").
+ */
+export function aboutCase(surgery: { fr: string; en: string }, video: { createdAt: Date }): Record<string, NotificationParam> {
+  return { surgery, caseAt: video.createdAt.toISOString() };
+}
+
+/** The day a case was added, in the server's time zone (TZ), as its people read dates. */
+function caseDay(iso: string, lang: Language): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  return new Intl.DateTimeFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', { day: 'numeric', month: 'long', year: 'numeric' }).format(date);
+}
+
+/**
+ * A text of the notification's kind with its {param} placeholders filled in `lang`. The surgery
+ * of a case is followed by the day it was added (`caseAt`); notifications stored before they
+ * carried it keep reading as they did.
+ */
+export function fill(template: string, params: Row['params'], lang: Language): string {
   return template.replace(/\{(\w+)\}/g, (_, k: string) => {
     const value = params[k];
-    return value !== null && typeof value === 'object' ? value[lang] : String(value ?? '');
+    const text = value !== null && typeof value === 'object' ? value[lang] : String(value ?? '');
+    const day = k === 'surgery' && typeof params.caseAt === 'string' ? caseDay(params.caseAt, lang) : '';
+    return day ? `${text} (${day})` : text;
   });
 }
 

@@ -28,7 +28,7 @@ import type { Storage } from '../../storage/storage.ts';
 import type { Audit } from '../audit/audit.service.ts';
 import type { Claims } from '../claims/claims.service.ts';
 import type { DashboardEvents } from '../dashboard/dashboard.events.ts';
-import type { NotificationService } from '../notifications/notifications.service.ts';
+import { aboutCase, type NotificationService } from '../notifications/notifications.service.ts';
 import { frameRateOf, type PreparationService } from './preparation.service.ts';
 
 /** Media rows of a rendered preparation; the source's own rows stay for its author. */
@@ -256,8 +256,9 @@ export function createPreparationJobs(deps: PreparationJobDeps) {
         preparation.statusChanged(video, 'pending_analysis', prep.editorId);
         deps.dashboardEvents?.changed({ users: [video.authorId, prep.editorId], roles: ['expert'] });
         const surgery = await preparation.surgeryNames(video.surgeryId);
-        if (prep.editorId) await notifications.notify(prep.editorId, 'preparationRendered', { surgery }, `/editor/${videoId}/complete`);
-        await notifications.notify(video.authorId, 'videoPrepared', { surgery }, `/videos/${videoId}`);
+        if (prep.editorId)
+          await notifications.notify(prep.editorId, 'preparationRendered', aboutCase(surgery, video), `/editor/${videoId}/complete`);
+        await notifications.notify(video.authorId, 'videoPrepared', aboutCase(surgery, video), `/videos/${videoId}`);
       } catch (err) {
         // The files of this attempt, unless another run of it recorded them meanwhile.
         const [current] = await db
@@ -300,7 +301,7 @@ export function createPreparationJobs(deps: PreparationJobDeps) {
       await notifications.notify(
         editorId,
         'preparationRenderFailed',
-        { surgery: await preparation.surgeryNames(video.surgeryId) },
+        aboutCase(await preparation.surgeryNames(video.surgeryId), video),
         `/editor/${videoId}`,
       );
     },

@@ -31,7 +31,7 @@ import type { Queue } from '../../jobs/queue.ts';
 import type { Audit } from '../audit/audit.service.ts';
 import type { Claims } from '../claims/claims.service.ts';
 import type { MediaService } from '../media/media.service.ts';
-import type { NotificationService, RealtimeHub } from '../notifications/notifications.service.ts';
+import { aboutCase, type NotificationService, type RealtimeHub } from '../notifications/notifications.service.ts';
 
 type VideoRow = typeof videos.$inferSelect;
 type PreparationRow = typeof preparations.$inferSelect;
@@ -300,9 +300,9 @@ export function createPreparationService(deps: {
       statusChanged(video!, 'in_preparation');
       const surgery = await surgeryNames(video!.surgeryId);
       if (claim.previous?.holderId && claim.previous.holderId !== viewer.id) {
-        await notifications.notify(claim.previous.holderId, 'preparationLeaseExpired', { surgery }, '/editor');
+        await notifications.notify(claim.previous.holderId, 'preparationLeaseExpired', aboutCase(surgery, video!), '/editor');
       }
-      if (!prep) await notifications.notify(video!.authorId, 'videoInPreparation', { surgery }, `/videos/${videoId}`);
+      if (!prep) await notifications.notify(video!.authorId, 'videoInPreparation', aboutCase(surgery, video!), `/videos/${videoId}`);
       return { videoId: claim.videoId, stage: claim.stage, fencingToken: claim.fencingToken, leaseEndsAt: claim.leaseEndsAt };
     },
 
@@ -498,7 +498,7 @@ export function createPreparationService(deps: {
           await notifications.notify(
             claim.holderId,
             'preparationLeaseExpired',
-            { surgery: await surgeryNames(video.surgeryId) },
+            aboutCase(await surgeryNames(video.surgeryId), video),
             '/editor',
           );
         }

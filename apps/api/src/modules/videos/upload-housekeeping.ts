@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/client.ts';
 import { media, surgeries, videos } from '../../db/schema.ts';
 import type { Storage } from '../../storage/storage.ts';
-import type { NotificationService } from '../notifications/notifications.service.ts';
+import { aboutCase, type NotificationService } from '../notifications/notifications.service.ts';
 import { removeUploadFilesOf, UPLOADS_DIR } from './videos.service.ts';
 
 /** A file younger than this is never swept: its row may be about to be written (a transcode's outputs). */
@@ -64,7 +64,7 @@ export function createUploadHousekeeping(deps: {
             .returning({ id: videos.id });
           if (!gone) continue;
           await removeUploadFilesOf(deps.dataDir, row);
-          await notifications.notify(row.authorId, 'uploadExpired', { surgery: await surgeryName(row.surgeryId) }, linkOf(row));
+          await notifications.notify(row.authorId, 'uploadExpired', aboutCase(await surgeryName(row.surgeryId), row), linkOf(row));
           expired += 1;
         } else if (idle >= warnMs && !row.uploadWarnedAt) {
           const [marked] = await db
@@ -74,7 +74,12 @@ export function createUploadHousekeeping(deps: {
             .returning({ id: videos.id });
           if (!marked) continue;
           const hours = Math.max(1, Math.round((expiryMs - idle) / 3600_000));
-          await notifications.notify(row.authorId, 'uploadExpiring', { surgery: await surgeryName(row.surgeryId), hours }, linkOf(row));
+          await notifications.notify(
+            row.authorId,
+            'uploadExpiring',
+            { ...aboutCase(await surgeryName(row.surgeryId), row), hours },
+            linkOf(row),
+          );
           warned += 1;
         }
       }

@@ -40,7 +40,7 @@ import type { Queue } from '../../jobs/queue.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { Audit } from '../audit/audit.service.ts';
 import type { MediaService } from '../media/media.service.ts';
-import type { NotificationService, RealtimeHub } from '../notifications/notifications.service.ts';
+import { aboutCase, type NotificationService, type RealtimeHub } from '../notifications/notifications.service.ts';
 import type { DashboardEvents } from '../dashboard/dashboard.events.ts';
 import { listConditions, listOrder, pictureCount, sharedWith } from './videos.queries.ts';
 
@@ -560,7 +560,7 @@ export function createVideoService(deps: {
         authorId: row.authorId,
         status: row.status,
       });
-      if (surgery) await notifications.notify(row.authorId, 'videoDeletedByAdmin', { surgery }, '/videos');
+      if (surgery) await notifications.notify(row.authorId, 'videoDeletedByAdmin', aboutCase(surgery, row), '/videos');
       deps.dashboardEvents?.changed({ users: [row.authorId, row.claimHolderId], roles: poolRolesOf(row.status) });
     },
 
@@ -632,7 +632,7 @@ export function createVideoService(deps: {
         await notifications.notify(
           colleague.id,
           'videoShared',
-          { name: `${author?.firstName ?? ''} ${author?.lastName ?? ''}`.trim(), surgery: await surgeryNames(row.surgeryId) },
+          { name: `${author?.firstName ?? ''} ${author?.lastName ?? ''}`.trim(), ...aboutCase(await surgeryNames(row.surgeryId), row) },
           `/videos/${row.id}/shared`,
         );
       }
@@ -843,7 +843,7 @@ export function createVideoService(deps: {
       }
       await audit(row.authorId, 'video.uploaded', 'video', row.id, null, { size });
       pushProgress(row, 'processing', 0);
-      await notifications.notify(row.authorId, 'videoUploaded', { surgery: await surgeryNames(row.surgeryId) }, `/videos/${row.id}`);
+      await notifications.notify(row.authorId, 'videoUploaded', aboutCase(await surgeryNames(row.surgeryId), row), `/videos/${row.id}`);
     },
   };
 }

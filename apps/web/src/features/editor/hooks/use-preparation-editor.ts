@@ -246,6 +246,7 @@ export function usePreparationEditor(detail: PreparationDetail) {
     moveStepInList,
     setEdgeAt,
     save: autosave.flush,
+    discard: autosave.discard,
     saveStatus: autosave.status,
     saveError: autosave.error,
     fencingToken: () => fencingToken.current,

@@ -79,7 +79,10 @@ function PhaseEditor({ detail, onUrlsExpired }: { detail: PreparationDetail; onU
     );
   };
 
-  const giveBack = () =>
+  const giveBack = () => {
+    if (release.isPending) return;
+    // The draft goes with the hold: a change still waiting would reach the server after it (409).
+    editor.discard();
     release.mutate(
       { id: detail.id, fencingToken: editor.fencingToken() },
       {
@@ -99,6 +102,7 @@ function PhaseEditor({ detail, onUrlsExpired }: { detail: PreparationDetail; onU
         },
       },
     );
+  };
 
   const actions =
     detail.phase === 'trim' ? (

@@ -115,6 +115,17 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
   const submit = async (confirmAnyway: boolean) => {
     if (ws.fencingToken === null) return;
     setMessage(null);
+    // What is unrated is known here: asked before calling, so an expected state is no refused
+    // request (the server still refuses it, with the same list, to another client).
+    const missing = {
+      stepIds: ws.steps.filter((s) => !form.stepRatings[s.id]).map((s) => s.id),
+      kpis: KPIS.filter((k) => !form.kpiRatings[k]),
+    };
+    if (!confirmAnyway && (missing.stepIds.length || missing.kpis.length)) {
+      setUnrated(missing);
+      setDialog('unrated');
+      return;
+    }
     if (!(await autosave.flush())) return setMessage(t('save.notSaved'));
     finalize.mutate(
       { fencingToken: ws.fencingToken, confirmAnyway },
@@ -134,7 +145,9 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
   };
 
   const giveBack = () => {
-    if (ws.fencingToken === null) return;
+    if (ws.fencingToken === null || abandon.isPending) return;
+    // The draft goes with the hold: a change still waiting would reach the server after it (409).
+    autosave.discard();
     abandon.mutate(ws.fencingToken, {
       onSuccess: () => {
         try {

@@ -1,8 +1,24 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
 import type { AnalysisResult } from '@sutura/domain/analysis';
 import { isErrorCode } from '@sutura/domain/errors';
+import type { publicUserSchema } from '@sutura/domain/users';
 import { api, API_BASE, ApiRequestError, SESSION_HEADERS } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
+import { queryClient } from '@/lib/query';
+
+export type PublicUser = z.infer<typeof publicUserSchema>;
+
+/** The expert's public profile shown beside the result (SPEC §7 call table). */
+export const expertProfileOptions = (expertId: string, lang: string) =>
+  queryOptions({
+    queryKey: ['users', 'public', expertId, lang] as const,
+    queryFn: () =>
+      api<PublicUser>('GET', `/users/${expertId}`, {
+        query: { select: ['career', 'information', 'mediaId'], populate: ['career.specialty', 'media'] },
+      }),
+    staleTime: 5 * 60_000,
+  });
 
 /**
  * The expert's analysis of an analysed video (docs/analysis-contract.md). Under the video's
@@ -12,7 +28,14 @@ import { currentLanguage } from '@/lib/i18n';
 export const analysisResultOptions = (videoId: string, lang: string) =>
   queryOptions({
     queryKey: ['videos', 'detail', videoId, lang, 'analysis'] as const,
-    queryFn: () => api<AnalysisResult>('GET', `/videos/${videoId}/analysis`),
+    queryFn: async () => {
+      const result = await api<AnalysisResult>('GET', `/videos/${videoId}/analysis`);
+      // The expert's profile is asked as soon as their id is known, not after the page draws.
+      if (result.expert.id) void queryClient.prefetchQuery(expertProfileOptions(result.expert.id, lang));
+      return result;
+    },
+    // Asked together with the case (video-detail.ts): not asked again when the page mounts.
+    staleTime: 30_000,
   });
 
 export function useAnalysisResult(videoId: string, enabled: boolean) {

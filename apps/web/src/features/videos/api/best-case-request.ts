@@ -1,20 +1,20 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BestCaseRequest } from '@sutura/domain/best-cases';
-import { api, ApiRequestError } from '@/lib/http';
+import { api } from '@/lib/http';
 
 const key = (videoId: string) => ['best-cases', 'request', videoId] as const;
 
 /** What an administrator asked of the author about this case; null when nothing was asked. */
-export function useBestCaseRequest(videoId: string, enabled: boolean) {
-  return useQuery({
+export const bestCaseRequestOptions = (videoId: string) =>
+  queryOptions({
     queryKey: key(videoId),
-    queryFn: () =>
-      api<BestCaseRequest>('GET', `/videos/${encodeURIComponent(videoId)}/best-case`).catch((error: unknown) => {
-        if (error instanceof ApiRequestError && error.status === 404) return null;
-        throw error;
-      }),
-    enabled,
+    queryFn: () => api<BestCaseRequest | null>('GET', `/videos/${encodeURIComponent(videoId)}/best-case`),
+    // Asked together with the case (video-detail.ts): not asked again when the page mounts.
+    staleTime: 30_000,
   });
+
+export function useBestCaseRequest(videoId: string, enabled: boolean) {
+  return useQuery({ ...bestCaseRequestOptions(videoId), enabled });
 }
 
 export function useAnswerBestCase(videoId: string) {

@@ -1,7 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { VideoDetail } from '@sutura/domain/videos';
 import { api } from '@/lib/http';
-import { currentLanguage } from '@/lib/i18n';
+import { currentLanguage, i18n } from '@/lib/i18n';
+import { queryClient } from '@/lib/query';
+import { analysisResultOptions } from '@/features/videos/api/analysis-result';
+import { bestCaseRequestOptions } from '@/features/videos/api/best-case-request';
 import { videoKeys } from '@/features/videos/api/video-keys';
 import { signedUrlExpiry } from '@/components/video/signed-url';
 
@@ -29,7 +32,13 @@ function earliestExpiry(video: VideoDetail): number | null {
 export const videoDetailOptions = (id: string, lang: string) =>
   queryOptions({
     queryKey: videoKeys.detail(id, lang),
-    queryFn: () => getVideo(id),
+    queryFn: async () => {
+      const video = await getVideo(id);
+      prefetchCaseParts(video, lang);
+      return video;
+    },
+    // Asked before the page mounts (prefetchCasePage); realtime events and mutations refresh it.
+    staleTime: 30_000,
     refetchInterval: (query) => {
       const video = query.state.data;
       const expiry = video ? earliestExpiry(video) : null;
@@ -38,6 +47,29 @@ export const videoDetailOptions = (id: string, lang: string) =>
       return Math.max(5_000, lifetime * 0.8);
     },
   });
+
+/**
+ * The parts of a case page that depend on the case, asked the moment the case arrives rather
+ * than once the page has drawn with it: the expert's result (then their profile) for an analysed
+ * case of one's own (or an administrator's), and the author's best-case request.
+ */
+function prefetchCaseParts(video: VideoDetail, lang: string): void {
+  const own = video.access === 'author' || video.access === 'admin';
+  if (own && video.status === 'analysed') {
+    void queryClient.prefetchQuery(analysisResultOptions(video.id, lang));
+    if (video.access === 'author') void queryClient.prefetchQuery(bestCaseRequestOptions(video.id));
+  }
+}
+
+/**
+ * A case page's data and texts, asked together as soon as its address is known (the first URL
+ * with the app's code, or a navigation): not the session, the code, the case, its result and its
+ * expert one after another.
+ */
+export function prefetchCasePage(id: string): void {
+  void i18n.loadNamespaces(['videos', 'analysis', 'best-cases', 'case-file']);
+  void queryClient.prefetchQuery(videoDetailOptions(id, currentLanguage()));
+}
 
 export function useVideoDetail(id: string) {
   return useQuery(videoDetailOptions(id, currentLanguage()));

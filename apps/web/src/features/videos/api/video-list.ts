@@ -42,14 +42,22 @@ export function toQuery(params: VideoListParams): QueryParams {
   return { filter, sort: [...VIDEO_SORT_OPTIONS[params.sort]], page: params.page, limit: VIDEO_PAGE_SIZE };
 }
 
+/** Whether a list key is one of the same tab's (its params are the key's last part). */
+function sameTab(key: readonly unknown[] | undefined, tab: VideoTab): boolean {
+  const params = key?.[3] as Partial<VideoListParams> | undefined;
+  return params?.tab === tab;
+}
+
 export const getVideoList = (params: VideoListParams) => api<VideoList>('GET', '/videos', { query: toQuery(params) });
 
 export const videoListOptions = (lang: string, params: VideoListParams) =>
   queryOptions({
     queryKey: videoKeys.list(lang, params),
     queryFn: () => getVideoList(params),
-    // Another page or filter keeps the current cards on screen until its answer arrives.
-    placeholderData: keepPreviousData,
+    // Another page or filter of the same tab keeps its cards on screen (dimmed, with a progress
+    // bar) until the answer arrives; another tab never shows the previous tab's cards: its
+    // skeletons show at once.
+    placeholderData: (previous, previousQuery) => (sameTab(previousQuery?.queryKey, params.tab) ? keepPreviousData(previous) : undefined),
   });
 
 export function useVideoList(params: VideoListParams) {

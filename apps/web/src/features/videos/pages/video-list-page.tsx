@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
@@ -86,6 +87,12 @@ export function VideoListPage() {
               <Typography role="status" variant="body2" sx={{ color: 'text.secondary', mb: 1.5 }}>
                 {t('list.count', { count: result.total })}
               </Typography>
+              {/* Another page or filter of this tab is on its way: the shown cards are the previous ones. */}
+              {list.isPlaceholderData ? (
+                <LinearProgress aria-label={t('list.loading')} data-testid="video-list-updating" sx={{ mb: 1 }} />
+              ) : (
+                <Box sx={{ height: 4, mb: 1 }} />
+              )}
               <CardGrid items={result.data} busy={list.isFetching} dimmed={list.isPlaceholderData}>
                 {(video) => <VideoCard video={video} />}
               </CardGrid>

@@ -14,19 +14,15 @@ import Typography from '@mui/material/Typography';
 import LinkOutlined from '@mui/icons-material/LinkOutlined';
 import PictureAsPdfOutlined from '@mui/icons-material/PictureAsPdfOutlined';
 import { KPI_DEFINITIONS, formatTimecode, momentLink, type AnalysisResult } from '@sutura/domain/analysis';
-import type { publicUserSchema } from '@sutura/domain/users';
-import type { z } from 'zod';
-import { api, errorText } from '@/lib/http';
+import { errorText } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
 import { useToast } from '@/lib/toast';
 import { RatingBadge } from '@/features/expert/components/rating-scale';
-import { downloadAnalysisReport } from '@/features/videos/api/analysis-result';
+import { downloadAnalysisReport, expertProfileOptions } from '@/features/videos/api/analysis-result';
 import { formatDateTime } from '@/components/video/format';
 import { visuallyHidden } from '@/components/video/visually-hidden';
 
 const KpiRadar = lazy(() => import('@/features/videos/components/analysis/kpi-radar'));
-
-type PublicUser = z.infer<typeof publicUserSchema>;
 
 /** The expert's public profile (SPEC §7 call table), their date, the global rating and the PDF report. */
 export function AnalysisSummary({ result }: { result: AnalysisResult }) {
@@ -34,14 +30,7 @@ export function AnalysisSummary({ result }: { result: AnalysisResult }) {
   const lang = currentLanguage();
   const toast = useToast();
   const [downloading, setDownloading] = useState(false);
-  const profile = useQuery({
-    queryKey: ['users', 'public', result.expert.id, lang],
-    queryFn: () =>
-      api<PublicUser>('GET', `/users/${result.expert.id}`, {
-        query: { select: ['career', 'information', 'mediaId'], populate: ['career.specialty', 'media'] },
-      }),
-    staleTime: 5 * 60_000,
-  });
+  const profile = useQuery({ ...expertProfileOptions(result.expert.id, lang), enabled: result.expert.id !== '' });
   const name = profile.data?.information
     ? `${profile.data.information.firstName} ${profile.data.information.lastName}`
     : `${result.expert.firstName} ${result.expert.lastName}`;
@@ -70,7 +59,7 @@ export function AnalysisSummary({ result }: { result: AnalysisResult }) {
         <Avatar src={profile.data?.media?.url ?? undefined} alt="" />
         <Box sx={{ minWidth: 0 }}>
           <Typography sx={{ fontWeight: 700 }}>{name}</Typography>
-          <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+          <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid={profile.data ? 'analysis-expert-profile' : undefined}>
             {profile.data?.career?.specialty?.name ?? t('result.expert')}
           </Typography>
         </Box>
