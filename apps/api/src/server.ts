@@ -1,0 +1,169 @@
+import path from 'node:path';
+import pino from 'pino';
+import { missingLegalSettings } from '@sutura/domain/legal';
+import { ConfigError, loadConfig } from './config.ts';
+import { EmbeddedDatabaseError, startEmbeddedServer } from './db/embedded-server.ts';
+import { ffmpegCapabilities, type FfmpegCapabilities } from './media-pipeline/ffmpeg.ts';
+import { releaseStartupMemory } from './memory.ts';
+import type { Services } from './app.ts';
+import type { RealtimeHub } from './modules/notifications/notifications.service.ts';
+
+/** Stops with the reason alone when the operator has something to fix. */
+function fail(err: unknown): never {
+  if (err instanceof ConfigError || err instanceof EmbeddedDatabaseError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+  throw err;
+}
+
+const config = (() => {
+  try {
+    return loadConfig();
+  } catch (err) {
+    return fail(err);
+  }
+})();
+const log = pino({ level: config.logLevel });
+const phases: Record<string, number> = {};
+const phase = (name: string) => (phases[name] = Math.round(performance.now()));
+
+const closers: (() => Promise<void>)[] = [];
+let closing = false;
+const onFatal = (err: Error) => {
+  process.stderr.write(`${err.message}\n`);
+  void shutdown('database', 1);
+};
+// PostgreSQL and ffmpeg's checks run in processes of their own: they start before the rest of the
+// server loads, and the loading (this process's work) goes on meanwhile.
+const dbDir = path.join(config.dataDir, 'db');
+const embedded = config.databaseUrl ? undefined : startEmbeddedServer({ dir: dbDir, log, onFatal });
+embedded?.catch(() => {});
+const mediaToolsChecked = ffmpegCapabilities({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
+const [{ openDatabase }, { createQueue }, { createMailer }, { createLocalStorage }] = await Promise.all([
+  import('./db/client.ts'),
+  import('./jobs/queue.ts'),
+  import('./modules/mail/mailer.ts'),
+  import('./storage/storage.ts'),
+]);
+const database = await openDatabase({
+  url: config.databaseUrl,
+  dataDir: dbDir,
+  log,
+  onFatal,
+  ...(embedded ? { server: embedded } : {}),
+}).catch(fail);
+phase('database');
+const storage = createLocalStorage(path.join(config.dataDir, 'media'));
+// The queue's tables are checked while the rest of the server loads.
+const queueStarted = createQueue(database, log);
+queueStarted.catch(() => {});
+const [{ buildApp, createServices }, { createJobHandlers }, { createRealtimeEmitter }, seeding] = await Promise.all([
+  import('./app.ts'),
+  import('./jobs/workers.ts'),
+  import('./realtime/socket.ts'),
+  import('./seed.ts'),
+]);
+const queue = await queueStarted;
+phase('modules');
+const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log });
+
+/** The operator's line about the media pipeline: which ffmpeg, from where, or what is missing. */
+function mediaLine(caps: FfmpegCapabilities): string {
+  const from = { env: 'FFMPEG_PATH', system: 'system', npm: 'npm package', missing: 'not found' } as const;
+  const tool = (t: FfmpegCapabilities['ffmpeg']) => `${t.version ?? '?'} (${from[t.origin]}, ${t.path})`;
+  if (!caps.usable) return `Media pipeline UNUSABLE: ${caps.problems.join('; ')}. Install ffmpeg or set FFMPEG_PATH and FFPROBE_PATH.`;
+  return `Media: ffmpeg ${tool(caps.ffmpeg)}, ffprobe ${tool(caps.ffprobe)}`;
+}
+const mediaTools = await mediaToolsChecked;
+if (!mediaTools.usable) log.error({ problems: mediaTools.problems }, 'media pipeline unusable');
+
+closers.push(() => queue.stop());
+let services: Services;
+let hub: RealtimeHub;
+
+if (config.workers !== 'only') {
+  const built = await buildApp({ config, database, storage, queue, log });
+  const { app } = built;
+  services = built.services;
+  hub = built.hub;
+  phase('app');
+  const { createdDemo } = await seeding.seed({
+    db: database.db,
+    vocabularies: services.vocabularies,
+    rpps: services.rpps,
+    demoData: config.demoData,
+    log,
+  });
+  phase('seed');
+  releaseStartupMemory();
+  await app.listen({ port: config.port, host: config.host });
+  phase('listening');
+  log.debug({ phases }, 'started (milliseconds since the process began)');
+  closers.unshift(() => app.close());
+  const lines = [`Sutura is running at ${config.publicUrl}`, mediaLine(mediaTools)];
+  if (createdDemo) {
+    lines.push('Demo accounts (password for all: ' + seeding.DEMO_PASSWORD + '):');
+    for (const a of seeding.DEMO_ACCOUNTS) lines.push(`  ${a.role.padEnd(13)} ${a.email}`);
+  }
+  if (!config.smtpUrl) lines.push(`Mail is written to ${path.join(config.dataDir, 'outbox')}`);
+  if (createdDemo && config.demoVideos) lines.push('Demo videos are being generated in the background; they appear in a few minutes.');
+  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+  const missingLegal = missingLegalSettings(config.legal);
+  if (missingLegal.length) {
+    log.warn(
+      { missing: missingLegal },
+      `the legal notice, general conditions and privacy policy lack these settings: ${missingLegal.join(', ')}`,
+    );
+  }
+  // The demo's generators load only when they have something to do, after the server answers.
+  if (createdDemo && config.demoVideos) {
+    Promise.all([import('./demo-videos.ts'), import('./demo-analysis.ts'), import('./demo-best-cases.ts')])
+      .then(async ([{ seedDemoVideos }, { seedDemoAnalysis }, { seedDemoBestCase }]) => {
+        const durations = await seedDemoVideos({
+          db: database.db,
+          queue,
+          mediaService: services.mediaService,
+          dataDir: config.dataDir,
+          log,
+        });
+        await seedDemoAnalysis({ db: database.db, voice: services.voice, log, durations, ffmpegPath: config.ffmpegPath });
+        await seedDemoBestCase({ db: database.db, log, videoIds: [...durations.keys()] });
+      })
+      .catch((err: unknown) => log.error({ err }, 'demo videos could not be generated'));
+  }
+  // Months of analysed cases for the statistics, once (its own marker), beside the demo videos.
+  if (config.demoData && config.demoVideos) {
+    import('./demo-history.ts')
+      .then(({ seedDemoHistory }) => seedDemoHistory({ db: database.db, storage, log, ffmpegPath: config.ffmpegPath }))
+      .catch((err: unknown) => log.error({ err }, 'demo history could not be generated'));
+  }
+} else {
+  // No socket server here: pushes go through the PostgreSQL adapter to the HTTP processes.
+  const emitter = await createRealtimeEmitter(database.pool);
+  closers.push(emitter.close);
+  hub = emitter.hub;
+  services = createServices({ config, database, storage, queue, log }, emitter.hub);
+  releaseStartupMemory();
+  log.info({ media: mediaLine(mediaTools) }, 'worker process started');
+}
+
+if (config.workers !== 'off') {
+  const { mediaService, notifications } = services;
+  const pipeline = { db: database.db, storage, mediaService, notifications, hub, config, log };
+  const preparation = { service: services.preparation, jobs: services.preparationJobs };
+  await queue.startWorkers(
+    createJobHandlers({ mailer, pipeline, housekeeping: services.housekeeping, preparation, analysis: services.analysis }),
+  );
+}
+closers.push(() => database.close());
+
+async function shutdown(signal: string, code = 0) {
+  if (closing) return;
+  closing = true;
+  log.info({ signal }, 'shutting down');
+  for (const close of closers) await close().catch((err: unknown) => log.error({ err }, 'error while closing'));
+  process.exit(code);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
