@@ -183,7 +183,9 @@ const work = await mkdtemp(path.join(tmpdir(), 'sutura-bench-start-'));
 // As root, the embedded PostgreSQL runs as its own system user, which must pass through here.
 await chmod(work, 0o711);
 try {
-  say(`Start-up, ${RUNS} runs per case (median), load average ${load()} on ${spawnSync('nproc', { encoding: 'utf8' }).stdout.trim()} processors`);
+  say(
+    `Start-up, ${RUNS} runs per case (median), load average ${load()} on ${spawnSync('nproc', { encoding: 'utf8' }).stdout.trim()} processors`,
+  );
   const hello: Start[] = [];
   for (let i = 0; i < RUNS; i++) hello.push(await helloWorld());
   const helloMs = summary('(a) Fastify hello world', hello);
