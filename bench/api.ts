@@ -5,7 +5,7 @@
  * on a PostgreSQL server instead of the embedded default; BENCH_PROFILE=1 writes a CPU profile of
  * the product's process into the working folder, which is then kept)
  *
- * In one run: the real server (apps/api/src/main.ts in a child process as `npm start` runs it,
+ * In one run: the real server (apps/api/src/main.js in a child process as `npm start` runs it,
  * temporary DATA_DIR, WORKERS=off) on the embedded PostgreSQL server, seeded with SQL with
  * 100 000 videos over 1 000 learners (100 each) and 50 notifications per learner; beside it, in
  * its own process on the same database, bench/api-bare.ts: bare Fastify routes that run the same
@@ -177,7 +177,7 @@ const work = process.env.BENCH_WORK ?? (await mkdtemp(path.join(tmpdir(), 'sutur
 const children: ChildProcess[] = [];
 try {
   const product = startProcess(
-    process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${work}`, 'apps/api/src/main.ts'] : ['apps/api/src/main.ts'],
+    process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${work}`, 'apps/api/src/main.js'] : ['apps/api/src/main.js'],
     {
       DATA_DIR: work,
       PORT: String(PRODUCT_PORT),

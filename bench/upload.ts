@@ -6,7 +6,7 @@
  *   (a) `cp` of the file: the disk's ceiling;
  *   (b) a plain HTTP PUT to a tiny Node server (its own process) that pipes the body into a
  *       file: the ceiling of any HTTP upload on this machine;
- *   (c) a tus upload through the real Sutura server (apps/api/src/main.ts in a child process,
+ *   (c) a tus upload through the real Sutura server (apps/api/src/main.js in a child process,
  *       as `npm start` runs it, temporary DATA_DIR, WORKERS=off, DEMO_VIDEOS=off), as the demo
  *       learner, one PATCH streaming the whole file (continued from the server's offset if the
  *       connection drops), while the server's RSS is sampled every 100 ms: first on the
@@ -177,7 +177,7 @@ async function tusUpload(
   await mkdir(dataDir);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [path.join(root, 'apps/api/src/main.ts')], {
+  const server = spawn(process.execPath, [path.join(root, 'apps/api/src/main.js')], {
     cwd: root,
     env: {
       ...process.env,

@@ -7,7 +7,7 @@
  *
  * In one run:
  *   1. builds the web app (`npm run build -w @sutura/web`);
- *   2. starts the real server (apps/api/src/main.ts, temporary DATA_DIR, demo accounts, no demo
+ *   2. starts the real server (apps/api/src/main.js, temporary DATA_DIR, demo accounts, no demo
  *      videos), which serves the build as it would in production (pre-compressed files);
  *   3. starts Chromium with a remote debugging port, signs the demo learner in through the sign-in
  *      form (so the session is kept the way the app keeps it), then, with the HTTP cache and the
@@ -200,7 +200,7 @@ async function main(): Promise<void> {
   await chmod(work, 0o711);
   const port = Number(process.env.BENCH_PORT ?? (await freePort()));
   const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [path.join(root, 'apps/api/src/main.ts')], {
+  const server = spawn(process.execPath, [path.join(root, 'apps/api/src/main.js')], {
     cwd: root,
     env: {
       ...process.env,

@@ -39,7 +39,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'node apps/api/src/main.ts',
+    command: 'node apps/api/src/main.js',
     cwd: root,
     url: `http://127.0.0.1:${port}/v1/health`,
     timeout: 120_000,

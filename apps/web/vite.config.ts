@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
+import { keepFirstScreens, keptFirstScreens, type FirstScreenChunk } from './first-screens.ts';
 
 // The API the dev and preview servers forward to; `API_URL` points them at another one.
 const api = process.env.API_URL ?? 'http://localhost:3000';
@@ -88,7 +89,9 @@ function preloadFonts(): Plugin {
  *
  * The sets come from a first build with the default splitting, in memory: the modules left in the
  * chunks each screen loads once unused exports are dropped (the import graph alone would put, for
- * instance, every input component that a barrel file of MUI's styles names into the entry).
+ * instance, every input component that a barrel file of MUI's styles names into the entry). That
+ * measure is kept in first-screens.json with a hash of its inputs: a build runs it again only when
+ * they changed (see first-screens.ts).
  */
 const FIRST_SCREENS = {
   app: ['src/main.tsx'],
@@ -97,8 +100,7 @@ const FIRST_SCREENS = {
   dashboard: ['src/features/dashboard/dashboard-page.tsx'],
 } as const;
 type FirstScreen = keyof typeof FIRST_SCREENS;
-const FIRST_SCREEN_CHUNKS = ['app', 'ui', 'guest', 'shell', 'dashboard'] as const;
-type FirstScreenChunk = (typeof FIRST_SCREEN_CHUNKS)[number];
+const FIRST_SCREEN_CHUNKS = ['app', 'ui', 'guest', 'shell', 'dashboard'] as const satisfies readonly FirstScreenChunk[];
 const MEASURING = 'SUTURA_MEASURING_FIRST_SCREENS';
 type OutputChunk = Rolldown.OutputChunk;
 
@@ -177,9 +179,19 @@ function isSchemaModule(id: string): boolean {
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 
+/** The kept grouping when its inputs have not changed; else measured again, and kept. */
+async function firstScreenGrouping(): Promise<Map<string, FirstScreenChunk>> {
+  const kept = keptFirstScreens();
+  if (kept) return kept;
+  const measured = await measureFirstScreens();
+  keepFirstScreens(measured);
+  process.stdout.write('The first screens were measured again (their sources changed): commit apps/web/first-screens.json.\n');
+  return measured;
+}
+
 export default defineConfig(async ({ command }) => {
   const measuring = process.env[MEASURING];
-  const firstScreens = command === 'build' && !measuring ? await measureFirstScreens() : new Map<string, FirstScreenChunk>();
+  const firstScreens = command === 'build' && !measuring ? await firstScreenGrouping() : new Map<string, FirstScreenChunk>();
   return {
     root: webRoot,
     plugins: [react(), ...(measuring ? [writeFirstScreenSets(measuring)] : [preloadFonts(), precompress()])],

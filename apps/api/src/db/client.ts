@@ -5,7 +5,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import pino, { type Logger } from 'pino';
 import * as schema from './schema.ts';
-import { embeddedUrl, startEmbeddedServer } from './embedded-server.ts';
+import { embeddedUrl, startEmbeddedServer, type EmbeddedServer } from './embedded-server.ts';
 
 export type Db = NodePgDatabase<typeof schema>;
 
@@ -35,15 +35,18 @@ export async function openDatabase(opts: {
   attach?: boolean;
   /** The embedded server died and could not be brought back. */
   onFatal?: (err: Error) => void;
+  /** The embedded server of `dataDir`, already starting (the server starts it while its modules load). */
+  server?: Promise<EmbeddedServer>;
 }): Promise<Database> {
   if (opts.url) return openPool(opts.url, 'postgres', undefined, async () => {});
   if (!opts.dataDir) throw new Error('openDatabase needs a url or a data folder');
-  const server = await startEmbeddedServer({
-    dir: opts.dataDir,
-    log: opts.log ?? pino({ level: 'silent' }),
-    ...(opts.attach ? { attach: true } : {}),
-    ...(opts.onFatal ? { onFatal: opts.onFatal } : {}),
-  });
+  const server = await (opts.server ??
+    startEmbeddedServer({
+      dir: opts.dataDir,
+      log: opts.log ?? pino({ level: 'silent' }),
+      ...(opts.attach ? { attach: true } : {}),
+      ...(opts.onFatal ? { onFatal: opts.onFatal } : {}),
+    }));
   return openPool(embeddedUrl(server.connection), 'embedded', opts.dataDir, () => server.stop()).catch(async (err: unknown) => {
     await server.stop();
     throw err;

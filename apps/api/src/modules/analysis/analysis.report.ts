@@ -1,5 +1,4 @@
 import { createRequire } from 'node:module';
-import PDFDocument from 'pdfkit';
 import {
   formatTimecode,
   KPI_DEFINITIONS,
@@ -121,6 +120,8 @@ const MUTED = '#5B6B67';
  * result carries them: the learner's showRatings preference was applied before.
  */
 export async function renderAnalysisReport(data: ReportData, lang: Language): Promise<Buffer> {
+  // pdfkit and its fonts' code (11 MB, 0.1 s) load with the first report, not with the server.
+  const { default: PDFDocument } = await import('pdfkit');
   const t = TEXT[lang];
   const { result, video } = data;
   const doc = new PDFDocument({

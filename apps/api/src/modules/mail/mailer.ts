@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { RenderedMail } from './mail-templates.ts';
 
@@ -13,18 +13,24 @@ export interface Mailer {
  * outbox folder, so a deployment without a mail server still works and can be inspected.
  */
 export function createMailer(opts: { smtpUrl: string | undefined; from: string; outboxDir: string; log: Logger }): Mailer {
+  // nodemailer (5 MB) loads with the first mail, not with the server; one transport is kept.
+  let transport: Promise<Transporter> | undefined;
+  const transporter = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      opts.smtpUrl
+        ? nodemailer.createTransport(opts.smtpUrl)
+        : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    ));
   if (opts.smtpUrl) {
-    const transport = nodemailer.createTransport(opts.smtpUrl);
     return {
       async send(to, mail) {
-        await transport.sendMail({ from: opts.from, to, ...mail });
+        await (await transporter()).sendMail({ from: opts.from, to, ...mail });
       },
     };
   }
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(to, mail) {
-      const info = await transport.sendMail({ from: opts.from, to, ...mail });
+      const info = await (await transporter()).sendMail({ from: opts.from, to, ...mail });
       await mkdir(opts.outboxDir, { recursive: true });
       const safeTo = to.replace(/[^a-zA-Z0-9@._-]/g, '_');
       const file = path.join(opts.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}.eml`);

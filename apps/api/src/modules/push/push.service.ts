@@ -1,8 +1,8 @@
+import { createECDH } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import webPush from 'web-push';
 import type { Db } from '../../db/client.ts';
 import { pushSubscriptions } from '../../db/schema.ts';
 
@@ -11,6 +11,19 @@ export interface VapidKeys {
   privateKey: string;
   /** A mailto: or https: address the push services may contact about this sender. */
   subject: string;
+}
+
+/**
+ * A P-256 key pair in the form web-push's generateVAPIDKeys gives (URL-safe base64 of the 65-byte
+ * uncompressed public point and of the 32-byte private scalar), without loading web-push at start.
+ */
+export function generateVapidKeys(): { publicKey: string; privateKey: string } {
+  const curve = createECDH('prime256v1');
+  curve.generateKeys();
+  // The private scalar comes without its leading zero bytes when it has some.
+  const scalar = curve.getPrivateKey();
+  const privateKey = Buffer.concat([Buffer.alloc(32 - scalar.length), scalar]);
+  return { publicKey: curve.getPublicKey(undefined, 'uncompressed').toString('base64url'), privateKey: privateKey.toString('base64url') };
 }
 
 /** VAPID keys from the settings, else generated once and kept in DATA_DIR like the JWT secret. */
@@ -26,7 +39,7 @@ export function loadVapidKeys(opts: {
     const kept = JSON.parse(readFileSync(file, 'utf8')) as { publicKey: string; privateKey: string };
     return { ...kept, subject: opts.subject };
   }
-  const keys = webPush.generateVAPIDKeys();
+  const keys = generateVapidKeys();
   writeFileSync(file, JSON.stringify(keys), { mode: 0o600 });
   return { ...keys, subject: opts.subject };
 }
@@ -48,7 +61,8 @@ export interface PushMessage {
  */
 export function createPushService(deps: { db: Db; vapid: VapidKeys; log: Logger; fetch?: typeof fetch }) {
   const { db, vapid, log } = deps;
-  const send = deps.fetch ?? fetch;
+  // The global fetch is looked up at the first push: reading it loads undici (3 MB) at once.
+  const send: typeof fetch = deps.fetch ?? ((input, init) => fetch(input, init));
   return {
     publicKey: vapid.publicKey,
 
@@ -80,8 +94,10 @@ export function createPushService(deps: { db: Db; vapid: VapidKeys; log: Logger;
     async sendToUser(userId: string, message: PushMessage): Promise<number> {
       const rows = await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
       let delivered = 0;
+      // web-push and its ASN.1 and big-number code load with the first push, not with the server.
+      const { default: webPush } = rows.length > 0 ? await import('web-push') : { default: undefined };
       for (const row of rows) {
-        const details = webPush.generateRequestDetails(
+        const details = webPush!.generateRequestDetails(
           { endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } },
           JSON.stringify(message),
           { vapidDetails: vapid, TTL: 24 * 3600, urgency: 'normal', contentEncoding: 'aes128gcm' },

@@ -2,22 +2,11 @@ import path from 'node:path';
 import pino from 'pino';
 import { missingLegalSettings } from '@sutura/domain/legal';
 import { ConfigError, loadConfig } from './config.ts';
-import { openDatabase } from './db/client.ts';
-import { EmbeddedDatabaseError } from './db/embedded-server.ts';
-import { createQueue } from './jobs/queue.ts';
-import { createJobHandlers } from './jobs/workers.ts';
-import { createMailer } from './modules/mail/mailer.ts';
-import { createLocalStorage } from './storage/storage.ts';
-import { releaseStartupMemory } from './memory.ts';
-import { buildApp, createServices, type Services } from './app.ts';
-import type { RealtimeHub } from './modules/notifications/notifications.service.ts';
-import { createRealtimeEmitter } from './realtime/socket.ts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, seed } from './seed.ts';
-import { seedDemoAnalysis } from './demo-analysis.ts';
-import { seedDemoBestCase } from './demo-best-cases.ts';
-import { seedDemoHistory } from './demo-history.ts';
-import { seedDemoVideos } from './demo-videos.ts';
+import { EmbeddedDatabaseError, startEmbeddedServer } from './db/embedded-server.ts';
 import { ffmpegCapabilities, type FfmpegCapabilities } from './media-pipeline/ffmpeg.ts';
+import { releaseStartupMemory } from './memory.ts';
+import type { Services } from './app.ts';
+import type { RealtimeHub } from './modules/notifications/notifications.service.ts';
 
 /** Stops with the reason alone when the operator has something to fix. */
 function fail(err: unknown): never {
@@ -36,20 +25,47 @@ const config = (() => {
   }
 })();
 const log = pino({ level: config.logLevel });
+const phases: Record<string, number> = {};
+const phase = (name: string) => (phases[name] = Math.round(performance.now()));
 
 const closers: (() => Promise<void>)[] = [];
 let closing = false;
+const onFatal = (err: Error) => {
+  process.stderr.write(`${err.message}\n`);
+  void shutdown('database', 1);
+};
+// PostgreSQL and ffmpeg's checks run in processes of their own: they start before the rest of the
+// server loads, and the loading (this process's work) goes on meanwhile.
+const dbDir = path.join(config.dataDir, 'db');
+const embedded = config.databaseUrl ? undefined : startEmbeddedServer({ dir: dbDir, log, onFatal });
+embedded?.catch(() => {});
+const mediaToolsChecked = ffmpegCapabilities({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
+const [{ openDatabase }, { createQueue }, { createMailer }, { createLocalStorage }] = await Promise.all([
+  import('./db/client.ts'),
+  import('./jobs/queue.ts'),
+  import('./modules/mail/mailer.ts'),
+  import('./storage/storage.ts'),
+]);
 const database = await openDatabase({
   url: config.databaseUrl,
-  dataDir: path.join(config.dataDir, 'db'),
+  dataDir: dbDir,
   log,
-  onFatal: (err) => {
-    process.stderr.write(`${err.message}\n`);
-    void shutdown('database', 1);
-  },
+  onFatal,
+  ...(embedded ? { server: embedded } : {}),
 }).catch(fail);
+phase('database');
 const storage = createLocalStorage(path.join(config.dataDir, 'media'));
-const queue = await createQueue(database, log);
+// The queue's tables are checked while the rest of the server loads.
+const queueStarted = createQueue(database, log);
+queueStarted.catch(() => {});
+const [{ buildApp, createServices }, { createJobHandlers }, { createRealtimeEmitter }, seeding] = await Promise.all([
+  import('./app.ts'),
+  import('./jobs/workers.ts'),
+  import('./realtime/socket.ts'),
+  import('./seed.ts'),
+]);
+const queue = await queueStarted;
+phase('modules');
 const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log });
 
 /** The operator's line about the media pipeline: which ffmpeg, from where, or what is missing. */
@@ -59,7 +75,7 @@ function mediaLine(caps: FfmpegCapabilities): string {
   if (!caps.usable) return `Media pipeline UNUSABLE: ${caps.problems.join('; ')}. Install ffmpeg or set FFMPEG_PATH and FFPROBE_PATH.`;
   return `Media: ffmpeg ${tool(caps.ffmpeg)}, ffprobe ${tool(caps.ffprobe)}`;
 }
-const mediaTools = await ffmpegCapabilities({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
+const mediaTools = await mediaToolsChecked;
 if (!mediaTools.usable) log.error({ problems: mediaTools.problems }, 'media pipeline unusable');
 
 closers.push(() => queue.stop());
@@ -71,20 +87,24 @@ if (config.workers !== 'only') {
   const { app } = built;
   services = built.services;
   hub = built.hub;
-  const { createdDemo } = await seed({
+  phase('app');
+  const { createdDemo } = await seeding.seed({
     db: database.db,
     vocabularies: services.vocabularies,
     rpps: services.rpps,
     demoData: config.demoData,
     log,
   });
+  phase('seed');
   releaseStartupMemory();
   await app.listen({ port: config.port, host: config.host });
+  phase('listening');
+  log.debug({ phases }, 'started (milliseconds since the process began)');
   closers.unshift(() => app.close());
   const lines = [`Sutura is running at ${config.publicUrl}`, mediaLine(mediaTools)];
   if (createdDemo) {
-    lines.push('Demo accounts (password for all: ' + DEMO_PASSWORD + '):');
-    for (const a of DEMO_ACCOUNTS) lines.push(`  ${a.role.padEnd(13)} ${a.email}`);
+    lines.push('Demo accounts (password for all: ' + seeding.DEMO_PASSWORD + '):');
+    for (const a of seeding.DEMO_ACCOUNTS) lines.push(`  ${a.role.padEnd(13)} ${a.email}`);
   }
   if (!config.smtpUrl) lines.push(`Mail is written to ${path.join(config.dataDir, 'outbox')}`);
   if (createdDemo && config.demoVideos) lines.push('Demo videos are being generated in the background; they appear in a few minutes.');
@@ -96,9 +116,17 @@ if (config.workers !== 'only') {
       `the legal notice, general conditions and privacy policy lack these settings: ${missingLegal.join(', ')}`,
     );
   }
+  // The demo's generators load only when they have something to do, after the server answers.
   if (createdDemo && config.demoVideos) {
-    seedDemoVideos({ db: database.db, queue, mediaService: services.mediaService, dataDir: config.dataDir, log })
-      .then(async (durations) => {
+    Promise.all([import('./demo-videos.ts'), import('./demo-analysis.ts'), import('./demo-best-cases.ts')])
+      .then(async ([{ seedDemoVideos }, { seedDemoAnalysis }, { seedDemoBestCase }]) => {
+        const durations = await seedDemoVideos({
+          db: database.db,
+          queue,
+          mediaService: services.mediaService,
+          dataDir: config.dataDir,
+          log,
+        });
         await seedDemoAnalysis({ db: database.db, voice: services.voice, log, durations, ffmpegPath: config.ffmpegPath });
         await seedDemoBestCase({ db: database.db, log, videoIds: [...durations.keys()] });
       })
@@ -106,9 +134,9 @@ if (config.workers !== 'only') {
   }
   // Months of analysed cases for the statistics, once (its own marker), beside the demo videos.
   if (config.demoData && config.demoVideos) {
-    seedDemoHistory({ db: database.db, storage, log, ffmpegPath: config.ffmpegPath }).catch((err: unknown) =>
-      log.error({ err }, 'demo history could not be generated'),
-    );
+    import('./demo-history.ts')
+      .then(({ seedDemoHistory }) => seedDemoHistory({ db: database.db, storage, log, ffmpegPath: config.ffmpegPath }))
+      .catch((err: unknown) => log.error({ err }, 'demo history could not be generated'));
   }
 } else {
   // No socket server here: pushes go through the PostgreSQL adapter to the HTTP processes.

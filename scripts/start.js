@@ -2,12 +2,17 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-/** `npm start`: builds the web app when it is missing or older than its sources, then runs the server. */
+/**
+ * `npm start`: builds the web app when it is missing or older than its sources, then runs the
+ * server in this process. JavaScript, like the server's entry, so that Node's type stripper is not
+ * loaded before the compile cache can spare it (apps/api/src/main.js).
+ */
 const root = path.resolve(import.meta.dirname, '..');
 const web = path.join(root, 'apps/web');
 const builtIndex = path.join(web, 'dist/index.html');
 
-function newestMtime(target: string): number {
+/** @param {string} target */
+function newestMtime(target) {
   if (!existsSync(target)) return 0;
   const stat = statSync(target);
   if (!stat.isDirectory()) return stat.mtimeMs;
@@ -28,4 +33,4 @@ if (Math.max(...sources.map(newestMtime)) > builtAt) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-await import('../apps/api/src/main.ts');
+await import('../apps/api/src/main.js');

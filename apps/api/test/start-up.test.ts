@@ -1,0 +1,83 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { resolveInPackage } from '../src/boot/package-format.ts';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const src = path.join(root, 'apps/api/src');
+const work = mkdtempSync(path.join(tmpdir(), 'sutura-start-up-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** Every module of the server, the ones loaded after it answers (demo generators) included. */
+const SERVER_MODULES = [
+  'app.ts',
+  'seed.ts',
+  'jobs/workers.ts',
+  'jobs/queue.ts',
+  'realtime/socket.ts',
+  'db/client.ts',
+  'demo-videos.ts',
+  'demo-analysis.ts',
+  'demo-best-cases.ts',
+  'demo-history.ts',
+  'modules/analysis/analysis.report.ts',
+  'modules/mail/mailer.ts',
+];
+
+/** Loads the server's modules in a child Node and lists how each import resolved: `specifier parent -> url format`. */
+function resolutions(withShortcut: boolean): Map<string, string> {
+  const out = path.join(work, `resolved-${withShortcut}.json`);
+  const tracer = path.join(work, `trace-${withShortcut}.mjs`);
+  const shortcut = pathToFileURL(path.join(src, 'boot/package-format.ts')).href;
+  writeFileSync(
+    tracer,
+    `import { registerHooks } from 'node:module';
+import { writeFileSync } from 'node:fs';
+${withShortcut ? `const { registerPackageFormatShortcut } = await import(${JSON.stringify(shortcut)}); registerPackageFormatShortcut();` : ''}
+const seen = {};
+registerHooks({ resolve(specifier, context, next) {
+  const r = next(specifier, context);
+  seen[specifier + ' ' + context.parentURL] = r.url + ' ' + (r.format ?? '');
+  return r;
+} });
+process.on('exit', () => writeFileSync(${JSON.stringify(out)}, JSON.stringify(seen)));
+`,
+  );
+  const imports = SERVER_MODULES.map((m) => `await import(${JSON.stringify(pathToFileURL(path.join(src, m)).href)});`).join('');
+  const run = spawnSync(process.execPath, ['--import', pathToFileURL(tracer).href, '--input-type=module', '-e', imports], {
+    cwd: root,
+    env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' },
+    encoding: 'utf8',
+    timeout: 90_000,
+  });
+  expect(run.status, run.stderr).toBe(0);
+  return new Map(Object.entries(JSON.parse(readFileSync(out, 'utf8')) as Record<string, string>));
+}
+
+describe('start-up: the loader shortcuts', () => {
+  it('resolve every import of the server exactly as Node does, file and format', () => {
+    const node = resolutions(false);
+    const shortcut = resolutions(true);
+    // The graph is the whole server: drizzle's files and packages imported by name are in it.
+    expect(node.size).toBeGreaterThan(1000);
+    expect([...node.keys()].some((k) => k.startsWith('./') && k.includes('/node_modules/drizzle-orm/'))).toBe(true);
+    expect(Object.fromEntries(shortcut)).toEqual(Object.fromEntries(node));
+  }, 120_000);
+
+  it('leaves to Node what it cannot answer for certain', () => {
+    const drizzle = pathToFileURL(path.join(root, 'node_modules/drizzle-orm/pg-core/table.js')).href;
+    expect(resolveInPackage('./columns/all.js', drizzle)).toEqual({
+      url: pathToFileURL(path.join(root, 'node_modules/drizzle-orm/pg-core/columns/all.js')).href,
+      format: 'module',
+    });
+    // A missing file, a package without a type (CommonJS or detected), our own sources, encoded characters.
+    expect(resolveInPackage('./nothing-here.js', drizzle)).toBeNull();
+    expect(resolveInPackage('./lib/pool.js', pathToFileURL(path.join(root, 'node_modules/pg-pool/index.js')).href)).toBeNull();
+    expect(resolveInPackage('./config.ts', pathToFileURL(path.join(src, 'server.ts')).href)).toBeNull();
+    expect(resolveInPackage('./columns/%61ll.js', drizzle)).toBeNull();
+    expect(resolveInPackage('drizzle-orm', drizzle)).toBeNull();
+  });
+});

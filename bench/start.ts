@@ -1,0 +1,229 @@
+/**
+ * How long the server takes from `node` to a healthy `/v1/health`, against a Fastify hello world.
+ * Usage: node bench/start.ts [RUNS]   (default 5 runs per case, the median kept)
+ *
+ * In one run, each start a child process as `npm start` runs the server (apps/api/src/main.js,
+ * embedded PostgreSQL, demo accounts, DEMO_VIDEOS=off so that no video is generated meanwhile,
+ * WORKERS on), timed from the spawn to the first 200 of GET /v1/health (polled every 10 ms):
+ *   (a) a Fastify hello world answering /v1/health: the floor of any Node HTTP server here;
+ *   (b) the server on an existing DATA_DIR (database, accounts, vocabularies there), the module
+ *       compile cache warm: an ordinary restart;
+ *   (c) the same with an empty compile cache (the first start after an install or an upgrade);
+ *   (d) the server on an empty DATA_DIR: PostgreSQL's initdb, the migrations, the demo accounts
+ *       and the RPPS sample;
+ *   (e) what Node's type stripping of our TypeScript costs, measured in this process on the
+ *       files the server loads (apps/api/src, packages/domain/src): the compile cache keeps its
+ *       output, so (b) pays none of it and (c) and (d) all of it.
+ * Each start also gives the server's processor time (user + system, PostgreSQL not counted) and
+ * its resident memory once healthy. The last line sums it up:
+ * `start: existing folder T s (R× hello world), empty folder T s (R×), cold cache T s (R×); hello world T s`.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import http from 'node:http';
+import { stripTypeScriptTypes } from 'node:module';
+import net from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+
+const RUNS = Math.max(1, Number(process.argv[2] ?? 5));
+const root = path.resolve(import.meta.dirname, '..');
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const load = () => loadavg()[0]!.toFixed(1);
+
+interface Start {
+  ms: number;
+  cpuMs: number;
+  rssMb: number;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as net.AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+function healthy(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = http.get({ host: '127.0.0.1', port, path: '/v1/health', agent: false }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on('error', () => resolve(false));
+    req.setTimeout(1000, () => req.destroy());
+  });
+}
+
+const TICK_MS = 1000 / Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
+
+/** The process's own processor time (user + system) and resident memory, from /proc. */
+async function usage(pid: number): Promise<{ cpuMs: number; rssMb: number }> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const cpuMs = (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const rssMb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? 0) / 1024;
+  return { cpuMs, rssMb };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(killer);
+}
+
+/** Spawns `args`, waits for a healthy /v1/health on `port`, stops it. */
+async function timeStart(args: string[], port: number, env: NodeJS.ProcessEnv): Promise<Start> {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  try {
+    const deadline = started + 120_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`the process exited with ${child.exitCode}: ${stderr}`);
+      if (await healthy(port)) break;
+      if (performance.now() > deadline) throw new Error('no healthy /v1/health within 2 minutes');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const ms = performance.now() - started;
+    return { ms, ...(await usage(child.pid!)) };
+  } finally {
+    await stop(child);
+  }
+}
+
+const HELLO = `
+import Fastify from 'fastify';
+const app = Fastify();
+app.get('/v1/health', async () => ({ success: true, data: { status: 'ok' } }));
+await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
+`;
+
+async function helloWorld(): Promise<Start> {
+  const port = await freePort();
+  return timeStart(['--input-type=module', '-e', HELLO], port, { ...process.env, PORT: String(port) });
+}
+
+async function sutura(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Start> {
+  const port = await freePort();
+  return timeStart([path.join(root, 'apps/api/src/main.js')], port, {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: '',
+    DEMO_DATA: 'on',
+    DEMO_VIDEOS: 'off',
+    WORKERS: 'on',
+    ...extraEnv,
+  });
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+function summary(label: string, starts: Start[], hello?: number): number {
+  const ms = median(starts.map((s) => s.ms));
+  const ratio = hello ? `, ${(ms / hello).toFixed(1)}× hello world` : '';
+  say(
+    `${label.padEnd(34)} ${(ms / 1000).toFixed(2)} s${ratio} (processor ${(median(starts.map((s) => s.cpuMs)) / 1000).toFixed(2)} s, ` +
+      `RSS ${median(starts.map((s) => s.rssMb)).toFixed(0)} MB; runs ${starts.map((s) => (s.ms / 1000).toFixed(2)).join(' ')}; load ${load()})`,
+  );
+  return ms;
+}
+
+/** (e): our TypeScript files stripped as Node strips them at load, median of 5 passes. */
+function typeStripping(): { files: number; kb: number; ms: number; firstMs: number } {
+  const folders = [path.join(root, 'apps/api/src'), path.join(root, 'packages/domain/src')];
+  const files = folders.flatMap((folder) =>
+    readdirSync(folder, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+      .map((e) => path.join(e.parentPath, e.name)),
+  );
+  const sources = files.map((file) => readFileSync(file, 'utf8'));
+  // The stripper (a WebAssembly module) is set up at its first use in a process.
+  const first = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      `const m = require('node:module'); const t = performance.now(); m.stripTypeScriptTypes('const a: number = 1'); console.log(performance.now() - t)`,
+    ],
+    { encoding: 'utf8' },
+  );
+  const passes: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const started = performance.now();
+    for (const source of sources) stripTypeScriptTypes(source);
+    passes.push(performance.now() - started);
+  }
+  return {
+    files: files.length,
+    kb: sources.reduce((sum, s) => sum + s.length, 0) / 1024,
+    ms: median(passes),
+    firstMs: Number(first.stdout.trim()),
+  };
+}
+
+const work = await mkdtemp(path.join(tmpdir(), 'sutura-bench-start-'));
+// As root, the embedded PostgreSQL runs as its own system user, which must pass through here.
+await chmod(work, 0o711);
+try {
+  say(
+    `Start-up, ${RUNS} runs per case (median), load average ${load()} on ${spawnSync('nproc', { encoding: 'utf8' }).stdout.trim()} processors`,
+  );
+  const hello: Start[] = [];
+  for (let i = 0; i < RUNS; i++) hello.push(await helloWorld());
+  const helloMs = summary('(a) Fastify hello world', hello);
+
+  // The first start creates the folder the restarts use, and warms the compile cache.
+  const existing = path.join(work, 'existing');
+  await sutura(existing);
+  const restarts: Start[] = [];
+  for (let i = 0; i < RUNS; i++) restarts.push(await sutura(existing));
+  const existingMs = summary('(b) existing DATA_DIR', restarts, helloMs);
+
+  const cold: Start[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const cache = path.join(work, `compile-cache-${i}`);
+    await mkdir(cache);
+    cold.push(await sutura(existing, { NODE_COMPILE_CACHE: cache }));
+  }
+  const coldMs = summary('(c) existing DATA_DIR, cold cache', cold, helloMs);
+
+  const empty: Start[] = [];
+  for (let i = 0; i < Math.max(1, Math.ceil(RUNS / 2)); i++) {
+    const dataDir = path.join(work, `empty-${i}`);
+    empty.push(await sutura(dataDir));
+    await rm(dataDir, { recursive: true, force: true });
+    await rm(`${dataDir}.lock`, { force: true });
+  }
+  const emptyMs = summary('(d) empty DATA_DIR', empty, helloMs);
+
+  const strip = typeStripping();
+  say(
+    `(e) type stripping: ${strip.ms.toFixed(0)} ms for ${strip.files} files (${strip.kb.toFixed(0)} KB), ` +
+      `plus ${strip.firstMs.toFixed(0)} ms to set the stripper up; none of it with a warm compile cache`,
+  );
+  say(
+    `start: existing folder ${(existingMs / 1000).toFixed(2)} s (${(existingMs / helloMs).toFixed(1)}× hello world), ` +
+      `empty folder ${(emptyMs / 1000).toFixed(2)} s (${(emptyMs / helloMs).toFixed(1)}×), ` +
+      `cold cache ${(coldMs / 1000).toFixed(2)} s (${(coldMs / helloMs).toFixed(1)}×); hello world ${(helloMs / 1000).toFixed(2)} s; load ${load()}`,
+  );
+} finally {
+  await rm(work, { recursive: true, force: true });
+}
