@@ -14,6 +14,7 @@ import {
   analysisResultSchema,
   commentSchema,
   draftSchema,
+  expertListItemSchema,
   expertListResponse,
   expertWorkspaceSchema,
   voiceAdviceSchema,
@@ -251,7 +252,7 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   ),
 
   'GET /v1/expert/pool': json(expertListResponse, 'Prepared cases waiting for an expert.'),
-  'GET /v1/expert/held': json(expertListResponse, 'Cases the expert holds, with the end of each lease.'),
+  'GET /v1/expert/held': json(z.object({ data: z.array(expertListItemSchema) }), 'Cases the expert holds, with the end of each lease.'),
   'GET /v1/expert/analysed': json(expertListResponse, 'Cases the expert has analysed, paged.'),
   'POST /v1/expert/videos/:id/claim': json(claimResponse, "The case is the expert's for 12 hours; keep the fencing token for every write."),
   'POST /v1/expert/videos/:id/release': json(
