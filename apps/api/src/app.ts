@@ -7,7 +7,8 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { openApiTransform, registerRouteAnswers } from './http/route-responses.ts';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { APP_VERSION } from '@sutura/domain/limits';
 import { missingLegalSettings } from '@sutura/domain/legal';
@@ -94,6 +95,8 @@ export interface AppDeps {
   pushFetch?: typeof fetch;
   /** Serve the built web app (off in API tests). */
   serveWeb?: boolean;
+  /** Check every JSON answer against the route's documented schema (the API tests turn it on). */
+  validateResponses?: boolean;
 }
 
 /** Builds the services of the product from its adapters; the app and the workers share them. */
@@ -283,6 +286,7 @@ export async function buildApp(
 
   // Access first: an anonymous caller learns nothing about the route's input rules.
   const routes = registerAccessControl(app, services.auth);
+  registerRouteAnswers(app, { validate: deps.validateResponses === true });
   registerEnvelope(app);
   registerInputGuard(app);
   registerSecurityHeaders(app, config.publicUrl);
@@ -295,7 +299,7 @@ export async function buildApp(
       info: { title: 'Sutura API', version: APP_VERSION, description: 'Surgical video analysis platform' },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/v1/docs' });
 

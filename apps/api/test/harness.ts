@@ -133,6 +133,8 @@ export async function createTestContext(
     log,
     clock: realClock,
     serveWeb: opts.serveWeb ?? false,
+    // Every JSON answer of every API test is checked against what /v1/docs says of it.
+    validateResponses: true,
   });
   if (opts.workers !== false) {
     const pipeline = {

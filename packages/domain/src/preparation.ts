@@ -47,13 +47,28 @@ const seconds = z
   .max(7 * 24 * 3600, { error: 'TRIM_POSITION' });
 
 /** A kept range of the source, [start, end) in seconds. */
-export const trimSchema = z.object({ start: seconds, end: seconds }).strict();
+export const trimSchema = z
+  .object({
+    start: seconds.describe(
+      'Where the kept range starts, in seconds of the source video (snapped by the server to the start of the frame shown at that time).',
+    ),
+    end: seconds.describe(
+      'Where the kept range ends (exclusive), in seconds of the source video, snapped to a frame boundary; at least 1 s after start.',
+    ),
+  })
+  .strict()
+  .describe(
+    'A kept range of the source: the render keeps what is inside the ranges, joined in order, and drops the rest. Ranges are sorted, inside the source and do not overlap.',
+  );
 export type Trim = z.infer<typeof trimSchema>;
 
 export const saveTrimsBody = z
   .object({
     fencingToken: fencingTokenSchema,
-    trims: z.array(trimSchema).max(MAX_TRIMS, { error: 'TRIM_POSITION' }),
+    trims: z
+      .array(trimSchema)
+      .max(MAX_TRIMS, { error: 'TRIM_POSITION' })
+      .describe('Every kept range of the source, in order (at most 50; at least one at submit).'),
   })
   .strict();
 export type SaveTrimsBody = z.infer<typeof saveTrimsBody>;
@@ -65,8 +80,12 @@ export const draftStepSchema = z
     surgeryStepId: z.uuid({ error: 'INVALID_VALUE' }).nullable(),
     /** Free name; ignored when surgeryStepId is set. May be empty in a draft, not at submit. */
     name: z.string().trim().max(STEP_NAME_MAX, { error: 'TEXT_TOO_LONG' }),
-    start: seconds,
-    end: seconds,
+    start: seconds.describe(
+      'Where the step starts, in seconds of the source (not of the rendered video), inside a kept range; snapped to a frame.',
+    ),
+    end: seconds.describe(
+      'Where the step ends, in seconds of the source, after start and inside a kept range; snapped to a frame. The render maps it onto the joined video.',
+    ),
   })
   .strict();
 export type DraftStep = z.infer<typeof draftStepSchema>;

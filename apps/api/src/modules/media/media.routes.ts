@@ -59,7 +59,7 @@ export function mediaRoutes(deps: { mediaService: MediaService; urls: SignedUrls
   const recordAccess = mediaAccessRecorder(deps.audit);
   return async (app) => {
     // The signature is the access check: the URL was issued to a person allowed to see it.
-    app.get('/media/:id', { config: { access: 'public' }, schema: { hide: true, params, querystring: query } }, async (request, reply) => {
+    app.get('/media/:id', { config: { access: 'public' }, schema: { tags: ['media'], params, querystring: query } }, async (request, reply) => {
       const { u, exp, sig } = request.query;
       if (!deps.urls.verify(request.params.id, u, exp, sig)) throw new AppError('NOT_FOUND');
       const row = await deps.mediaService.get(request.params.id);
