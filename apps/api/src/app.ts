@@ -47,6 +47,7 @@ import { mediaRoutes } from './modules/media/media.routes.ts';
 import { createMediaService } from './modules/media/media.service.ts';
 import { createSignedUrls } from './modules/media/signed-urls.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
+import { createPushEndpointGuard, type ResolveHost } from './modules/push/push-endpoint.ts';
 import { createPushService, loadVapidKeys } from './modules/push/push.service.ts';
 import { createNotificationService, type RealtimeHub, type RoleRooms } from './modules/notifications/notifications.service.ts';
 import { createPreparationJobs } from './modules/preparation/preparation.jobs.ts';
@@ -90,8 +91,8 @@ export interface AppDeps {
   queue: Queue;
   log: Logger;
   clock?: () => Date;
-  /** How Web Push requests leave the process (tests pass one that trusts their own server). */
-  pushFetch?: typeof fetch;
+  /** How push endpoints' host names resolve (the system resolver by default). */
+  pushResolve?: ResolveHost;
   /** Serve the built web app (off in API tests). */
   serveWeb?: boolean;
 }
@@ -111,7 +112,11 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     privateKey: config.vapidPrivateKey,
     subject: config.vapidSubject,
   });
-  const push = createPushService({ db, vapid, log: deps.log, ...(deps.pushFetch ? { fetch: deps.pushFetch } : {}) });
+  const pushEndpoints = createPushEndpointGuard({
+    allowedHosts: config.pushAllowedHosts,
+    ...(deps.pushResolve ? { resolve: deps.pushResolve } : {}),
+  });
+  const push = createPushService({ db, vapid, log: deps.log, endpoints: pushEndpoints });
   const notifications = createNotificationService({ db, hub, queue, publicUrl: config.publicUrl, push, log: deps.log });
   const auth = createAuthService({
     db,

@@ -166,8 +166,9 @@ export function usersRoutes(deps: {
         const { pushToken, keys } = request.body;
         // A browser subscription: its endpoint is the address of a push service.
         if (keys && !/^https?:\/\//.test(pushToken)) throw new AppError('VALIDATION', {}, [{ path: 'pushToken', code: 'INVALID_VALUE' }]);
-        await users.savePushToken(user, pushToken);
+        // The endpoint is checked (https, public addresses) before anything is saved.
         if (keys) await deps.push.subscribe(user.id, pushToken, keys, request.headers['user-agent']);
+        await users.savePushToken(user, pushToken);
         return ok({});
       },
     );
