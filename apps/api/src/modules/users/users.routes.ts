@@ -27,6 +27,7 @@ import { requireUser } from '../../http/access.ts';
 import { requestLanguage, LANGUAGE_COOKIE } from '../../http/language.ts';
 import { authRateLimit, clientInfo, lookupLimit } from '../../http/route-helpers.ts';
 import { AppError } from '../../http/errors.ts';
+import { eachPart } from '../../http/multipart.ts';
 import { MULTIPART_REQUEST_TIMEOUT_MS } from '../../http/timeouts.ts';
 import type { PushService } from '../push/push.service.ts';
 import type { VideoService } from '../videos/videos.service.ts';
@@ -204,17 +205,11 @@ export function usersRoutes(deps: {
       let purpose = 'avatar';
       let videoId: string | undefined;
       let file: Buffer | undefined;
-      try {
-        for await (const part of request.parts({ limits: { fileSize: Math.max(deps.avatarMaxBytes, PICTURE_MAX_BYTES) } })) {
-          if (part.type === 'field' && part.fieldname === 'purpose') purpose = String(part.value);
-          else if (part.type === 'field' && part.fieldname === 'videoId') videoId = String(part.value);
-          else if (part.type === 'file') file = await part.toBuffer();
-        }
-      } catch (err) {
-        // The limits keep their own codes; a body that is not well-formed multipart is the caller's error.
-        if (err instanceof AppError || (err as { statusCode?: number }).statusCode) throw err;
-        throw new AppError('VALIDATION', {}, [{ path: 'file', code: 'INVALID_VALUE' }]);
-      }
+      await eachPart(request, { fileSize: Math.max(deps.avatarMaxBytes, PICTURE_MAX_BYTES) }, async (part) => {
+        if (part.type === 'field' && part.fieldname === 'purpose') purpose = String(part.value);
+        else if (part.type === 'field' && part.fieldname === 'videoId') videoId = String(part.value);
+        else if (part.type === 'file') file = await part.toBuffer();
+      });
       if (!file || file.length === 0) throw new AppError('VALIDATION', {}, [{ path: 'file', code: 'FIELD_REQUIRED' }]);
       if (purpose === 'avatar') {
         if (file.length > deps.avatarMaxBytes) throw new AppError('PAYLOAD_TOO_LARGE');
