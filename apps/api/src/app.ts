@@ -13,6 +13,9 @@ import { APP_VERSION } from '@sutura/domain/limits';
 import { missingLegalSettings } from '@sutura/domain/legal';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { eq } from 'drizzle-orm';
+import { users } from './db/schema.ts';
+import { usedLanguage } from './http/language.ts';
 import { registerAccessControl, type RouteRule } from './http/access.ts';
 import { ok, registerEnvelope, registerNotFound } from './http/envelope.ts';
 import { clientErrorHandler, frameworkErrors, registerInputGuard, registerSecurityHeaders } from './http/hardening.ts';
@@ -280,6 +283,16 @@ export async function buildApp(
 
   // Access first: an anonymous caller learns nothing about the route's input rules.
   const routes = registerAccessControl(app, services.auth);
+  // The language a signed-in person reads the app in, kept for their mails and pushes; written
+  // only when it changes (the session's row carries the recorded one).
+  app.addHook('preHandler', async (request) => {
+    const user = request.user;
+    if (!user) return;
+    const used = usedLanguage(request);
+    if (!used || used === user.appLanguage) return;
+    await deps.database.db.update(users).set({ appLanguage: used }).where(eq(users.id, user.id));
+    user.appLanguage = used;
+  });
   registerEnvelope(app);
   registerInputGuard(app);
   registerSecurityHeaders(app, config.publicUrl);

@@ -51,7 +51,7 @@ export function adminRoutes(deps: {
       '/admin/users/:id/validation-mail',
       { config: { ...write, rateLimit: authRateLimit(deps.rateLimit) }, schema: { tags, params: idParams, body: noBody } },
       async (request) => {
-        await admin.resendValidation(requireUser(request), request.params.id, requestLanguage(request), request.ip);
+        await admin.resendValidation(requireUser(request), request.params.id, request.ip);
         return ok({ sent: true });
       },
     );

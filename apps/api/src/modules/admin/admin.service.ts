@@ -7,7 +7,6 @@ import {
   type AdminUserList,
   type UserState,
 } from '@sutura/domain/admin';
-import type { Language } from '@sutura/domain/i18n';
 import type { ListQuery } from '@sutura/domain/query';
 import type { Role } from '@sutura/domain/roles';
 import type { Db } from '../../db/client.ts';
@@ -211,9 +210,9 @@ export function createAdminService(deps: {
       return toAdminUser(result.row);
     },
 
-    async resendValidation(actor: RequestUser, userId: string, lang: Language, ip: string): Promise<void> {
+    async resendValidation(actor: RequestUser, userId: string, ip: string): Promise<void> {
       await byId(userId);
-      await deps.users.resendVerificationFor(userId, lang);
+      await deps.users.resendVerificationFor(userId);
       await audit(actor.id, 'user.validation_resent', 'user', userId, ip);
     },
   };
