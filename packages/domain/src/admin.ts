@@ -11,9 +11,9 @@ import type { VideoStatus } from './videos.ts';
 /** The six numbers of the admin dashboard (SPEC §1), each one SQL count. */
 export const adminCountsSchema = z.object({
   users: z.number(),
-  /** People with the editor role (preparators). */
+  /** People with the editor role. */
   editors: z.number(),
-  /** People with the expert role (proctors). */
+  /** People with the expert role. */
   experts: z.number(),
   /** Cases created since the first day of the month (UTC) whose file has arrived. */
   uploadedThisMonth: z.number(),
