@@ -129,12 +129,19 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
+/**
+ * A page of the audit log, newest first, read by keyset: `nextCursor` (null on the last page) is
+ * the `cursor` of the next, older page, so rows written meanwhile never shift a page.
+ */
 export const auditListResponse = z.object({
   data: z.array(auditEntrySchema),
   total: z.number(),
-  page: z.number(),
   limit: z.number(),
+  nextCursor: z.string().nullable(),
 });
+
+/** Where a page of the audit log starts: opaque to the client, at most this long. */
+export const AUDIT_CURSOR_MAX = 200;
 export type AuditList = z.infer<typeof auditListResponse>;
 
 /**
