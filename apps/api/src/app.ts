@@ -14,6 +14,9 @@ import { APP_VERSION } from '@sutura/domain/limits';
 import { missingLegalSettings } from '@sutura/domain/legal';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { eq } from 'drizzle-orm';
+import { users } from './db/schema.ts';
+import { usedLanguage } from './http/language.ts';
 import { registerAccessControl, type RouteRule } from './http/access.ts';
 import { ok, registerEnvelope, registerNotFound } from './http/envelope.ts';
 import { clientErrorHandler, frameworkErrors, registerInputGuard, registerSecurityHeaders } from './http/hardening.ts';
@@ -48,6 +51,7 @@ import { mediaRoutes } from './modules/media/media.routes.ts';
 import { createMediaService } from './modules/media/media.service.ts';
 import { createSignedUrls } from './modules/media/signed-urls.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
+import { createPushEndpointGuard, type ResolveHost } from './modules/push/push-endpoint.ts';
 import { createPushService, loadVapidKeys } from './modules/push/push.service.ts';
 import { createNotificationService, type RealtimeHub, type RoleRooms } from './modules/notifications/notifications.service.ts';
 import { createPreparationJobs } from './modules/preparation/preparation.jobs.ts';
@@ -91,8 +95,8 @@ export interface AppDeps {
   queue: Queue;
   log: Logger;
   clock?: () => Date;
-  /** How Web Push requests leave the process (tests pass one that trusts their own server). */
-  pushFetch?: typeof fetch;
+  /** How push endpoints' host names resolve (the system resolver by default). */
+  pushResolve?: ResolveHost;
   /** Serve the built web app (off in API tests). */
   serveWeb?: boolean;
   /** Check every JSON answer against the route's documented schema (the API tests turn it on). */
@@ -114,7 +118,11 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     privateKey: config.vapidPrivateKey,
     subject: config.vapidSubject,
   });
-  const push = createPushService({ db, vapid, log: deps.log, ...(deps.pushFetch ? { fetch: deps.pushFetch } : {}) });
+  const pushEndpoints = createPushEndpointGuard({
+    allowedHosts: config.pushAllowedHosts,
+    ...(deps.pushResolve ? { resolve: deps.pushResolve } : {}),
+  });
+  const push = createPushService({ db, vapid, log: deps.log, endpoints: pushEndpoints });
   const notifications = createNotificationService({ db, hub, queue, publicUrl: config.publicUrl, push, log: deps.log });
   const auth = createAuthService({
     db,
@@ -287,6 +295,16 @@ export async function buildApp(
   // Access first: an anonymous caller learns nothing about the route's input rules.
   const routes = registerAccessControl(app, services.auth);
   registerRouteAnswers(app, { validate: deps.validateResponses === true });
+  // The language a signed-in person reads the app in, kept for their mails and pushes; written
+  // only when it changes (the session's row carries the recorded one).
+  app.addHook('preHandler', async (request) => {
+    const user = request.user;
+    if (!user) return;
+    const used = usedLanguage(request);
+    if (!used || used === user.appLanguage) return;
+    await deps.database.db.update(users).set({ appLanguage: used }).where(eq(users.id, user.id));
+    user.appLanguage = used;
+  });
   registerEnvelope(app);
   registerInputGuard(app);
   registerSecurityHeaders(app, config.publicUrl);

@@ -75,6 +75,8 @@ const envSchema = z.object({
     .string()
     .refine(isTimeZone, { error: 'not an IANA time zone name (e.g. Europe/Paris, America/Montreal, UTC)' })
     .default(DEFAULT_TIME_ZONE),
+  /** Push services trusted whatever their addresses (an intranet relay): comma-separated host names or addresses. */
+  PUSH_ALLOWED_HOSTS: z.string().default(''),
   /** 'false', 'true', a hop count, or a comma-separated list of proxy addresses. */
   TRUST_PROXY: z.string().default('false'),
 });
@@ -129,6 +131,8 @@ export type Config = {
   vapidPublicKey: string | undefined;
   vapidPrivateKey: string | undefined;
   vapidSubject: string;
+  /** Push endpoints accepted whatever their addresses, over http too (default: none, only public https). */
+  pushAllowedHosts: string[];
   /** The operator's details quoted by the legal texts (LEGAL_OPERATOR_NAME → operatorName). */
   legal: Record<string, string>;
 };
@@ -186,6 +190,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vapidPublicKey: e.VAPID_PUBLIC_KEY,
     vapidPrivateKey: e.VAPID_PRIVATE_KEY,
     vapidSubject: e.VAPID_SUBJECT ?? `mailto:${e.SUPPORT_EMAIL}`,
+    pushAllowedHosts: e.PUSH_ALLOWED_HOSTS.split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
     legal: legalDetails(env),
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     ffmpegPath: locateTool('ffmpeg', e.FFMPEG_PATH).path,

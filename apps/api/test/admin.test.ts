@@ -401,8 +401,31 @@ describe('the audit log', () => {
     expect((await list(`entityId==${entity}__from==2026-01-11__to==2026-01-12`)).data.map((e) => e.action)).toEqual(['video.sent']);
     expect((await list(`entityId==${entity}__from==2026-01-13`)).data.map((e) => e.action)).toEqual(['video.deleted']);
     expect((await list(`entityId==${entity}__to==2026-01-10`)).total).toBe(1);
-    const page = await call('GET', `/v1/admin/audit?filter=${encodeURIComponent(`entityId==${entity}`)}&limit=1&page=3`, admin().token);
-    expect(page.json().data).toMatchObject({ total: 3, page: 3, limit: 1, data: [{ action: 'video.created' }] });
+    // Pages by keyset: a row written between two pages shifts nothing; the last page has no next.
+    const pageAt = async (cursor?: string) => {
+      const query = `filter=${encodeURIComponent(`entityId==${entity}`)}&limit=1${cursor ? `&cursor=${cursor}` : ''}`;
+      const res = await call('GET', `/v1/admin/audit?${query}`, admin().token);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data as { data: AuditEntry[]; total: number; limit: number; nextCursor: string | null };
+    };
+    const first = await pageAt();
+    expect(first).toMatchObject({ total: 3, limit: 1, data: [{ action: 'video.deleted' }] });
+    await db.insert(auditLog).values({ actorId: person.id, action: 'video.viewed_by_admin', entity: 'video', entityId: entity, ip: null });
+    const second = await pageAt(first.nextCursor!);
+    expect(second).toMatchObject({ total: 4, data: [{ action: 'video.sent' }] });
+    const third = await pageAt(second.nextCursor!);
+    expect(third).toMatchObject({ data: [{ action: 'video.created' }], nextCursor: null });
+    const forged = (time: string) => Buffer.from(JSON.stringify([time, randomUUID()])).toString('base64url');
+    for (const bad of [
+      'not-a-cursor',
+      forged('yesterday'),
+      forged('2026-13-01 00:00:00+00'),
+      forged('2026-02-30 10:00:00+00'),
+      'x'.repeat(300),
+    ]) {
+      const res = await call('GET', `/v1/admin/audit?limit=1&cursor=${bad}`, admin().token);
+      expect(res.statusCode, bad).toBe(400);
+    }
     const inverted = await call('GET', `/v1/admin/audit?filter=${encodeURIComponent('from==2026-02-01__to==2026-01-01')}`, admin().token);
     expect(inverted.statusCode).toBe(400);
     expect(inverted.json().error.code).toBe('DATE_RANGE_INVERTED');

@@ -12,6 +12,7 @@ import { DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_PREFERENCES } from '@sutura/doma
 import { buildApp, type Services } from '../src/app.ts';
 import type { RouteRule } from '../src/http/access.ts';
 import { loadConfig, type Config } from '../src/config.ts';
+import type { ResolveHost } from '../src/modules/push/push-endpoint.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { specialties, users } from '../src/db/schema.ts';
 import { createQueue, type Queue } from '../src/jobs/queue.ts';
@@ -92,7 +93,7 @@ async function openTestDatabase(): Promise<{ database: Database; drop: () => Pro
 }
 
 export async function createTestContext(
-  opts: { env?: Record<string, string>; workers?: boolean; listen?: boolean; serveWeb?: boolean } = {},
+  opts: { env?: Record<string, string>; workers?: boolean; listen?: boolean; serveWeb?: boolean; pushResolve?: ResolveHost } = {},
 ): Promise<TestContext> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sutura-test-'));
   const config = loadConfig({
@@ -135,6 +136,7 @@ export async function createTestContext(
     serveWeb: opts.serveWeb ?? false,
     // Every JSON answer of every API test is checked against what /v1/docs says of it.
     validateResponses: true,
+    ...(opts.pushResolve ? { pushResolve: opts.pushResolve } : {}),
   });
   if (opts.workers !== false) {
     const pipeline = {

@@ -11,9 +11,9 @@ import type { VideoStatus } from './videos.ts';
 /** The six numbers of the admin dashboard (SPEC §1), each one SQL count. */
 export const adminCountsSchema = z.object({
   users: z.number(),
-  /** People with the editor role (preparators). */
+  /** People with the editor role. */
   editors: z.number(),
-  /** People with the expert role (proctors). */
+  /** People with the expert role. */
   experts: z.number(),
   /**
    * Case files that arrived whole since the first day of the month, on the installation's clock
@@ -138,14 +138,21 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
+/**
+ * A page of the audit log, newest first, read by keyset: `nextCursor` (null on the last page) is
+ * the `cursor` of the next, older page, so rows written meanwhile never shift a page.
+ */
 export const auditListResponse = z.object({
   data: z.array(auditEntrySchema),
   total: z.number(),
-  page: z.number(),
   limit: z.number(),
   /** The installation's time zone: the days of `from` and `to` are days of its clock. */
   timeZone: z.string(),
+  nextCursor: z.string().nullable(),
 });
+
+/** Where a page of the audit log starts: opaque to the client, at most this long. */
+export const AUDIT_CURSOR_MAX = 200;
 export type AuditList = z.infer<typeof auditListResponse>;
 
 /**

@@ -352,6 +352,11 @@ export const ERRORS = {
     fr: 'Plus personne ne détient cette vidéo',
   },
   INVALID_VALUE: { status: 400, en: 'This value is not allowed', fr: "Cette valeur n'est pas autorisée" },
+  PUSH_ENDPOINT_REFUSED: {
+    status: 400,
+    en: 'Notifications cannot be sent to this address: it must be an https address of a public push service',
+    fr: 'Les notifications ne peuvent pas être envoyées à cette adresse : elle doit être une adresse https d’un service de notifications public',
+  },
 } as const satisfies Record<string, { status: number; en: string; fr: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

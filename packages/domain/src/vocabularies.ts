@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-export const ORGAN_ICONS = ['bladder', 'kidney', 'lymphadenectomy', 'prostate', 'adrenalGland', 'ureter'] as const;
+/** SPEC §3's six icons, then the colon and the gallbladder of the seeded digestive surgeries. */
+export const ORGAN_ICONS = ['bladder', 'kidney', 'lymphadenectomy', 'prostate', 'adrenalGland', 'ureter', 'colon', 'gallbladder'] as const;
 export type OrganIcon = (typeof ORGAN_ICONS)[number];
 
 export const localizedName = z.object({ fr: z.string(), en: z.string() });

@@ -82,6 +82,9 @@ export const surgeries = pgTable(
     uniqueIndex('surgeries_name_fr_unique').on(sql`lower(${t.nameFr})`),
     uniqueIndex('surgeries_name_en_unique').on(sql`lower(${t.nameEn})`),
     index('surgeries_organ').on(t.organId),
+    // The administrators' search of surgery videos (ILIKE '%…%' by trigrams, pg_trgm).
+    index('surgeries_name_fr_trgm').using('gin', t.nameFr.op('gin_trgm_ops')),
+    index('surgeries_name_en_trgm').using('gin', t.nameEn.op('gin_trgm_ops')),
   ],
 );
 
@@ -129,6 +132,12 @@ export const rppsDirectory = pgTable('rpps_directory', {
   importedAt: timestamp('imported_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * What a search for a person looks in: "first last", "last first" and the email, as one text so
+ * that one trigram index serves it. Queries must use this very expression for the index to apply.
+ */
+export const USER_SEARCH_TEXT = "first_name || ' ' || last_name || ' ' || first_name || ' ' || email";
+
 export const users = pgTable(
   'users',
   {
@@ -156,6 +165,11 @@ export const users = pgTable(
     notificationSettings: jsonb('notification_settings').$type<NotificationSettings>().notNull(),
     avatarMediaId: uuid('avatar_media_id'),
     pushToken: text('push_token'),
+    /**
+     * The language the person last used the app in (fr or en), recorded from their requests: their
+     * mails and pushes follow it while their preference is "auto" (set by the browser).
+     */
+    appLanguage: text('app_language'),
     termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
     /** Set by an administrator: the person can no longer sign in, and every session of theirs ended then. */
     deactivatedAt: timestamp('deactivated_at', { withTimezone: true }),
@@ -169,6 +183,8 @@ export const users = pgTable(
     // The admin list of people (newest first) and its counts per role.
     index('users_created').on(t.createdAt),
     index('users_roles').using('gin', t.roles),
+    // The administrators' search of surgery videos by author: USER_SEARCH_TEXT, by trigrams (pg_trgm).
+    index('users_search_trgm').using('gin', sql`(${sql.raw(USER_SEARCH_TEXT)}) gin_trgm_ops`),
   ],
 );
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { Role } from '@sutura/domain/roles';
+import type { Language } from '@sutura/domain/i18n';
 import type { Preferences } from '@sutura/domain/preferences';
 import { AppError } from './errors.ts';
 import { sessionCookieToken, wantsSessionCookie } from './session-cookie.ts';
@@ -15,6 +16,8 @@ export interface RequestUser {
   sessionId: string;
   roles: Role[];
   preferences: Preferences;
+  /** The language the person last used the app in, as recorded (see http/language.ts). */
+  appLanguage?: Language | null;
   /** When this token stops being accepted (session expiry, absolute lifetime or refresh grace). */
   sessionEndsAt: Date;
 }

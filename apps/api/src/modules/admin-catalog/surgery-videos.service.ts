@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { ADMIN_VIDEO_SEARCH_MAX, type AdminVideo, type AdminVideoList } from '@sutura/domain/admin-catalog';
@@ -7,7 +7,7 @@ import type { Language } from '@sutura/domain/i18n';
 import type { ListQuery } from '@sutura/domain/query';
 import { MEDIA_STATUSES, VIDEO_STATUSES, type MediaStatus, type VideoStatus } from '@sutura/domain/videos';
 import type { Db } from '../../db/client.ts';
-import { organs, surgeries, users, videos } from '../../db/schema.ts';
+import { organs, surgeries, USER_SEARCH_TEXT, users, videos } from '../../db/schema.ts';
 import type { RequestUser } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Audit } from '../audit/audit.service.ts';
@@ -57,15 +57,16 @@ export function createSurgeryVideosAdmin(deps: {
           const parsed = searchSchema.safeParse(value);
           if (!parsed.success) throw invalid(key);
           const pattern = likePattern(parsed.data);
-          where.push(
-            or(
-              ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern),
-              ilike(sql`${users.lastName} || ' ' || ${users.firstName}`, pattern),
-              ilike(users.email, pattern),
-              ilike(surgeries.nameFr, pattern),
-              ilike(surgeries.nameEn, pattern),
-            )!,
-          );
+          // Each side by its own trigram index (users_search_trgm, surgeries_name_*_trgm).
+          const authors = db
+            .select({ id: users.id })
+            .from(users)
+            .where(sql`(${sql.raw(USER_SEARCH_TEXT)}) ilike ${pattern}`);
+          const named = db
+            .select({ id: surgeries.id })
+            .from(surgeries)
+            .where(or(ilike(surgeries.nameFr, pattern), ilike(surgeries.nameEn, pattern)));
+          where.push(or(inArray(videos.authorId, authors), inArray(videos.surgeryId, named))!);
           break;
         }
         default:

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_USER_FILTERS, ADMIN_USER_SORTS, AUDIT_FILTERS, setActiveBody, setRolesBody } from '@sutura/domain/admin';
+import { ADMIN_USER_FILTERS, ADMIN_USER_SORTS, AUDIT_CURSOR_MAX, AUDIT_FILTERS, setActiveBody, setRolesBody } from '@sutura/domain/admin';
 import { parseListQuery } from '@sutura/domain/query';
 import { ADMIN_ROLES, ADMIN_WRITE_ROLES } from '@sutura/domain/roles';
 import { requireUser } from '../../http/access.ts';
@@ -20,6 +20,9 @@ const noBody = z.object({}).strict().nullish();
  * The administration area's calls (docs/admin.md): every read is for ADMIN_ROLES (administrators
  * and copil), every write for ADMIN_WRITE_ROLES (administrators only).
  */
+/** The list's query string, and `cursor`: where the page starts (`nextCursor` of the page before). */
+const auditQuerystring = listQuerystring.extend({ cursor: z.string().max(AUDIT_CURSOR_MAX).optional() });
+
 export function adminRoutes(deps: {
   admin: AdminService;
   auditLog: AuditLogService;
@@ -51,14 +54,15 @@ export function adminRoutes(deps: {
       '/admin/users/:id/validation-mail',
       { config: { ...write, rateLimit: authRateLimit(deps.rateLimit) }, schema: { tags, params: idParams, body: noBody } },
       async (request) => {
-        await admin.resendValidation(requireUser(request), request.params.id, requestLanguage(request), request.ip);
+        await admin.resendValidation(requireUser(request), request.params.id, request.ip);
         return ok({ sent: true });
       },
     );
 
-    app.get('/admin/audit', { config: read, schema: { tags, querystring: listQuerystring } }, async (request) => {
-      const query = parseListQuery(request.query, { filter: AUDIT_FILTERS });
-      return ok(await auditLog.list(query));
+    app.get('/admin/audit', { config: read, schema: { tags, querystring: auditQuerystring } }, async (request) => {
+      const { cursor, ...rest } = request.query;
+      const query = parseListQuery(rest, { filter: AUDIT_FILTERS });
+      return ok(await auditLog.list(query, cursor));
     });
 
     // The same filters as the list, as a CSV file streamed while it is read (newest first).

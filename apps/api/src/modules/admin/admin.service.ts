@@ -1,6 +1,5 @@
 import { and, count, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { adminUserFilterSchema, type AdminCounts, type AdminUser, type AdminUserList, type UserState } from '@sutura/domain/admin';
-import type { Language } from '@sutura/domain/i18n';
 import type { ListQuery } from '@sutura/domain/query';
 import type { Role } from '@sutura/domain/roles';
 import { zonedMonthKey, zonedMonthStart } from '@sutura/domain/time-zone';
@@ -224,9 +223,9 @@ export function createAdminService(deps: {
       return toAdminUser(result.row);
     },
 
-    async resendValidation(actor: RequestUser, userId: string, lang: Language, ip: string): Promise<void> {
+    async resendValidation(actor: RequestUser, userId: string, ip: string): Promise<void> {
       await byId(userId);
-      await deps.users.resendVerificationFor(userId, lang);
+      await deps.users.resendVerificationFor(userId);
       await audit(actor.id, 'user.validation_resent', 'user', userId, ip);
     },
   };

@@ -36,6 +36,39 @@ const AUDIT_CSV_HEADERS: Record<Language, string[]> = {
   ],
 };
 
+/** A page's end, as the client carries it: the row's exact time (microseconds) and id. */
+function encodeCursor(row: { cursor: string; id: string }): string {
+  return Buffer.from(JSON.stringify([row.cursor, row.id])).toString('base64url');
+}
+
+/** PostgreSQL's text of a timestamptz ("2026-01-12 23:59:59.123456+00"), a real date and time. */
+function isTimestampText(text: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/.exec(text);
+  if (!m) return false;
+  const [y, mo, d, h, mi, sec] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  return day.getUTCFullYear() === y && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d && h < 24 && mi < 60 && sec < 60;
+}
+
+function decodeCursor(cursor: string): { cursor: string; id: string } {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === 'string' &&
+      isTimestampText(value[0]) &&
+      typeof value[1] === 'string' &&
+      UUID.test(value[1])
+    ) {
+      return { cursor: value[0], id: value[1] };
+    }
+  } catch {
+    // Not base64url JSON: the same answer as a well-formed cursor that is not ours.
+  }
+  throw new AppError('VALIDATION', {}, [{ path: 'cursor', code: 'INVALID_VALUE' }]);
+}
+
 /**
  * Reading the audit log (docs/admin.md): searched and paged in SQL, newest first, with the actor
  * resolved by a join (a deleted person's rows keep their raw id). The details column is never
@@ -134,13 +167,19 @@ export function createAuditLogService(deps: { db: Db; timeZone: string }) {
       conditions(filter);
     },
 
-    async list(query: ListQuery): Promise<AuditList> {
+    /** A page by keyset (docs/admin.md): from `cursor` (the previous page's `nextCursor`), else the newest. */
+    async list(query: ListQuery, cursor?: string): Promise<AuditList> {
       const where = conditions(query.filter);
+      const before = cursor ? decodeCursor(cursor) : undefined;
+      // One row more than the page tells whether an older page exists.
       const [rows, [total]] = await Promise.all([
-        page(where, query.limit, (query.page - 1) * query.limit),
+        page(where, query.limit + 1, 0, before),
         db.select({ n: count() }).from(auditLog).where(where),
       ]);
-      return { data: rows.map(toEntry), total: total?.n ?? 0, page: query.page, limit: query.limit, timeZone };
+      const shown = rows.slice(0, query.limit);
+      const last = shown.at(-1);
+      const nextCursor = rows.length > query.limit && last ? encodeCursor(last) : null;
+      return { data: shown.map(toEntry), total: total?.n ?? 0, limit: query.limit, nextCursor, timeZone };
     },
 
     /**

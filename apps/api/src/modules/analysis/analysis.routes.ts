@@ -11,6 +11,7 @@ import { parseListQuery } from '@sutura/domain/query';
 import { requireUser } from '../../http/access.ts';
 import { ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
+import { eachPart } from '../../http/multipart.ts';
 import { requestLanguage } from '../../http/language.ts';
 import { listQuerystring } from '../../http/list-query.ts';
 import type { AnalysisService } from './analysis.service.ts';
@@ -135,7 +136,7 @@ export function analysisRoutes(deps: { analysis: AnalysisService }): FastifyPlug
         try {
           let token: number | undefined;
           let file: string | undefined;
-          for await (const part of request.parts({ limits: { fileSize: ANALYSIS_LIMITS.voiceMaxBytes, files: 1 } })) {
+          await eachPart(request, { fileSize: ANALYSIS_LIMITS.voiceMaxBytes, files: 1 }, async (part) => {
             if (part.type === 'field' && part.fieldname === 'fencingToken') {
               const parsed = fencingTokenSchema.safeParse(Number(part.value));
               if (!parsed.success) throw new AppError('VALIDATION', {}, [{ path: 'fencingToken', code: 'INVALID_VALUE' }]);
@@ -145,7 +146,7 @@ export function analysisRoutes(deps: { analysis: AnalysisService }): FastifyPlug
               await pipeline(part.file, createWriteStream(file));
               if (part.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE');
             }
-          }
+          });
           if (token === undefined) throw new AppError('VALIDATION', {}, [{ path: 'fencingToken', code: 'FIELD_REQUIRED' }]);
           if (!file) throw new AppError('VALIDATION', {}, [{ path: 'file', code: 'FIELD_REQUIRED' }]);
           return ok(await analysis.setVoice(user, request.params.id, token, file, request.ip));

@@ -63,6 +63,13 @@ export interface AnalysisClaims {
     tx?: ClaimsTx,
   ): Promise<VideoRow>;
   transaction<T>(work: (tx: ClaimsTx) => Promise<T>): Promise<T>;
+  whileHolding<T>(
+    stage: 'analysis',
+    videoId: string,
+    userId: string,
+    fencingToken: number,
+    write: (tx: ClaimsTx, video: VideoRow) => Promise<T>,
+  ): Promise<T>;
   sweepExpired(stages: readonly 'analysis'[]): Promise<{ videoId: string; holderId: string | null }[]>;
 }
 
@@ -185,17 +192,17 @@ export function createAnalysisService(deps: {
     };
   }
 
-  async function analysisRow(videoId: string): Promise<AnalysisRow | undefined> {
-    const [row] = await db.select().from(analyses).where(eq(analyses.videoId, videoId));
+  async function analysisRow(videoId: string, tx: Db | ClaimsTx = db): Promise<AnalysisRow | undefined> {
+    const [row] = await tx.select().from(analyses).where(eq(analyses.videoId, videoId));
     return row;
   }
 
   /** The draft of the holder, made at the claim (or now, for a claim older than this module). */
-  async function holderDraft(videoId: string, expertId: string): Promise<AnalysisRow> {
-    const existing = await analysisRow(videoId);
+  async function holderDraft(videoId: string, expertId: string, tx: Db | ClaimsTx = db): Promise<AnalysisRow> {
+    const existing = await analysisRow(videoId, tx);
     if (existing && existing.expertId === expertId && existing.status === 'draft') return existing;
     if (existing?.status === 'submitted') throw new AppError('ANALYSIS_SUBMITTED');
-    const [row] = await db
+    const [row] = await tx
       .insert(analyses)
       .values({ videoId, expertId, createdAt: clock(), updatedAt: clock() })
       .onConflictDoUpdate({
@@ -230,6 +237,18 @@ export function createAnalysisService(deps: {
     const video = await claims.assertHolder('analysis', videoId, viewer.id, fencingToken);
     const draft = await holderDraft(videoId, viewer.id);
     return { video, draft };
+  }
+
+  /** The holder's write, in one transaction with the claim checked and held (see claims.whileHolding). */
+  async function fencedWrite<T>(
+    viewer: RequestUser,
+    videoId: string,
+    fencingToken: number,
+    write: (tx: ClaimsTx, held: { video: VideoRow; draft: AnalysisRow }) => Promise<T>,
+  ): Promise<T> {
+    return claims.whileHolding('analysis', videoId, viewer.id, fencingToken, async (tx, video) =>
+      write(tx, { video, draft: await holderDraft(videoId, viewer.id, tx) }),
+    );
   }
 
   function listItem(
@@ -489,27 +508,29 @@ export function createAnalysisService(deps: {
       lang: Language,
       ip: string | null = null,
     ): Promise<AnalysisDraft> {
-      const { draft } = await fenced(viewer, videoId, body.fencingToken);
       const steps = await stepsOf(videoId, lang);
-      const changes: Partial<typeof analyses.$inferInsert> = { updatedAt: clock() };
-      if (body.stepRatings) {
-        const known = new Set(steps.map((s) => s.id));
-        const unknown = body.stepRatings.findIndex((r) => !known.has(r.stepId));
-        if (unknown >= 0) throw new AppError('VALIDATION', {}, [{ path: `stepRatings.${unknown}.stepId`, code: 'INVALID_VALUE' }]);
-        const merged = { ...draft.stepRatings };
-        for (const r of body.stepRatings) merged[r.stepId] = r.rating;
-        changes.stepRatings = merged;
-      }
-      if (body.kpiRatings) changes.kpiRatings = { ...draft.kpiRatings, ...body.kpiRatings };
-      if (body.globalRating !== undefined) changes.globalRating = body.globalRating;
-      if (body.assessment !== undefined) changes.assessment = body.assessment;
-      if (body.advice !== undefined) changes.advice = body.advice;
-      const [saved] = await db
-        .update(analyses)
-        .set(changes)
-        .where(and(eq(analyses.videoId, videoId), eq(analyses.status, 'draft'), eq(analyses.expertId, viewer.id)))
-        .returning();
-      if (!saved) throw new AppError('ANALYSIS_SUBMITTED');
+      const saved = await fencedWrite(viewer, videoId, body.fencingToken, async (tx, { draft }) => {
+        const changes: Partial<typeof analyses.$inferInsert> = { updatedAt: clock() };
+        if (body.stepRatings) {
+          const known = new Set(steps.map((s) => s.id));
+          const unknown = body.stepRatings.findIndex((r) => !known.has(r.stepId));
+          if (unknown >= 0) throw new AppError('VALIDATION', {}, [{ path: `stepRatings.${unknown}.stepId`, code: 'INVALID_VALUE' }]);
+          const merged = { ...draft.stepRatings };
+          for (const r of body.stepRatings) merged[r.stepId] = r.rating;
+          changes.stepRatings = merged;
+        }
+        if (body.kpiRatings) changes.kpiRatings = { ...draft.kpiRatings, ...body.kpiRatings };
+        if (body.globalRating !== undefined) changes.globalRating = body.globalRating;
+        if (body.assessment !== undefined) changes.assessment = body.assessment;
+        if (body.advice !== undefined) changes.advice = body.advice;
+        const [saved] = await tx
+          .update(analyses)
+          .set(changes)
+          .where(and(eq(analyses.videoId, videoId), eq(analyses.status, 'draft'), eq(analyses.expertId, viewer.id)))
+          .returning();
+        if (!saved) throw new AppError('ANALYSIS_SUBMITTED');
+        return saved;
+      });
       // What was saved, never its text (advice and assessment are the expert's words).
       const fields = Object.keys(body).filter((k) => k !== 'fencingToken');
       await audit(viewer.id, 'analysis.saved', 'video', videoId, ip, { fields });
@@ -563,14 +584,16 @@ export function createAnalysisService(deps: {
     // ---- Time-coded comments (the holder's own analysis only)
 
     async addComment(viewer: RequestUser, videoId: string, body: CommentBody, ip: string | null = null): Promise<AnalysisComment> {
-      const { video } = await fenced(viewer, videoId, body.fencingToken);
-      checkCommentTimes(body, video.duration);
-      const [n] = await db.select({ n: count() }).from(analysisComments).where(eq(analysisComments.videoId, videoId));
-      if ((n?.n ?? 0) >= ANALYSIS_LIMITS.commentsMax) throw new AppError('COMMENTS_LIMIT', { max: ANALYSIS_LIMITS.commentsMax });
-      const [row] = await db
-        .insert(analysisComments)
-        .values({ videoId, start: body.start, end: body.end ?? null, text: body.text, createdAt: clock(), updatedAt: clock() })
-        .returning();
+      const row = await fencedWrite(viewer, videoId, body.fencingToken, async (tx, { video }) => {
+        checkCommentTimes(body, video.duration);
+        const [n] = await tx.select({ n: count() }).from(analysisComments).where(eq(analysisComments.videoId, videoId));
+        if ((n?.n ?? 0) >= ANALYSIS_LIMITS.commentsMax) throw new AppError('COMMENTS_LIMIT', { max: ANALYSIS_LIMITS.commentsMax });
+        const [row] = await tx
+          .insert(analysisComments)
+          .values({ videoId, start: body.start, end: body.end ?? null, text: body.text, createdAt: clock(), updatedAt: clock() })
+          .returning();
+        return row;
+      });
       await audit(viewer.id, 'analysis.comment_added', 'video', videoId, ip, { commentId: row!.id });
       return commentOut(row!);
     },
@@ -582,14 +605,16 @@ export function createAnalysisService(deps: {
       body: CommentBody,
       ip: string | null = null,
     ): Promise<AnalysisComment> {
-      const { video } = await fenced(viewer, videoId, body.fencingToken);
-      checkCommentTimes(body, video.duration);
-      const [row] = await db
-        .update(analysisComments)
-        .set({ start: body.start, end: body.end ?? null, text: body.text, updatedAt: clock() })
-        .where(and(eq(analysisComments.id, commentId), eq(analysisComments.videoId, videoId)))
-        .returning();
-      if (!row) throw notFound();
+      const row = await fencedWrite(viewer, videoId, body.fencingToken, async (tx, { video }) => {
+        checkCommentTimes(body, video.duration);
+        const [row] = await tx
+          .update(analysisComments)
+          .set({ start: body.start, end: body.end ?? null, text: body.text, updatedAt: clock() })
+          .where(and(eq(analysisComments.id, commentId), eq(analysisComments.videoId, videoId)))
+          .returning();
+        if (!row) throw notFound();
+        return row;
+      });
       await audit(viewer.id, 'analysis.comment_updated', 'video', videoId, ip, { commentId });
       return commentOut(row);
     },
@@ -601,12 +626,13 @@ export function createAnalysisService(deps: {
       fencingToken: number,
       ip: string | null = null,
     ): Promise<void> {
-      await fenced(viewer, videoId, fencingToken);
-      const [row] = await db
-        .delete(analysisComments)
-        .where(and(eq(analysisComments.id, commentId), eq(analysisComments.videoId, videoId)))
-        .returning({ id: analysisComments.id });
-      if (!row) throw notFound();
+      await fencedWrite(viewer, videoId, fencingToken, async (tx) => {
+        const [row] = await tx
+          .delete(analysisComments)
+          .where(and(eq(analysisComments.id, commentId), eq(analysisComments.videoId, videoId)))
+          .returning({ id: analysisComments.id });
+        if (!row) throw notFound();
+      });
       await audit(viewer.id, 'analysis.comment_removed', 'video', videoId, ip, { commentId });
     },
 
@@ -623,14 +649,16 @@ export function createAnalysisService(deps: {
       await fenced(viewer, videoId, fencingToken);
       const stored = await voice.store(viewer.id, videoId, file);
       // Checked again after the transcode: the lease may have ended meanwhile.
-      const { draft } = await fenced(viewer, videoId, fencingToken).catch(async (err: unknown) => {
+      const draft = await fencedWrite(viewer, videoId, fencingToken, async (tx, { draft }) => {
+        await tx
+          .update(analyses)
+          .set({ voiceMediaId: stored.mediaId, voiceDuration: stored.duration, updatedAt: clock() })
+          .where(eq(analyses.videoId, videoId));
+        return draft;
+      }).catch(async (err: unknown) => {
         await mediaService.remove(stored.mediaId);
         throw err;
       });
-      await db
-        .update(analyses)
-        .set({ voiceMediaId: stored.mediaId, voiceDuration: stored.duration, updatedAt: clock() })
-        .where(eq(analyses.videoId, videoId));
       if (draft.voiceMediaId) await mediaService.remove(draft.voiceMediaId);
       await audit(viewer.id, 'analysis.voice_set', 'video', videoId, ip, { mediaId: stored.mediaId, duration: stored.duration });
       return {
@@ -642,10 +670,12 @@ export function createAnalysisService(deps: {
     },
 
     async removeVoice(viewer: RequestUser, videoId: string, fencingToken: number, ip: string | null = null): Promise<void> {
-      const { draft } = await fenced(viewer, videoId, fencingToken);
-      if (!draft.voiceMediaId) throw notFound();
-      await db.update(analyses).set({ voiceMediaId: null, voiceDuration: null, updatedAt: clock() }).where(eq(analyses.videoId, videoId));
-      await mediaService.remove(draft.voiceMediaId);
+      const draft = await fencedWrite(viewer, videoId, fencingToken, async (tx, { draft }) => {
+        if (!draft.voiceMediaId) throw notFound();
+        await tx.update(analyses).set({ voiceMediaId: null, voiceDuration: null, updatedAt: clock() }).where(eq(analyses.videoId, videoId));
+        return draft;
+      });
+      await mediaService.remove(draft.voiceMediaId!);
       await audit(viewer.id, 'analysis.voice_removed', 'video', videoId, ip, { mediaId: draft.voiceMediaId });
     },
 

@@ -1,3 +1,4 @@
+import { isLanguage } from '@sutura/domain/i18n';
 import { createHash, randomUUID } from 'node:crypto';
 import argon2 from 'argon2';
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
@@ -84,6 +85,7 @@ export function createAuthService(deps: {
       id: users.id,
       roles: users.roles,
       preferences: users.preferences,
+      appLanguage: users.appLanguage,
       sessionId: sessions.id,
       expiresAt: sessions.expiresAt,
       createdAt: sessions.createdAt,
@@ -262,6 +264,7 @@ export function createAuthService(deps: {
         sessionId: row.sessionId,
         roles: row.roles as Role[],
         preferences: row.preferences,
+        appLanguage: isLanguage(row.appLanguage) ? row.appLanguage : null,
         sessionEndsAt: new Date(endsAt),
       };
     },

@@ -129,9 +129,17 @@ export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number
    * Refuses any write but the current holder's, under a live lease, with the token of the
    * current claim. Someone who never held the video gets 404; a stale holder LEASE_LOST.
    */
-  async function assertHolder(stage: ClaimStage, videoId: string, userId: string, fencingToken: number, tx: Db | ClaimsTx = db) {
+  async function assertHolder(
+    stage: ClaimStage,
+    videoId: string,
+    userId: string,
+    fencingToken: number,
+    tx: Db | ClaimsTx = db,
+    lock = false,
+  ) {
     const now = clock();
-    const [video] = await tx.select().from(videos).where(eq(videos.id, videoId));
+    const query = tx.select().from(videos).where(eq(videos.id, videoId));
+    const [video] = lock ? await query.for('share') : await query;
     if (!video) throw notFound();
     if (
       video.status === CLAIM_STATUSES[stage].held &&
@@ -194,6 +202,21 @@ export function createClaims(deps: { db: Db; clock: () => Date; leaseMs?: number
     leaseMs,
     assertHolder,
     transaction,
+
+    /**
+     * Runs the holder's write in one transaction with the video row locked (FOR SHARE) once the
+     * claim is checked: a release, take-over or submit waits for the write to commit, and a write
+     * that waited for one sees it and gets LEASE_LOST, never a half-gone draft.
+     */
+    async whileHolding<T>(
+      stage: ClaimStage,
+      videoId: string,
+      userId: string,
+      fencingToken: number,
+      write: (tx: ClaimsTx, video: typeof videos.$inferSelect) => Promise<T>,
+    ): Promise<T> {
+      return transaction(async (tx) => write(tx, await assertHolder(stage, videoId, userId, fencingToken, tx, true)));
+    },
 
     /** Whether someone ever held the video at this stage (a former holder is told, not ignored). */
     async heldBefore(stage: ClaimStage, videoId: string, userId: string): Promise<boolean> {

@@ -98,12 +98,17 @@ export function createNotificationService(deps: {
     /** Stores a notification, pushes it live, and mails it where the person asked for it. */
     async notify(userId: string, key: NotificationKind, params: Record<string, NotificationParam> = {}, link: string | null = null) {
       const [user] = await db
-        .select({ email: users.email, preferences: users.preferences, settings: users.notificationSettings })
+        .select({ email: users.email, preferences: users.preferences, appLanguage: users.appLanguage, settings: users.notificationSettings })
         .from(users)
         .where(eq(users.id, userId));
       if (!user) return;
       const [row] = await db.insert(notifications).values({ userId, key, params, link }).returning();
-      const lang: Language = isLanguage(user.preferences.langCode) ? user.preferences.langCode : 'fr';
+      // Their chosen language, else the one they last used the app in (their browser's), else French.
+      const lang: Language = isLanguage(user.preferences.langCode)
+        ? user.preferences.langCode
+        : isLanguage(user.appLanguage)
+          ? user.appLanguage
+          : 'fr';
       const notification = render(row!, lang);
       hub.emitToUser(userId, SOCKET_EVENTS.notificationReceived, notification);
       // Best effort and off the request: a push service that is slow or down delays nobody, and

@@ -150,13 +150,20 @@ export function createPreparationService(deps: {
     if (prep.phase !== phase) throw new AppError('PREPARATION_WRONG_PHASE');
   }
 
-  async function save(video: VideoRow, values: Partial<typeof preparations.$inferInsert>, lang: Language) {
-    const [prep] = await db
-      .update(preparations)
-      .set({ ...values, savedAt: clock() })
-      .where(eq(preparations.videoId, video.id))
-      .returning();
-    return draftOf(video, prep!, lang);
+  /**
+   * Writes the holder's draft under the claim, checked again with the video row locked: an
+   * administrator ending the hold meanwhile makes it LEASE_LOST rather than a write after the end.
+   */
+  async function save(viewer: RequestUser, video: VideoRow, values: Partial<typeof preparations.$inferInsert>, lang: Language) {
+    const [prep] = await claims.whileHolding(STAGE, video.id, viewer.id, video.fencingToken, (tx) =>
+      tx
+        .update(preparations)
+        .set({ ...values, savedAt: clock() })
+        .where(and(eq(preparations.videoId, video.id), eq(preparations.editorId, viewer.id)))
+        .returning(),
+    );
+    if (!prep) throw new AppError('LEASE_LOST');
+    return draftOf(video, prep, lang);
   }
 
   /** What the pool, held and prepared lists share. */
@@ -396,7 +403,7 @@ export function createPreparationService(deps: {
       const { video, prep } = await held(viewer, videoId, body.fencingToken);
       requirePhase(prep, 'trim');
       const trims = validateTrims(body.trims, video.duration ?? 0, frameRateOf(video));
-      const draft = await save(video, { trims }, lang);
+      const draft = await save(viewer, video, { trims }, lang);
       await audit(viewer.id, 'preparation.saved', 'video', videoId, ip, { part: 'trims', count: trims.length });
       return draft;
     },
@@ -411,7 +418,7 @@ export function createPreparationService(deps: {
     ) {
       const { video, prep } = await held(viewer, videoId, body.fencingToken);
       if (body.phase === 'steps' && prep.trims.length === 0) throw new AppError('TRIMS_REQUIRED');
-      const draft = await save(video, body.phase === 'steps' ? { phase: 'steps' } : { phase: 'trim', steps: [] }, lang);
+      const draft = await save(viewer, video, body.phase === 'steps' ? { phase: 'steps' } : { phase: 'trim', steps: [] }, lang);
       await audit(viewer.id, 'preparation.saved', 'video', videoId, ip, { part: 'phase', phase: body.phase });
       return draft;
     },
@@ -442,7 +449,7 @@ export function createPreparationService(deps: {
         );
         if (details.length) throw new AppError('VALIDATION', {}, details);
       }
-      const draft = await save(video, { steps }, lang);
+      const draft = await save(viewer, video, { steps }, lang);
       await audit(viewer.id, 'preparation.saved', 'video', videoId, ip, { part: 'steps', count: steps.length });
       return draft;
     },

@@ -5,6 +5,8 @@ import { and, eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.ts';
 import { pushSubscriptions } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import { postToPushService, PushEndpointRefused, type PushEndpointGuard } from './push-endpoint.ts';
 
 export interface VapidKeys {
   publicKey: string;
@@ -58,15 +60,23 @@ export interface PushMessage {
  * Web Push: one subscription per device (its push service's endpoint), each message encrypted
  * for that device and signed with the VAPID key. A subscription the push service says is gone
  * (404, 410) is deleted; other failures are logged and the message dropped, like a lost SMS.
+ * Endpoints go through the guard when saved and again before each message (see push-endpoint.ts).
  */
-export function createPushService(deps: { db: Db; vapid: VapidKeys; log: Logger; fetch?: typeof fetch }) {
-  const { db, vapid, log } = deps;
-  // The global fetch is looked up at the first push: reading it loads undici (3 MB) at once.
-  const send: typeof fetch = deps.fetch ?? ((input, init) => fetch(input, init));
+export function createPushService(deps: { db: Db; vapid: VapidKeys; log: Logger; endpoints: PushEndpointGuard }) {
+  const { db, vapid, log, endpoints } = deps;
   return {
     publicKey: vapid.publicKey,
 
+    /** Saves a device's subscription; an endpoint the guard refuses is a 400 and changes nothing. */
     async subscribe(userId: string, endpoint: string, keys: { p256dh: string; auth: string }, userAgent: string | undefined) {
+      try {
+        await endpoints.check(endpoint);
+      } catch (err) {
+        if (err instanceof PushEndpointRefused) {
+          throw new AppError('PUSH_ENDPOINT_REFUSED', {}, [{ path: 'pushToken', code: 'PUSH_ENDPOINT_REFUSED' }]);
+        }
+        throw err;
+      }
       // An endpoint names one browser profile: it moves to whoever signs in there now.
       await db
         .insert(pushSubscriptions)
@@ -103,22 +113,28 @@ export function createPushService(deps: { db: Db; vapid: VapidKeys; log: Logger;
           { vapidDetails: vapid, TTL: 24 * 3600, urgency: 'normal', contentEncoding: 'aes128gcm' },
         );
         try {
-          const res = await send(details.endpoint, {
-            method: details.method,
+          // Checked again now: the name may resolve elsewhere than when the device subscribed.
+          const target = await endpoints.check(row.endpoint);
+          const status = await postToPushService(target, {
             headers: details.headers as Record<string, string>,
-            body: new Uint8Array(details.body as Buffer),
-            signal: AbortSignal.timeout(15_000),
+            body: details.body as Buffer,
+            timeoutMs: 15_000,
           });
-          if (res.status === 404 || res.status === 410) {
+          if (status === 404 || status === 410) {
             await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, row.id));
-          } else if (res.ok) {
+          } else if (status >= 200 && status < 300) {
             delivered++;
           } else {
-            log.warn({ status: res.status, host: new URL(row.endpoint).host }, 'push refused');
+            log.warn({ status, host: target.url.host }, 'push refused');
           }
-          await res.body?.cancel();
         } catch (err) {
-          log.warn({ err, host: new URL(row.endpoint).host }, 'push failed');
+          if (err instanceof PushEndpointRefused && err.reason !== 'unresolved') {
+            // An endpoint that now points inside the network (or was saved before the check existed) is dropped.
+            await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, row.id));
+            log.warn({ reason: err.reason }, 'push endpoint refused');
+          } else {
+            log.warn({ err, host: safeHost(row.endpoint) }, 'push failed');
+          }
         }
       }
       return delivered;
@@ -126,3 +142,11 @@ export function createPushService(deps: { db: Db; vapid: VapidKeys; log: Logger;
   };
 }
 export type PushService = ReturnType<typeof createPushService>;
+
+function safeHost(endpoint: string): string | undefined {
+  try {
+    return new URL(endpoint).host;
+  } catch {
+    return undefined;
+  }
+}

@@ -27,6 +27,7 @@ import { requireUser } from '../../http/access.ts';
 import { requestLanguage, LANGUAGE_COOKIE } from '../../http/language.ts';
 import { authRateLimit, clientInfo, lookupLimit } from '../../http/route-helpers.ts';
 import { AppError } from '../../http/errors.ts';
+import { eachPart } from '../../http/multipart.ts';
 import { MULTIPART_REQUEST_TIMEOUT_MS } from '../../http/timeouts.ts';
 import type { PushService } from '../push/push.service.ts';
 import type { VideoService } from '../videos/videos.service.ts';
@@ -166,8 +167,9 @@ export function usersRoutes(deps: {
         const { pushToken, keys } = request.body;
         // A browser subscription: its endpoint is the address of a push service.
         if (keys && !/^https?:\/\//.test(pushToken)) throw new AppError('VALIDATION', {}, [{ path: 'pushToken', code: 'INVALID_VALUE' }]);
-        await users.savePushToken(user, pushToken);
+        // The endpoint is checked (https, public addresses) before anything is saved.
         if (keys) await deps.push.subscribe(user.id, pushToken, keys, request.headers['user-agent']);
+        await users.savePushToken(user, pushToken);
         return ok({});
       },
     );
@@ -203,17 +205,11 @@ export function usersRoutes(deps: {
       let purpose = 'avatar';
       let videoId: string | undefined;
       let file: Buffer | undefined;
-      try {
-        for await (const part of request.parts({ limits: { fileSize: Math.max(deps.avatarMaxBytes, PICTURE_MAX_BYTES) } })) {
-          if (part.type === 'field' && part.fieldname === 'purpose') purpose = String(part.value);
-          else if (part.type === 'field' && part.fieldname === 'videoId') videoId = String(part.value);
-          else if (part.type === 'file') file = await part.toBuffer();
-        }
-      } catch (err) {
-        // The limits keep their own codes; a body that is not well-formed multipart is the caller's error.
-        if (err instanceof AppError || (err as { statusCode?: number }).statusCode) throw err;
-        throw new AppError('VALIDATION', {}, [{ path: 'file', code: 'INVALID_VALUE' }]);
-      }
+      await eachPart(request, { fileSize: Math.max(deps.avatarMaxBytes, PICTURE_MAX_BYTES) }, async (part) => {
+        if (part.type === 'field' && part.fieldname === 'purpose') purpose = String(part.value);
+        else if (part.type === 'field' && part.fieldname === 'videoId') videoId = String(part.value);
+        else if (part.type === 'file') file = await part.toBuffer();
+      });
       if (!file || file.length === 0) throw new AppError('VALIDATION', {}, [{ path: 'file', code: 'FIELD_REQUIRED' }]);
       if (purpose === 'avatar') {
         if (file.length > deps.avatarMaxBytes) throw new AppError('PAYLOAD_TOO_LARGE');

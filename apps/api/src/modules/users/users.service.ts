@@ -21,8 +21,15 @@ import type { RppsService } from '../rpps/rpps.service.ts';
 type SignUp = z.output<typeof signUpFieldsSchema>;
 type ProfileUpdate = z.output<typeof updateProfileBody>;
 
-export function mailLanguage(user: Pick<UserRow, 'preferences'>, fallback: Language): Language {
-  return isLanguage(user.preferences.langCode) ? user.preferences.langCode : fallback;
+/**
+ * The language of a person's mail: their preference when they chose one; else, for a mail that
+ * answers their own request (a code), that request's language; else the language they last used
+ * the app in (their browser's); else French.
+ */
+export function mailLanguage(user: Pick<UserRow, 'preferences' | 'appLanguage'>, requestLanguage?: Language): Language {
+  if (isLanguage(user.preferences.langCode)) return user.preferences.langCode;
+  if (requestLanguage) return requestLanguage;
+  return isLanguage(user.appLanguage) ? user.appLanguage : DEFAULT_LANGUAGE;
 }
 
 /** Tells the holder of an account that its password reset codes are paused (codes.ts, onBlocked). */
@@ -33,7 +40,7 @@ export function createResetBlockedNotice(db: Db, queue: Queue) {
     if (!user) return;
     await queue.send('mail.send', {
       to: user.email,
-      lang: mailLanguage(user, DEFAULT_LANGUAGE),
+      lang: mailLanguage(user),
       template: { name: 'resetBlocked', params: { firstName: user.firstName } },
     });
   };
@@ -72,7 +79,8 @@ export function createUserService(deps: {
     if (!row || (row.retiredAt && specialtyId !== current)) throw new AppError('VALIDATION', {}, [{ path, code: 'INVALID_VALUE' }]);
   }
 
-  async function sendCode(user: UserRow, purpose: 'verify' | 'reset', lang: Language): Promise<void> {
+  /** `lang`: the language of the person's own request, if they asked for it (not an administrator). */
+  async function sendCode(user: UserRow, purpose: 'verify' | 'reset', lang: Language | undefined): Promise<void> {
     const code = await codes.issue(user.id, purpose);
     await queue.send('mail.send', {
       to: user.email,
@@ -160,10 +168,11 @@ export function createUserService(deps: {
      * An administrator sends the validation mail again to an unvalidated account: the same code
      * and mail as the person's own resend, under the same waits (codes.ts).
      */
-    async resendVerificationFor(userId: string, lang: Language): Promise<void> {
+    async resendVerificationFor(userId: string): Promise<void> {
       const user = await byId(userId);
       if (user.emailVerifiedAt) throw new AppError('ALREADY_VALIDATED');
-      await sendCode(user, 'verify', lang);
+      // In the person's language, not the administrator's.
+      await sendCode(user, 'verify', undefined);
     },
 
     /** Validating the email signs the person in (SPEC §4: sign-up completion sets the session). */

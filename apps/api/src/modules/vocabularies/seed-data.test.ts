@@ -19,9 +19,9 @@ describe('vocabulary seed data', () => {
     expect(SURGERIES).toHaveLength(16);
   });
 
-  it('has six organs, one per organ icon', () => {
-    expect(ORGANS).toHaveLength(6);
-    expect(new Set(ORGANS.map((o) => o.icon)).size).toBe(6);
+  it('has one organ per organ icon: the six of the specification, the colon and the gallbladder', () => {
+    expect(ORGANS).toHaveLength(8);
+    expect(new Set(ORGANS.map((o) => o.icon)).size).toBe(8);
     expect([...ORGANS.map((o) => o.icon)].sort()).toEqual([...ORGAN_ICONS].sort());
   });
 
@@ -65,7 +65,8 @@ describe('vocabulary seed data', () => {
       prostate_resection: 'prostate',
       upper_adenomectomy: 'prostate',
       hifu: 'prostate',
-      cholecystectomy: null,
+      cholecystectomy: 'gallbladder',
+      colectomy: 'colon',
     });
   });
 

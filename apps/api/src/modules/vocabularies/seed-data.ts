@@ -74,6 +74,8 @@ export const ORGANS: readonly OrganSeed[] = [
   { code: 'prostate', name: { fr: 'Prostate', en: 'Prostate' }, icon: 'prostate' },
   { code: 'adrenal_gland', name: { fr: 'Glande surrénale', en: 'Adrenal gland' }, icon: 'adrenalGland' },
   { code: 'ureter', name: { fr: 'Uretère', en: 'Ureter' }, icon: 'ureter' },
+  { code: 'colon', name: { fr: 'Côlon', en: 'Colon' }, icon: 'colon' },
+  { code: 'gallbladder', name: { fr: 'Vésicule biliaire', en: 'Gallbladder' }, icon: 'gallbladder' },
 ];
 
 const step = (code: string, fr: string, en: string): SurgeryStepSeed => ({ code, name: { fr, en } });
@@ -100,7 +102,7 @@ export const SURGERIES: readonly SurgerySeed[] = [
   {
     code: 'colectomy',
     name: { fr: 'Colectomie', en: 'Colectomy' },
-    organ: null,
+    organ: 'colon',
     steps: [
       trocarPlacement(
         'Installation, création du pneumopéritoine et mise en place des trocarts',
@@ -179,7 +181,7 @@ export const SURGERIES: readonly SurgerySeed[] = [
   {
     code: 'cholecystectomy',
     name: { fr: 'Cholécystectomie', en: 'Cholecystectomy' },
-    organ: null,
+    organ: 'gallbladder',
     steps: [
       trocarPlacement('Installation et création du pneumopéritoine', 'Trocar placement and pneumoperitoneum'),
       step('calot_exposure', 'Exposition du triangle de Calot', "Exposure of Calot's triangle"),

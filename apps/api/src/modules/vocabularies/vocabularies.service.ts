@@ -8,7 +8,8 @@ import { ORGANS, SPECIALTIES, SURGERIES } from './seed-data.ts';
 const name = (row: { nameFr: string; nameEn: string }, lang: Language) => (lang === 'fr' ? row.nameFr : row.nameEn);
 
 /** The kind of a term in `vocabulary_seeds`; a step's code there is `<surgery code>/<step code>`. */
-type SeedKind = 'specialty' | 'organ' | 'surgery' | 'step';
+/** `surgery_organ`: a seeded surgery given its seeded organ, once (for surgeries seeded before it had one). */
+type SeedKind = 'specialty' | 'organ' | 'surgery' | 'step' | 'surgery_organ';
 
 /**
  * The public lists. By default the pickers of a new choice (sign-up specialty, the case form's
@@ -135,6 +136,21 @@ export function createVocabularyService(db: Db) {
         await markSeeded(
           'surgery',
           newSurgeries.map(({ s }) => s.code),
+        );
+      }
+
+      // A surgery seeded before its organ was known gets it, once, and only while it has none: an
+      // administrator's choice (another organ, or none after this) is never undone.
+      const doneLinks = await seededCodes('surgery_organ');
+      const links = SURGERIES.filter((s) => s.organ && !doneLinks.has(s.code));
+      for (const s of links) {
+        const organId = organIds.get(s.organ!);
+        if (organId) await db.update(surgeries).set({ organId }).where(and(eq(surgeries.code, s.code), isNull(surgeries.organId)));
+      }
+      if (links.length) {
+        await markSeeded(
+          'surgery_organ',
+          links.map((s) => s.code),
         );
       }
 

@@ -54,6 +54,21 @@ const DRAWINGS: Record<OrganIconName, ReactNode> = {
       <path {...stroke} d="M5.5 22.2c0-3 2.9-5.2 6.5-5.2s6.5 2.2 6.5 5.2Z" />
     </>
   ),
+  // The large bowel framing the abdomen: up the right side, across, down the left, with its pouches.
+  colon: (
+    <>
+      <path {...stroke} d="M6.5 21V6.5C6.5 4.6 7.6 3.5 9.5 3.5h5c1.9 0 3 1.1 3 3V17c0 1.6-1 2.5-2.5 2.5H13" />
+      <path {...stroke} d="M6.5 10h1.6M6.5 14h1.6M10.5 3.5v1.6M14 3.5v1.6M17.5 10h-1.6M17.5 14h-1.6" />
+    </>
+  ),
+  // A pear-shaped sac hanging from its duct, a stone inside.
+  gallbladder: (
+    <>
+      <path {...stroke} d="M12 2.5v5" />
+      <path {...stroke} d="M12 7.5c-3.2 0-5.5 3.4-5.5 7.5 0 3.6 2.4 6.5 5.5 6.5s5.5-2.9 5.5-6.5c0-4.1-2.3-7.5-5.5-7.5Z" />
+      <circle cx="11" cy="16" r="1.4" fill="currentColor" />
+    </>
+  ),
   // A chain of lymph nodes along a vessel, one of them taken out (dashed).
   lymphadenectomy: (
     <>

@@ -21,7 +21,8 @@ export interface AuditParams {
   entityId: string;
   from: string;
   to: string;
-  page: number;
+  /** Where the page starts: the `nextCursor` of the page before; empty for the newest. */
+  cursor: string;
 }
 
 const compact = (filter: Record<string, string>) => Object.fromEntries(Object.entries(filter).filter(([, v]) => v.trim() !== ''));
@@ -85,7 +86,7 @@ export function useResendValidation() {
   });
 }
 
-function auditFilter(p: Omit<AuditParams, 'page'>) {
+function auditFilter(p: Omit<AuditParams, 'cursor'>) {
   return compact({ actor: p.actor, action: p.action, entityId: p.entityId, from: p.from, to: p.to });
 }
 
@@ -93,7 +94,9 @@ export function useAuditLog(params: AuditParams) {
   return useQuery({
     queryKey: adminKeys.audit(params),
     queryFn: () =>
-      api<AuditList>('GET', '/admin/audit', { query: { filter: auditFilter(params), page: params.page, limit: ADMIN_PAGE_SIZE } }),
+      api<AuditList>('GET', '/admin/audit', {
+        query: { filter: auditFilter(params), limit: ADMIN_PAGE_SIZE, ...(params.cursor ? { cursor: params.cursor } : {}) },
+      }),
     placeholderData: keepPreviousData,
   });
 }
@@ -102,7 +105,7 @@ export function useAuditLog(params: AuditParams) {
  * The server streams the CSV file; it is read here (the session cookie needs the app's header, so a
  * plain link would not do) and handed to the browser as a download under the server's file name.
  */
-export async function downloadAuditCsv(params: Omit<AuditParams, 'page'>): Promise<void> {
+export async function downloadAuditCsv(params: Omit<AuditParams, 'cursor'>): Promise<void> {
   const url = `${API_BASE}/admin/audit/export${serializeQuery({ filter: auditFilter(params), langCode: currentLanguage() })}`;
   const response = await fetch(url, { headers: SESSION_HEADERS, credentials: 'same-origin' });
   if (!response.ok) {

@@ -4,7 +4,6 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
-import Pagination from '@mui/material/Pagination';
 import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -66,15 +65,25 @@ function Who({ entry }: { entry: AuditEntry }) {
 export function AuditLogPage() {
   const { t } = useTranslation(['audit', 'errors']);
   const toast = useToast();
-  const { values, page, update } = useUrlParams(FILTER_KEYS);
+  const { values, update } = useUrlParams(FILTER_KEYS);
   const filters = {
     ...values,
     from: DAY.test(values.from) ? values.from : '',
     to: DAY.test(values.to) ? values.to : '',
   };
-  const log = useAuditLog({ ...filters, page });
+  // Keyset pages: the cursors of the pages walked through, newest first; a new search starts over.
+  const filterKey = JSON.stringify(filters);
+  const [trail, setTrail] = useState<{ key: string; cursors: string[] }>({ key: filterKey, cursors: [] });
+  const cursors = trail.key === filterKey ? trail.cursors : [];
+  const log = useAuditLog({ ...filters, cursor: cursors.at(-1) ?? '' });
   const [downloading, setDownloading] = useState(false);
+  const pageNumber = cursors.length + 1;
   const pages = log.data ? Math.max(1, Math.ceil(log.data.total / ADMIN_PAGE_SIZE)) : 1;
+  const nextCursor = log.data?.nextCursor ?? null;
+  const go = (next: string[]) => {
+    setTrail({ key: filterKey, cursors: next });
+    window.scrollTo({ top: 0 });
+  };
   const lang = currentLanguage();
   // Shown on the installation's clock, as the day filters and the CSV file read them, with the zone's offset.
   const timeZone = log.data?.timeZone;
@@ -268,9 +277,24 @@ export function AuditLogPage() {
           </Box>
         </Box>
       )}
-      {pages > 1 && (
-        <Box component="nav" aria-label={t('audit:pagination')} sx={{ display: 'flex', justifyContent: 'center', mt: 3 }}>
-          <Pagination count={pages} page={page} onChange={(_, p) => update({ page: String(p) })} siblingCount={0} />
+      {(cursors.length > 0 || nextCursor) && (
+        <Box
+          component="nav"
+          aria-label={t('audit:pagination')}
+          sx={{ display: 'flex', justifyContent: 'center', alignItems: 'center', flexWrap: 'wrap', gap: 1, mt: 3 }}
+        >
+          <Button onClick={() => go([])} disabled={cursors.length === 0} data-testid="audit-newest">
+            {t('audit:newest')}
+          </Button>
+          <Button onClick={() => go(cursors.slice(0, -1))} disabled={cursors.length === 0} data-testid="audit-newer">
+            {t('audit:newer')}
+          </Button>
+          <Typography variant="body2" color="text.secondary" aria-live="polite" data-testid="audit-page">
+            {t('audit:pageOf', { page: pageNumber, pages: Math.max(pages, pageNumber) })}
+          </Typography>
+          <Button onClick={() => nextCursor && go([...cursors, nextCursor])} disabled={!nextCursor} data-testid="audit-older">
+            {t('audit:older')}
+          </Button>
         </Box>
       )}
     </Box>
