@@ -7,7 +7,7 @@ import { EmbeddedDatabaseError } from './db/embedded-server.ts';
 import { createQueue } from './jobs/queue.ts';
 import { createJobHandlers } from './jobs/workers.ts';
 import { createMailer } from './modules/mail/mailer.ts';
-import { createLocalStorage } from './storage/storage.ts';
+import { createScratchFromConfig, createStorageFromConfig, storageLine } from './storage/select.ts';
 import { releaseStartupMemory } from './memory.ts';
 import { buildApp, createServices, type Services } from './app.ts';
 import type { RealtimeHub } from './modules/notifications/notifications.service.ts';
@@ -48,7 +48,9 @@ const database = await openDatabase({
     void shutdown('database', 1);
   },
 }).catch(fail);
-const storage = createLocalStorage(path.join(config.dataDir, 'media'));
+const storage = createStorageFromConfig(config);
+const scratch = createScratchFromConfig(config);
+await scratch.sweep();
 const queue = await createQueue(database, log);
 const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log });
 
@@ -81,7 +83,7 @@ if (config.workers !== 'only') {
   releaseStartupMemory();
   await app.listen({ port: config.port, host: config.host });
   closers.unshift(() => app.close());
-  const lines = [`Sutura is running at ${config.publicUrl}`, mediaLine(mediaTools)];
+  const lines = [`Sutura is running at ${config.publicUrl}`, mediaLine(mediaTools), storageLine(storage, scratch)];
   if (createdDemo) {
     lines.push('Demo accounts (password for all: ' + DEMO_PASSWORD + '):');
     for (const a of DEMO_ACCOUNTS) lines.push(`  ${a.role.padEnd(13)} ${a.email}`);
