@@ -19,7 +19,8 @@ import { createJobHandlers } from '../src/jobs/workers.ts';
 import { createMailer } from '../src/modules/mail/mailer.ts';
 import { hashPassword } from '../src/modules/auth/auth.service.ts';
 import { importRppsFile } from '../src/modules/rpps/rpps-extract.ts';
-import { createLocalStorage, type Storage } from '../src/storage/storage.ts';
+import { createScratchFromConfig, createStorageFromConfig } from '../src/storage/select.ts';
+import type { Storage } from '../src/storage/storage.ts';
 import { RPPS_SAMPLE_FILE } from '../src/seed.ts';
 
 /** Three people of the sample RPPS extract, used to sign up in tests. */
@@ -107,7 +108,9 @@ export async function createTestContext(
   });
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const { database, drop } = await openTestDatabase();
-  const storage = createLocalStorage(path.join(dataDir, 'media'));
+  // Local files, or the S3 server the env names (S3_*), as in production.
+  const storage = createStorageFromConfig(config);
+  const scratch = createScratchFromConfig(config);
   const queue = await createQueue(database, log);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(dataDir, 'outbox'), log });
 
@@ -129,6 +132,7 @@ export async function createTestContext(
     config,
     database,
     storage,
+    scratch,
     queue,
     log,
     clock: realClock,
@@ -138,6 +142,8 @@ export async function createTestContext(
     const pipeline = {
       db: database.db,
       storage,
+      uploads: services.uploads,
+      scratch,
       mediaService: services.mediaService,
       notifications: services.notifications,
       hub,
