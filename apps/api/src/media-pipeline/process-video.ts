@@ -108,7 +108,7 @@ function progressReporter(deps: PipelineDeps, video: VideoRow) {
  * Throws on an unexpected failure so that the queue retries; see markProcessingFailed.
  */
 export async function processVideo(deps: PipelineDeps, videoId: string, opts: { signal?: AbortSignal } = {}): Promise<void> {
-  const { db, config, log } = deps;
+  const { db, log } = deps;
   const startedAt = performance.now();
   const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
   if (!video) {
