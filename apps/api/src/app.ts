@@ -25,6 +25,9 @@ import { JSON_BODY_LIMIT, registerRequestDeadline } from './http/timeouts.ts';
 import type { Queue } from './jobs/queue.ts';
 import { createRealtime } from './realtime/socket.ts';
 import type { Storage } from './storage/storage.ts';
+import type { Scratch } from './storage/scratch.ts';
+import { createScratchFromConfig, createUploadStoreFor } from './storage/select.ts';
+import type { UploadStore } from './storage/uploads.ts';
 import { adminCatalogRoutes } from './modules/admin-catalog/admin-catalog.routes.ts';
 import { createSurgeryVideosAdmin } from './modules/admin-catalog/surgery-videos.service.ts';
 import { createVocabularyAdmin } from './modules/admin-catalog/vocabularies-admin.service.ts';
@@ -92,6 +95,10 @@ export interface AppDeps {
   config: Config;
   database: Database;
   storage: Storage;
+  /** Where ffmpeg's local copies go (from the configuration when not given). */
+  scratch?: Scratch;
+  /** Where tus uploads go as they arrive (the one that goes with `storage` when not given). */
+  uploads?: UploadStore;
   queue: Queue;
   log: Logger;
   clock?: () => Date;
@@ -108,6 +115,8 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const { config, database, storage, queue } = deps;
   const db = database.db;
   const clock = deps.clock ?? (() => new Date());
+  const scratch = deps.scratch ?? createScratchFromConfig(config);
+  const uploads = deps.uploads ?? createUploadStoreFor(storage, { db, log: deps.log });
   const audit = createAudit(db);
   const tokens = createTokens(config.jwtSecret);
   const urls = createSignedUrls(config.jwtSecret, config.signedUrlTtlSeconds, clock);
@@ -161,7 +170,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     queue,
     hub,
     dashboardEvents,
-    dataDir: config.dataDir,
+    uploads,
     quotas: config.quotas,
     clock,
     onSent: (videoId) => preparation.videoSent(videoId),
@@ -169,8 +178,8 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const housekeeping = createUploadHousekeeping({
     db,
     storage,
+    uploads,
     notifications,
-    dataDir: config.dataDir,
     expiryHours: config.uploadExpiryHours,
     warnHours: 24,
     clock,
@@ -182,6 +191,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const preparationJobs = createPreparationJobs({
     db,
     storage,
+    scratch,
     claims,
     preparation,
     notifications,
@@ -213,9 +223,11 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   });
   const admin = createAdminService({ db, audit, auth, users, hub, clock, timeZone: config.timeZone });
   const auditLog = createAuditLogService({ db, timeZone: config.timeZone });
-  const bestCases = createBestCaseService({ db, storage, mediaService, notifications, audit, dataDir: config.dataDir, clock });
+  const bestCases = createBestCaseService({ db, storage, uploads, mediaService, notifications, audit, clock });
   const dashboard = createDashboardService({ db, clock, timeZone: config.timeZone });
   return {
+    scratch,
+    uploads,
     dashboard,
     dashboardEvents,
     vocabularyAdmin,
@@ -381,7 +393,7 @@ export async function buildApp(
       );
       await v1.register(bestCaseRoutes({ bestCases: services.bestCases }));
       await v1.register(dashboardRoutes({ dashboard: services.dashboard }));
-      await v1.register(uploadRoutes({ videos: services.videos, maxUploadBytes: config.maxUploadBytes }));
+      await v1.register(uploadRoutes({ videos: services.videos, uploads: services.uploads, maxUploadBytes: config.maxUploadBytes }));
       await v1.register(contactRoutes({ contact: services.contact, rateLimit: config.rateLimitAuthPerMinute }));
     },
     { prefix: '/v1' },

@@ -40,11 +40,11 @@ const dbDir = path.join(config.dataDir, 'db');
 const embedded = config.databaseUrl ? undefined : startEmbeddedServer({ dir: dbDir, log, onFatal });
 embedded?.catch(() => {});
 const mediaToolsChecked = ffmpegCapabilities({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
-const [{ openDatabase }, { createQueue }, { createMailer }, { createLocalStorage }] = await Promise.all([
+const [{ openDatabase }, { createQueue }, { createMailer }, { createScratchFromConfig, createStorageFromConfig, storageLine }] = await Promise.all([
   import('./db/client.ts'),
   import('./jobs/queue.ts'),
   import('./modules/mail/mailer.ts'),
-  import('./storage/storage.ts'),
+  import('./storage/select.ts'),
 ]);
 const database = await openDatabase({
   url: config.databaseUrl,
@@ -54,7 +54,6 @@ const database = await openDatabase({
   ...(embedded ? { server: embedded } : {}),
 }).catch(fail);
 phase('database');
-const storage = createLocalStorage(path.join(config.dataDir, 'media'));
 // The queue's tables are checked while the rest of the server loads.
 const queueStarted = createQueue(database, log);
 queueStarted.catch(() => {});
@@ -64,6 +63,9 @@ const [{ buildApp, createServices }, { createJobHandlers }, { createRealtimeEmit
   import('./realtime/socket.ts'),
   import('./seed.ts'),
 ]);
+const storage = createStorageFromConfig(config);
+const scratch = createScratchFromConfig(config);
+await scratch.sweep();
 const queue = await queueStarted;
 phase('modules');
 const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log });
@@ -83,7 +85,7 @@ let services: Services;
 let hub: RealtimeHub;
 
 if (config.workers !== 'only') {
-  const built = await buildApp({ config, database, storage, queue, log });
+  const built = await buildApp({ config, database, storage, scratch, queue, log });
   const { app } = built;
   services = built.services;
   hub = built.hub;
@@ -101,7 +103,7 @@ if (config.workers !== 'only') {
   phase('listening');
   log.debug({ phases }, 'started (milliseconds since the process began)');
   closers.unshift(() => app.close());
-  const lines = [`Sutura is running at ${config.publicUrl}`, mediaLine(mediaTools)];
+  const lines = [`Sutura is running at ${config.publicUrl}`, mediaLine(mediaTools), storageLine(storage, scratch)];
   if (createdDemo) {
     lines.push('Demo accounts (password for all: ' + seeding.DEMO_PASSWORD + '):');
     for (const a of seeding.DEMO_ACCOUNTS) lines.push(`  ${a.role.padEnd(13)} ${a.email}`);
@@ -120,13 +122,7 @@ if (config.workers !== 'only') {
   if (createdDemo && config.demoVideos) {
     Promise.all([import('./demo-videos.ts'), import('./demo-analysis.ts'), import('./demo-best-cases.ts')])
       .then(async ([{ seedDemoVideos }, { seedDemoAnalysis }, { seedDemoBestCase }]) => {
-        const durations = await seedDemoVideos({
-          db: database.db,
-          queue,
-          mediaService: services.mediaService,
-          dataDir: config.dataDir,
-          log,
-        });
+        const durations = await seedDemoVideos({ db: database.db, queue, mediaService: services.mediaService, storage, scratch, log });
         await seedDemoAnalysis({ db: database.db, voice: services.voice, log, durations, ffmpegPath: config.ffmpegPath });
         await seedDemoBestCase({ db: database.db, log, videoIds: [...durations.keys()] });
       })
@@ -143,14 +139,14 @@ if (config.workers !== 'only') {
   const emitter = await createRealtimeEmitter(database.pool);
   closers.push(emitter.close);
   hub = emitter.hub;
-  services = createServices({ config, database, storage, queue, log }, emitter.hub);
+  services = createServices({ config, database, storage, scratch, queue, log }, emitter.hub);
   releaseStartupMemory();
   log.info({ media: mediaLine(mediaTools) }, 'worker process started');
 }
 
 if (config.workers !== 'off') {
   const { mediaService, notifications } = services;
-  const pipeline = { db: database.db, storage, mediaService, notifications, hub, config, log };
+  const pipeline = { db: database.db, storage, uploads: services.uploads, scratch, mediaService, notifications, hub, config, log };
   const preparation = { service: services.preparation, jobs: services.preparationJobs };
   await queue.startWorkers(
     createJobHandlers({ mailer, pipeline, housekeeping: services.housekeeping, preparation, analysis: services.analysis }),
