@@ -71,6 +71,10 @@ const envSchema = z.object({
     .optional(),
   /** 'false', 'true', a hop count, or a comma-separated list of proxy addresses. */
   TRUST_PROXY: z.string().default('false'),
+  METRICS_TOKEN: z.string().min(16).optional(),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
 });
 
 export type Config = {
@@ -123,6 +127,13 @@ export type Config = {
   vapidSubject: string;
   /** The operator's details quoted by the legal texts (LEGAL_OPERATOR_NAME → operatorName). */
   legal: Record<string, string>;
+  /** `/metrics` on the HTTP port for callers bearing this token (off without it). */
+  metricsToken: string | undefined;
+  /** `/metrics` on a listener of its own, without token (off without a port). */
+  metricsPort: number | undefined;
+  metricsHost: string;
+  /** On SIGTERM: how long running requests and jobs get to finish before the process stops anyway. */
+  shutdownGraceSeconds: number;
 };
 
 export class ConfigError extends Error {}
@@ -178,6 +189,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vapidPrivateKey: e.VAPID_PRIVATE_KEY,
     vapidSubject: e.VAPID_SUBJECT ?? `mailto:${e.SUPPORT_EMAIL}`,
     legal: legalDetails(env),
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     ffmpegPath: locateTool('ffmpeg', e.FFMPEG_PATH).path,
     ffprobePath: locateTool('ffprobe', e.FFPROBE_PATH).path,

@@ -4,7 +4,8 @@ import { missingLegalSettings } from '@sutura/domain/legal';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { EmbeddedDatabaseError } from './db/embedded-server.ts';
-import { createQueue } from './jobs/queue.ts';
+import { createQueue, logContext } from './jobs/queue.ts';
+import { createMetrics, listenMetrics } from './metrics.ts';
 import { createJobHandlers } from './jobs/workers.ts';
 import { createMailer } from './modules/mail/mailer.ts';
 import { createLocalStorage } from './storage/storage.ts';
@@ -35,8 +36,13 @@ const config = (() => {
     return fail(err);
   }
 })();
-const log = pino({ level: config.logLevel });
+// JSON lines; under a request or a job, each carries its requestId (and jobId): the request id
+// that started a job follows it into the worker's lines.
+const log = pino({ level: config.logLevel, mixin: logContext });
 
+/** Run together at shutdown: what takes work in (HTTP, the queue), given the grace to finish. */
+const stoppers: (() => Promise<void>)[] = [];
+/** Then one after the other: what that work needed. */
 const closers: (() => Promise<void>)[] = [];
 let closing = false;
 const database = await openDatabase({
@@ -49,7 +55,9 @@ const database = await openDatabase({
   },
 }).catch(fail);
 const storage = createLocalStorage(path.join(config.dataDir, 'media'));
-const queue = await createQueue(database, log);
+const metrics = createMetrics({ pool: database.pool });
+const queue = await createQueue(database, log, metrics);
+let draining = false;
 const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log });
 
 /** The operator's line about the media pipeline: which ffmpeg, from where, or what is missing. */
@@ -62,13 +70,13 @@ function mediaLine(caps: FfmpegCapabilities): string {
 const mediaTools = await ffmpegCapabilities({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
 if (!mediaTools.usable) log.error({ problems: mediaTools.problems }, 'media pipeline unusable');
 
-closers.push(() => queue.stop());
+stoppers.push(() => queue.stop(config.shutdownGraceSeconds));
 let services: Services;
 let hub: RealtimeHub;
 
 if (config.workers !== 'only') {
-  const built = await buildApp({ config, database, storage, queue, log });
-  const { app } = built;
+  const built = await buildApp({ config, database, storage, queue, log, metrics, draining: () => draining });
+  const { app, realtime } = built;
   services = built.services;
   hub = built.hub;
   const { createdDemo } = await seed({
@@ -80,7 +88,12 @@ if (config.workers !== 'only') {
   });
   releaseStartupMemory();
   await app.listen({ port: config.port, host: config.host });
-  closers.unshift(() => app.close());
+  // On shutdown: sockets are closed first so that clients reconnect to another process, then the
+  // server takes no new connection and lets the requests under way finish, within the grace.
+  stoppers.push(async () => {
+    realtime.drain();
+    await withinGrace(app.close(), 'HTTP requests under way');
+  });
   const lines = [`Sutura is running at ${config.publicUrl}`, mediaLine(mediaTools)];
   if (createdDemo) {
     lines.push('Demo accounts (password for all: ' + DEMO_PASSWORD + '):');
@@ -130,11 +143,35 @@ if (config.workers !== 'off') {
 }
 closers.push(() => database.close());
 
+if (config.metricsPort !== undefined) {
+  const server = await listenMetrics(metrics, config.metricsPort, config.metricsHost);
+  const address = server.address();
+  log.info({ metrics: typeof address === 'object' && address ? `${address.address}:${address.port}` : address }, 'metrics listener');
+  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+}
+
+/** Waits for `work` at most the shutdown grace; what is left is cut when the process exits. */
+async function withinGrace(work: Promise<unknown>, what: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      log.warn({ graceSeconds: config.shutdownGraceSeconds }, `shutdown: ${what} did not finish in time`);
+      resolve();
+    }, config.shutdownGraceSeconds * 1000);
+  });
+  await Promise.race([work, late]);
+  clearTimeout(timer);
+}
+
 async function shutdown(signal: string, code = 0) {
   if (closing) return;
   closing = true;
-  log.info({ signal }, 'shutting down');
-  for (const close of closers) await close().catch((err: unknown) => log.error({ err }, 'error while closing'));
+  draining = true;
+  log.info({ signal, graceSeconds: config.shutdownGraceSeconds }, 'shutting down');
+  const failed = (err: unknown) => log.error({ err }, 'error while closing');
+  await Promise.all(stoppers.map((stop) => stop().catch(failed)));
+  for (const close of closers) await close().catch(failed);
+  log.info({ signal }, 'stopped');
   process.exit(code);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
