@@ -75,7 +75,32 @@ const envSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().default('127.0.0.1'),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  S3_ENDPOINT: z.url().optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/)
+    .optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
+  SCRATCH_DIR: z.string().optional(),
+  SCRATCH_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024 * 1024)
+    .default(64 * 1024 ** 3),
 });
+
+/** The S3-compatible store of the media, when S3_BUCKET is set. */
+export type S3Settings = {
+  endpoint: string | undefined;
+  bucket: string;
+  region: string;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  forcePathStyle: boolean;
+};
 
 export type Config = {
   port: number;
@@ -134,6 +159,10 @@ export type Config = {
   metricsHost: string;
   /** On SIGTERM: how long running requests and jobs get to finish before the process stops anyway. */
   shutdownGraceSeconds: number;
+  /** Media in an S3-compatible store; undefined: local files in DATA_DIR. */
+  s3: S3Settings | undefined;
+  /** Where ffmpeg's local copies and outputs are made, and how many bytes they may take together. */
+  scratch: { dir: string; maxBytes: number };
 };
 
 export class ConfigError extends Error {}
@@ -148,6 +177,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
     throw new ConfigError('Invalid configuration:\n  VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: set both or neither');
+  }
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError('Invalid configuration:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither');
+  }
+  const s3Settings = ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'] as const;
+  if (!e.S3_BUCKET && s3Settings.some((key) => e[key] !== undefined)) {
+    throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required with the other S3_* settings');
   }
   const dataDir = path.resolve(e.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
@@ -196,6 +232,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     ffmpegPath: locateTool('ffmpeg', e.FFMPEG_PATH).path,
     ffprobePath: locateTool('ffprobe', e.FFPROBE_PATH).path,
+    s3: e.S3_BUCKET
+      ? {
+          endpoint: e.S3_ENDPOINT,
+          bucket: e.S3_BUCKET,
+          region: e.S3_REGION,
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          // A custom endpoint (MinIO, Ceph, Garage…) usually serves buckets under its path.
+          forcePathStyle: e.S3_FORCE_PATH_STYLE ? e.S3_FORCE_PATH_STYLE === 'true' : Boolean(e.S3_ENDPOINT),
+        }
+      : undefined,
+    scratch: { dir: path.resolve(e.SCRATCH_DIR ?? path.join(dataDir, 'tmp')), maxBytes: e.SCRATCH_MAX_BYTES },
   };
 }
 

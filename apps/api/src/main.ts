@@ -8,7 +8,7 @@ import { createQueue, logContext } from './jobs/queue.ts';
 import { createMetrics, listenMetrics } from './metrics.ts';
 import { createJobHandlers } from './jobs/workers.ts';
 import { createMailer } from './modules/mail/mailer.ts';
-import { createLocalStorage } from './storage/storage.ts';
+import { createScratchFromConfig, createStorageFromConfig, storageLine } from './storage/select.ts';
 import { releaseStartupMemory } from './memory.ts';
 import { buildApp, createServices, type Services } from './app.ts';
 import type { RealtimeHub } from './modules/notifications/notifications.service.ts';
@@ -54,7 +54,9 @@ const database = await openDatabase({
     void shutdown('database', 1);
   },
 }).catch(fail);
-const storage = createLocalStorage(path.join(config.dataDir, 'media'));
+const storage = createStorageFromConfig(config);
+const scratch = createScratchFromConfig(config);
+await scratch.sweep();
 const metrics = createMetrics({ pool: database.pool });
 const queue = await createQueue(database, log, metrics);
 let draining = false;
@@ -94,7 +96,7 @@ if (config.workers !== 'only') {
     realtime.drain();
     await withinGrace(app.close(), 'HTTP requests under way');
   });
-  const lines = [`Sutura is running at ${config.publicUrl}`, mediaLine(mediaTools)];
+  const lines = [`Sutura is running at ${config.publicUrl}`, mediaLine(mediaTools), storageLine(storage, scratch)];
   if (createdDemo) {
     lines.push('Demo accounts (password for all: ' + DEMO_PASSWORD + '):');
     for (const a of DEMO_ACCOUNTS) lines.push(`  ${a.role.padEnd(13)} ${a.email}`);
