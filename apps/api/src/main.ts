@@ -58,7 +58,7 @@ const storage = createStorageFromConfig(config);
 const scratch = createScratchFromConfig(config);
 await scratch.sweep();
 const metrics = createMetrics({ pool: database.pool });
-const queue = await createQueue(database, log, metrics);
+const queue = await createQueue(database, log, metrics, { heartbeatSeconds: config.jobHeartbeatSeconds });
 let draining = false;
 const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log });
 

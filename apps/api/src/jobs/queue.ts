@@ -35,6 +35,8 @@ export const JOB_NAMES: JobName[] = [
   'claims.sweep',
 ];
 
+const DEFAULT_HEARTBEAT_SECONDS = 60;
+
 /** Retries of every queue, and what differs per job. */
 const QUEUE_OPTIONS: Record<JobName, QueueOptions> = {
   'mail.send': { retryLimit: 5, retryDelay: 5, retryBackoff: true },
@@ -112,12 +114,31 @@ export interface Queue {
 }
 
 /** pg-boss on the product's database, with its own small pool. */
-export async function createQueue(database: Database, log: Logger, metrics?: Metrics): Promise<Queue> {
-  const boss = new PgBoss({ connectionString: database.url, schema: 'pgboss', max: 4 });
+export async function createQueue(
+  database: Database,
+  log: Logger,
+  metrics?: Metrics,
+  opts: {
+    /** How soon a long job whose process died goes back to the queue (JOB_HEARTBEAT_SECONDS). */
+    heartbeatSeconds?: number;
+  } = {},
+): Promise<Queue> {
+  const heartbeat = opts.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS;
+  const boss = new PgBoss({
+    connectionString: database.url,
+    schema: 'pgboss',
+    max: 4,
+    // The sweep that hands a silent job to another worker runs at least once per heartbeat.
+    superviseIntervalSeconds: Math.min(60, heartbeat),
+    monitorIntervalSeconds: Math.min(60, heartbeat),
+  });
   boss.on('error', (err) => log.error({ err }, 'job queue error'));
   await boss.start();
   for (const name of JOB_NAMES) {
-    await boss.createQueue(name, QUEUE_OPTIONS[name]);
+    const options = QUEUE_OPTIONS[name].heartbeatSeconds ? { ...QUEUE_OPTIONS[name], heartbeatSeconds: heartbeat } : QUEUE_OPTIONS[name];
+    await boss.createQueue(name, options);
+    // A queue made by an earlier version or setting takes the options of now.
+    await boss.updateQueue(name, options);
   }
   for (const [name, cron] of Object.entries(SCHEDULES)) await boss.schedule(name, cron, {});
   return {
