@@ -175,3 +175,66 @@ export async function startNginx(opts: {
     log: () => readFile(path.join(prefix, 'logs/error.log'), 'utf8').catch(() => ''),
   };
 }
+
+/** The PostgreSQL server binaries of the machine (Debian's postgresql package), newest first. */
+export const postgresBin = (() => {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = spawnSync('ls', [root], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter((v) => /^\d+$/.test(v))
+    .sort((a, b) => Number(b) - Number(a));
+  const bin = versions.map((v) => path.join(root, v, 'bin')).find((b) => existsSync(path.join(b, 'pg_ctl')));
+  return bin;
+})();
+
+/**
+ * A throwaway PostgreSQL server on a TCP port of its own (never the machine's shared one), that
+ * a test may stop and start again. As root it runs as the `postgres` system user.
+ */
+export async function startThrowawayPostgres(
+  dir: string,
+): Promise<{ url: string; stop(): Promise<void>; start(): Promise<void>; destroy(): Promise<void> }> {
+  if (!postgresBin) throw new Error('PostgreSQL server binaries not found');
+  const port = await freePort();
+  const data = path.join(dir, 'pgdata');
+  await mkdir(data, { recursive: true });
+  const asRoot = process.getuid?.() === 0;
+  const run = (args: string[]) => {
+    const [cmd, ...rest] = asRoot ? ['runuser', '-u', 'postgres', '--', ...args] : args;
+    const r = spawnSync(cmd!, rest, { encoding: 'utf8', timeout: 60_000 });
+    if (r.status !== 0) throw new Error(`${args.join(' ')}: ${r.stderr || r.stdout}`);
+  };
+  if (asRoot) spawnSync('chown', ['-R', 'postgres:postgres', dir]);
+  spawnSync('chmod', ['755', dir]);
+  run([path.join(postgresBin, 'initdb'), '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  const pgCtl = (action: string[]) =>
+    run([
+      path.join(postgresBin, 'pg_ctl'),
+      '-D',
+      data,
+      '-w',
+      '-t',
+      '30',
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      ...action,
+    ]);
+  pgCtl(['-l', path.join(dir, 'postgres.log'), 'start']);
+  let running = true;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async stop() {
+      pgCtl(['-m', 'fast', 'stop']);
+      running = false;
+    },
+    async start() {
+      pgCtl(['-l', path.join(dir, 'postgres.log'), 'start']);
+      running = true;
+    },
+    async destroy() {
+      if (running) pgCtl(['-m', 'immediate', 'stop']);
+      running = false;
+    },
+  };
+}

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
+import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +17,9 @@ import {
   createClusterDatabase,
   freePort,
   nginxBinary,
+  postgresBin,
   startNginx,
+  startThrowawayPostgres,
   startSutura,
   waitReady,
   waitUntil,
@@ -164,11 +167,14 @@ async function submitPreparation(origin: string, videoId: string, trims: { start
   const claim = await call(origin, 'POST', `/editor/videos/${videoId}/claim`, editor, {});
   expect(claim.status, claim.text).toBe(200);
   const fencingToken = (claim.json!.data as { fencingToken: number }).fencingToken;
-  const last = trims.reduce((n, t) => n + t.end - t.start, 0);
-  const steps = [
-    { surgeryStepId: null, name: 'Exposure', start: 0, end: last / 2 },
-    { surgeryStepId: null, name: 'Dissection', start: last / 2, end: last },
-  ];
+  // Steps in the source's time, inside the kept parts: one per part, or the only part in two.
+  const steps =
+    trims.length > 1
+      ? trims.map((t, i) => ({ surgeryStepId: null, name: `Step ${i + 1}`, start: t.start, end: t.end }))
+      : [
+          { surgeryStepId: null, name: 'Exposure', start: trims[0]!.start, end: (trims[0]!.start + trims[0]!.end) / 2 },
+          { surgeryStepId: null, name: 'Dissection', start: (trims[0]!.start + trims[0]!.end) / 2, end: trims[0]!.end },
+        ];
   for (const [method, url, body] of [
     ['PUT', 'trims', { fencingToken, trims }],
     ['PUT', 'phase', { fencingToken, phase: 'steps' }],
@@ -326,10 +332,13 @@ describe.skipIf(!enabled)('Sutura as a cluster behind nginx', () => {
     expect(sent.status, sent.text).toBe(200);
     await submitPreparation(base.b(), videoId, [{ start: 0, end: 3 }]);
     await waitUntil('the render', async () => ((await videoRow(videoId)).status === 'pending_analysis' ? true : undefined), 90_000);
-    expect(await preparedFiles(videoId)).toBe(1);
-    const jobs = await renderJobs(videoId);
+    // The job is marked completed once its handler has returned.
+    const jobs = await waitUntil('the render job to complete', async () => {
+      const rows = await renderJobs(videoId);
+      return rows.every((j) => j.state === 'completed') ? rows : undefined;
+    });
     expect(jobs).toHaveLength(1);
-    expect(jobs[0]!.state).toBe('completed');
+    expect(await preparedFiles(videoId)).toBe(1);
   }, 150_000);
 
   it('holds the sign-in rate limit across the two API processes', async () => {
@@ -418,12 +427,12 @@ describe.skipIf(!enabled)('Sutura as a cluster behind nginx', () => {
     it('completes exactly once a render whose worker was killed with SIGKILL in the middle, and the case is never stuck', async () => {
       // A longer source re-encoded at uneven cuts, so that the render is still running when the worker dies.
       const long = path.join(dir, 'long.mp4');
-      await makePatternClip({ seconds: 60, frameRate: 25, gop: 10, width: 640, height: 360 }, long);
+      await makePatternClip({ seconds: 40, frameRate: 25, gop: 10, width: 640, height: 360 }, long);
       const videoId = await readyVideo(learner, await readFile(long));
       expect((await call(base.a(), 'POST', `/videos/${videoId}/send`, learner, { priority: false })).status).toBe(200);
       await submitPreparation(base.b(), videoId, [
-        { start: 0.52, end: 25.36 },
-        { start: 30.12, end: 57.88 },
+        { start: 0.52, end: 17.36 },
+        { start: 21.12, end: 38.88 },
       ]);
       await waitUntil('the render to start', async () => ((await renderJobs(videoId))[0]?.state === 'active' ? true : undefined), 60_000);
       await worker.kill();
@@ -437,10 +446,12 @@ describe.skipIf(!enabled)('Sutura as a cluster behind nginx', () => {
         async () => ((await videoRow(videoId)).status === 'pending_analysis' ? true : undefined),
         150_000,
       );
-      expect(await preparedFiles(videoId)).toBe(1);
-      const jobs = await renderJobs(videoId);
+      const jobs = await waitUntil('the render job to complete', async () => {
+        const rows = await renderJobs(videoId);
+        return rows.every((j) => j.state === 'completed') ? rows : undefined;
+      });
       expect(jobs).toHaveLength(1);
-      expect(jobs[0]).toMatchObject({ state: 'completed' });
+      expect(await preparedFiles(videoId)).toBe(1);
       expect(jobs[0]!.retry_count).toBeGreaterThanOrEqual(1);
       const told = await database!.db.select().from(notifications).where(eq(notifications.userId, learner.id));
       expect(told.filter((n) => n.key === 'videoPrepared' && n.link === `/videos/${videoId}`)).toHaveLength(1);
@@ -466,4 +477,124 @@ describe.skipIf(!enabled)('Sutura as a cluster behind nginx', () => {
       await waitReady(apiB, base.b());
     }, 60_000);
   });
+});
+
+describe.skipIf(!postgresBin)('Sutura when its PostgreSQL server restarts', () => {
+  let pgDir: string;
+  let server: Awaited<ReturnType<typeof startThrowawayPostgres>> | undefined;
+  const started: SuturaProcess[] = [];
+  let api: string;
+
+  beforeAll(async () => {
+    pgDir = await mkdtemp(path.join(tmpdir(), 'sutura-pg-restart-'));
+    server = await startThrowawayPostgres(path.join(pgDir, 'server'));
+    const url = new URL(server.url);
+    url.pathname = '/sutura';
+    const admin = new pg.Client({ connectionString: server.url });
+    await admin.connect();
+    await admin.query('CREATE DATABASE sutura');
+    await admin.end();
+    const port = await freePort();
+    api = `http://127.0.0.1:${port}`;
+    const common = {
+      DATABASE_URL: url.href,
+      DATA_DIR: path.join(pgDir, 'data'),
+      JWT_SECRET,
+      HOST: '127.0.0.1',
+      DEMO_DATA: 'off',
+      LOG_LEVEL: 'info',
+      SHUTDOWN_GRACE_SECONDS: '5',
+    };
+    const vapid = webpush.generateVAPIDKeys();
+    const keys = { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey };
+    const a = await startSutura('pg-api', { ...common, ...keys, PORT: String(port), WORKERS: 'off' }, pgDir);
+    started.push(a);
+    await waitReady(a, api);
+    started.push(await startSutura('pg-worker', { ...common, ...keys, WORKERS: 'only' }, pgDir));
+    await waitUntil('the worker to start', async () => ((await started[1]!.log()).includes('worker process started') ? true : undefined));
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(started.map((p) => p.stop(5000)));
+    await server?.destroy();
+    if (pgDir) await rm(pgDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('answers 503 with a clear message while it is away, loses no write, and every process recovers by itself', async () => {
+    const url = new URL(server!.url);
+    url.pathname = '/sutura';
+    const db = await openDatabase({ url: url.href });
+    const email = `restart-${Date.now()}@cluster.example.org`;
+    await db.db.insert(users).values({
+      email,
+      passwordHash: await hashPassword(PASSWORD),
+      roles: ['learner'],
+      firstName: 'Restart',
+      lastName: 'Learner',
+      emailVerifiedAt: new Date(),
+      preferences: { ...DEFAULT_PREFERENCES, langCode: 'en' },
+      notificationSettings: DEFAULT_NOTIFICATION_SETTINGS,
+    });
+    const colleagueEmail = `colleague-${Date.now()}@cluster.example.org`;
+    await db.db.insert(users).values({
+      email: colleagueEmail,
+      passwordHash: await hashPassword(PASSWORD),
+      roles: ['learner'],
+      firstName: 'Restart',
+      lastName: 'Colleague',
+      emailVerifiedAt: new Date(),
+      preferences: { ...DEFAULT_PREFERENCES, langCode: 'en' },
+      notificationSettings: DEFAULT_NOTIFICATION_SETTINGS,
+    });
+    const form = await videoForm({ database: db } as unknown as TestContext);
+    await db.close();
+    const signIn = await call(api, 'POST', '/auth', undefined, { email, password: PASSWORD });
+    const who = { id: '', email, token: (signIn.json!.data as { token: string }).token };
+    const acknowledged: string[] = [];
+    const create = () => call(api, 'POST', '/videos', who, form);
+    const first = await create();
+    expect(first.status, first.text).toBe(201);
+    acknowledged.push((first.json!.data as { id: string }).id);
+
+    await server!.stop();
+    for (const lang of ['en', 'fr']) {
+      const refused = await call(api, 'POST', `/videos?langCode=${lang}`, who, form);
+      expect(refused.status, refused.text).toBe(503);
+      expect(refused.json!.error!.code).toBe('SERVICE_UNAVAILABLE');
+      expect(refused.headers.get('retry-after')).toBe('5');
+      expect(refused.json!.error!.message).toMatch(lang === 'en' ? /briefly unavailable/ : /momentanément indisponible/);
+    }
+    const notReady = await call(api, 'GET', '/ready');
+    expect(notReady.status).toBe(503);
+    expect(notReady.json!.data).toMatchObject({ ready: false, checks: { database: false } });
+    expect((await call(api, 'GET', '/health')).status).toBe(200);
+
+    await server!.start();
+    // No process is restarted: the API answers again by itself…
+    const again = await waitUntil(
+      'the API to write again',
+      async () => {
+        const res = await create();
+        return res.status === 201 ? res : undefined;
+      },
+      30_000,
+    );
+    acknowledged.push((again.json!.data as { id: string }).id);
+    expect((await call(api, 'GET', '/ready')).status).toBe(200);
+    // …and the worker takes jobs again: a share's notification mail is written by it.
+    const shared = await call(api, 'POST', `/videos/${acknowledged[1]}/shares`, who, { email: colleagueEmail });
+    expect(shared.status, shared.text).toBe(200);
+    await waitUntil(
+      'the worker to send the mail',
+      async () => {
+        const files = await readdir(path.join(pgDir, 'data', 'outbox')).catch(() => [] as string[]);
+        return files.some((f) => f.endsWith(`-${colleagueEmail}.eml`)) ? true : undefined;
+      },
+      60_000,
+    );
+    // Every acknowledged write is there, the refused ones are not.
+    const list = await call(api, 'GET', '/videos?limit=100', who);
+    const ids = (list.json!.data as { data: { id: string }[] }).data.map((v) => v.id).sort();
+    expect(ids).toEqual([...acknowledged].sort());
+  }, 120_000);
 });
