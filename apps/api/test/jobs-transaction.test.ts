@@ -53,12 +53,16 @@ describe('jobs enqueued in the caller’s transaction', () => {
     const uploadId = crypto.randomUUID();
     await ctx.database.db.update(videos).set({ uploadId, mediaStatus: 'uploading' }).where(eq(videos.id, videoId));
 
-    // The job cannot be written (its queue is gone for a moment): the status change is undone with it.
-    await ctx.database.pool.query(`alter table pgboss.job rename to job_away`);
+    // The job cannot be written (its queue's table refuses it for a moment): the status change is undone with it.
+    const { rows } = await ctx.database.pool.query<{ t: string }>(`select table_name as t from pgboss.queue where name = 'video.process'`);
+    const table = `pgboss.${rows[0]!.t}`;
+    await ctx.database.pool.query(`create or replace function pg_temp_refuse() returns trigger language plpgsql as $$
+      begin raise exception 'the queue is out of reach'; end $$`);
+    await ctx.database.pool.query(`create trigger refuse_jobs before insert on ${table} for each row execute function pg_temp_refuse()`);
     try {
       await expect(ctx.services.videos.uploadFinished(uploadId, 1234)).rejects.toThrow();
     } finally {
-      await ctx.database.pool.query(`alter table pgboss.job_away rename to job`);
+      await ctx.database.pool.query(`drop trigger refuse_jobs on ${table}`);
     }
     const [still] = await ctx.database.db.select().from(videos).where(eq(videos.id, videoId));
     expect(still).toMatchObject({ mediaStatus: 'uploading', sourceKey: null });
