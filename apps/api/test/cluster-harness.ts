@@ -206,6 +206,8 @@ export async function startThrowawayPostgres(
     if (r.status !== 0) throw new Error(`${args.join(' ')}: ${r.stderr || r.stdout}`);
   };
   if (asRoot) spawnSync('chown', ['-R', 'postgres:postgres', dir]);
+  // The server's user passes through the folder above (a private temporary folder) to reach its own.
+  spawnSync('chmod', ['o+x', path.dirname(dir)]);
   spawnSync('chmod', ['755', dir]);
   run([path.join(postgresBin, 'initdb'), '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   const pgCtl = (action: string[]) =>
