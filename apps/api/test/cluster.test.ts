@@ -1,11 +1,14 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
+import S3rver from 's3rver';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_PREFERENCES } from '@sutura/domain/preferences';
@@ -27,7 +30,6 @@ import {
 } from './cluster-harness.ts';
 import { makePatternClip } from './frame-pattern.ts';
 import type { TestContext } from './harness.ts';
-import { startS3Server } from './s3-server.ts';
 import { makeClip, tusMetadata, videoForm } from './video-fixtures.ts';
 
 /**
@@ -53,7 +55,23 @@ interface Person {
 let dir: string;
 let dropDatabase: (() => Promise<void>) | undefined;
 let database: Database | undefined;
-let s3: Awaited<ReturnType<typeof startS3Server>> | undefined;
+let s3: S3rver | undefined;
+let s3Port = 0;
+const BUCKET = 'sutura-cluster';
+
+/** s3rver on its port, its objects in the test's folder: stopped and started again by the S3 fault. */
+async function startS3(): Promise<void> {
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: s3Port,
+    silent: true,
+    directory: path.join(dir, 's3'),
+    configureBuckets: [{ name: BUCKET }],
+  });
+  s3Port = ((await server.run()) as AddressInfo).port;
+  s3 = server;
+}
+let readyVideo1: { id: string; url: string } | undefined;
 let nginx: Awaited<ReturnType<typeof startNginx>> | undefined;
 const processes: SuturaProcess[] = [];
 const sockets: Socket[] = [];
@@ -207,18 +225,19 @@ describe.skipIf(!enabled)('Sutura as a cluster behind nginx', () => {
     dir = await mkdtemp(path.join(tmpdir(), 'sutura-cluster-'));
     const db = await createClusterDatabase(serverUrl!);
     dropDatabase = db.drop;
-    s3 = await startS3Server('sutura-cluster');
+    await startS3();
     ports = { a: await freePort(), b: await freePort(), nginx: await freePort(), workerMetrics: await freePort() };
     const vapid = webpush.generateVAPIDKeys();
     env = {
       DATABASE_URL: db.url,
       // One media folder for the tus uploads of every process (one host); the media in S3.
       DATA_DIR: path.join(dir, 'data'),
-      S3_ENDPOINT: s3.settings.endpoint!,
-      S3_BUCKET: s3.settings.bucket,
-      S3_REGION: s3.settings.region,
-      S3_ACCESS_KEY_ID: s3.settings.accessKeyId!,
-      S3_SECRET_ACCESS_KEY: s3.settings.secretAccessKey!,
+      S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+      S3_BUCKET: BUCKET,
+      S3_REGION: 'us-east-1',
+      // s3rver's own keys.
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
       S3_FORCE_PATH_STYLE: 'true',
       JWT_SECRET,
       VAPID_PUBLIC_KEY: vapid.publicKey,
@@ -322,6 +341,7 @@ describe.skipIf(!enabled)('Sutura as a cluster behind nginx', () => {
       );
     }
     expect(new Set(bodies).size).toBe(1);
+    readyVideo1 = { id: videoId, url };
     const tampered = await fetch(`${base.b()}${url.replace(/sig=[^&]+/, 'sig=AAAA')}`);
     expect(tampered.status).toBe(404);
   }, 120_000);
@@ -456,6 +476,73 @@ describe.skipIf(!enabled)('Sutura as a cluster behind nginx', () => {
       const told = await database!.db.select().from(notifications).where(eq(notifications.userId, learner.id));
       expect(told.filter((n) => n.key === 'videoPrepared' && n.link === `/videos/${videoId}`)).toHaveLength(1);
     }, 240_000);
+
+    it('fails reads and uploads with a clear message while the S3 server is stopped, leaves nothing half-written, and resumes when it returns', async () => {
+      expect(readyVideo1).toBeDefined();
+      const picture = path.join(dir, 'picture.png');
+      execFileSync('ffmpeg', [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=size=320x240',
+        '-frames:v',
+        '1',
+        picture,
+      ]);
+      const caseId = await newCase(learner);
+      const upload = async (origin: string) => {
+        const form = new FormData();
+        form.set('purpose', 'picture');
+        form.set('videoId', caseId);
+        form.set('file', new Blob([new Uint8Array(await readFile(picture))], { type: 'image/png' }), 'picture.png');
+        const res = await fetch(`${origin}/v1/common/medias/create/upload?langCode=en`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${learner.token}` },
+          body: form,
+        });
+        return { status: res.status, body: (await res.json()) as { error?: { code: string; message: string } } };
+      };
+      const pictures = async () =>
+        (
+          await database!.db
+            .select()
+            .from(media)
+            .where(and(eq(media.videoId, caseId), eq(media.kind, 'picture')))
+        ).length;
+      const objects = async () =>
+        (await readdir(path.join(dir, 's3', BUCKET), { recursive: true }).catch(() => [] as string[])).filter(
+          (f) => f.includes(caseId) && f.endsWith('._S3rver_object'),
+        );
+
+      await s3!.close();
+      for (const origin of [base.a(), base.b()]) {
+        const read = await fetch(`${origin}${readyVideo1!.url}`, { headers: { range: 'bytes=0-1023' } });
+        expect(read.status, origin).toBe(503);
+        expect(((await read.json()) as { error: { code: string } }).error.code).toBe('SERVICE_UNAVAILABLE');
+        const refused = await upload(origin);
+        expect(refused.status, JSON.stringify(refused.body)).toBe(503);
+        expect(refused.body.error!.message).toMatch(/briefly unavailable/);
+      }
+      expect((await call(base.a(), 'GET', '/ready')).json!.data).toMatchObject({
+        ready: false,
+        checks: { storage: false, database: true },
+      });
+      expect(await pictures()).toBe(0);
+
+      await startS3();
+      const read = await fetch(`${base.b()}${readyVideo1!.url}`, { headers: { range: 'bytes=0-1023' } });
+      expect(read.status).toBe(206);
+      const stored = await upload(base.a());
+      expect(stored.status, JSON.stringify(stored.body)).toBe(200);
+      expect(await pictures()).toBe(1);
+      // The refused uploads left no object behind: one picture, its one object.
+      expect(await objects()).toHaveLength(1);
+      expect((await call(base.a(), 'GET', '/ready')).status).toBe(200);
+    }, 60_000);
 
     it('stops on SIGTERM: the socket of a client is closed so that it reconnects to the other process', async () => {
       const socket = io(base.b(), { auth: { token: colleague.token }, transports: ['websocket'], reconnection: false });
