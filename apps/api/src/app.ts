@@ -24,6 +24,9 @@ import { workContext, type Queue } from './jobs/queue.ts';
 import { createMetrics, metricsTokenMatches, type Metrics } from './metrics.ts';
 import { createRealtime } from './realtime/socket.ts';
 import type { Storage } from './storage/storage.ts';
+import type { Scratch } from './storage/scratch.ts';
+import { createScratchFromConfig, createUploadStoreFor } from './storage/select.ts';
+import type { UploadStore } from './storage/uploads.ts';
 import { adminCatalogRoutes } from './modules/admin-catalog/admin-catalog.routes.ts';
 import { createSurgeryVideosAdmin } from './modules/admin-catalog/surgery-videos.service.ts';
 import { createVocabularyAdmin } from './modules/admin-catalog/vocabularies-admin.service.ts';
@@ -90,6 +93,10 @@ export interface AppDeps {
   config: Config;
   database: Database;
   storage: Storage;
+  /** Where ffmpeg's local copies go (from the configuration when not given). */
+  scratch?: Scratch;
+  /** Where tus uploads go as they arrive (the one that goes with `storage` when not given). */
+  uploads?: UploadStore;
   queue: Queue;
   log: Logger;
   clock?: () => Date;
@@ -108,6 +115,8 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const { config, database, storage, queue } = deps;
   const db = database.db;
   const clock = deps.clock ?? (() => new Date());
+  const scratch = deps.scratch ?? createScratchFromConfig(config);
+  const uploads = deps.uploads ?? createUploadStoreFor(storage, { db, log: deps.log });
   const audit = createAudit(db);
   const tokens = createTokens(config.jwtSecret);
   const urls = createSignedUrls(config.jwtSecret, config.signedUrlTtlSeconds, clock);
@@ -157,7 +166,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     queue,
     hub,
     dashboardEvents,
-    dataDir: config.dataDir,
+    uploads,
     quotas: config.quotas,
     clock,
     onSent: (videoId) => preparation.videoSent(videoId),
@@ -165,8 +174,8 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const housekeeping = createUploadHousekeeping({
     db,
     storage,
+    uploads,
     notifications,
-    dataDir: config.dataDir,
     expiryHours: config.uploadExpiryHours,
     warnHours: 24,
     clock,
@@ -178,6 +187,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const preparationJobs = createPreparationJobs({
     db,
     storage,
+    scratch,
     claims,
     preparation,
     notifications,
@@ -209,9 +219,11 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   });
   const admin = createAdminService({ db, audit, auth, users, hub, clock });
   const auditLog = createAuditLogService({ db });
-  const bestCases = createBestCaseService({ db, storage, mediaService, notifications, audit, dataDir: config.dataDir, clock });
+  const bestCases = createBestCaseService({ db, storage, uploads, mediaService, notifications, audit, clock });
   const dashboard = createDashboardService({ db, clock });
   return {
+    scratch,
+    uploads,
     dashboard,
     dashboardEvents,
     vocabularyAdmin,
@@ -373,7 +385,7 @@ export async function buildApp(deps: AppDeps): Promise<{
       );
       await v1.register(bestCaseRoutes({ bestCases: services.bestCases }));
       await v1.register(dashboardRoutes({ dashboard: services.dashboard }));
-      await v1.register(uploadRoutes({ videos: services.videos, maxUploadBytes: config.maxUploadBytes }));
+      await v1.register(uploadRoutes({ videos: services.videos, uploads: services.uploads, maxUploadBytes: config.maxUploadBytes }));
       await v1.register(contactRoutes({ contact: services.contact, rateLimit: config.rateLimitAuthPerMinute }));
     },
     { prefix: '/v1' },

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import type { Logger } from 'pino';
@@ -10,6 +9,8 @@ import type { Queue } from './jobs/queue.ts';
 import { generateDemoClip } from './media-pipeline/demo-videos.ts';
 import type { MediaService } from './modules/media/media.service.ts';
 import { UPLOADS_DIR } from './modules/videos/videos.service.ts';
+import type { Scratch } from './storage/scratch.ts';
+import type { Storage } from './storage/storage.ts';
 
 interface DemoCase {
   author: string;
@@ -106,7 +107,8 @@ export async function seedDemoVideos(deps: {
   db: Db;
   queue: Queue;
   mediaService: MediaService;
-  dataDir: string;
+  storage: Storage;
+  scratch: Scratch;
   log: Logger;
 }): Promise<Map<string, number>> {
   const durations = new Map<string, number>();
@@ -115,8 +117,6 @@ export async function seedDemoVideos(deps: {
   const people = new Map(
     (await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, emails))).map((u) => [u.email, u.id]),
   );
-  const uploads = path.join(deps.dataDir, UPLOADS_DIR);
-  await mkdir(uploads, { recursive: true });
 
   for (const demo of CASES) {
     const authorId = people.get(demo.author);
@@ -128,11 +128,16 @@ export async function seedDemoVideos(deps: {
       .where(eq(surgerySteps.surgeryId, surgery.id))
       .orderBy(surgerySteps.position);
     const sourceKey = `${UPLOADS_DIR}/demo-${randomUUID()}.mp4`;
-    await generateDemoClip(path.join(deps.dataDir, sourceKey), {
-      seconds: demo.seconds,
-      label: `Sutura demo — ${surgery.nameEn}`,
-      // Cases in the editors' hands show what cut suggestions find (and the prepared one cuts).
-      ...(demo.status === 'pending_preparation' || demo.status === 'prepared' ? { outOfBody: OUT_OF_BODY } : {}),
+    // Made in the scratch space, then stored as an upload would be.
+    await deps.scratch.withDir('demo-', 0, async (work) => {
+      const clip = path.join(work, 'clip.mp4');
+      await generateDemoClip(clip, {
+        seconds: demo.seconds,
+        label: `Sutura demo — ${surgery.nameEn}`,
+        // Cases in the editors' hands show what cut suggestions find (and the prepared one cuts).
+        ...(demo.status === 'pending_preparation' || demo.status === 'prepared' ? { outOfBody: OUT_OF_BODY } : {}),
+      });
+      await deps.storage.putFile(sourceKey, clip);
     });
     const [row] = await db
       .insert(videos)

@@ -77,7 +77,7 @@ let services: Services;
 let hub: RealtimeHub;
 
 if (config.workers !== 'only') {
-  const built = await buildApp({ config, database, storage, queue, log, metrics, draining: () => draining });
+  const built = await buildApp({ config, database, storage, scratch, queue, log, metrics, draining: () => draining });
   const { app, realtime } = built;
   services = built.services;
   hub = built.hub;
@@ -112,7 +112,7 @@ if (config.workers !== 'only') {
     );
   }
   if (createdDemo && config.demoVideos) {
-    seedDemoVideos({ db: database.db, queue, mediaService: services.mediaService, dataDir: config.dataDir, log })
+    seedDemoVideos({ db: database.db, queue, mediaService: services.mediaService, storage, scratch, log })
       .then(async (durations) => {
         await seedDemoAnalysis({ db: database.db, voice: services.voice, log, durations, ffmpegPath: config.ffmpegPath });
         await seedDemoBestCase({ db: database.db, log, videoIds: [...durations.keys()] });
@@ -130,14 +130,14 @@ if (config.workers !== 'only') {
   const emitter = await createRealtimeEmitter(database.pool);
   closers.push(emitter.close);
   hub = emitter.hub;
-  services = createServices({ config, database, storage, queue, log }, emitter.hub);
+  services = createServices({ config, database, storage, scratch, queue, log }, emitter.hub);
   releaseStartupMemory();
   log.info({ media: mediaLine(mediaTools) }, 'worker process started');
 }
 
 if (config.workers !== 'off') {
   const { mediaService, notifications } = services;
-  const pipeline = { db: database.db, storage, mediaService, notifications, hub, config, log };
+  const pipeline = { db: database.db, storage, uploads: services.uploads, scratch, mediaService, notifications, hub, config, log };
   const preparation = { service: services.preparation, jobs: services.preparationJobs };
   await queue.startWorkers(
     createJobHandlers({ mailer, pipeline, housekeeping: services.housekeeping, preparation, analysis: services.analysis }),

@@ -19,7 +19,10 @@ import { createJobHandlers } from '../src/jobs/workers.ts';
 import { createMailer } from '../src/modules/mail/mailer.ts';
 import { hashPassword } from '../src/modules/auth/auth.service.ts';
 import { importRppsFile } from '../src/modules/rpps/rpps-extract.ts';
-import { createLocalStorage, type Storage } from '../src/storage/storage.ts';
+import type { S3Storage } from '../src/storage/s3.ts';
+import { createS3UploadStore } from '../src/storage/s3-uploads.ts';
+import { createScratchFromConfig, createStorageFromConfig } from '../src/storage/select.ts';
+import type { Storage } from '../src/storage/storage.ts';
 import { RPPS_SAMPLE_FILE } from '../src/seed.ts';
 
 /** Three people of the sample RPPS extract, used to sign up in tests. */
@@ -34,6 +37,7 @@ export interface TestContext {
   services: Services;
   routes: RouteRule[];
   database: Database;
+  databaseUrl: string;
   storage: Storage;
   queue: Queue;
   config: Config;
@@ -63,7 +67,7 @@ export interface TestContext {
  * A real database per test file: a fresh database (created here, dropped on close) on the
  * PostgreSQL server of TEST_DATABASE_URL, or else on the run's embedded server (global-setup.ts).
  */
-async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+async function openTestDatabase(): Promise<{ database: Database; url: string; drop: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL || inject('embeddedDatabaseUrl');
   const name = `sutura_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
   const admin = new pg.Client({ connectionString: url });
@@ -75,6 +79,7 @@ async function openTestDatabase(): Promise<{ database: Database; drop: () => Pro
   const database = await openDatabase({ url: target.href });
   return {
     database,
+    url: target.href,
     drop: async () => {
       const c = new pg.Client({ connectionString: url });
       await c.connect();
@@ -92,7 +97,16 @@ async function openTestDatabase(): Promise<{ database: Database; drop: () => Pro
 }
 
 export async function createTestContext(
-  opts: { env?: Record<string, string>; workers?: boolean; listen?: boolean; serveWeb?: boolean } = {},
+  opts: {
+    env?: Record<string, string>;
+    workers?: boolean;
+    listen?: boolean;
+    serveWeb?: boolean;
+    /** A second API process: its own pool on the database of this context (not dropped by this one). */
+    databaseOf?: TestContext;
+    /** On S3, parts of this size instead of 16 MiB (so that a small file crosses several). */
+    s3PartBytes?: number;
+  } = {},
 ): Promise<TestContext> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sutura-test-'));
   const config = loadConfig({
@@ -106,8 +120,16 @@ export async function createTestContext(
     ...opts.env,
   });
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const { database, drop } = await openTestDatabase();
-  const storage = createLocalStorage(path.join(dataDir, 'media'));
+  const {
+    database,
+    url: databaseUrl,
+    drop,
+  } = opts.databaseOf
+    ? { database: await openDatabase({ url: opts.databaseOf.databaseUrl }), url: opts.databaseOf.databaseUrl, drop: async () => {} }
+    : await openTestDatabase();
+  // Local files, or the S3 server the env names (S3_*), as in production.
+  const storage = createStorageFromConfig(config);
+  const scratch = createScratchFromConfig(config);
   const queue = await createQueue(database, log);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(dataDir, 'outbox'), log });
 
@@ -125,10 +147,16 @@ export async function createTestContext(
   };
   Object.defineProperty(clock, 'now', { get: realClock });
 
+  const uploads =
+    storage.kind === 's3' && opts.s3PartBytes
+      ? createS3UploadStore({ db: database.db, storage: storage as S3Storage, log, partBytes: opts.s3PartBytes })
+      : undefined;
   const { app, services, routes, hub } = await buildApp({
     config,
     database,
     storage,
+    scratch,
+    ...(uploads ? { uploads } : {}),
     queue,
     log,
     clock: realClock,
@@ -138,6 +166,8 @@ export async function createTestContext(
     const pipeline = {
       db: database.db,
       storage,
+      uploads: services.uploads,
+      scratch,
       mediaService: services.mediaService,
       notifications: services.notifications,
       hub,
@@ -159,6 +189,7 @@ export async function createTestContext(
     services,
     routes,
     database,
+    databaseUrl,
     storage,
     queue,
     config,

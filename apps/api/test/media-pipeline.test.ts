@@ -33,6 +33,8 @@ function deps(overrides: Partial<PipelineDeps> = {}): PipelineDeps {
   return {
     db: ctx.database.db,
     storage: ctx.storage,
+    uploads: ctx.services.uploads,
+    scratch: ctx.services.scratch,
     mediaService: ctx.services.mediaService,
     notifications: ctx.services.notifications,
     hub: {
@@ -74,7 +76,7 @@ async function makeClip(name: string, args: string[]): Promise<string> {
 }
 
 /** A video row as the upload route leaves it: the file received, waiting for the job. */
-async function uploadedVideo(clip: string, opts: { absolute?: boolean } = {}): Promise<{ id: string; source: string }> {
+async function uploadedVideo(clip: string): Promise<{ id: string; source: string }> {
   await mkdir(path.join(ctx.dataDir, 'uploads'), { recursive: true });
   const key = `uploads/${randomUUID()}`;
   const source = path.join(ctx.dataDir, key);
@@ -86,7 +88,7 @@ async function uploadedVideo(clip: string, opts: { absolute?: boolean } = {}): P
       kind: 'video',
       surgeryId: surgery.id,
       mediaStatus: 'processing',
-      sourceKey: opts.absolute ? source : key,
+      sourceKey: key,
       sourceSize: (await stat(source)).size,
     })
     .returning();
@@ -392,7 +394,7 @@ describe('sources that are re-encoded', () => {
       'log-level=error',
       ...tags,
     ]);
-    const video = await uploadedVideo(clip, { absolute: true });
+    const video = await uploadedVideo(clip);
     await processVideo(deps(), video.id);
     const row = (await getVideo(video.id))!;
     expect(row).toMatchObject({ mediaStatus: 'ready', remuxed: false, width: 320, height: 240, frameRate: 30 });

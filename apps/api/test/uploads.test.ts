@@ -122,7 +122,7 @@ describe('creating an upload', () => {
     expect(fr.status).toBe(413);
     expect((await fr.json()).error.message).toBe('Ce fichier est trop volumineux, la taille maximale est de 8 Mo');
     expect((await videoRow(id)).uploadId).toBeNull();
-    expect(await readdir(ctx.services.videos.uploadsDir)).toEqual([]);
+    expect(await readdir(path.join(ctx.dataDir, 'uploads'))).toEqual([]);
   });
 
   it('answers OPTIONS with the protocol, its extensions and the largest size', async () => {
@@ -289,7 +289,7 @@ describe('a resumable upload', () => {
     const id = await newVideo(author);
     const location = (await create(author, id, clip.length)).headers.get('location')!;
     expect((await patch(author, location, 0, clip.subarray(0, 1000))).status).toBe(204);
-    const file = path.join(ctx.services.videos.uploadsDir, location.split('/').pop()!);
+    const file = path.join(path.join(ctx.dataDir, 'uploads'), location.split('/').pop()!);
     expect((await stat(file)).size).toBe(1000);
     expect((await tus('DELETE', location, author)).status).toBe(204);
     expect(existsSync(file)).toBe(false);
@@ -305,7 +305,7 @@ describe('a resumable upload', () => {
     const id = await newVideo(author);
     const abandoned = (await create(author, id, clip.length)).headers.get('location')!;
     await patch(author, abandoned, 0, clip.subarray(0, 500));
-    const abandonedFile = path.join(ctx.services.videos.uploadsDir, abandoned.split('/').pop()!);
+    const abandonedFile = path.join(path.join(ctx.dataDir, 'uploads'), abandoned.split('/').pop()!);
     const fresh = (await create(author, id, clip.length)).headers.get('location')!;
     expect(fresh).not.toBe(abandoned);
     expect(existsSync(abandonedFile)).toBe(false);
@@ -355,7 +355,7 @@ describe('a resumable upload', () => {
     const id = await newVideo(author);
     const location = (await create(author, id, clip.length)).headers.get('location')!;
     await patch(author, location, 0, clip.subarray(0, 2000));
-    const file = path.join(ctx.services.videos.uploadsDir, location.split('/').pop()!);
+    const file = path.join(path.join(ctx.dataDir, 'uploads'), location.split('/').pop()!);
     expect(existsSync(file) && existsSync(`${file}.json`)).toBe(true);
     const res = await ctx.inject({ method: 'DELETE', url: `/v1/videos/${id}`, token: author.token });
     expect(res.statusCode, res.body).toBe(200);
@@ -366,7 +366,7 @@ describe('a resumable upload', () => {
 });
 
 describe('the tus protocol', () => {
-  const uploadFileOf = (location: string) => path.join(ctx.services.videos.uploadsDir, location.split('/').pop()!);
+  const uploadFileOf = (location: string) => path.join(path.join(ctx.dataDir, 'uploads'), location.split('/').pop()!);
 
   it('says Tus-Resumable on every answer, refusals included, and refuses another version with 412', async () => {
     const id = await newVideo(author);

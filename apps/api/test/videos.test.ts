@@ -101,8 +101,8 @@ async function addPictureRow(id: string, ownerId: string) {
 /** A failed video whose source was kept, as the pipeline leaves it after its last try. */
 async function makeFailedWithSource(id: string) {
   const uploadId = randomUUID();
-  await mkdir(ctx.services.videos.uploadsDir, { recursive: true });
-  await copyFile(clipFile, path.join(ctx.services.videos.uploadsDir, uploadId));
+  await mkdir(path.join(ctx.dataDir, 'uploads'), { recursive: true });
+  await copyFile(clipFile, path.join(path.join(ctx.dataDir, 'uploads'), uploadId));
   await db()
     .update(videos)
     .set({ mediaStatus: 'failed', failureReason: 'MEDIA_PROCESSING_FAILED', uploadId, sourceKey: `uploads/${uploadId}` })

@@ -680,6 +680,34 @@ export const bestCases = pgTable(
 );
 
 /**
+ * A resumable upload whose bytes go to an S3-compatible store: what every API process needs to
+ * continue it (with local files, the upload's file and its info file say the same). `offset`
+ * counts the bytes kept: the S3 parts sent, then the tail (fewer bytes than a part, in an object
+ * of its own until more arrive). `version` changes at every write, so that of two processes
+ * writing the same upload, only one records its bytes.
+ */
+export const tusUploads = pgTable(
+  'tus_uploads',
+  {
+    id: uuid('id').primaryKey(),
+    videoId: uuid('video_id').notNull(),
+    ownerId: uuid('owner_id').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    filetype: text('filetype'),
+    offset: bigint('offset', { mode: 'number' }).notNull().default(0),
+    multipartId: text('multipart_id'),
+    parts: jsonb('parts').$type<{ partNumber: number; etag: string; size: number }[]>().notNull().default([]),
+    tailKey: text('tail_key'),
+    tailSize: bigint('tail_size', { mode: 'number' }).notNull().default(0),
+    completed: boolean('completed').notNull().default(false),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('tus_uploads_video').on(t.videoId)],
+);
+
+/**
  * The counters of the request rate limits (sign-in, codes, lookups), shared by every process of
  * a cluster: a limit holds whichever process the proxy sends each attempt to.
  */

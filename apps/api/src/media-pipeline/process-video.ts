@@ -1,4 +1,4 @@
-import { access, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Logger } from 'pino';
@@ -10,7 +10,9 @@ import { media, surgeries, videos } from '../db/schema.ts';
 import { createDashboardEvents } from '../modules/dashboard/dashboard.events.ts';
 import type { MediaService } from '../modules/media/media.service.ts';
 import type { NotificationService, RealtimeHub } from '../modules/notifications/notifications.service.ts';
-import type { Storage } from '../storage/storage.ts';
+import type { Scratch } from '../storage/scratch.ts';
+import { UPLOADS_PREFIX, type Storage } from '../storage/storage.ts';
+import type { UploadStore } from '../storage/uploads.ts';
 import {
   inspectOutput,
   KEYFRAME_SECONDS,
@@ -30,6 +32,10 @@ import { probeSource, type RefusalCode } from './probe.ts';
 export interface PipelineDeps {
   db: Db;
   storage: Storage;
+  /** Where the uploads are until processed (their bytes are removed once the video is made). */
+  uploads: UploadStore;
+  /** Where ffmpeg reads a local copy of the source (S3) and writes its outputs. */
+  scratch: Scratch;
   mediaService: MediaService;
   notifications: NotificationService;
   hub: RealtimeHub;
@@ -44,11 +50,6 @@ const REFUSALS: readonly string[] = ['MEDIA_NOT_A_VIDEO', 'MEDIA_NO_VIDEO_STREAM
 
 type VideoRow = typeof videos.$inferSelect;
 
-/** `videos.source_key` is a path under DATA_DIR or an absolute path. */
-export function sourcePath(dataDir: string, sourceKey: string): string {
-  return path.isAbsolute(sourceKey) ? sourceKey : path.resolve(dataDir, sourceKey);
-}
-
 async function exists(file: string): Promise<boolean> {
   return access(file).then(
     () => true,
@@ -56,10 +57,10 @@ async function exists(file: string): Promise<boolean> {
   );
 }
 
-/** The uploaded bytes, and the tus metadata beside them (it holds the original file name). */
-async function deleteSource(file: string): Promise<void> {
-  await rm(file, { force: true });
-  await rm(`${file}.json`, { force: true });
+/** The uploaded bytes, and the tus state beside them (the local info file holds the original file name). */
+async function deleteSource(deps: Pick<PipelineDeps, 'storage' | 'uploads'>, sourceKey: string): Promise<void> {
+  if (sourceKey.startsWith(`${UPLOADS_PREFIX}/`)) await deps.uploads.remove(sourceKey.slice(UPLOADS_PREFIX.length + 1));
+  await deps.storage.delete(sourceKey);
 }
 
 async function surgeryName(db: Db, surgeryId: string | null): Promise<{ fr: string; en: string }> {
@@ -107,7 +108,7 @@ function progressReporter(deps: PipelineDeps, video: VideoRow) {
  * Throws on an unexpected failure so that the queue retries; see markProcessingFailed.
  */
 export async function processVideo(deps: PipelineDeps, videoId: string, opts: { signal?: AbortSignal } = {}): Promise<void> {
-  const { db, config, log } = deps;
+  const { db, log } = deps;
   const startedAt = performance.now();
   const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
   if (!video) {
@@ -119,9 +120,10 @@ export async function processVideo(deps: PipelineDeps, videoId: string, opts: { 
     return;
   }
   if (video.mediaStatus === 'failed' && REFUSALS.includes(video.failureReason ?? '')) return;
-  const source = video.sourceKey ? sourcePath(config.dataDir, video.sourceKey) : null;
-  if (!source || !(await exists(source))) {
-    log.error({ videoId, sourceKey: video.sourceKey }, 'media pipeline: the uploaded file is missing');
+  const sourceKey = video.sourceKey;
+  const sourceSize = sourceKey ? await deps.storage.size(sourceKey) : undefined;
+  if (!sourceKey || sourceSize === undefined) {
+    log.error({ videoId, sourceKey }, 'media pipeline: the uploaded file is missing');
     await markProcessingFailed(deps, videoId);
     return;
   }
@@ -132,26 +134,23 @@ export async function processVideo(deps: PipelineDeps, videoId: string, opts: { 
     .where(eq(videos.id, videoId));
   pushProgress(deps.hub, video, 'processing', 0);
 
-  const tmpRoot = path.join(config.dataDir, 'tmp');
-  await mkdir(tmpRoot, { recursive: true });
-  // Left-overs of a try that was killed (a restart in the middle of a transcode).
-  for (const name of await readdir(tmpRoot)) {
-    if (name.startsWith(`video-${videoId}-`)) await rm(path.join(tmpRoot, name), { recursive: true, force: true });
-  }
-  const work = await mkdtemp(path.join(tmpRoot, `video-${videoId}-`));
   try {
-    await runPipeline(deps, video, source, work, opts.signal, startedAt);
+    // The outputs take about what the source takes; a copy of the source (S3) reserves its own room.
+    await deps.scratch.withDir(`video-${videoId}-`, sourceSize, (work) =>
+      deps.storage.withLocalFile(sourceKey, deps.scratch, (source) =>
+        runPipeline(deps, video, sourceKey, source, work, opts.signal, startedAt),
+      ),
+    );
   } catch (err) {
     log.warn({ err, videoId }, 'media pipeline: processing failed');
     throw err;
-  } finally {
-    await rm(work, { recursive: true, force: true });
   }
 }
 
 async function runPipeline(
   deps: PipelineDeps,
   video: VideoRow,
+  sourceKey: string,
   source: string,
   work: string,
   signal: AbortSignal | undefined,
@@ -173,7 +172,7 @@ async function runPipeline(
   if (verdict.kind === 'refused') {
     log.info({ videoId: video.id, code: verdict.code, detail: verdict.detail }, 'media pipeline: file refused');
     await progress.flush();
-    await refuse(deps, video, source, verdict.code);
+    await refuse(deps, video, sourceKey, verdict.code);
     return;
   }
   const { plan, reasons, source: info } = verdict;
@@ -318,7 +317,7 @@ async function runPipeline(
   } finally {
     // The upload last: no row names it any more, and unlinking gigabytes takes a second or more
     // (an hour of full HD) that the author does not wait for.
-    await deleteSource(source);
+    await deleteSource(deps, sourceKey);
     stepDone('source deleted');
   }
 }
@@ -336,13 +335,13 @@ async function removeEarlierOutputs(deps: PipelineDeps, videoId: string) {
 }
 
 /** A file that is not a usable video: no retry, the bytes are deleted, the author is told why. */
-async function refuse(deps: PipelineDeps, video: VideoRow, source: string, code: RefusalCode) {
+async function refuse(deps: PipelineDeps, video: VideoRow, sourceKey: string, code: RefusalCode) {
   const [row] = await deps.db
     .update(videos)
     .set({ mediaStatus: 'failed', failureReason: code, processingProgress: 0, sourceKey: null, updatedAt: new Date() })
     .where(eq(videos.id, video.id))
     .returning({ id: videos.id });
-  await deleteSource(source);
+  await deleteSource(deps, sourceKey);
   if (!row) return;
   pushProgress(deps.hub, video, 'failed', 0);
   await deps.notifications.notify(video.authorId, 'videoFailed', {

@@ -79,7 +79,13 @@ export function createS3Storage(settings: S3Settings, opts: { client?: S3Client 
             },
           }),
         );
-    await new Upload({ client, params: { Bucket, Key: key, Body: counted }, partSize: S3_PART_BYTES, queueSize: 4, leavePartsOnError: false }).done();
+    await new Upload({
+      client,
+      params: { Bucket, Key: key, Body: counted },
+      partSize: S3_PART_BYTES,
+      queueSize: 4,
+      leavePartsOnError: false,
+    }).done();
     return { size: Buffer.isBuffer(body) ? body.length : size };
   }
 
@@ -87,7 +93,11 @@ export function createS3Storage(settings: S3Settings, opts: { client?: S3Client 
     let ContinuationToken: string | undefined;
     for (;;) {
       const page = await client.send(
-        new ListObjectsV2Command({ Bucket, ...(prefix ? { Prefix: `${prefix}/` } : {}), ...(ContinuationToken ? { ContinuationToken } : {}) }),
+        new ListObjectsV2Command({
+          Bucket,
+          ...(prefix ? { Prefix: `${prefix}/` } : {}),
+          ...(ContinuationToken ? { ContinuationToken } : {}),
+        }),
       );
       for (const object of page.Contents ?? []) {
         if (object.Key) yield { key: object.Key, size: object.Size ?? 0, modifiedAt: object.LastModified ?? new Date(0) };
@@ -99,7 +109,9 @@ export function createS3Storage(settings: S3Settings, opts: { client?: S3Client 
 
   const multipart: S3Multipart = {
     async create(key, contentType) {
-      const out = await client.send(new CreateMultipartUploadCommand({ Bucket, Key: key, ...(contentType ? { ContentType: contentType } : {}) }));
+      const out = await client.send(
+        new CreateMultipartUploadCommand({ Bucket, Key: key, ...(contentType ? { ContentType: contentType } : {}) }),
+      );
       if (!out.UploadId) throw new Error(`S3 gave no upload id for ${key}`);
       return out.UploadId;
     },
@@ -148,7 +160,9 @@ export function createS3Storage(settings: S3Settings, opts: { client?: S3Client 
       return result;
     },
     async read(key, range) {
-      const out = await client.send(new GetObjectCommand({ Bucket, Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }));
+      const out = await client.send(
+        new GetObjectCommand({ Bucket, Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
+      );
       if (!(out.Body instanceof Readable)) throw new Error(`S3 gave no stream for ${key}`);
       return out.Body;
     },

@@ -97,7 +97,8 @@ export function createScratch(opts: { dir: string; maxBytes: number; waitMs?: nu
         const used = reserved + (await othersUse());
         // Alone, a job is never refused: a source bigger than the bound still gets processed.
         if (used === 0 || used + need <= maxBytes) break;
-        if (Date.now() >= deadline) throw new ScratchFull(`scratch space ${dir} stayed full (${used} bytes in use, ${need} needed, ${maxBytes} allowed)`);
+        if (Date.now() >= deadline)
+          throw new ScratchFull(`scratch space ${dir} stayed full (${used} bytes in use, ${need} needed, ${maxBytes} allowed)`);
         await new Promise((resolve) => setTimeout(resolve, pollMs));
       }
       reserved += need;

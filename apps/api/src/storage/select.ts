@@ -1,8 +1,13 @@
 import path from 'node:path';
+import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { createS3Storage } from './s3.ts';
+import type { Db } from '../db/client.ts';
+import { createLocalUploadStore } from './local-uploads.ts';
+import { createS3Storage, type S3Storage } from './s3.ts';
+import { createS3UploadStore } from './s3-uploads.ts';
 import { createScratch, type Scratch } from './scratch.ts';
-import { createLocalStorage, type Storage } from './storage.ts';
+import { createLocalStorage, type LocalStorage, type Storage } from './storage.ts';
+import type { UploadStore } from './uploads.ts';
 
 /**
  * The media store the environment names: S3 when S3_BUCKET is set, else local files in
@@ -21,4 +26,10 @@ export function createScratchFromConfig(config: Pick<Config, 'scratch'>): Scratc
 export function storageLine(storage: Storage, scratch: Scratch): string {
   const gib = (n: number) => `${(n / 1024 ** 3).toFixed(n % 1024 ** 3 ? 1 : 0)} GiB`;
   return `Storage: ${storage.kind === 's3' ? 'S3' : 'local files'} (${storage.location}), scratch ${scratch.dir} up to ${gib(scratch.maxBytes)}`;
+}
+
+/** Where tus uploads go as they arrive: beside the local media, or into the same S3 bucket. */
+export function createUploadStoreFor(storage: Storage, deps: { db: Db; log: Logger }): UploadStore {
+  if (storage.kind === 's3') return createS3UploadStore({ db: deps.db, storage: storage as S3Storage, log: deps.log });
+  return createLocalUploadStore((storage as LocalStorage).uploadsRoot);
 }

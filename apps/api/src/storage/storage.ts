@@ -44,7 +44,9 @@ export interface Storage {
  * Media as local files: objects under `root` (DATA_DIR/media), and uploads (`uploads/<id>`)
  * in `uploadsRoot` (DATA_DIR/uploads), where tus writes them.
  */
-export function createLocalStorage(root: string, opts: { uploadsRoot?: string } = {}): Storage {
+export type LocalStorage = Storage & { kind: 'local'; uploadsRoot: string };
+
+export function createLocalStorage(root: string, opts: { uploadsRoot?: string } = {}): LocalStorage {
   const uploadsRoot = opts.uploadsRoot ?? path.join(root, UPLOADS_PREFIX);
   const within = (base: string, rel: string, key: string) => {
     const full = path.resolve(base, rel);
@@ -68,6 +70,7 @@ export function createLocalStorage(root: string, opts: { uploadsRoot?: string } 
   return {
     kind: 'local',
     location: root,
+    uploadsRoot,
     async put(key, body) {
       const full = resolve(key);
       await mkdir(path.dirname(full), { recursive: true });

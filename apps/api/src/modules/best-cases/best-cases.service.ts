@@ -24,6 +24,7 @@ import type { Storage } from '../../storage/storage.ts';
 import type { Audit } from '../audit/audit.service.ts';
 import type { MediaService } from '../media/media.service.ts';
 import type { NotificationService } from '../notifications/notifications.service.ts';
+import type { UploadStore } from '../../storage/uploads.ts';
 import { removeUploadFilesOf } from '../videos/videos.service.ts';
 
 type UpdateBestCaseBody = z.output<typeof updateBestCaseBody>;
@@ -53,7 +54,7 @@ export function createBestCaseService(deps: {
   mediaService: MediaService;
   notifications: NotificationService;
   audit: Audit;
-  dataDir: string;
+  uploads: UploadStore;
   clock: () => Date;
 }) {
   const { db, storage, mediaService, notifications, audit, clock } = deps;
@@ -411,7 +412,7 @@ export function createBestCaseService(deps: {
       if (row.bc.origin === 'uploaded') {
         const [video] = await db.delete(videos).where(eq(videos.id, row.bc.videoId)).returning();
         await storage.deletePrefix(`videos/${row.bc.videoId}`);
-        if (video) await removeUploadFilesOf(deps.dataDir, video);
+        if (video) await removeUploadFilesOf({ storage: deps.storage, uploads: deps.uploads }, video);
       } else {
         await db.delete(bestCases).where(eq(bestCases.id, row.bc.id));
       }

@@ -1,7 +1,5 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { sourceToResult } from '@sutura/domain/preparation';
@@ -24,6 +22,7 @@ import { ffmpegCapabilities, run } from '../../media-pipeline/ffmpeg.ts';
 import { storeEncodeOutputs } from '../../media-pipeline/outputs.ts';
 import { renderRanges, type FrameRange } from '../../media-pipeline/render-ranges.ts';
 import type { Queue } from '../../jobs/queue.ts';
+import type { Scratch } from '../../storage/scratch.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { Audit } from '../audit/audit.service.ts';
 import type { Claims } from '../claims/claims.service.ts';
@@ -43,39 +42,12 @@ export interface PreparationJobDeps {
   /** A rendered preparation enters the experts' pool. */
   dashboardEvents?: DashboardEvents;
   queue: Queue;
-  config: Pick<Config, 'dataDir' | 'ffmpegPath' | 'ffprobePath'>;
+  /** Where the renders and suggestions work: a local copy of the source (S3), the pieces, the outputs. */
+  scratch: Scratch;
+  config: Pick<Config, 'ffmpegPath' | 'ffprobePath'>;
   log: Logger;
   /** The render's end is a change of state: recorded as the system's (no actor). */
   audit?: Audit;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * A fresh work directory under DATA_DIR/tmp, named after this process, after removing what a
- * try killed with its process left there (a try still running elsewhere keeps its own).
- */
-async function workDir(dataDir: string, prefix: string): Promise<string> {
-  const root = path.join(dataDir, 'tmp');
-  await mkdir(root, { recursive: true });
-  for (const name of await readdir(root)) {
-    if (!name.startsWith(prefix)) continue;
-    const pid = Number(name.slice(prefix.length).split('-')[0]);
-    if (Number.isInteger(pid) && pid !== process.pid && !alive(pid)) await rm(path.join(root, name), { recursive: true, force: true });
-  }
-  return mkdtemp(path.join(root, `${prefix}${process.pid}-`));
-}
-
-/** The processed source as a local file (storage may be remote). */
-async function localCopy(storage: Storage, key: string, file: string): Promise<void> {
-  await pipeline(await storage.read(key), createWriteStream(file));
 }
 
 /** Kept ranges in seconds of the source to frame indices. */
@@ -84,7 +56,7 @@ export function frameRanges(trims: readonly { start: number; end: number }[], fr
 }
 
 export function createPreparationJobs(deps: PreparationJobDeps) {
-  const { db, storage, claims, preparation, notifications, queue, config, log } = deps;
+  const { db, storage, scratch, claims, preparation, notifications, queue, config, log } = deps;
   const tools = { ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath };
 
   async function sourceKey(video: typeof videos.$inferSelect): Promise<string | null> {
@@ -117,26 +89,23 @@ export function createPreparationJobs(deps: PreparationJobDeps) {
       if (!video || video.cutSuggestions !== null || !['pending_preparation', 'in_preparation'].includes(video.status)) return;
       const key = await sourceKey(video);
       if (!key) return;
-      const work = await workDir(config.dataDir, `suggest-${videoId}-`);
-      try {
-        const file = path.join(work, 'source.mp4');
-        await localCopy(storage, key, file);
-        const suggestions = await detectCutSuggestions(file, {
-          work,
-          frameRate: frameRateOf(video),
-          duration: video.duration ?? 0,
-          ...tools,
-          signal,
-        });
-        await db.update(videos).set({ cutSuggestions: suggestions }).where(eq(videos.id, videoId));
-        log.info({ videoId, count: suggestions.length }, 'preparation: cut suggestions found');
-        // The editor already on the page refetches it.
-        if (video.claimHolderId && video.status === 'in_preparation') {
-          preparation.statusChanged({ id: video.id, authorId: video.authorId }, 'in_preparation', video.claimHolderId);
-        }
-      } finally {
-        await rm(work, { recursive: true, force: true });
-      }
+      await scratch.withDir(`suggest-${videoId}-`, 0, (work) =>
+        storage.withLocalFile(key, scratch, async (file) => {
+          const suggestions = await detectCutSuggestions(file, {
+            work,
+            frameRate: frameRateOf(video),
+            duration: video.duration ?? 0,
+            ...tools,
+            signal,
+          });
+          await db.update(videos).set({ cutSuggestions: suggestions }).where(eq(videos.id, videoId));
+          log.info({ videoId, count: suggestions.length }, 'preparation: cut suggestions found');
+          // The editor already on the page refetches it.
+          if (video.claimHolderId && video.status === 'in_preparation') {
+            preparation.statusChanged({ id: video.id, authorId: video.authorId }, 'in_preparation', video.claimHolderId);
+          }
+        }),
+      );
     },
 
     /**
@@ -156,119 +125,124 @@ export function createPreparationJobs(deps: PreparationJobDeps) {
       const key = await sourceKey(video);
       if (!key) throw new Error(`render: the source of ${videoId} is missing`);
       const frameRate = frameRateOf(video);
-      const work = await workDir(config.dataDir, `render-${videoId}-`);
       const prefix = `videos/${videoId}/prepared-${attempt}`;
-      try {
-        const source = path.join(work, 'source.mp4');
-        await localCopy(storage, key, source);
-        const output = path.join(work, 'video.mp4');
-        const pieces = path.join(work, 'pieces');
-        await mkdir(pieces);
-        const rendered = await renderRanges(source, frameRanges(prep.trims, frameRate), output, pieces, { ...tools, signal });
-        const result = await inspectOutput(output, { ffprobePath: config.ffprobePath, ...(signal ? { signal } : {}) });
+      // The rendered file takes at most what the source takes, its pieces as much again.
+      const room = 2 * ((await storage.size(key)) ?? 0);
+      await scratch.withDir(`render-${videoId}-`, room, (work) =>
+        storage.withLocalFile(key, scratch, async (source) => {
+          try {
+            const output = path.join(work, 'video.mp4');
+            const pieces = path.join(work, 'pieces');
+            await mkdir(pieces);
+            const rendered = await renderRanges(source, frameRanges(prep.trims, frameRate), output, pieces, { ...tools, signal });
+            const result = await inspectOutput(output, { ffprobePath: config.ffprobePath, ...(signal ? { signal } : {}) });
 
-        const interval = storyboardInterval(result.duration);
-        const count = storyboardCount(result.duration, interval);
-        const keyframesOnly =
-          interval >= KEYFRAME_SECONDS && (await longestKeyframeGap(output, result.duration, tools)) <= KEYFRAME_SECONDS + 0.05;
-        const storyboardDir = path.join(work, 'storyboard');
-        await mkdir(storyboardDir);
-        const posterFile = path.join(work, 'poster.jpg');
-        await run(
-          posterAndStoryboardArgs(
-            output,
-            {
-              duration: result.duration,
-              width: result.width,
-              height: result.height,
-              interval,
-              keyframesOnly,
-              posterFile,
-              sheetPattern: path.join(storyboardDir, 'sheet-%03d.jpg'),
-            },
-            await ffmpegCapabilities({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath }),
-          ),
-          { bin: config.ffmpegPath, signal, timeoutMs: 30 * 60_000 + result.duration * 2000 },
-        );
-        const sheets = (await readdir(storyboardDir)).filter((f) => /^sheet-\d{3}\.jpg$/.test(f)).sort();
-        const expected = Array.from({ length: Math.ceil(count / (STORYBOARD.columns * STORYBOARD.rows)) }, (_, i) => sheetName(i));
-        if (sheets.join() !== expected.join())
-          throw new Error(`render storyboard: expected ${expected.length} sheets, got ${sheets.length}`);
-        const vttFile = path.join(storyboardDir, 'storyboard.vtt');
-        await writeFile(vttFile, storyboardVtt(result.duration, interval));
+            const interval = storyboardInterval(result.duration);
+            const count = storyboardCount(result.duration, interval);
+            const keyframesOnly =
+              interval >= KEYFRAME_SECONDS && (await longestKeyframeGap(output, result.duration, tools)) <= KEYFRAME_SECONDS + 0.05;
+            const storyboardDir = path.join(work, 'storyboard');
+            await mkdir(storyboardDir);
+            const posterFile = path.join(work, 'poster.jpg');
+            await run(
+              posterAndStoryboardArgs(
+                output,
+                {
+                  duration: result.duration,
+                  width: result.width,
+                  height: result.height,
+                  interval,
+                  keyframesOnly,
+                  posterFile,
+                  sheetPattern: path.join(storyboardDir, 'sheet-%03d.jpg'),
+                },
+                await ffmpegCapabilities({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath }),
+              ),
+              { bin: config.ffmpegPath, signal, timeoutMs: 30 * 60_000 + result.duration * 2000 },
+            );
+            const sheets = (await readdir(storyboardDir)).filter((f) => /^sheet-\d{3}\.jpg$/.test(f)).sort();
+            const expected = Array.from({ length: Math.ceil(count / (STORYBOARD.columns * STORYBOARD.rows)) }, (_, i) => sheetName(i));
+            if (sheets.join() !== expected.join())
+              throw new Error(`render storyboard: expected ${expected.length} sheets, got ${sheets.length}`);
+            const vttFile = path.join(storyboardDir, 'storyboard.vtt');
+            await writeFile(vttFile, storyboardVtt(result.duration, interval));
 
-        const stored = await storeEncodeOutputs(
-          storage,
-          prefix,
-          { video: output, poster: posterFile, storyboardDir, sheets, vtt: vttFile },
-          result,
-          { video: 'prepared-video', poster: 'prepared-poster', sheet: 'prepared-storyboard-sheet', vtt: 'prepared-storyboard-vtt' },
-        );
+            const stored = await storeEncodeOutputs(
+              storage,
+              prefix,
+              { video: output, poster: posterFile, storyboardDir, sheets, vtt: vttFile },
+              result,
+              { video: 'prepared-video', poster: 'prepared-poster', sheet: 'prepared-storyboard-sheet', vtt: 'prepared-storyboard-vtt' },
+            );
 
-        // Each step's start and end in the rendered video, from the frames kept before them.
-        const steps = prep.steps.map((step, position) => ({
-          videoId,
-          position,
-          surgeryStepId: step.surgeryStepId,
-          name: step.name,
-          start: Math.round((sourceToResult(step.start, prep.trims) ?? 0) * frameRate) / frameRate,
-          end: Math.round((sourceToResult(step.end, prep.trims) ?? 0) * frameRate) / frameRate,
-        }));
+            // Each step's start and end in the rendered video, from the frames kept before them.
+            const steps = prep.steps.map((step, position) => ({
+              videoId,
+              position,
+              surgeryStepId: step.surgeryStepId,
+              name: step.name,
+              start: Math.round((sourceToResult(step.start, prep.trims) ?? 0) * frameRate) / frameRate,
+              end: Math.round((sourceToResult(step.end, prep.trims) ?? 0) * frameRate) / frameRate,
+            }));
 
-        const recorded = await db.transaction(async (tx) => {
-          const [done] = await tx
-            .update(preparations)
-            .set({ renderStatus: 'done', renderError: null, renderedAt: new Date() })
-            .where(
-              and(eq(preparations.videoId, videoId), eq(preparations.renderAttempt, attempt), eq(preparations.renderStatus, 'rendering')),
-            )
-            .returning({ videoId: preparations.videoId });
-          if (!done) return false;
-          await tx.delete(media).where(and(eq(media.videoId, videoId), inArray(media.kind, [...PREPARED_MEDIA_KINDS])));
-          await tx.insert(media).values(stored.rows(video.authorId, videoId));
-          await tx.delete(videoSteps).where(eq(videoSteps.videoId, videoId));
-          if (steps.length) await tx.insert(videoSteps).values(steps);
-          await tx
-            .update(videos)
-            .set({
-              status: 'pending_analysis',
-              sourceMediaId: video.sourceMediaId ?? video.videoMediaId,
-              videoMediaId: stored.idsOf('prepared-video')[0]!,
-              posterMediaId: stored.idsOf('prepared-poster')[0]!,
-              storyboard: stored.storyboard(interval, count),
-              duration: result.duration,
-              width: result.width,
-              height: result.height,
-              frameRate: result.frameRate,
-              claimHolderId: null,
-              leaseEndsAt: null,
-              updatedAt: new Date(),
-            })
-            .where(and(eq(videos.id, videoId), eq(videos.status, 'processing')));
-          return true;
-        });
-        if (!recorded) {
-          log.info({ videoId, attempt }, 'preparation: rendered by another run meanwhile, outputs dropped');
-          return;
-        }
-        log.info({ videoId, attempt, plan: rendered.plan, encodedFrames: rendered.encodedFrames }, 'preparation: rendered');
-        await deps.audit?.(null, 'preparation.rendered', 'video', videoId, null, { attempt, steps: steps.length });
-        preparation.statusChanged(video, 'pending_analysis', prep.editorId);
-        deps.dashboardEvents?.changed({ users: [video.authorId, prep.editorId], roles: ['expert'] });
-        const surgery = await preparation.surgeryNames(video.surgeryId);
-        if (prep.editorId) await notifications.notify(prep.editorId, 'preparationRendered', { surgery }, `/editor/${videoId}/complete`);
-        await notifications.notify(video.authorId, 'videoPrepared', { surgery }, `/videos/${videoId}`);
-      } catch (err) {
-        // The files of this attempt, unless another run of it recorded them meanwhile.
-        const [current] = await db
-          .select({ status: preparations.renderStatus })
-          .from(preparations)
-          .where(eq(preparations.videoId, videoId));
-        if (current?.status !== 'done') await storage.deletePrefix(prefix).catch(() => {});
-        throw err;
-      } finally {
-        await rm(work, { recursive: true, force: true });
-      }
+            const recorded = await db.transaction(async (tx) => {
+              const [done] = await tx
+                .update(preparations)
+                .set({ renderStatus: 'done', renderError: null, renderedAt: new Date() })
+                .where(
+                  and(
+                    eq(preparations.videoId, videoId),
+                    eq(preparations.renderAttempt, attempt),
+                    eq(preparations.renderStatus, 'rendering'),
+                  ),
+                )
+                .returning({ videoId: preparations.videoId });
+              if (!done) return false;
+              await tx.delete(media).where(and(eq(media.videoId, videoId), inArray(media.kind, [...PREPARED_MEDIA_KINDS])));
+              await tx.insert(media).values(stored.rows(video.authorId, videoId));
+              await tx.delete(videoSteps).where(eq(videoSteps.videoId, videoId));
+              if (steps.length) await tx.insert(videoSteps).values(steps);
+              await tx
+                .update(videos)
+                .set({
+                  status: 'pending_analysis',
+                  sourceMediaId: video.sourceMediaId ?? video.videoMediaId,
+                  videoMediaId: stored.idsOf('prepared-video')[0]!,
+                  posterMediaId: stored.idsOf('prepared-poster')[0]!,
+                  storyboard: stored.storyboard(interval, count),
+                  duration: result.duration,
+                  width: result.width,
+                  height: result.height,
+                  frameRate: result.frameRate,
+                  claimHolderId: null,
+                  leaseEndsAt: null,
+                  updatedAt: new Date(),
+                })
+                .where(and(eq(videos.id, videoId), eq(videos.status, 'processing')));
+              return true;
+            });
+            if (!recorded) {
+              log.info({ videoId, attempt }, 'preparation: rendered by another run meanwhile, outputs dropped');
+              return;
+            }
+            log.info({ videoId, attempt, plan: rendered.plan, encodedFrames: rendered.encodedFrames }, 'preparation: rendered');
+            await deps.audit?.(null, 'preparation.rendered', 'video', videoId, null, { attempt, steps: steps.length });
+            preparation.statusChanged(video, 'pending_analysis', prep.editorId);
+            deps.dashboardEvents?.changed({ users: [video.authorId, prep.editorId], roles: ['expert'] });
+            const surgery = await preparation.surgeryNames(video.surgeryId);
+            if (prep.editorId) await notifications.notify(prep.editorId, 'preparationRendered', { surgery }, `/editor/${videoId}/complete`);
+            await notifications.notify(video.authorId, 'videoPrepared', { surgery }, `/videos/${videoId}`);
+          } catch (err) {
+            // The files of this attempt, unless another run of it recorded them meanwhile.
+            const [current] = await db
+              .select({ status: preparations.renderStatus })
+              .from(preparations)
+              .where(eq(preparations.videoId, videoId));
+            if (current?.status !== 'done') await storage.deletePrefix(prefix).catch(() => {});
+            throw err;
+          }
+        }),
+      );
     },
 
     /**

@@ -7,7 +7,7 @@ import { UPLOAD_FINGERPRINT_PATTERN } from '@sutura/domain/videos';
 import { requireUser } from '../../http/access.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { requestLanguage } from '../../http/language.ts';
-import { createUploadStore, UploadLockTimeout, type UploadStore } from './tus-store.ts';
+import { UploadLockTimeout, type UploadStore } from '../../storage/uploads.ts';
 import type { VideoService } from './videos.service.ts';
 
 /** Where the tus routes live under /v1; an upload's URL is this plus its id. */
@@ -121,14 +121,14 @@ function checkVersion(request: FastifyRequest): void {
 
 /**
  * The resumable upload of a video's file: a small tus 1.0.0 server (core protocol, creation,
- * creation-with-upload and termination), bytes in DATA_DIR/uploads/<id> with a JSON info file
- * beside them. Fastify authenticates and checks the video first; a PATCH body is then piped
- * from the socket into the file, never buffered. Only the person who created an upload may
+ * creation-with-upload and termination), bytes in the upload store (a file in DATA_DIR/uploads,
+ * or S3 multipart parts with their state in the database). Fastify authenticates and checks the
+ * video first; a PATCH body is then piped from the socket into the store, never buffered whole. Only the person who created an upload may
  * look at, continue or delete it; anyone else gets 404.
  */
-export function uploadRoutes(deps: { videos: VideoService; maxUploadBytes: number }): FastifyPluginAsyncZod {
+export function uploadRoutes(deps: { videos: VideoService; uploads: UploadStore; maxUploadBytes: number }): FastifyPluginAsyncZod {
   const { videos, maxUploadBytes } = deps;
-  const store: UploadStore = createUploadStore(videos.uploadsDir);
+  const store = deps.uploads;
 
   /** The caller's own upload, or 404; continuing or deleting it only while it is still open. */
   async function ownUpload(request: FastifyRequest<{ Params: { id: string } }>, { open }: { open: boolean }) {

@@ -1,12 +1,11 @@
-import { readdir, rm, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.ts';
 import { media, surgeries, videos } from '../../db/schema.ts';
-import type { Storage } from '../../storage/storage.ts';
+import { UPLOADS_PREFIX, type Storage } from '../../storage/storage.ts';
+import type { UploadStore } from '../../storage/uploads.ts';
 import type { NotificationService } from '../notifications/notifications.service.ts';
-import { removeUploadFilesOf, UPLOADS_DIR } from './videos.service.ts';
+import { removeUploadFilesOf } from './videos.service.ts';
 
 /** A file younger than this is never swept: its row may be about to be written (a transcode's outputs). */
 const SWEEP_MIN_AGE_MS = 3600_000;
@@ -19,15 +18,14 @@ const SWEEP_MIN_AGE_MS = 3600_000;
 export function createUploadHousekeeping(deps: {
   db: Db;
   storage: Storage;
+  uploads: UploadStore;
   notifications: NotificationService;
-  dataDir: string;
   expiryHours: number;
   warnHours: number;
   clock: () => Date;
   log: Logger;
 }) {
-  const { db, storage, notifications, clock } = deps;
-  const uploadsDir = path.join(deps.dataDir, UPLOADS_DIR);
+  const { db, storage, uploads, notifications, clock } = deps;
 
   async function surgeryName(surgeryId: string | null): Promise<{ fr: string; en: string }> {
     const [row] = surgeryId ? await db.select().from(surgeries).where(eq(surgeries.id, surgeryId)) : [];
@@ -51,10 +49,7 @@ export function createUploadHousekeeping(deps: {
       let expired = 0;
       for (const row of rows) {
         // The last byte received dates the upload; the row's update time when nothing arrived.
-        const written = await stat(path.join(uploadsDir, row.uploadId!)).then(
-          (s) => s.mtime.getTime(),
-          () => row.updatedAt.getTime(),
-        );
+        const written = (await uploads.lastWrite(row.uploadId!))?.getTime() ?? row.updatedAt.getTime();
         const idle = now - Math.max(written, row.updatedAt.getTime());
         if (idle >= expiryMs) {
           const [gone] = await db
@@ -63,7 +58,7 @@ export function createUploadHousekeeping(deps: {
             .where(and(eq(videos.id, row.id), eq(videos.uploadId, row.uploadId!), eq(videos.mediaStatus, 'uploading')))
             .returning({ id: videos.id });
           if (!gone) continue;
-          await removeUploadFilesOf(deps.dataDir, row);
+          await removeUploadFilesOf({ storage, uploads }, row);
           await notifications.notify(row.authorId, 'uploadExpired', { surgery: await surgeryName(row.surgeryId) }, linkOf(row));
           expired += 1;
         } else if (idle >= warnMs && !row.uploadWarnedAt) {
@@ -87,23 +82,21 @@ export function createUploadHousekeeping(deps: {
       let removed = 0;
       const keys = new Set((await db.select({ key: media.storageKey }).from(media)).map((r) => r.key));
       for await (const object of storage.list()) {
+        // Uploads are the upload store's: swept below by their ids.
+        if (object.key.startsWith(`${UPLOADS_PREFIX}/`)) continue;
         if (keys.has(object.key) || object.modifiedAt.getTime() > before) continue;
         await storage.delete(object.key);
         removed += 1;
       }
-      const uploads = await db.select({ uploadId: videos.uploadId, sourceKey: videos.sourceKey }).from(videos);
+      const rows = await db.select({ uploadId: videos.uploadId, sourceKey: videos.sourceKey }).from(videos);
       const named = new Set<string>();
-      for (const row of uploads) {
+      for (const row of rows) {
         if (row.uploadId) named.add(row.uploadId);
-        if (row.sourceKey?.startsWith(`${UPLOADS_DIR}/`)) named.add(row.sourceKey.slice(UPLOADS_DIR.length + 1));
+        if (row.sourceKey?.startsWith(`${UPLOADS_PREFIX}/`)) named.add(row.sourceKey.slice(UPLOADS_PREFIX.length + 1));
       }
-      for (const name of await readdir(uploadsDir).catch(() => [] as string[])) {
-        const id = name.replace(/\.json$/, '');
-        if (named.has(id)) continue;
-        const file = path.join(uploadsDir, name);
-        const info = await stat(file).catch(() => undefined);
-        if (!info?.isFile() || info.mtime.getTime() > before) continue;
-        await rm(file, { force: true });
+      for await (const upload of uploads.list()) {
+        if (named.has(upload.id) || upload.modifiedAt.getTime() > before) continue;
+        await uploads.remove(upload.id);
         removed += 1;
       }
       if (removed) deps.log.info({ removed }, 'storage sweep removed files no row names');

@@ -1,5 +1,3 @@
-import { stat, rm } from 'node:fs/promises';
-import path from 'node:path';
 import { and, asc, count, eq, inArray, isNotNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { errorMessage, formatBytes, isErrorCode } from '@sutura/domain/errors';
@@ -22,6 +20,8 @@ import {
 } from '@sutura/domain/videos';
 import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
+import { UPLOADS_PREFIX } from '../../storage/storage.ts';
+import type { UploadStore } from '../../storage/uploads.ts';
 import {
   auditLog,
   media,
@@ -75,21 +75,19 @@ const localName = (row: { nameFr: string; nameEn: string }, lang: Language) => (
 const bothNames = (row: { nameFr: string; nameEn: string } | undefined) =>
   row ? { fr: row.nameFr, en: row.nameEn } : { fr: 'chirurgie', en: 'surgery' };
 
-/** The directory tus writes into, inside DATA_DIR; `videos.source_key` is relative to DATA_DIR. */
-export const UPLOADS_DIR = 'uploads';
+/** The storage prefix of tus uploads; `videos.source_key` is a storage key (`uploads/<id>` until processed). */
+export const UPLOADS_DIR = UPLOADS_PREFIX;
 
-/** The uploaded bytes of a video and the tus info file beside them, wherever the upload stands. */
-export async function removeUploadFilesOf(dataDir: string, row: Pick<VideoRow, 'uploadId' | 'sourceKey'>): Promise<void> {
-  const uploadsDir = path.join(dataDir, UPLOADS_DIR);
-  const files = new Set<string>();
-  if (row.uploadId) files.add(path.join(uploadsDir, row.uploadId));
-  if (row.sourceKey) {
-    const source = path.resolve(dataDir, row.sourceKey);
-    if (source.startsWith(uploadsDir + path.sep)) files.add(source);
-  }
-  for (const file of files) {
-    await rm(file, { force: true });
-    await rm(`${file}.json`, { force: true });
+/** The uploaded bytes of a video (its tus upload, finished or not), wherever the upload stands. */
+export async function removeUploadFilesOf(
+  stores: { storage: Storage; uploads: UploadStore },
+  row: Pick<VideoRow, 'uploadId' | 'sourceKey'>,
+): Promise<void> {
+  if (row.uploadId) await stores.uploads.remove(row.uploadId);
+  if (row.sourceKey?.startsWith(`${UPLOADS_PREFIX}/`)) {
+    const id = row.sourceKey.slice(UPLOADS_PREFIX.length + 1);
+    if (id !== row.uploadId) await stores.uploads.remove(id);
+    await stores.storage.delete(row.sourceKey);
   }
 }
 
@@ -117,15 +115,13 @@ export function createVideoService(deps: {
   hub: RealtimeHub;
   /** A case sent or deleted changes its author's dashboard, and a pool's. */
   dashboardEvents?: DashboardEvents;
-  dataDir: string;
+  uploads: UploadStore;
   quotas: StorageQuotas;
   clock: () => Date;
   /** The next stage hears of a video the learner sent (the editors' pool). */
   onSent?: (videoId: string) => Promise<void>;
 }) {
   const { db, storage, mediaService, notifications, audit, queue, hub, clock } = deps;
-  const uploadsDir = path.join(deps.dataDir, UPLOADS_DIR);
-  const uploadFile = (uploadId: string) => path.join(uploadsDir, uploadId);
 
   async function accessOf(row: VideoRow, viewer: RequestUser): Promise<VideoAccess | null> {
     if (row.authorId === viewer.id) return 'author';
@@ -187,10 +183,7 @@ export function createVideoService(deps: {
 
   async function uploadedBytesOf(row: VideoRow): Promise<number | null> {
     if (row.mediaStatus !== 'uploading' || !row.uploadId) return null;
-    return stat(uploadFile(row.uploadId)).then(
-      (s) => s.size,
-      () => 0,
-    );
+    return (await deps.uploads.offset(row.uploadId)) ?? 0;
   }
 
   function summaryOf(
@@ -395,7 +388,7 @@ export function createVideoService(deps: {
     };
   }
 
-  const removeUploadFiles = (row: Pick<VideoRow, 'uploadId' | 'sourceKey'>) => removeUploadFilesOf(deps.dataDir, row);
+  const removeUploadFiles = (row: Pick<VideoRow, 'uploadId' | 'sourceKey'>) => removeUploadFilesOf({ storage, uploads: deps.uploads }, row);
 
   /**
    * An administrator opens someone's case to moderate it: the log keeps that they saw it, once per
@@ -423,8 +416,6 @@ export function createVideoService(deps: {
   }
 
   return {
-    uploadsDir,
-
     async create(viewer: RequestUser, body: CreateVideoBody, ip: string, lang: Language): Promise<VideoDetail> {
       const { kind, ...fields } = body;
       if (kind === 'video') {
@@ -655,13 +646,7 @@ export function createVideoService(deps: {
       const { row } = await load(videoId, viewer, ['author']);
       if (row.mediaStatus === 'ready') throw new AppError('VIDEO_ALREADY_UPLOADED');
       if (row.mediaStatus !== 'failed') throw new AppError('VIDEO_NOT_READY');
-      const source = row.sourceKey ? path.resolve(deps.dataDir, row.sourceKey) : null;
-      const kept = source
-        ? await stat(source).then(
-            (s) => s.isFile(),
-            () => false,
-          )
-        : false;
+      const kept = row.sourceKey ? (await storage.size(row.sourceKey)) !== undefined : false;
       // Without its source (a refused file) a retry cannot help: the reason is the answer.
       if (!kept) throw new AppError(isErrorCode(row.failureReason) ? row.failureReason : 'MEDIA_PROCESSING_FAILED');
       // The status and the job in one transaction: either the video is processing with its job

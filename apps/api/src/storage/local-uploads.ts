@@ -1,44 +1,9 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
-import { reclaimBodyBuffers } from '../../memory.ts';
-
-/**
- * What is kept beside an upload's bytes, in `<id>.json`: never the client's file name. The
- * offset is not in it: it is the size of the bytes file (no fsync, a stat is enough), so that
- * whatever reached the disk before a cut connection counts.
- */
-export interface UploadInfo {
-  id: string;
-  size: number;
-  videoId: string;
-  /** The person who created the upload. */
-  owner: string;
-  createdAt: string;
-  /** The type the client announced (`video/mp4`); only said back in HEAD's Upload-Metadata. */
-  filetype?: string;
-}
-
-/** How a request body ended up in the file. */
-export type Received =
-  | { end: 'complete'; bytes: number }
-  /** The connection was cut: what arrived before is kept. */
-  | { end: 'aborted'; bytes: number }
-  /** Another request on the same upload took it over. */
-  | { end: 'stopped'; bytes: number }
-  /** The body went past the room it had; what came before the chunk that overflowed is kept. */
-  | { end: 'too-big'; bytes: number };
-
-interface Holder {
-  released: Promise<void>;
-  /** Set once a newer request waits: the holder stops reading its body as soon as it can. */
-  stopRequested: boolean;
-  /** Stops reading the holder's body, keeping what it received. */
-  stopper: (() => void) | undefined;
-}
-
-export class UploadLockTimeout extends Error {}
+import { reclaimBodyBuffers } from '../memory.ts';
+import { createUploadLocks, type Received, type UploadInfo, type UploadStore } from './uploads.ts';
 
 /** An info file written by @tus/file-store before this store (uploads in progress at the upgrade). */
 interface LegacyInfo {
@@ -48,53 +13,21 @@ interface LegacyInfo {
 }
 
 /**
- * The bytes of tus uploads, one file per upload in `directory` (DATA_DIR/uploads/<id>, which is
- * what `videos.source_key` points at), with its info file `<id>.json`. A request body is piped
+ * The bytes of tus uploads on local disk, one file per upload in `directory` (DATA_DIR/uploads/<id>,
+ * which is the storage key `uploads/<id>` that `videos.source_key` names), with its info file
+ * `<id>.json`. The offset is the size of the bytes file (no fsync, a stat is enough), so that
+ * whatever reached the disk before a cut connection counts. A request body is piped
  * from the socket into the file with backpressure: nothing is buffered beyond the write stream's
  * high-water mark. One request at a time per upload in this process: a new one stops the
  * previous (a client resuming after a connection it gave up on), like @tus/server's locker.
  */
-export function createUploadStore(directory: string, opts: { lockTimeoutMs?: number } = {}) {
-  const lockTimeoutMs = opts.lockTimeoutMs ?? 30_000;
-  const holders = new Map<string, Holder>();
-
+export function createLocalUploadStore(directory: string, opts: { lockTimeoutMs?: number } = {}): UploadStore {
+  const lock = createUploadLocks(opts.lockTimeoutMs);
   const fileOf = (id: string) => path.join(directory, id);
   const infoOf = (id: string) => `${fileOf(id)}.json`;
 
-  /** Waits for the upload to be free (stopping whoever holds it); returns the release and a way to be stopped. */
-  async function lock(id: string): Promise<{ release: () => void; onStop: (stop: () => void) => void }> {
-    const deadline = Date.now() + lockTimeoutMs;
-    for (let current = holders.get(id); current; current = holders.get(id)) {
-      current.stopRequested = true;
-      current.stopper?.();
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = await Promise.race([
-        current.released.then(() => false),
-        new Promise<boolean>((resolve) => {
-          timer = setTimeout(() => resolve(true), Math.max(0, deadline - Date.now()));
-        }),
-      ]);
-      clearTimeout(timer);
-      if (timedOut) throw new UploadLockTimeout(`upload ${id} is still busy`);
-    }
-    let release!: () => void;
-    const holder: Holder = { released: new Promise<void>((resolve) => (release = resolve)), stopRequested: false, stopper: undefined };
-    holders.set(id, holder);
-    return {
-      release: () => {
-        if (holders.get(id) === holder) holders.delete(id);
-        release();
-      },
-      onStop: (stop) => {
-        holder.stopper = stop;
-        if (holder.stopRequested) stop();
-      },
-    };
-  }
-
   return {
-    directory,
-    fileOf,
+    kind: 'local',
 
     /** The directory, made at start-up so that a problem with it shows at once. */
     async prepare(): Promise<void> {
@@ -134,10 +67,29 @@ export function createUploadStore(directory: string, opts: { lockTimeoutMs?: num
       );
     },
 
+    async lastWrite(id: string): Promise<Date | undefined> {
+      return stat(fileOf(id)).then(
+        (s) => s.mtime,
+        () => undefined,
+      );
+    },
+
     /** The bytes file and its info file. */
     async remove(id: string): Promise<void> {
       await rm(fileOf(id), { force: true });
       await rm(infoOf(id), { force: true });
+    },
+
+    async *list() {
+      const seen = new Map<string, Date>();
+      for (const name of await readdir(directory).catch(() => [] as string[])) {
+        const info = await stat(path.join(directory, name)).catch(() => undefined);
+        if (!info?.isFile()) continue;
+        const id = name.replace(/\.json$/, '');
+        const latest = seen.get(id);
+        if (!latest || latest < info.mtime) seen.set(id, info.mtime);
+      }
+      for (const [id, modifiedAt] of seen) yield { id, modifiedAt };
     },
 
     lock,
@@ -200,4 +152,3 @@ export function createUploadStore(directory: string, opts: { lockTimeoutMs?: num
     },
   };
 }
-export type UploadStore = ReturnType<typeof createUploadStore>;
