@@ -18,11 +18,14 @@ import { eq } from 'drizzle-orm';
 import { users } from './db/schema.ts';
 import { usedLanguage } from './http/language.ts';
 import { registerAccessControl, type RouteRule } from './http/access.ts';
+import { AppError } from './http/errors.ts';
 import { ok, registerEnvelope, registerNotFound } from './http/envelope.ts';
 import { clientErrorHandler, frameworkErrors, registerInputGuard, registerSecurityHeaders } from './http/hardening.ts';
+import { postgresRateLimitStore } from './http/rate-limit-store.ts';
 import { registerSessionCookie } from './http/session-cookie.ts';
 import { JSON_BODY_LIMIT, registerRequestDeadline } from './http/timeouts.ts';
-import type { Queue } from './jobs/queue.ts';
+import { workContext, type Queue } from './jobs/queue.ts';
+import { createMetrics, metricsTokenMatches, type Metrics } from './metrics.ts';
 import { createRealtime } from './realtime/socket.ts';
 import type { Storage } from './storage/storage.ts';
 import type { Scratch } from './storage/scratch.ts';
@@ -108,6 +111,10 @@ export interface AppDeps {
   serveWeb?: boolean;
   /** Check every JSON answer against the route's documented schema (the API tests turn it on). */
   validateResponses?: boolean;
+  /** The process's Prometheus instruments (the app makes its own when not given). */
+  metrics?: Metrics;
+  /** Whether the process is shutting down: the readiness check then answers 503. */
+  draining?: () => boolean;
 }
 
 /** Builds the services of the product from its adapters; the app and the workers share them. */
@@ -259,10 +266,16 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
 }
 export type Services = ReturnType<typeof createServices>;
 
-export async function buildApp(
-  deps: AppDeps,
-): Promise<{ app: FastifyInstance; services: Services; routes: RouteRule[]; hub: RealtimeHub }> {
+export async function buildApp(deps: AppDeps): Promise<{
+  app: FastifyInstance;
+  services: Services;
+  routes: RouteRule[];
+  hub: RealtimeHub;
+  realtime: Awaited<ReturnType<typeof createRealtime>>;
+  metrics: Metrics;
+}> {
   const { config } = deps;
+  const metrics = deps.metrics ?? createMetrics({ pool: deps.database.pool, defaults: false });
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     requestIdHeader: 'x-request-id',
@@ -293,6 +306,7 @@ export async function buildApp(
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  registerRequestContext(app, metrics);
 
   // The hub exists before the socket server so that services can be built first.
   const live: { realtime?: Awaited<ReturnType<typeof createRealtime>> } = {};
@@ -322,7 +336,8 @@ export async function buildApp(
   registerSecurityHeaders(app, config.publicUrl);
   registerRequestDeadline(app, config.requestTimeoutSeconds * 1000);
   registerSessionCookie(app, { secure: config.publicUrl.startsWith('https://'), maxAgeSeconds: config.tokenTtlHours * 3600 });
-  await app.register(fastifyRateLimit, { global: false });
+  // Counted in PostgreSQL: the limits hold across the processes of a cluster.
+  await app.register(fastifyRateLimit, { global: false, store: postgresRateLimitStore(deps.database.pool) });
   await app.register(fastifyMultipart, { limits: { fileSize: config.avatarMaxBytes, files: 1, fields: 5 }, throwFileSizeLimit: true });
   await app.register(fastifySwagger, {
     openapi: {
@@ -359,6 +374,13 @@ export async function buildApp(
           pushPublicKey: services.push.publicKey,
         }),
       );
+      // Readiness, for a load balancer or an orchestrator: 503 while a dependency is out of reach
+      // or the process is shutting down, with what is wrong; /health only says the process answers.
+      v1.get('/ready', { config: { access: 'public' }, schema: { tags: ['health'] } }, async (_request, reply) => {
+        const checks = await readinessChecks(deps);
+        const ready = Object.values(checks).every(Boolean) && !deps.draining?.();
+        return reply.status(ready ? 200 : 503).send(ok({ ready, draining: deps.draining?.() ?? false, checks }));
+      });
       await v1.register(authRoutes({ auth: services.auth, rateLimit: config.rateLimitAuthPerMinute }));
       await v1.register(
         usersRoutes({
@@ -399,6 +421,16 @@ export async function buildApp(
     { prefix: '/v1' },
   );
 
+  // Prometheus: on this port only for a caller bearing METRICS_TOKEN (a listener of its own,
+  // METRICS_PORT, serves it without token on an internal address). Unknown without the token.
+  app.get('/metrics', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
+    if (!config.metricsToken || !metricsTokenMatches(request.headers.authorization, config.metricsToken)) {
+      throw new AppError('NOT_FOUND');
+    }
+    const { contentType, body } = await metrics.render();
+    return reply.type(contentType).header('cache-control', 'no-store').send(body);
+  });
+
   const webIndex = path.join(config.webDist, 'index.html');
   const serveWeb = deps.serveWeb !== false && existsSync(webIndex);
   if (serveWeb) {
@@ -416,6 +448,44 @@ export async function buildApp(
 
   const realtime = await createRealtime({ server: app.server, auth: services.auth, pool: deps.database.pool, log: deps.log });
   live.realtime = realtime;
+  metrics.countSocketsWith(realtime.count);
   app.addHook('onClose', () => realtime.close());
-  return { app, services, routes, hub };
+  return { app, services, routes, hub, realtime, metrics };
 }
+
+/**
+ * Every request runs in a work context carrying its id (the proxy's X-Request-Id when it sends
+ * one): its log lines and the jobs it enqueues carry it on. Its duration is measured by route.
+ */
+function registerRequestContext(app: FastifyInstance, metrics: Metrics) {
+  app.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    workContext.run({ requestId: request.id }, done);
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.requestDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    // A tus PATCH answers with the offset it reached: the bytes it took are the difference.
+    if (request.method === 'PATCH' && reply.statusCode === 204) {
+      const before = Number(request.headers['upload-offset']);
+      const after = Number(reply.getHeader('upload-offset'));
+      if (Number.isFinite(before) && Number.isFinite(after) && after > before) metrics.uploadBytes.inc(after - before);
+    }
+    done();
+  });
+}
+
+/** What the process needs to serve: each check bounded in time, so a hung dependency reads as down. */
+async function readinessChecks(deps: AppDeps): Promise<Record<'database' | 'queue' | 'storage' | 'mediaPipeline', boolean>> {
+  const within = <T>(work: Promise<T>, ok: (value: T) => boolean) =>
+    Promise.race([work.then(ok, () => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), READY_CHECK_MS).unref())]);
+  const [database, queue, storage, mediaPipeline] = await Promise.all([
+    within(deps.database.pool.query('select 1'), () => true),
+    within(deps.queue.ready(), (ready) => ready),
+    // A key nobody writes: an answer (absent) shows the store is reachable.
+    within(deps.storage.size('.ready-check'), () => true),
+    within(ffmpegCapabilities({ ffmpegPath: deps.config.ffmpegPath, ffprobePath: deps.config.ffprobePath }), (c) => c.usable),
+  ]);
+  return { database, queue, storage, mediaPipeline };
+}
+const READY_CHECK_MS = 3000;

@@ -79,6 +79,11 @@ const envSchema = z.object({
   PUSH_ALLOWED_HOSTS: z.string().default(''),
   /** 'false', 'true', a hop count, or a comma-separated list of proxy addresses. */
   TRUST_PROXY: z.string().default('false'),
+  METRICS_TOKEN: z.string().min(16).optional(),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(3600).default(60),
   S3_ENDPOINT: z.url().optional(),
   S3_BUCKET: z
     .string()
@@ -160,6 +165,15 @@ export type Config = {
   pushAllowedHosts: string[];
   /** The operator's details quoted by the legal texts (LEGAL_OPERATOR_NAME → operatorName). */
   legal: Record<string, string>;
+  /** `/metrics` on the HTTP port for callers bearing this token (off without it). */
+  metricsToken: string | undefined;
+  /** `/metrics` on a listener of its own, without token (off without a port). */
+  metricsPort: number | undefined;
+  metricsHost: string;
+  /** On SIGTERM: how long running requests and jobs get to finish before the process stops anyway. */
+  shutdownGraceSeconds: number;
+  /** A long job (processing, render, suggestions) silent for this long is handed to another worker. */
+  jobHeartbeatSeconds: number;
   /** Media in an S3-compatible store; undefined: local files in DATA_DIR. */
   s3: S3Settings | undefined;
   /** Where ffmpeg's local copies and outputs are made, and how many bytes they may take together. */
@@ -230,6 +244,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((h) => h.trim())
       .filter(Boolean),
     legal: legalDetails(env),
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    jobHeartbeatSeconds: e.JOB_HEARTBEAT_SECONDS,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     ffmpegPath: locateTool('ffmpeg', e.FFMPEG_PATH).path,
     ffprobePath: locateTool('ffprobe', e.FFPROBE_PATH).path,

@@ -24,10 +24,16 @@ const config = (() => {
     return fail(err);
   }
 })();
-const log = pino({ level: config.logLevel });
+// JSON lines; under a request or a job, each carries its requestId (and jobId): the request id
+// that started a job follows it into the worker's lines (the queue's module, loaded below, says which).
+let logContext: (() => object) | undefined;
+const log = pino({ level: config.logLevel, mixin: () => logContext?.() ?? {} });
 const phases: Record<string, number> = {};
 const phase = (name: string) => (phases[name] = Math.round(performance.now()));
 
+/** Run together at shutdown: what takes work in (HTTP, the queue), given the grace to finish. */
+const stoppers: (() => Promise<void>)[] = [];
+/** Then one after the other: what that work needed. */
 const closers: (() => Promise<void>)[] = [];
 let closing = false;
 const onFatal = (err: Error) => {
@@ -40,12 +46,20 @@ const dbDir = path.join(config.dataDir, 'db');
 const embedded = config.databaseUrl ? undefined : startEmbeddedServer({ dir: dbDir, log, onFatal });
 embedded?.catch(() => {});
 const mediaToolsChecked = ffmpegCapabilities({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
-const [{ openDatabase }, { createQueue }, { createMailer }, { createScratchFromConfig, createStorageFromConfig, storageLine }] = await Promise.all([
+const [
+  { openDatabase },
+  { createQueue, logContext: jobLogContext },
+  { createMailer },
+  { createScratchFromConfig, createStorageFromConfig, storageLine },
+  { createMetrics, listenMetrics },
+] = await Promise.all([
   import('./db/client.ts'),
   import('./jobs/queue.ts'),
   import('./modules/mail/mailer.ts'),
   import('./storage/select.ts'),
+  import('./metrics.ts'),
 ]);
+logContext = jobLogContext;
 const database = await openDatabase({
   url: config.databaseUrl,
   dataDir: dbDir,
@@ -54,8 +68,9 @@ const database = await openDatabase({
   ...(embedded ? { server: embedded } : {}),
 }).catch(fail);
 phase('database');
+const metrics = createMetrics({ pool: database.pool });
 // The queue's tables are checked while the rest of the server loads.
-const queueStarted = createQueue(database, log);
+const queueStarted = createQueue(database, log, metrics, { heartbeatSeconds: config.jobHeartbeatSeconds });
 queueStarted.catch(() => {});
 const [{ buildApp, createServices }, { createJobHandlers }, { createRealtimeEmitter }, seeding] = await Promise.all([
   import('./app.ts'),
@@ -67,6 +82,7 @@ const storage = createStorageFromConfig(config);
 const scratch = createScratchFromConfig(config);
 await scratch.sweep();
 const queue = await queueStarted;
+let draining = false;
 phase('modules');
 const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log });
 
@@ -80,13 +96,13 @@ function mediaLine(caps: FfmpegCapabilities): string {
 const mediaTools = await mediaToolsChecked;
 if (!mediaTools.usable) log.error({ problems: mediaTools.problems }, 'media pipeline unusable');
 
-closers.push(() => queue.stop());
+stoppers.push(() => queue.stop(config.shutdownGraceSeconds));
 let services: Services;
 let hub: RealtimeHub;
 
 if (config.workers !== 'only') {
-  const built = await buildApp({ config, database, storage, scratch, queue, log });
-  const { app } = built;
+  const built = await buildApp({ config, database, storage, scratch, queue, log, metrics, draining: () => draining });
+  const { app, realtime } = built;
   services = built.services;
   hub = built.hub;
   phase('app');
@@ -102,7 +118,12 @@ if (config.workers !== 'only') {
   await app.listen({ port: config.port, host: config.host });
   phase('listening');
   log.debug({ phases }, 'started (milliseconds since the process began)');
-  closers.unshift(() => app.close());
+  // On shutdown: sockets are closed first so that clients reconnect to another process, then the
+  // server takes no new connection and lets the requests under way finish, within the grace.
+  stoppers.push(async () => {
+    realtime.drain();
+    await withinGrace(app.close(), 'HTTP requests under way');
+  });
   const lines = [`Sutura is running at ${config.publicUrl}`, mediaLine(mediaTools), storageLine(storage, scratch)];
   if (createdDemo) {
     lines.push('Demo accounts (password for all: ' + seeding.DEMO_PASSWORD + '):');
@@ -154,11 +175,35 @@ if (config.workers !== 'off') {
 }
 closers.push(() => database.close());
 
+if (config.metricsPort !== undefined) {
+  const server = await listenMetrics(metrics, config.metricsPort, config.metricsHost);
+  const address = server.address();
+  log.info({ metrics: typeof address === 'object' && address ? `${address.address}:${address.port}` : address }, 'metrics listener');
+  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+}
+
+/** Waits for `work` at most the shutdown grace; what is left is cut when the process exits. */
+async function withinGrace(work: Promise<unknown>, what: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      log.warn({ graceSeconds: config.shutdownGraceSeconds }, `shutdown: ${what} did not finish in time`);
+      resolve();
+    }, config.shutdownGraceSeconds * 1000);
+  });
+  await Promise.race([work, late]);
+  clearTimeout(timer);
+}
+
 async function shutdown(signal: string, code = 0) {
   if (closing) return;
   closing = true;
-  log.info({ signal }, 'shutting down');
-  for (const close of closers) await close().catch((err: unknown) => log.error({ err }, 'error while closing'));
+  draining = true;
+  log.info({ signal, graceSeconds: config.shutdownGraceSeconds }, 'shutting down');
+  const failed = (err: unknown) => log.error({ err }, 'error while closing');
+  await Promise.all(stoppers.map((stop) => stop().catch(failed)));
+  for (const close of closers) await close().catch(failed);
+  log.info({ signal }, 'stopped');
   process.exit(code);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));

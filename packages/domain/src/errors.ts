@@ -7,6 +7,11 @@ import type { Language } from './i18n.ts';
  */
 export const ERRORS = {
   GENERIC: { status: 500, en: 'An error has occurred, please try again', fr: 'Une erreur est survenue, veuillez réessayer' },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    en: 'The service is briefly unavailable: nothing was changed, please try again in a moment',
+    fr: "Le service est momentanément indisponible : rien n'a été modifié, veuillez réessayer dans un instant",
+  },
   VALIDATION: {
     status: 400,
     en: 'Some fields are invalid, please check them',

@@ -751,3 +751,17 @@ export const tusUploads = pgTable(
   },
   (t) => [index('tus_uploads_video').on(t.videoId)],
 );
+
+/**
+ * The counters of the request rate limits (sign-in, codes, lookups), shared by every process of
+ * a cluster: a limit holds whichever process the proxy sends each attempt to.
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    windowEndsAt: timestamp('window_ends_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limits_window_ends_at_idx').on(t.windowEndsAt)],
+);

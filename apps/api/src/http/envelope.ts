@@ -80,6 +80,13 @@ export function registerEnvelope(app: FastifyInstance): void {
       request.log.info({ err: redactedError(error) }, 'client error');
       return fail(request, reply, error.statusCode, error.statusCode === 404 ? 'NOT_FOUND' : 'VALIDATION');
     }
+    if (isUnreachable(error)) {
+      // The database or the media store is out of reach (a restart, a failover): the request
+      // changed nothing, and the client may try again shortly.
+      request.log.warn({ err: redactedError(error) }, 'dependency unreachable');
+      void reply.header('retry-after', '5');
+      return fail(request, reply, 503, 'SERVICE_UNAVAILABLE');
+    }
     request.log.error({ err: redactedError(error) }, 'unexpected error');
     return fail(request, reply, 500, 'GENERIC');
   });
@@ -105,4 +112,20 @@ export function registerNotFound(
     if (notPage || !serveWeb || request.method !== 'GET') return fail(request, reply, 404, 'NOT_FOUND');
     return serveWeb(request, reply);
   });
+}
+
+/** PostgreSQL's classes of errors that mean "not reachable now": connection exceptions and shutdowns. */
+const UNREACHABLE_SQLSTATE = /^(08|57P0[1-3]|53300)/;
+const UNREACHABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN']);
+
+/** An error (or one it wraps: drizzle wraps the driver's) that says a dependency is out of reach. */
+export function isUnreachable(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 4) return false;
+  const { code, message, cause, name } = error as { code?: unknown; message?: unknown; cause?: unknown; name?: unknown };
+  if (typeof code === 'string' && (UNREACHABLE_SQLSTATE.test(code) || UNREACHABLE_ERRNO.has(code))) return true;
+  if (typeof message === 'string' && /Connection terminated|connection timeout|Client has encountered a connection error/i.test(message)) {
+    return true;
+  }
+  if (name === 'TimeoutError' && typeof message === 'string' && /socket|connect/i.test(message)) return true;
+  return isUnreachable(cause, depth + 1);
 }

@@ -1,9 +1,12 @@
-import { PgBoss, type QueueOptions } from 'pg-boss';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { PgBoss, type Db as BossDb, type QueueOptions } from 'pg-boss';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import { LEASE_SWEEP_CRON } from '@sutura/domain/claims';
 import type { Language } from '@sutura/domain/i18n';
 import type { Database } from '../db/client.ts';
 import type { MailTemplate } from '../modules/mail/mail-templates.ts';
+import type { Metrics } from '../metrics.ts';
 
 /** Every job the product runs and its payload. */
 export interface JobPayloads {
@@ -31,6 +34,8 @@ export const JOB_NAMES: JobName[] = [
   'preparation.render',
   'claims.sweep',
 ];
+
+const DEFAULT_HEARTBEAT_SECONDS = 60;
 
 /** Retries of every queue, and what differs per job. */
 const QUEUE_OPTIONS: Record<JobName, QueueOptions> = {
@@ -62,24 +67,85 @@ export interface JobAttempt {
 }
 export type JobHandlers = { [K in JobName]: (payload: JobPayloads[K], attempt: JobAttempt) => Promise<void> };
 
+/**
+ * Where a piece of work comes from: the request (or the job) that is running. Log lines written
+ * under it carry its ids, and a job it enqueues carries its request id on (see `logContext`).
+ */
+export interface WorkContext {
+  requestId?: string;
+  jobId?: string;
+  job?: string;
+}
+export const workContext = new AsyncLocalStorage<WorkContext>();
+
+/** For pino's `mixin`: the ids of the request or job a log line is written under. */
+export function logContext(): WorkContext {
+  return workContext.getStore() ?? {};
+}
+
+/**
+ * A drizzle transaction (or anything that wraps one pg client): the job is inserted by the same
+ * client, so it exists if and only if the caller's transaction commits.
+ */
+export type JobTransaction = object;
+
+function transactionClient(tx: JobTransaction): BossDb {
+  // drizzle's node-postgres transaction keeps the pool client it runs on in its session.
+  const client = (tx as { session?: { client?: pg.PoolClient } }).session?.client;
+  if (!client || typeof client.query !== 'function') throw new Error('queue.send: not a drizzle node-postgres transaction');
+  return { executeSql: (text, values) => client.query(text, values) };
+}
+
+export interface SendOptions {
+  /** Enqueue within this transaction (the state change that makes the job needed). */
+  tx?: JobTransaction;
+}
+
 export interface Queue {
-  send<K extends JobName>(name: K, payload: JobPayloads[K]): Promise<void>;
+  send<K extends JobName>(name: K, payload: JobPayloads[K], options?: SendOptions): Promise<void>;
   startWorkers(handlers: JobHandlers): Promise<void>;
-  stop(): Promise<void>;
+  /** Whether the queue's tables answer (for the readiness check). */
+  ready(): Promise<boolean>;
+  /**
+   * Takes no new job; the running ones get `graceSeconds` to finish, then are aborted and go
+   * back to the queue (retried by another worker, or by this one after its restart).
+   */
+  stop(graceSeconds?: number): Promise<void>;
 }
 
 /** pg-boss on the product's database, with its own small pool. */
-export async function createQueue(database: Database, log: Logger): Promise<Queue> {
-  const boss = new PgBoss({ connectionString: database.url, schema: 'pgboss', max: 4 });
+export async function createQueue(
+  database: Database,
+  log: Logger,
+  metrics?: Metrics,
+  opts: {
+    /** How soon a long job whose process died goes back to the queue (JOB_HEARTBEAT_SECONDS). */
+    heartbeatSeconds?: number;
+  } = {},
+): Promise<Queue> {
+  const heartbeat = opts.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS;
+  const boss = new PgBoss({
+    connectionString: database.url,
+    schema: 'pgboss',
+    max: 4,
+    // The sweep that hands a silent job to another worker runs at least once per heartbeat.
+    superviseIntervalSeconds: Math.min(60, heartbeat),
+    monitorIntervalSeconds: Math.min(60, heartbeat),
+  });
   boss.on('error', (err) => log.error({ err }, 'job queue error'));
   await boss.start();
   for (const name of JOB_NAMES) {
-    await boss.createQueue(name, QUEUE_OPTIONS[name]);
+    const options = QUEUE_OPTIONS[name].heartbeatSeconds ? { ...QUEUE_OPTIONS[name], heartbeatSeconds: heartbeat } : QUEUE_OPTIONS[name];
+    await boss.createQueue(name, options);
+    // A queue made by an earlier version or setting takes the options of now.
+    await boss.updateQueue(name, options);
   }
   for (const [name, cron] of Object.entries(SCHEDULES)) await boss.schedule(name, cron, {});
   return {
-    async send(name, payload) {
-      await boss.send(name, payload as object);
+    async send(name, payload, options = {}) {
+      const requestId = workContext.getStore()?.requestId;
+      const data = requestId ? { ...payload, requestId } : payload;
+      await boss.send(name, data as object, options.tx ? { db: transactionClient(options.tx) } : {});
     },
     async startWorkers(handlers) {
       for (const name of JOB_NAMES) {
@@ -87,13 +153,28 @@ export async function createQueue(database: Database, log: Logger): Promise<Queu
         const retryLimit = QUEUE_OPTIONS[name].retryLimit ?? 0;
         await boss.work(name, { pollingIntervalSeconds: 0.5 }, async (jobs) => {
           for (const job of jobs) {
-            await handler(job.data, { retryCount: job.retryCount, lastAttempt: job.retryCount >= retryLimit, signal: job.signal });
+            const { requestId } = job.data as { requestId?: string };
+            const context: WorkContext = { jobId: job.id, job: name, ...(requestId ? { requestId } : {}) };
+            const end = metrics?.jobDuration.startTimer({ kind: name });
+            try {
+              await workContext.run(context, () =>
+                handler(job.data, { retryCount: job.retryCount, lastAttempt: job.retryCount >= retryLimit, signal: job.signal }),
+              );
+              end?.({ outcome: 'completed' });
+            } catch (err) {
+              end?.({ outcome: 'failed' });
+              log.warn({ err, job: name, jobId: job.id, requestId: context.requestId, retryCount: job.retryCount }, 'job failed');
+              throw err;
+            }
           }
         });
       }
     },
-    async stop() {
-      await boss.stop({ graceful: true, timeout: 5000 });
+    async ready() {
+      return boss.isInstalled().catch(() => false);
+    },
+    async stop(graceSeconds = 5) {
+      await boss.stop({ graceful: true, timeout: graceSeconds * 1000 });
     },
   };
 }

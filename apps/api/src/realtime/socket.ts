@@ -138,7 +138,16 @@ export async function createRealtime(opts: {
     restartAll() {
       io.emit(SOCKET_EVENTS.restartConnection);
     },
-    // io.close() expects an engine, which a detached server has none of: close the adapter alone.
+    /** Sockets connected to this process. */
+    count: () => io.engine.clientsCount,
+    /**
+     * On shutdown: every connection of this process is closed at the transport, which clients
+     * take as a lost connection and reconnect, through the proxy, to a process still running
+     * (a server-side `disconnect` would tell them not to come back).
+     */
+    drain() {
+      for (const socket of io.of('/').sockets.values()) socket.conn.close();
+    },
     close: async () => {
       await io.of('/').adapter.close();
     },

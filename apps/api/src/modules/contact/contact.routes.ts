@@ -17,7 +17,7 @@ export function contactRoutes(deps: { contact: ContactService; rateLimit: number
             max: deps.rateLimit,
             timeWindow: '1 minute',
             hook: 'preHandler',
-            keyGenerator: (request) => request.user?.id ?? request.ip,
+            keyGenerator: (request) => `contact|${request.user?.id ?? request.ip}`,
           },
         },
         schema: { tags: ['contact'], body: contactBody },

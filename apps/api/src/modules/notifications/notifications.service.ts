@@ -102,34 +102,43 @@ export function createNotificationService(deps: {
         .from(users)
         .where(eq(users.id, userId));
       if (!user) return;
-      const [row] = await db.insert(notifications).values({ userId, key, params, link }).returning();
       // Their chosen language, else the one they last used the app in (their browser's), else French.
       const lang: Language = isLanguage(user.preferences.langCode)
         ? user.preferences.langCode
         : isLanguage(user.appLanguage)
           ? user.appLanguage
           : 'fr';
-      const notification = render(row!, lang);
+      // The notification and its mail in one transaction: a stored notification is always mailed
+      // where the person asked for it, whatever happens to this process after the commit.
+      const notification = await db.transaction(async (tx) => {
+        const [row] = await tx.insert(notifications).values({ userId, key, params, link }).returning();
+        const rendered = render(row!, lang);
+        if (user.settings[NOTIFICATION_KINDS[key].group]) {
+          await queue.send(
+            'mail.send',
+            {
+              to: user.email,
+              lang,
+              template: {
+                name: 'notification',
+                params: {
+                  subject: fill(NOTIFICATION_KINDS[key].subject[lang], row!.params, lang),
+                  content: rendered.content,
+                  link: link ? new URL(link, publicUrl).href : null,
+                },
+              },
+            },
+            { tx },
+          );
+        }
+        return rendered;
+      });
       hub.emitToUser(userId, SOCKET_EVENTS.notificationReceived, notification);
       // Best effort and off the request: a push service that is slow or down delays nobody, and
       // the notification is stored and mailed whatever happens to it.
       push
         ?.sendToUser(userId, { title: 'Sutura', body: notification.content, url: link, tag: notification.id })
         .catch((err: unknown) => deps.log?.warn({ err }, 'push not sent'));
-      if (user.settings[NOTIFICATION_KINDS[key].group]) {
-        await queue.send('mail.send', {
-          to: user.email,
-          lang,
-          template: {
-            name: 'notification',
-            params: {
-              subject: fill(NOTIFICATION_KINDS[key].subject[lang], row!.params, lang),
-              content: notification.content,
-              link: link ? new URL(link, publicUrl).href : null,
-            },
-          },
-        });
-      }
       return notification;
     },
 

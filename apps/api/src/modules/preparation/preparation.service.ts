@@ -471,8 +471,9 @@ export function createPreparationService(deps: {
       if (prep.steps.length < MIN_STEPS) throw new AppError('STEPS_MIN');
       if (prep.steps.some((s) => !s.surgeryStepId && !s.name.trim())) throw new AppError('STEPS_UNNAMED');
       validateSteps(prep.steps, prep.trims, frameRateOf(video));
-      // The video moves to processing and its preparation to rendering in one transaction: a
-      // processing video always has the render it waits for.
+      // The video moves to processing, its preparation to rendering and its render job into the
+      // queue in one transaction: a processing video always has the render it waits for, even
+      // when the process dies right after the commit.
       const updated = await claims.transaction(async (tx) => {
         await claims.finish(STAGE, videoId, viewer.id, fencingToken, 'processing', tx);
         const [updated] = await tx
@@ -485,9 +486,9 @@ export function createPreparationService(deps: {
           })
           .where(eq(preparations.videoId, videoId))
           .returning({ attempt: preparations.renderAttempt });
+        await queue.send('preparation.render', { videoId, attempt: updated!.attempt }, { tx });
         return updated;
       });
-      await queue.send('preparation.render', { videoId, attempt: updated!.attempt });
       await audit(viewer.id, 'preparation.submitted', 'video', videoId, ip, { steps: prep.steps.length, attempt: updated!.attempt });
       statusChanged(video, 'processing', viewer.id);
       return service.detail(viewer, videoId, lang);

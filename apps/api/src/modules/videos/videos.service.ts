@@ -649,22 +649,18 @@ export function createVideoService(deps: {
       const kept = row.sourceKey ? (await storage.size(row.sourceKey)) !== undefined : false;
       // Without its source (a refused file) a retry cannot help: the reason is the answer.
       if (!kept) throw new AppError(isErrorCode(row.failureReason) ? row.failureReason : 'MEDIA_PROCESSING_FAILED');
-      const [queued] = await db
-        .update(videos)
-        .set({ mediaStatus: 'processing', failureReason: null, processingProgress: 0, updatedAt: clock() })
-        .where(and(eq(videos.id, row.id), eq(videos.mediaStatus, 'failed')))
-        .returning();
-      if (!queued) throw new AppError('VIDEO_NOT_READY');
-      try {
-        await queue.send('video.process', { videoId: row.id });
-      } catch (err) {
-        // Not queued: failed again, so that the author can retry once more.
-        await db
+      // The status and the job in one transaction: either the video is processing with its job
+      // queued, or it is still failed and the author can retry once more.
+      const queued = await db.transaction(async (tx) => {
+        const [changed] = await tx
           .update(videos)
-          .set({ mediaStatus: 'failed', failureReason: row.failureReason })
-          .where(and(eq(videos.id, row.id), eq(videos.mediaStatus, 'processing')));
-        throw err;
-      }
+          .set({ mediaStatus: 'processing', failureReason: null, processingProgress: 0, updatedAt: clock() })
+          .where(and(eq(videos.id, row.id), eq(videos.mediaStatus, 'failed')))
+          .returning();
+        if (changed) await queue.send('video.process', { videoId: row.id }, { tx });
+        return changed;
+      });
+      if (!queued) throw new AppError('VIDEO_NOT_READY');
       await audit(viewer.id, 'video.retry', 'video', row.id, ip);
       pushProgress(queued, 'processing', 0);
       return detailOf(queued, 'author', viewer.id, lang);
@@ -803,29 +799,26 @@ export function createVideoService(deps: {
      * once per upload even when the client repeats its last request.
      */
     async uploadFinished(uploadId: string, size: number): Promise<void> {
-      const [row] = await db
-        .update(videos)
-        .set({
-          sourceKey: `${UPLOADS_DIR}/${uploadId}`,
-          sourceSize: size,
-          mediaStatus: 'processing',
-          processingProgress: 0,
-          failureReason: null,
-          updatedAt: clock(),
-        })
-        .where(and(eq(videos.uploadId, uploadId), eq(videos.mediaStatus, 'uploading')))
-        .returning();
-      if (!row) return;
-      try {
-        await queue.send('video.process', { videoId: row.id });
-      } catch (err) {
-        // Not queued: back to uploading, so that the client's retry of its last request finishes again.
-        await db
+      // The status and the pipeline's job in one transaction: a crash between the two cannot
+      // leave a video processing with nothing queued; when it rolls back the video is still
+      // uploading, and the client's retry of its last request finishes it again.
+      const row = await db.transaction(async (tx) => {
+        const [changed] = await tx
           .update(videos)
-          .set({ mediaStatus: 'uploading' })
-          .where(and(eq(videos.id, row.id), eq(videos.mediaStatus, 'processing')));
-        throw err;
-      }
+          .set({
+            sourceKey: `${UPLOADS_DIR}/${uploadId}`,
+            sourceSize: size,
+            mediaStatus: 'processing',
+            processingProgress: 0,
+            failureReason: null,
+            updatedAt: clock(),
+          })
+          .where(and(eq(videos.uploadId, uploadId), eq(videos.mediaStatus, 'uploading')))
+          .returning();
+        if (changed) await queue.send('video.process', { videoId: changed.id }, { tx });
+        return changed;
+      });
+      if (!row) return;
       await audit(row.authorId, 'video.uploaded', 'video', row.id, null, { size });
       pushProgress(row, 'processing', 0);
       await notifications.notify(row.authorId, 'videoUploaded', aboutCase(await surgeryNames(row.surgeryId), row), `/videos/${row.id}`);

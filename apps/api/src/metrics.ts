@@ -1,0 +1,103 @@
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type pg from 'pg';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The process's Prometheus instruments: one registry per process (tests build several apps in
+ * one process, each with its own). Every process of a cluster exposes its own figures; Prometheus
+ * adds them up by its `instance` label.
+ */
+export function createMetrics(opts: { pool?: pg.Pool; defaults?: boolean } = {}) {
+  const registry = new Registry();
+  if (opts.defaults !== false) collectDefaultMetrics({ register: registry, prefix: 'sutura_process_' });
+  const requestDuration = new Histogram({
+    name: 'sutura_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by route pattern (not by URL, so ids do not multiply the series)',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const jobDuration = new Histogram({
+    name: 'sutura_job_duration_seconds',
+    help: 'Time a job ran on this process, by kind and outcome (completed, failed)',
+    labelNames: ['kind', 'outcome'] as const,
+    buckets: [0.05, 0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600, 4 * 3600],
+    registers: [registry],
+  });
+  const uploadBytes = new Counter({
+    name: 'sutura_upload_bytes_total',
+    help: 'Bytes of video received through resumable uploads by this process',
+    registers: [registry],
+  });
+  let socketCount: () => number = () => 0;
+  new Gauge({
+    name: 'sutura_realtime_sockets',
+    help: 'Realtime sockets connected to this process',
+    registers: [registry],
+    collect() {
+      this.set(socketCount());
+    },
+  });
+  const pool = opts.pool;
+  // Read at each scrape from the queue's table: the same figures on every process of a cluster.
+  new Gauge({
+    name: 'sutura_queue_jobs',
+    help: 'Jobs waiting (created, retry) or running (active), by kind',
+    labelNames: ['kind', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      if (!pool) return;
+      this.reset();
+      const { rows } = await pool.query<{ name: string; state: string; n: number }>(
+        `select name, state::text as state, count(*)::int as n from pgboss.job
+          where state in ('created', 'retry', 'active') group by name, state`,
+      );
+      for (const r of rows) this.set({ kind: r.name, state: r.state }, r.n);
+    },
+  });
+  return {
+    registry,
+    requestDuration,
+    jobDuration,
+    uploadBytes,
+    /** The realtime server tells how many sockets it holds. */
+    countSocketsWith(count: () => number) {
+      socketCount = count;
+    },
+    /** The text format Prometheus scrapes. */
+    async render(): Promise<{ contentType: string; body: string }> {
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+  };
+}
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/** Whether an Authorization header carries the metrics token (compared in constant time). */
+export function metricsTokenMatches(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(/^Bearer\s+(.+)$/i.exec(header ?? '')?.[1]?.trim() ?? '');
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * `/metrics` on its own listener (METRICS_PORT, on METRICS_HOST: the loopback unless told),
+ * for a scraper on an internal network and for worker processes, which have no HTTP server.
+ */
+export async function listenMetrics(metrics: Metrics, port: number, host: string): Promise<Server> {
+  const server = createServer((req, res) => {
+    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    metrics.render().then(
+      ({ contentType, body }) => res.writeHead(200, { 'content-type': contentType }).end(body),
+      () => res.writeHead(503).end(),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return server;
+}
