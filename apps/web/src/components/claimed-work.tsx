@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import Alert from '@mui/material/Alert';
@@ -116,12 +116,21 @@ export function ClaimedWorkHeader({
   saveStatus: SaveStatus | null;
   children: ReactNode;
 }) {
+  const [titleShown, setTitleShown] = useState(false);
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, rowGap: 1 }}>
       <Box sx={{ flex: '1 1 240px', minWidth: 0 }}>
         {/* One line whatever the width; the whole title on hover, on a tap, and to screen readers (the text is all there). */}
-        <Tooltip title={title} enterTouchDelay={0} leaveTouchDelay={4000} describeChild>
-          <Typography variant="h2" component="h2" noWrap data-testid={titleTestId}>
+        <Tooltip
+          title={title}
+          open={titleShown}
+          onOpen={() => setTitleShown(true)}
+          onClose={() => setTitleShown(false)}
+          enterTouchDelay={0}
+          leaveTouchDelay={4000}
+          describeChild
+        >
+          <Typography variant="h2" component="h2" noWrap data-testid={titleTestId} onClick={() => setTitleShown((shown) => !shown)}>
             {title}
           </Typography>
         </Tooltip>
