@@ -52,6 +52,8 @@ interface JsonAnswer {
   data: ZodType;
   status?: 200 | 201;
   description: string;
+  /** Other statuses that answer a success envelope of the same data (readiness: 503). */
+  alsoStatuses?: Record<number, string>;
 }
 
 /** A route that answers something other than the JSON envelope on success. */
@@ -153,7 +155,20 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
     'The operator details the legal texts quote (null where not provided).',
   ),
   'GET /v1/legal/missing': json(z.object({ missing: z.array(z.string()) }), 'The LEGAL_* settings this installation has left blank.'),
-  'GET /v1/health': json(healthData, 'The server is up; what this installation can do.'),
+  'GET /v1/health': json(healthData, 'The process is up (alive); what this installation can do.'),
+  'GET /v1/ready': {
+    ...json(
+      z.object({
+        ready: z.boolean(),
+        draining: z.boolean().describe('The process is shutting down: it takes no new work.'),
+        checks: z
+          .object({ database: z.boolean(), queue: z.boolean(), storage: z.boolean(), mediaPipeline: z.boolean() })
+          .describe('Each dependency reached within 3 s.'),
+      }),
+      'Ready: the database, the job queue, the media store and ffmpeg answer.',
+    ),
+    alsoStatuses: { 503: 'Not ready (a dependency is out of reach, or the process is shutting down): the same body says which.' },
+  },
 
   'POST /v1/auth': json(sessionSchema, 'Signed in: the session (also set as the session cookie for the web app).'),
   'GET /v1/auth': json(sessionSchema, 'The current session with a refreshed token.'),
@@ -486,6 +501,9 @@ function responsesOf(answer: RouteAnswer): Record<string, unknown> {
   }
   return {
     [String(answer.status ?? 200)]: described(successEnvelope(answer.data), answer.description),
+    ...Object.fromEntries(
+      Object.entries(answer.alsoStatuses ?? {}).map(([status, text]) => [status, described(successEnvelope(answer.data), text)]),
+    ),
     '4xx': described(errorEnvelope, 'Refused: the error envelope, with the catalogue code and its text.'),
     '5xx': failure,
   };
