@@ -48,6 +48,11 @@ const database = await openDatabase({
     void shutdown('database', 1);
   },
 }).catch(fail);
+// The months and days of the statistics are grouped by PostgreSQL: it must know the zone too.
+await database.pool.query('SELECT now() AT TIME ZONE $1', [config.timeZone]).catch(async () => {
+  await database.close();
+  fail(new ConfigError(`Invalid configuration:\n  TIME_ZONE: ${config.timeZone} is unknown to the PostgreSQL server`));
+});
 const storage = createLocalStorage(path.join(config.dataDir, 'media'));
 const queue = await createQueue(database, log);
 const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log });
