@@ -40,6 +40,8 @@ test('an administrator searches a person, gives a role, deactivates and reactiva
     'href',
     '/admin/surgery-videos?status=pending_preparation',
   );
+  // The month counted is the installation's, named with its time zone.
+  await expect(page.getByTestId('admin-count-uploadedThisMonth-hint')).toContainText('heure de Europe/Paris');
 
   await setEditor(page, true);
 
@@ -56,8 +58,10 @@ test('an administrator searches a person, gives a role, deactivates and reactiva
   expect((await request.post('/v1/auth', { data: { email: managed, password } })).status()).toBe(200);
   await setEditor(page, false);
 
-  // The audit log lists these changes, filtered by family and by person, and exports them.
+  // The audit log lists these changes, filtered by family and by person, and exports them; it says
+  // which clock its days and times follow.
   await page.goto('/admin/audit');
+  await expect(page.getByTestId('audit-time-zone')).toContainText('Europe/Paris');
   await chooseOption(page, 'Action', 'Comptes');
   await page.getByRole('textbox', { name: 'Personne (e-mail ou nom)' }).fill('admin@sutura.local');
   const actions = page.getByTestId('audit-row-action-id');

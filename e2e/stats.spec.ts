@@ -22,6 +22,9 @@ test('a learner opens the statistics and reads the radar and its comparison seri
     await expect(table.getByRole('rowheader', { name: series })).toBeVisible();
   }
   await expect(page.getByTestId('stats-too-little')).toContainText('Trop peu de données');
+  // The average surgeon is said to be surgeon by surgeon, and the table counts its surgeons.
+  await expect(page.getByText(/moyenne des moyennes de chaque chirurgien/)).toBeVisible();
+  await expect(table.getByRole('columnheader', { name: 'Chirurgiens' })).toBeVisible();
   await page.getByTestId('compare-specialty').click();
   await expect(table.getByRole('rowheader', { name: 'Chirurgien moyen de ma spécialité' })).toBeVisible();
 
@@ -38,6 +41,8 @@ test('a learner opens the statistics and reads the radar and its comparison seri
   await expect(table.getByRole('rowheader', { name: 'Average surgeon of my specialty' })).toBeVisible();
   await expect(table.getByRole('rowheader', { name: 'Me 6 months ago' })).toBeVisible();
   await expect(page.getByTestId('stats-too-little')).toContainText('Too little data');
+  await expect(page.getByText(/mean of each surgeon’s own mean/)).toBeVisible();
+  await expect(table.getByRole('columnheader', { name: 'Surgeons' })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Skills in detail' })).toBeVisible();
 
   // The demo learner goes back to French for the other specs.

@@ -67,6 +67,11 @@ const database = await openDatabase({
   onFatal,
   ...(embedded ? { server: embedded } : {}),
 }).catch(fail);
+// The months and days of the statistics are grouped by PostgreSQL: it must know the zone too.
+await database.pool.query('SELECT now() AT TIME ZONE $1', [config.timeZone]).catch(async () => {
+  await database.close();
+  fail(new ConfigError(`Invalid configuration:\n  TIME_ZONE: ${config.timeZone} is unknown to the PostgreSQL server`));
+});
 phase('database');
 const metrics = createMetrics({ pool: database.pool });
 // The queue's tables are checked while the rest of the server loads.
