@@ -242,7 +242,10 @@ const KINDS: { kind: string; upload: (file: string) => Promise<void>; plan: 'rem
   },
 ];
 
-/** Frames kept, cut on a keyframe, on the leading pictures of one (2 and 1 before), just after one, and at the end. */
+/**
+ * Cuts on keyframes (0, 200), on pictures shown just before one (97, 99, 247: leading pictures
+ * in an open GOP), just after one (201, 251), and at the end of the source. Keyframes every 50.
+ */
 const rangesFor = (frames: number) =>
   [
     { startFrame: 0, endFrame: 98 },

@@ -363,14 +363,26 @@ async function encodeWhole(
   );
 }
 
-/** Runs the functions at most `limit` at a time (the machine's cores are shared). */
-async function inParallel(tasks: (() => Promise<void>)[], limit: number) {
-  let next = 0;
-  const worker = async () => {
-    while (next < tasks.length) await tasks[next++]!();
+/** Runs the tasks given to it at most `limit` at a time (the machine's cores are shared), first come first served. */
+function limiter(limit: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (task: () => Promise<void>): Promise<void> => {
+    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    else active++;
+    try {
+      await task();
+    } finally {
+      // The slot passes to the next task waiting, or is given back.
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
 }
+
+/** What a piece costs, roughly: an encoded picture costs about a hundred copied ones. */
+const cost = (piece: Piece) => (piece.endFrame - piece.startFrame) * (piece.kind === 'encode' ? 100 : 1);
 
 /**
  * Renders the kept ranges (frame indices, sorted, not overlapping) of `file` into `output`, an
@@ -397,16 +409,49 @@ export async function renderRanges(
     return { plan: 'encode', pieces, frames, duration: frames / source.frameRate, copiedFrames: 0, encodedFrames: frames };
   }
 
+  // Any failure (or the caller's abort) stops every ffmpeg still running before this gives up,
+  // so that none writes into `work` afterwards.
+  const stop = new AbortController();
+  const abort = () => stop.abort();
+  opts.signal?.addEventListener('abort', abort, { once: true });
+  if (opts.signal?.aborted) abort();
+  const tools: Tools = { ffmpegPath: opts.ffmpegPath, ffprobePath: opts.ffprobePath, signal: stop.signal };
+  const slot = limiter(opts.parallel ?? 2);
+  const started: Promise<void>[] = [];
+  const start = (task: () => Promise<void>) => {
+    const done = slot(task);
+    done.catch(abort);
+    started.push(done);
+  };
   const pieces: PieceJob[] = [];
-  for (const range of ranges) {
-    const { keyframes, reorderDelay } = await sourceKeyframes(file, source, range.startFrame, range.endFrame, opts);
-    pieces.push(...planRange(range, keyframes).map((piece) => ({ ...piece, reorderDelay })));
-  }
-  const files = pieces.map((_, i) => path.resolve(work, `piece-${String(i).padStart(3, '0')}.m2ts`));
+  const files: string[] = [];
   const audioFile = path.resolve(work, 'audio.m4a');
-  const tasks = pieces.map((piece, i) => () => renderPiece(file, source, piece, files[i]!, opts, timeoutMs));
-  if (source.hasAudio) tasks.push(() => renderAudio(file, source, ranges, audioFile, opts, timeoutMs));
-  await inParallel(tasks, opts.parallel ?? 2);
+  try {
+    // The audio needs no plan and is the longest task: it starts at once, beside the planning.
+    if (source.hasAudio) start(() => renderAudio(file, source, ranges, audioFile, tools, timeoutMs));
+    for (const range of ranges) {
+      const { keyframes, reorderDelay } = await sourceKeyframes(file, source, range.startFrame, range.endFrame, tools);
+      const planned = planRange(range, keyframes).map((piece, i) => ({
+        ...piece,
+        reorderDelay,
+        file: path.resolve(work, `piece-${String(pieces.length + i).padStart(3, '0')}.m2ts`),
+      }));
+      pieces.push(...planned);
+      files.push(...planned.map((p) => p.file));
+      // A range's pieces start as soon as it is planned, the costliest first.
+      for (const piece of [...planned].sort((a, b) => cost(b) - cost(a))) {
+        start(() => renderPiece(file, source, piece, piece.file, tools, timeoutMs));
+      }
+    }
+    const failed = (await Promise.allSettled(started)).find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  } catch (err) {
+    abort();
+    await Promise.allSettled(started);
+    throw err;
+  } finally {
+    opts.signal?.removeEventListener('abort', abort);
+  }
 
   const list = path.join(work, 'pieces.txt');
   await writeFile(list, files.map((f) => `file '${f.replaceAll("'", "'\\''")}'`).join('\n') + '\n');
