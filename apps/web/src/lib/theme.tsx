@@ -8,10 +8,11 @@ import '@fontsource/open-sans/latin-ext-700.css';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import CssBaseline from '@mui/material/CssBaseline';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { alpha, createTheme, ThemeProvider, type Theme } from '@mui/material/styles';
+import { alpha, createTheme, ThemeProvider, useTheme, type Theme } from '@mui/material/styles';
 import { BREAKPOINTS, COLORS, STORAGE_KEYS } from '@sutura/domain/limits';
 import { THEME_PREFERENCES, type ThemePreference } from '@sutura/domain/preference-values';
 import { useSession } from '@/lib/session';
+import { chartPalette, type ChartPalette } from '@/lib/chart-palette';
 
 declare module '@mui/material/styles' {
   interface Palette {
@@ -53,6 +54,12 @@ declare module '@mui/material/LinearProgress' {
 }
 
 export type ColorMode = 'light' | 'dark';
+
+/** The charts' palette for the theme shown (lib/chart-palette.ts): every chart takes its colours here. */
+export function useChartPalette(): ChartPalette {
+  const theme = useTheme();
+  return chartPalette(theme.palette.mode);
+}
 
 /** Darker shades for text drawn in a brand colour on a white page, so it reaches WCAG AA. */
 const TEXT_ON_LIGHT = { primary: '#0A6E5A', secondary: '#1D5FD6', error: '#C62828' } as const;

@@ -69,7 +69,15 @@ export function useAbandonAnalysis(videoId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (fencingToken: number) => api<ReleaseResponse>('POST', `/expert/videos/${videoId}/release`, { body: { fencingToken } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: expertKeys.all }),
+    // The lists again; the workspace of the video given back is only marked stale: asked again
+    // now, while its page closes, the server could only answer that it is no longer ours (404).
+    onSuccess: async () => {
+      const released = (key: readonly unknown[]) => key[1] === 'workspace' && key[3] === videoId;
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: expertKeys.all, predicate: (q) => !released(q.queryKey) }),
+        queryClient.invalidateQueries({ queryKey: expertKeys.all, predicate: (q) => released(q.queryKey), refetchType: 'none' }),
+      ]);
+    },
   });
 }
 

@@ -1,5 +1,6 @@
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useTheme, type Theme } from '@mui/material/styles';
+import { useChartPalette } from '@/lib/theme';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { RadarLine } from './stats-radar';
 
@@ -56,6 +57,7 @@ export default function StatsBars({
   format?: (value: number) => string;
 }) {
   const theme = useTheme();
+  const palette = useChartPalette();
   // Wider names where the page is wide; each band holds as many lines of its name as fit.
   const wide = useMediaQuery((t: Theme) => t.breakpoints.up('md'), { noSsr: true });
   const labelWidth = wide ? 200 : 110;
@@ -70,7 +72,7 @@ export default function StatsBars({
           domain={[0, max ?? 'auto']}
           allowDecimals={false}
           tickFormatter={(v: number) => format(v)}
-          tick={{ fill: theme.palette.text.secondary, fontSize: 11 }}
+          tick={{ fill: palette.mutedText, fontSize: 11 }}
         />
         <YAxis
           type="category"
@@ -80,7 +82,7 @@ export default function StatsBars({
           tick={(props: CategoryTickProps) => (
             <CategoryTick
               {...props}
-              fill={theme.palette.text.primary}
+              fill={palette.text}
               chars={Math.floor((labelWidth - 12) / 6)}
               maxLines={Math.max(1, Math.floor((band - 6) / LINE_HEIGHT))}
             />
@@ -91,11 +93,11 @@ export default function StatsBars({
           contentStyle={{
             background: theme.palette.background.paper,
             borderColor: theme.palette.divider,
-            color: theme.palette.text.primary,
+            color: palette.text,
           }}
           cursor={{ fill: theme.palette.action.hover }}
         />
-        <Legend wrapperStyle={{ color: theme.palette.text.primary, fontSize: 13 }} />
+        <Legend wrapperStyle={{ fontSize: 13 }} formatter={(value: string) => <span style={{ color: palette.text }}>{value}</span>} />
         {lines.map((line) => (
           <Bar
             key={line.key}

@@ -13,7 +13,7 @@ import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import { useTheme } from '@mui/material/styles';
+import { useChartPalette } from '@/lib/theme';
 import { visuallyHidden } from '@mui/utils';
 import DownloadOutlined from '@mui/icons-material/DownloadOutlined';
 import { KPI_DEFINITIONS, KPIS, type Kpi } from '@sutura/domain/analysis';
@@ -194,16 +194,11 @@ function useSeriesLabel() {
 
 function Radar({ stats }: { stats: Shown }) {
   const { t } = useTranslation('stats');
-  const theme = useTheme();
+  const colours = useChartPalette();
   const lang = currentLanguage() === 'fr' ? 'fr' : 'en';
   const label = useSeriesLabel();
-  const colors = [
-    theme.palette.text.secondary,
-    theme.palette.primary.main,
-    theme.palette.info.main,
-    theme.palette.warning.main,
-    theme.palette.error.main,
-  ];
+  // The learner now first, the average second, then their own past: the charts' palette in order.
+  const colors = [colours.series[1]!, colours.series[0]!, colours.series[2]!, colours.series[3]!, colours.series[4]!];
   // The learner now first (filled), the average dashed; a series without enough data is not drawn.
   const order = [1, 0, 2, 3, 4];
   const lines: RadarLine[] = order
@@ -249,20 +244,15 @@ function Radar({ stats }: { stats: Shown }) {
 
 function Timeline({ stats }: { stats: Shown }) {
   const { t } = useTranslation('stats');
-  const theme = useTheme();
+  const colours = useChartPalette();
   const lang = currentLanguage() === 'fr' ? 'fr' : 'en';
   const month = (m: string) => new Intl.DateTimeFormat(lang, { month: 'short', year: '2-digit', timeZone: 'UTC' }).format(new Date(m));
-  const palette = [
-    theme.palette.info.main,
-    theme.palette.warning.main,
-    theme.palette.success.main,
-    theme.palette.error.main,
-    theme.palette.secondary.main,
-  ];
+  // The global rating in the first colour, each skill in its own (never two alike).
+  const palette = colours.series.slice(1);
   // The global rating always; every skill, or the one chosen (SPEC: each KPI over time).
   const [focus, setFocus] = useState<Kpi | 'all'>('all');
   const lines: RadarLine[] = [
-    { key: 'global', label: t('timeline.global'), color: theme.palette.primary.main, dashed: false },
+    { key: 'global', label: t('timeline.global'), color: colours.series[0]!, dashed: false },
     ...KPIS.map((k, i) => ({ key: k, label: KPI_DEFINITIONS[k].name[lang], color: palette[i]!, dashed: focus === 'all' })).filter(
       (l) => focus === 'all' || l.key === focus,
     ),
@@ -363,7 +353,7 @@ function RatingsTab({
 
 function NasaTlxTab({ compare, onCompare }: { compare: StatsComparison; onCompare: (v: StatsComparison) => void }) {
   const { t } = useTranslation('stats');
-  const theme = useTheme();
+  const colours = useChartPalette();
   const lang = currentLanguage();
   const query = useMyNasaTlx(compare);
   const tlx: LearnerNasaTlx | undefined = query.data;
@@ -374,8 +364,8 @@ function NasaTlxTab({ compare, onCompare }: { compare: StatsComparison; onCompar
 
   // Mine against the average: one row per scale, and the raw score.
   const lines: RadarLine[] = [
-    { key: 'mine', label: seriesLabel('mine'), color: theme.palette.primary.main, dashed: false },
-    { key: 'average', label: seriesLabel('average'), color: theme.palette.text.secondary, dashed: true },
+    { key: 'mine', label: seriesLabel('mine'), color: colours.series[0]!, dashed: false },
+    { key: 'average', label: seriesLabel('average'), color: colours.series[1]!, dashed: true },
   ].filter((l) => tlx[l.key as 'mine' | 'average'].enoughData);
   const chart = [
     ...NASA_TLX_DIMENSIONS.map((d) => ({ name: dimension(d), mine: tlx.mine.dimensions[d], average: tlx.average.dimensions[d] })),
@@ -391,16 +381,9 @@ function NasaTlxTab({ compare, onCompare }: { compare: StatsComparison; onCompar
 
   // Month by month: the raw score thick, each scale dashed.
   const month = (m: string) => new Intl.DateTimeFormat(lang, { month: 'short', year: '2-digit', timeZone: 'UTC' }).format(new Date(m));
-  const palette = [
-    theme.palette.info.main,
-    theme.palette.warning.main,
-    theme.palette.success.main,
-    theme.palette.error.main,
-    theme.palette.secondary.main,
-    theme.palette.text.secondary,
-  ];
+  const palette = colours.series.slice(1);
   const monthLines: RadarLine[] = [
-    { key: 'raw', label: t('tlx.raw'), color: theme.palette.primary.main, dashed: false },
+    { key: 'raw', label: t('tlx.raw'), color: colours.series[0]!, dashed: false },
     ...NASA_TLX_DIMENSIONS.map((d, i) => ({ key: d, label: dimension(d), color: palette[i]!, dashed: true })),
   ];
   const monthData = tlx.timeline.map((p) => ({ month: month(p.month), raw: p.raw, ...p.dimensions }));
@@ -451,7 +434,7 @@ function NasaTlxTab({ compare, onCompare }: { compare: StatsComparison; onCompar
 
 function StepTimesTab({ surgeryId, onSurgery }: { surgeryId: string | null; onSurgery: (id: string) => void }) {
   const { t } = useTranslation('stats');
-  const theme = useTheme();
+  const colours = useChartPalette();
   const lang = currentLanguage();
   const query = useMyStepTimes(surgeryId);
   const data: LearnerStepTimes | undefined = query.data;
@@ -462,8 +445,8 @@ function StepTimesTab({ surgeryId, onSurgery }: { surgeryId: string | null; onSu
   const averageLabel = t('series.allCases');
 
   const lines: RadarLine[] = [
-    { key: 'mine', label: mineLabel, color: theme.palette.primary.main, dashed: false },
-    { key: 'average', label: averageLabel, color: theme.palette.text.secondary, dashed: true },
+    { key: 'mine', label: mineLabel, color: colours.series[0]!, dashed: false },
+    { key: 'average', label: averageLabel, color: colours.series[1]!, dashed: true },
   ];
   const chart = data.steps.map((s) => ({ name: s.name, mine: s.mine.mean, average: s.average.mean }));
   const header = [t('steps.step'), `${mineLabel} (s)`, t('steps.myCases'), `${averageLabel} (s)`, t('steps.allCases')];
@@ -472,8 +455,8 @@ function StepTimesTab({ surgeryId, onSurgery }: { surgeryId: string | null; onSu
 
   // Active and non-active time per case; the declared surgery duration in minutes.
   const caseLines: RadarLine[] = [
-    { key: 'active', label: t('steps.active'), color: theme.palette.primary.main, dashed: false },
-    { key: 'nonActive', label: t('steps.nonActive'), color: theme.palette.warning.main, dashed: false },
+    { key: 'active', label: t('steps.active'), color: colours.series[0]!, dashed: false },
+    { key: 'nonActive', label: t('steps.nonActive'), color: colours.series[2]!, dashed: false },
   ];
   const series: [string, CaseTimes][] = [
     [mineLabel, data.mine],

@@ -94,7 +94,7 @@ export function AnalysisKpiTab({ result }: { result: AnalysisResult }) {
   return (
     <Box sx={{ display: 'grid', gap: 2, maxWidth: 720 }}>
       {result.ratingsShown && (
-        <Box aria-hidden data-testid="kpi-radar" sx={{ minHeight: 320 }}>
+        <Box aria-hidden data-testid="kpi-radar" sx={{ minHeight: { xs: 340, sm: 380 } }}>
           <Suspense fallback={<Skeleton variant="circular" width={280} height={280} sx={{ mx: 'auto' }} />}>
             <KpiRadar data={data} />
           </Suspense>
