@@ -1,6 +1,7 @@
 /**
  * How long the server takes from `node` to a healthy `/v1/health`, against a Fastify hello world.
- * Usage: node bench/start.ts [RUNS]   (default 5 runs per case, the median kept)
+ * Usage: node bench/start.ts [RUNS]   (default 5 runs per case, the median kept;
+ *                                     BENCH_SERVER: another entry to time, e.g. an older checkout's)
  *
  * In one run, each start a child process as `npm start` runs the server (apps/api/src/main.js,
  * embedded PostgreSQL, demo accounts, DEMO_VIDEOS=off so that no video is generated meanwhile,
@@ -30,6 +31,7 @@ import path from 'node:path';
 
 const RUNS = Math.max(1, Number(process.argv[2] ?? 5));
 const root = path.resolve(import.meta.dirname, '..');
+const SERVER = path.resolve(process.env.BENCH_SERVER ?? path.join(root, 'apps/api/src/main.js'));
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const load = () => loadavg()[0]!.toFixed(1);
 
@@ -117,7 +119,7 @@ async function helloWorld(): Promise<Start> {
 
 async function sutura(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Start> {
   const port = await freePort();
-  return timeStart([path.join(root, 'apps/api/src/main.js')], port, {
+  return timeStart([SERVER], port, {
     ...process.env,
     DATA_DIR: dataDir,
     PORT: String(port),

@@ -56,7 +56,7 @@ const database = await openDatabase({
 phase('database');
 const storage = createLocalStorage(path.join(config.dataDir, 'media'));
 // The queue's tables are checked while the rest of the server loads.
-const queueStarted = createQueue(database, log);
+const queueStarted = createQueue(database, log, { maintain: config.workers !== 'off' });
 queueStarted.catch(() => {});
 const [{ buildApp, createServices }, { createJobHandlers }, { createRealtimeEmitter }, seeding] = await Promise.all([
   import('./app.ts'),

@@ -68,15 +68,25 @@ export interface Queue {
   stop(): Promise<void>;
 }
 
-/** pg-boss on the product's database, with its own small pool. */
-export async function createQueue(database: Database, log: Logger): Promise<Queue> {
-  const boss = new PgBoss({ connectionString: database.url, schema: 'pgboss', max: 4 });
+/**
+ * pg-boss on the product's database, with its own small pool. A process that runs no jobs
+ * (`maintain: false`, WORKERS=off) only sends: the processes running the jobs keep the schedules
+ * and the queue's upkeep, and this one loads none of the cron machinery (nor its time zone data).
+ */
+export async function createQueue(database: Database, log: Logger, opts: { maintain?: boolean } = {}): Promise<Queue> {
+  const maintain = opts.maintain ?? true;
+  const boss = new PgBoss({
+    connectionString: database.url,
+    schema: 'pgboss',
+    max: 4,
+    ...(maintain ? {} : { supervise: false, schedule: false }),
+  });
   boss.on('error', (err) => log.error({ err }, 'job queue error'));
   await boss.start();
   for (const name of JOB_NAMES) {
     await boss.createQueue(name, QUEUE_OPTIONS[name]);
   }
-  for (const [name, cron] of Object.entries(SCHEDULES)) await boss.schedule(name, cron, {});
+  if (maintain) for (const [name, cron] of Object.entries(SCHEDULES)) await boss.schedule(name, cron, {});
   return {
     async send(name, payload) {
       await boss.send(name, payload as object);
