@@ -75,7 +75,10 @@ await database.pool.query('SELECT now() AT TIME ZONE $1', [config.timeZone]).cat
 phase('database');
 const metrics = createMetrics({ pool: database.pool });
 // The queue's tables are checked while the rest of the server loads.
-const queueStarted = createQueue(database, log, metrics, { heartbeatSeconds: config.jobHeartbeatSeconds });
+const queueStarted = createQueue(database, log, metrics, {
+  heartbeatSeconds: config.jobHeartbeatSeconds,
+  maintain: config.workers !== 'off',
+});
 queueStarted.catch(() => {});
 const [{ buildApp, createServices }, { createJobHandlers }, { createRealtimeEmitter }, seeding] = await Promise.all([
   import('./app.ts'),

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import webPush from 'web-push';
 import { resolveInPackage } from '../src/boot/package-format.ts';
+import { generateVapidKeys } from '../src/modules/push/push.service.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const src = path.join(root, 'apps/api/src');
@@ -49,7 +51,8 @@ process.on('exit', () => writeFileSync(${JSON.stringify(out)}, JSON.stringify(se
   const imports = SERVER_MODULES.map((m) => `await import(${JSON.stringify(pathToFileURL(path.join(src, m)).href)});`).join('');
   const run = spawnSync(process.execPath, ['--import', pathToFileURL(tracer).href, '--input-type=module', '-e', imports], {
     cwd: root,
-    env: { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' },
+    // The compile cache changes no resolution; it spares the two children compiling the server twice.
+    env: { ...process.env, NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(tmpdir(), 'node-compile-cache') },
     encoding: 'utf8',
     timeout: 90_000,
   });
@@ -65,6 +68,11 @@ describe('start-up: the loader shortcuts', () => {
     expect(node.size).toBeGreaterThan(1000);
     expect([...node.keys()].some((k) => k.startsWith('./') && k.includes('/node_modules/drizzle-orm/'))).toBe(true);
     expect(Object.fromEntries(shortcut)).toEqual(Object.fromEntries(node));
+    // What only some requests need loads with the first of them, not with the server.
+    const loaded = new Set([...node.keys()].map((k) => k.split(' ')[0]));
+    for (const lazy of ['pdfkit', 'nodemailer', 'web-push', 'sharp', '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler']) {
+      expect(loaded.has(lazy), lazy).toBe(false);
+    }
   }, 120_000);
 
   it('leaves to Node what it cannot answer for certain', () => {
@@ -81,3 +89,26 @@ describe('start-up: the loader shortcuts', () => {
     expect(resolveInPackage('drizzle-orm', drizzle)).toBeNull();
   });
 });
+
+describe('start-up: VAPID keys made without web-push', () => {
+  it('have the shape web-push signs with: a P-256 public point and a 32-byte private key', () => {
+    for (let i = 0; i < 20; i++) {
+      const keys = generateVapidKeys();
+      const publicKey = Buffer.from(keys.publicKey, 'base64url');
+      expect(publicKey).toHaveLength(65);
+      expect(publicKey[0]).toBe(4);
+      expect(Buffer.from(keys.privateKey, 'base64url')).toHaveLength(32);
+      const details = webPush.generateRequestDetails(
+        { endpoint: 'https://push.example.org/send/1', keys: webPushSubscriberKeys() },
+        'hello',
+        { vapidDetails: { subject: 'mailto:support@sutura.local', ...keys }, TTL: 60 },
+      );
+      expect(String(details.headers.Authorization)).toMatch(new RegExp(`^vapid t=[\\w-]+\\.[\\w-]+\\.[\\w-]+, k=${keys.publicKey}$`));
+    }
+  });
+});
+
+/** A browser's subscription keys: its own P-256 public point and an authentication secret. */
+function webPushSubscriberKeys(): { p256dh: string; auth: string } {
+  return { p256dh: generateVapidKeys().publicKey, auth: Buffer.alloc(16, 7).toString('base64url') };
+}

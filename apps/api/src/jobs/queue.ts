@@ -113,7 +113,11 @@ export interface Queue {
   stop(graceSeconds?: number): Promise<void>;
 }
 
-/** pg-boss on the product's database, with its own small pool. */
+/**
+ * pg-boss on the product's database, with its own small pool. A process that runs no jobs
+ * (`maintain: false`, WORKERS=off) only sends: the processes running the jobs keep the schedules
+ * and the queue's upkeep, and this one loads none of the cron machinery (nor its time zone data).
+ */
 export async function createQueue(
   database: Database,
   log: Logger,
@@ -121,9 +125,11 @@ export async function createQueue(
   opts: {
     /** How soon a long job whose process died goes back to the queue (JOB_HEARTBEAT_SECONDS). */
     heartbeatSeconds?: number;
+    maintain?: boolean;
   } = {},
 ): Promise<Queue> {
   const heartbeat = opts.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS;
+  const maintain = opts.maintain ?? true;
   const boss = new PgBoss({
     connectionString: database.url,
     schema: 'pgboss',
@@ -131,6 +137,7 @@ export async function createQueue(
     // The sweep that hands a silent job to another worker runs at least once per heartbeat.
     superviseIntervalSeconds: Math.min(60, heartbeat),
     monitorIntervalSeconds: Math.min(60, heartbeat),
+    ...(maintain ? {} : { supervise: false, schedule: false }),
   });
   boss.on('error', (err) => log.error({ err }, 'job queue error'));
   await boss.start();
@@ -140,7 +147,7 @@ export async function createQueue(
     // A queue made by an earlier version or setting takes the options of now.
     await boss.updateQueue(name, options);
   }
-  for (const [name, cron] of Object.entries(SCHEDULES)) await boss.schedule(name, cron, {});
+  if (maintain) for (const [name, cron] of Object.entries(SCHEDULES)) await boss.schedule(name, cron, {});
   return {
     async send(name, payload, options = {}) {
       const requestId = workContext.getStore()?.requestId;
