@@ -26,8 +26,8 @@ const config = (() => {
 })();
 // JSON lines; under a request or a job, each carries its requestId (and jobId): the request id
 // that started a job follows it into the worker's lines (the queue's module, loaded below, says which).
-let logContext: (() => object) | undefined;
-const log = pino({ level: config.logLevel, mixin: () => logContext?.() ?? {} });
+const logContext: { of?: () => object } = {};
+const log = pino({ level: config.logLevel, mixin: () => logContext.of?.() ?? {} });
 const phases: Record<string, number> = {};
 const phase = (name: string) => (phases[name] = Math.round(performance.now()));
 
@@ -59,7 +59,7 @@ const [
   import('./storage/select.ts'),
   import('./metrics.ts'),
 ]);
-logContext = jobLogContext;
+logContext.of = jobLogContext;
 const database = await openDatabase({
   url: config.databaseUrl,
   dataDir: dbDir,
@@ -86,7 +86,7 @@ const [{ buildApp, createServices }, { createJobHandlers }, { createRealtimeEmit
   import('./realtime/socket.ts'),
   import('./seed.ts'),
 ]);
-const storage = createStorageFromConfig(config);
+const storage = await createStorageFromConfig(config);
 const scratch = createScratchFromConfig(config);
 await scratch.sweep();
 const queue = await queueStarted;

@@ -130,7 +130,7 @@ export async function createTestContext(
     ? { database: await openDatabase({ url: opts.databaseOf.databaseUrl }), url: opts.databaseOf.databaseUrl, drop: async () => {} }
     : await openTestDatabase();
   // Local files, or the S3 server the env names (S3_*), as in production.
-  const storage = createStorageFromConfig(config);
+  const storage = await createStorageFromConfig(config);
   const scratch = createScratchFromConfig(config);
   const queue = await createQueue(database, log);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(dataDir, 'outbox'), log });

@@ -4,7 +4,8 @@ import type { Readable } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { tusUploads, videos } from '../db/schema.ts';
-import { S3_PART_BYTES, type S3Storage } from './s3.ts';
+import { S3_PART_BYTES } from './s3-parts.ts';
+import type { S3Storage } from './s3.ts';
 import { UPLOADS_PREFIX, type LocalStorage } from './storage.ts';
 
 export interface MigrationReport {

@@ -5,7 +5,8 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
 import { tusUploads } from '../db/schema.ts';
 import { reclaimBodyBuffers } from '../memory.ts';
-import { S3_PART_BYTES, type S3Storage } from './s3.ts';
+import { S3_PART_BYTES } from './s3-parts.ts';
+import type { S3Storage } from './s3.ts';
 import { UPLOADS_PREFIX } from './storage.ts';
 import { createUploadLocks, uploadKey, type Received, type UploadStore } from './uploads.ts';
 

@@ -23,10 +23,9 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Settings } from '../config.ts';
 import type { Storage } from './storage.ts';
 
-/** Parts of the multipart uploads the store makes of big objects (S3 takes 5 MiB to 5 GiB, 10 000 parts). */
-export const S3_PART_BYTES = 16 * 1024 * 1024;
-/** The smallest part S3 accepts, except the last one of an object. */
-export const S3_MIN_PART_BYTES = 5 * 1024 * 1024;
+// The sizes live apart so that the upload store can read them without loading the AWS SDK.
+import { S3_PART_BYTES } from './s3-parts.ts';
+export { S3_MIN_PART_BYTES, S3_PART_BYTES } from './s3-parts.ts';
 
 function notFound(err: unknown): boolean {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };

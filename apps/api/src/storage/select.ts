@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { createLocalUploadStore } from './local-uploads.ts';
-import { createS3Storage, type S3Storage } from './s3.ts';
+import type { S3Storage } from './s3.ts';
 import { createS3UploadStore } from './s3-uploads.ts';
 import { createScratch, type Scratch } from './scratch.ts';
 import { createLocalStorage, type LocalStorage, type Storage } from './storage.ts';
@@ -11,10 +11,11 @@ import type { UploadStore } from './uploads.ts';
 
 /**
  * The media store the environment names: S3 when S3_BUCKET is set, else local files in
- * DATA_DIR (`media/`, and `uploads/` for tus uploads). Nothing else decides it.
+ * DATA_DIR (`media/`, and `uploads/` for tus uploads). Nothing else decides it. The AWS SDK
+ * (tens of megabytes, seconds to load) is loaded only by an installation that uses S3.
  */
-export function createStorageFromConfig(config: Pick<Config, 'dataDir' | 's3'>): Storage {
-  if (config.s3) return createS3Storage(config.s3);
+export async function createStorageFromConfig(config: Pick<Config, 'dataDir' | 's3'>): Promise<Storage> {
+  if (config.s3) return (await import('./s3.ts')).createS3Storage(config.s3);
   return createLocalStorage(path.join(config.dataDir, 'media'), { uploadsRoot: path.join(config.dataDir, 'uploads') });
 }
 
