@@ -187,6 +187,8 @@ try {
   const deps = {
     db: ctx.database.db,
     storage: ctx.storage,
+    uploads: ctx.services.uploads,
+    scratch: ctx.services.scratch,
     mediaService: ctx.services.mediaService,
     notifications: ctx.services.notifications,
     hub: {

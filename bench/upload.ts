@@ -1,6 +1,6 @@
 /**
  * How fast a video reaches the server, against what the machine can do, and at what memory cost.
- * Usage: node bench/upload.ts [GiB]   (default 4)
+ * Usage: node bench/upload.ts [GiB] [--s3]   (default 4 GiB, local disk)
  *
  * In one run, with one file of random-ish bytes in a temporary folder:
  *   (a) `cp` of the file: the disk's ceiling;
@@ -17,6 +17,12 @@
  * the PostgreSQL-server configuration when a server answers (hospitals that receive videos of
  * several GB run on one); the embedded database is a PostgreSQL process of its own too, so the
  * sampled RSS is the application's in both. Without a server, the last line is for the embedded one.
+ *
+ * With `--s3` (npm run bench:upload -- 2 --s3), the media store is an S3-compatible server
+ * (s3rver, in a process of its own, objects in the temporary folder), and the baseline is the
+ * AWS SDK's own multipart upload of the same file to the same server (@aws-sdk/lib-storage,
+ * 16 MiB parts, 4 at a time, from this process); Sutura runs with S3_* set and the embedded
+ * database. The last line: `upload (S3): ratio R of the AWS SDK's multipart upload, peak RSS N MB`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -31,7 +37,9 @@ import pg from 'pg';
 
 const GIB = 1024 ** 3;
 const MIB = 1024 ** 2;
-const size = Math.round(Number(process.argv[2] ?? 4) * GIB);
+const args = process.argv.slice(2);
+const onS3 = args.includes('--s3');
+const size = Math.round(Number(args.find((a) => !a.startsWith('--')) ?? 4) * GIB);
 const root = path.resolve(import.meta.dirname, '..');
 const DEMO_LEARNER = { email: 'learner@sutura.local', password: 'sutura2026' };
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench';
@@ -172,8 +180,9 @@ async function tusUpload(
   file: string,
   work: string,
   databaseUrl: string,
+  extraEnv: Record<string, string> = {},
 ): Promise<{ ms: number; peakRss: number; idleRss: number; resumes: number }> {
-  const dataDir = path.join(work, databaseUrl ? 'data-postgres' : 'data-embedded');
+  const dataDir = path.join(work, databaseUrl ? 'data-postgres' : extraEnv.S3_BUCKET ? 'data-s3' : 'data-embedded');
   await mkdir(dataDir);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -190,6 +199,7 @@ async function tusUpload(
       DEMO_DATA: 'on',
       // The demo videos would be generated (ffmpeg, images) in the background while the bench runs.
       DEMO_VIDEOS: 'off',
+      ...extraEnv,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -279,8 +289,9 @@ async function tusUpload(
     }
     peakRss = Math.max(peakRss, await rssMb(server.pid!));
 
-    const received = await stat(path.join(dataDir, 'uploads', uploadUrl.split('/').pop()!));
-    if (received.size !== size) throw new Error(`the server holds ${received.size} bytes of ${size}`);
+    // What the server holds, whatever its store (a file in DATA_DIR/uploads, an S3 object).
+    const held = Number((await send(uploadUrl, 'HEAD', tus)).headers['upload-offset']);
+    if (held !== size) throw new Error(`the server holds ${held} bytes of ${size}`);
     const detail = await json(`${base}/v1/videos/${video.id}`, { token });
     if (detail.mediaStatus !== 'processing') throw new Error(`the video is ${detail.mediaStatus} after the upload`);
     return { ms, peakRss, idleRss, resumes };
@@ -293,6 +304,48 @@ async function tusUpload(
   }
 }
 
+/** s3rver in a process of its own, its objects in `dir`; answers its endpoint. */
+async function startS3rver(dir: string, bucket: string): Promise<{ endpoint: string; stop: () => Promise<void> }> {
+  const code = `
+    const S3rver = require('s3rver');
+    new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: process.argv[1], configureBuckets: [{ name: process.argv[2] }] })
+      .run().then((a) => process.stdout.write(a.port + '\\n'));
+  `;
+  const child = spawn(process.execPath, ['-e', code, dir, bucket], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+  return {
+    endpoint: `http://127.0.0.1:${line.toString().trim()}`,
+    stop: async () => {
+      child.kill();
+      await waitExit(child);
+    },
+  };
+}
+
+/** The AWS SDK's own multipart upload of the file (the baseline of the S3 configuration). */
+async function sdkUpload(file: string, endpoint: string, bucket: string): Promise<number> {
+  const { S3Client } = await import('@aws-sdk/client-s3');
+  const { Upload } = await import('@aws-sdk/lib-storage');
+  const client = new S3Client({
+    endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  const ms = await timed(async () => {
+    await new Upload({
+      client,
+      params: { Bucket: bucket, Key: 'baseline.bin', Body: createReadStream(file) },
+      partSize: 16 * MIB,
+      queueSize: 4,
+    }).done();
+  });
+  client.destroy();
+  return ms;
+}
+
 const work = await mkdtemp(path.join(tmpdir(), 'sutura-bench-upload-'));
 // As root, the embedded PostgreSQL runs as its own system user, which must pass through here.
 await chmod(work, 0o711);
@@ -302,42 +355,67 @@ try {
   const makeMs = await timed(() => makeFile(source, size));
   say(`  written in ${(makeMs / 1000).toFixed(1)} s`);
 
-  const copy = path.join(work, 'copy.bin');
-  const cpMs = await timed(async () => {
-    const cp = spawn('cp', [source, copy], { stdio: 'inherit' });
-    await waitExit(cp);
-    if (cp.exitCode !== 0) throw new Error(`cp exited with ${cp.exitCode}`);
-  });
-  await rm(copy);
-  say(`(a) cp:              ${mbps(size, cpMs).toFixed(0).padStart(6)} MB/s  (${(cpMs / 1000).toFixed(1)} s)`);
-
-  const putMs = await plainPut(source, copy);
-  if ((await stat(copy)).size !== size) throw new Error('plain PUT: wrong size received');
-  await rm(copy);
-  say(`(b) plain HTTP PUT:  ${mbps(size, putMs).toFixed(0).padStart(6)} MB/s  (${(putMs / 1000).toFixed(1)} s)`);
-
-  const configurations: { label: string; databaseUrl: string }[] = [{ label: 'embedded database', databaseUrl: '' }];
-  if (PG_URL && (await postgresReady(PG_URL))) {
-    configurations.push({ label: `PostgreSQL server (${new URL(PG_URL).host})`, databaseUrl: PG_URL });
+  if (onS3) {
+    const bucket = 'sutura-bench';
+    const objects = path.join(work, 's3');
+    await mkdir(objects);
+    const s3 = await startS3rver(objects, bucket);
+    try {
+      const sdkMs = await sdkUpload(source, s3.endpoint, bucket);
+      say(`(d) AWS SDK multipart to s3rver: ${mbps(size, sdkMs).toFixed(0).padStart(6)} MB/s  (${(sdkMs / 1000).toFixed(1)} s)`);
+      const tus = await tusUpload(source, work, '', {
+        S3_ENDPOINT: s3.endpoint,
+        S3_BUCKET: bucket,
+        S3_ACCESS_KEY_ID: 'S3RVER',
+        S3_SECRET_ACCESS_KEY: 'S3RVER',
+        S3_FORCE_PATH_STYLE: 'true',
+      });
+      say(
+        `(c) tus via Sutura to s3rver: ${mbps(size, tus.ms).toFixed(0).padStart(6)} MB/s  (${(tus.ms / 1000).toFixed(1)} s, ` +
+          `${tus.resumes} resume${tus.resumes === 1 ? '' : 's'}, server RSS ${tus.idleRss.toFixed(0)} MB before, ${tus.peakRss.toFixed(0)} MB peak)`,
+      );
+      say(`upload (S3): ratio ${(sdkMs / tus.ms).toFixed(2)} of the AWS SDK's multipart upload, peak RSS ${tus.peakRss.toFixed(0)} MB`);
+    } finally {
+      await s3.stop();
+    }
   } else {
+    const copy = path.join(work, 'copy.bin');
+    const cpMs = await timed(async () => {
+      const cp = spawn('cp', [source, copy], { stdio: 'inherit' });
+      await waitExit(cp);
+      if (cp.exitCode !== 0) throw new Error(`cp exited with ${cp.exitCode}`);
+    });
+    await rm(copy);
+    say(`(a) cp:              ${mbps(size, cpMs).toFixed(0).padStart(6)} MB/s  (${(cpMs / 1000).toFixed(1)} s)`);
+
+    const putMs = await plainPut(source, copy);
+    if ((await stat(copy)).size !== size) throw new Error('plain PUT: wrong size received');
+    await rm(copy);
+    say(`(b) plain HTTP PUT:  ${mbps(size, putMs).toFixed(0).padStart(6)} MB/s  (${(putMs / 1000).toFixed(1)} s)`);
+
+    const configurations: { label: string; databaseUrl: string }[] = [{ label: 'embedded database', databaseUrl: '' }];
+    if (PG_URL && (await postgresReady(PG_URL))) {
+      configurations.push({ label: `PostgreSQL server (${new URL(PG_URL).host})`, databaseUrl: PG_URL });
+    } else {
+      say(
+        PG_URL
+          ? `No PostgreSQL server answers at ${PG_URL}: embedded database only.`
+          : 'BENCH_DATABASE_URL is empty: embedded database only.',
+      );
+    }
+    let last: { ms: number; peakRss: number } | undefined;
+    for (const { label, databaseUrl } of configurations) {
+      const tus = await tusUpload(source, work, databaseUrl);
+      say(
+        `(c) tus via Sutura:  ${mbps(size, tus.ms).toFixed(0).padStart(6)} MB/s  (${(tus.ms / 1000).toFixed(1)} s, ` +
+          `${tus.resumes} resume${tus.resumes === 1 ? '' : 's'}, server RSS ${tus.idleRss.toFixed(0)} MB before, ${tus.peakRss.toFixed(0)} MB peak; ${label})`,
+      );
+      last = tus;
+    }
     say(
-      PG_URL
-        ? `No PostgreSQL server answers at ${PG_URL}: embedded database only.`
-        : 'BENCH_DATABASE_URL is empty: embedded database only.',
+      `upload: ratio ${(putMs / last!.ms).toFixed(2)} of plain PUT (${(cpMs / last!.ms).toFixed(2)} of cp), peak RSS ${last!.peakRss.toFixed(0)} MB`,
     );
   }
-  let last: { ms: number; peakRss: number } | undefined;
-  for (const { label, databaseUrl } of configurations) {
-    const tus = await tusUpload(source, work, databaseUrl);
-    say(
-      `(c) tus via Sutura:  ${mbps(size, tus.ms).toFixed(0).padStart(6)} MB/s  (${(tus.ms / 1000).toFixed(1)} s, ` +
-        `${tus.resumes} resume${tus.resumes === 1 ? '' : 's'}, server RSS ${tus.idleRss.toFixed(0)} MB before, ${tus.peakRss.toFixed(0)} MB peak; ${label})`,
-    );
-    last = tus;
-  }
-  say(
-    `upload: ratio ${(putMs / last!.ms).toFixed(2)} of plain PUT (${(cpMs / last!.ms).toFixed(2)} of cp), peak RSS ${last!.peakRss.toFixed(0)} MB`,
-  );
 } finally {
   await rm(work, { recursive: true, force: true });
 }
