@@ -289,8 +289,9 @@ async function tusUpload(
     }
     peakRss = Math.max(peakRss, await rssMb(server.pid!));
 
-    const received = await stat(path.join(dataDir, 'uploads', uploadUrl.split('/').pop()!));
-    if (received.size !== size) throw new Error(`the server holds ${received.size} bytes of ${size}`);
+    // What the server holds, whatever its store (a file in DATA_DIR/uploads, an S3 object).
+    const held = Number((await send(uploadUrl, 'HEAD', tus)).headers['upload-offset']);
+    if (held !== size) throw new Error(`the server holds ${held} bytes of ${size}`);
     const detail = await json(`${base}/v1/videos/${video.id}`, { token });
     if (detail.mediaStatus !== 'processing') throw new Error(`the video is ${detail.mediaStatus} after the upload`);
     return { ms, peakRss, idleRss, resumes };

@@ -21,6 +21,7 @@ import { createMailer } from '../src/modules/mail/mailer.ts';
 import { hashPassword } from '../src/modules/auth/auth.service.ts';
 import { importRppsFile } from '../src/modules/rpps/rpps-extract.ts';
 import type { S3Storage } from '../src/storage/s3.ts';
+import { startS3Server } from './s3-server.ts';
 import { createS3UploadStore } from '../src/storage/s3-uploads.ts';
 import { createScratchFromConfig, createStorageFromConfig } from '../src/storage/select.ts';
 import type { Storage } from '../src/storage/storage.ts';
@@ -111,7 +112,17 @@ export async function createTestContext(
   } = {},
 ): Promise<TestContext> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sutura-test-'));
+  // TEST_STORAGE=s3: the media of this context in a real S3 server (s3rver) started for it.
+  const s3 = process.env.TEST_STORAGE === 's3' && !opts.env?.S3_BUCKET ? await startS3Server() : undefined;
   const config = loadConfig({
+    ...(s3
+      ? {
+          S3_ENDPOINT: s3.settings.endpoint!,
+          S3_BUCKET: s3.settings.bucket,
+          S3_ACCESS_KEY_ID: 'S3RVER',
+          S3_SECRET_ACCESS_KEY: 'S3RVER',
+        }
+      : {}),
     DATA_DIR: dataDir,
     JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
     RATE_LIMIT_AUTH_PER_MINUTE: '1000',
@@ -274,6 +285,7 @@ export async function createTestContext(
       await queue.stop();
       await database.close();
       await drop();
+      await s3?.close();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

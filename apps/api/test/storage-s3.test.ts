@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backupStoredMedia } from '../src/storage/backup.ts';
 import { createS3Storage, S3_PART_BYTES, type S3Storage } from '../src/storage/s3.ts';
 import { createScratch } from '../src/storage/scratch.ts';
 import { createLocalStorage, type Storage } from '../src/storage/storage.ts';
@@ -121,5 +122,21 @@ describe('S3 specifics', () => {
     expect(sha(await bytesOf(await storage.read(key)))).toBe(sha(Buffer.concat([a, b])));
 
     await storage.delete(key);
+  });
+});
+
+describe('the media part of a backup from S3', () => {
+  it('writes every object under its key, unfinished uploads aside', async () => {
+    const storage = createS3Storage(server.settings);
+    const poster = randomBytes(3000);
+    await storage.put('videos/k/poster.jpg', poster);
+    await storage.put('users/k/avatar-1.webp', Buffer.from('avatar'));
+    await storage.put('uploads/half', Buffer.from('half an upload'));
+    const target = path.join(work, 'backup-media');
+    const done = await backupStoredMedia(storage, target);
+    expect(done.objects).toBeGreaterThanOrEqual(2);
+    expect(sha(await readFile(path.join(target, 'videos/k/poster.jpg')))).toBe(sha(poster));
+    expect((await readFile(path.join(target, 'users/k/avatar-1.webp'))).toString()).toBe('avatar');
+    await expect(readFile(path.join(target, 'uploads/half'))).rejects.toThrow();
   });
 });

@@ -5,6 +5,8 @@ import pino from 'pino';
 import { loadConfig } from '../config.ts';
 import { backupEmbeddedDatabase, backupMedia, dumpServerDatabase } from '../db/backup.ts';
 import { startEmbeddedServer } from '../db/embedded-server.ts';
+import { backupStoredMedia } from '../storage/backup.ts';
+import { createS3Storage } from '../storage/s3.ts';
 
 /**
  * `npm run backup [-- FOLDER]`: the database and the media files, consistent, into FOLDER
@@ -32,7 +34,9 @@ try {
       await server.stop();
     }
   }
-  await backupMedia(path.join(config.dataDir, 'media'), path.join(target, 'media'));
+  // After the database, so that every object a backed-up row names is there.
+  if (config.s3) await backupStoredMedia(createS3Storage(config.s3), path.join(target, 'media'));
+  else await backupMedia(path.join(config.dataDir, 'media'), path.join(target, 'media'));
   // Sessions and signed links stay valid after a restore.
   const secret = path.join(config.dataDir, 'jwt-secret');
   if (existsSync(secret)) await copyFile(secret, path.join(target, 'jwt-secret'));

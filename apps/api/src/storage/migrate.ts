@@ -4,8 +4,8 @@ import type { Readable } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { tusUploads, videos } from '../db/schema.ts';
-import { S3_PART_BYTES } from './s3-parts.ts';
 import type { S3Storage } from './s3.ts';
+import { uploadPartBytes } from './s3-uploads.ts';
 import { UPLOADS_PREFIX, type LocalStorage } from './storage.ts';
 
 export interface MigrationReport {
@@ -46,7 +46,6 @@ export async function migrateToS3(deps: {
   onProgress?: (line: string) => void;
 }): Promise<MigrationReport> {
   const { db, from, to } = deps;
-  const partBytes = deps.partBytes ?? S3_PART_BYTES;
   const say = deps.onProgress ?? (() => {});
   const report: MigrationReport = { copied: 0, skipped: 0, uploads: 0, bytes: 0, failed: [] };
   await to.ensureBucket();
@@ -126,6 +125,7 @@ export async function migrateToS3(deps: {
     const key = `${UPLOADS_PREFIX}/${id}`;
     const parts: { partNumber: number; etag: string; size: number }[] = [];
     let multipartId: string | null = null;
+    const partBytes = deps.partBytes ?? uploadPartBytes(info.size);
     const whole = Math.floor(offset / partBytes) * partBytes;
     for (let start = 0; start < whole; start += partBytes) {
       multipartId ??= await to.multipart.create(key, info.filetype);

@@ -5,12 +5,23 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
 import { tusUploads } from '../db/schema.ts';
 import { reclaimBodyBuffers } from '../memory.ts';
-import { S3_PART_BYTES } from './s3-parts.ts';
 import type { S3Storage } from './s3.ts';
 import { UPLOADS_PREFIX } from './storage.ts';
 import { createUploadLocks, uploadKey, type Received, type UploadStore } from './uploads.ts';
 
 type State = typeof tusUploads.$inferSelect;
+
+/** Parts of one upload sent to S3 at the same time (as the AWS SDK's own multipart upload does). */
+const PARTS_IN_FLIGHT = 4;
+
+/**
+ * The part size of an upload of `size` bytes: 8 MiB, more for a file that would need more than
+ * 9 000 of them (S3 allows 10 000). Derived from the size alone, so every process agrees.
+ */
+export function uploadPartBytes(size: number): number {
+  const MIB = 1024 * 1024;
+  return Math.max(8 * MIB, Math.ceil(size / 9000 / MIB) * MIB);
+}
 
 async function bytesOf(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -20,14 +31,13 @@ async function bytesOf(stream: NodeJS.ReadableStream): Promise<Buffer> {
 
 /**
  * tus uploads into an S3-compatible store, with no shared disk: the bytes go to an S3 multipart
- * upload of `uploads/<id>` as they arrive, one part per `partBytes` (16 MiB); what is left at the
+ * upload of `uploads/<id>` as they arrive, one part per 8 MiB (uploadPartBytes), four at once; what is left at the
  * end of a request (a cut connection, a client's small chunk) waits in a tail object
  * `uploads/<id>.tail/<n>` and is sent with the next bytes. The state (size, offset, parts, tail)
  * is a row of `tus_uploads`, written after each part, conditionally on its version: whichever
  * API process receives the next request continues from it, and of two processes writing the
  * same upload at once only one records its bytes (the other stops, as when a newer request
- * takes an upload over). Memory: at most two parts per upload in flight (one being sent, one
- * filling).
+ * takes an upload over). Memory: at most five parts per upload (four being sent, one filling).
  */
 export function createS3UploadStore(deps: {
   db: Db;
@@ -37,7 +47,7 @@ export function createS3UploadStore(deps: {
   lockTimeoutMs?: number;
 }): UploadStore {
   const { db, storage, log } = deps;
-  const partBytes = deps.partBytes ?? S3_PART_BYTES;
+
   const lock = createUploadLocks(deps.lockTimeoutMs);
 
   async function load(id: string): Promise<State | undefined> {
@@ -127,6 +137,7 @@ export function createS3UploadStore(deps: {
       let state = await load(id);
       if (!state || state.completed || state.offset !== start) return { end: 'stopped', bytes: 0 };
       const key = uploadKey(id);
+      const partBytes = deps.partBytes ?? uploadPartBytes(state.size);
       // The bytes kept in the tail come first in the next part.
       let pending: Buffer[] = state.tailKey && state.tailSize > 0 ? [await bytesOf(await storage.read(state.tailKey))] : [];
       let pendingBytes = state.tailSize;
@@ -135,15 +146,25 @@ export function createS3UploadStore(deps: {
       let lost = false;
       let flushing: Promise<void> = Promise.resolve();
 
-      /** Sends one part and records it (in order: each waits for the one before). */
-      const sendPart = (data: Buffer) => {
+      let nextPartNumber = state.parts.length + 1;
+      let multipartId: Promise<string> | undefined = state.multipartId ? Promise.resolve(state.multipartId) : undefined;
+      const filetype = state.filetype ?? undefined;
+      /**
+       * Sends one part (several go at once) and records it once the parts before it are recorded,
+       * so that the recorded offset never counts a byte that is not in S3. Settles when it is sent.
+       */
+      const sendPart = (data: Buffer): Promise<unknown> => {
+        const partNumber = nextPartNumber++;
+        multipartId ??= storage.multipart.create(key, filetype);
+        const sent = multipartId.then(async (uploadId) => ({
+          uploadId,
+          etag: await storage.multipart.uploadPart(key, uploadId, partNumber, data),
+        }));
         flushing = flushing.then(async () => {
+          const { uploadId, etag } = await sent;
           if (lost || !state) return;
-          const multipartId = state.multipartId ?? (await storage.multipart.create(key, state.filetype ?? undefined));
-          const partNumber = state.parts.length + 1;
-          const etag = await storage.multipart.uploadPart(key, multipartId, partNumber, data);
           const next = {
-            multipartId,
+            multipartId: uploadId,
             parts: [...state.parts, { partNumber, etag, size: data.length }],
             offset: state.parts.reduce((n, p) => n + p.size, 0) + data.length,
             tailKey: null,
@@ -157,7 +178,7 @@ export function createS3UploadStore(deps: {
           state = { ...state, ...next, version: state.version + 1 };
           if (oldTail) await storage.delete(oldTail);
         });
-        return flushing;
+        return sent;
       };
 
       const end = await new Promise<Received['end']>((resolve) => {
@@ -172,16 +193,24 @@ export function createS3UploadStore(deps: {
           reclaimBodyBuffers(chunk.length);
           pending.push(chunk);
           pendingBytes += chunk.length;
-          if (pendingBytes >= partBytes) {
-            const all = Buffer.concat(pending);
-            const part = all.subarray(0, partBytes);
-            const rest = all.subarray(partBytes);
-            pending = rest.length ? [Buffer.from(rest)] : [];
-            pendingBytes = rest.length;
-            // One part sent while the next fills; past that the socket waits.
+          while (pendingBytes >= partBytes) {
+            // One copy per part: the part cut at its size; the rest of the last chunk starts the next.
+            const rest = pendingBytes - partBytes;
+            let part: Buffer;
+            if (rest <= chunk.length) {
+              part = Buffer.concat(pending, partBytes);
+              pending = rest ? [chunk.subarray(chunk.length - rest)] : [];
+            } else {
+              // A tail bigger than a part (moved by storage:migrate with other parts).
+              const all = Buffer.concat(pending);
+              part = all.subarray(0, partBytes);
+              pending = [all.subarray(partBytes)];
+            }
+            pendingBytes = rest;
+            // A few parts are sent at once while the next fills; past that the socket waits.
             inFlight += 1;
-            if (inFlight >= 2) body.pause();
-            sendPart(Buffer.from(part)).then(
+            if (inFlight >= PARTS_IN_FLIGHT) body.pause();
+            sendPart(part).then(
               () => {
                 inFlight -= 1;
                 if (lost) finish('stopped');
