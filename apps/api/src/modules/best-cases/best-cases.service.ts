@@ -1,3 +1,5 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import {
@@ -24,7 +26,7 @@ import type { Storage } from '../../storage/storage.ts';
 import type { Audit } from '../audit/audit.service.ts';
 import type { MediaService } from '../media/media.service.ts';
 import type { NotificationService } from '../notifications/notifications.service.ts';
-import { removeUploadFilesOf } from '../videos/videos.service.ts';
+import { removeUploadFilesOf, UPLOADS_DIR } from '../videos/videos.service.ts';
 
 type UpdateBestCaseBody = z.output<typeof updateBestCaseBody>;
 type BestCaseRow = typeof bestCases.$inferSelect;
@@ -71,6 +73,9 @@ export function createBestCaseService(deps: {
           posterMediaId: videos.posterMediaId,
           videoMediaId: videos.videoMediaId,
           storyboard: videos.storyboard,
+          uploadId: videos.uploadId,
+          sourceSize: videos.sourceSize,
+          uploadFingerprint: videos.uploadFingerprint,
         },
         surgery: { id: surgeries.id, nameFr: surgeries.nameFr, nameEn: surgeries.nameEn },
         organ: { id: organs.id, nameFr: organs.nameFr, nameEn: organs.nameEn, icon: organs.icon },
@@ -97,7 +102,18 @@ export function createBestCaseService(deps: {
     };
   }
 
-  function adminOf(r: Joined, viewerId: string, lang: Language): AdminBestCase {
+  /** The caller's own unfinished upload of the best case's file: where it stands on disk. */
+  async function uploadOf(r: Joined, viewerId: string): Promise<AdminBestCase['upload']> {
+    const { uploadId, sourceSize } = r.video;
+    if (r.bc.createdById !== viewerId || r.video.mediaStatus !== 'uploading' || !uploadId || sourceSize === null) return null;
+    const offset = await stat(path.join(deps.dataDir, UPLOADS_DIR, uploadId)).then(
+      (s) => s.size,
+      () => 0,
+    );
+    return { id: uploadId, offset, size: sourceSize, fingerprint: r.video.uploadFingerprint };
+  }
+
+  async function adminOf(r: Joined, viewerId: string, lang: Language): Promise<AdminBestCase> {
     return {
       id: r.bc.id,
       origin: r.bc.origin as BestCaseOrigin,
@@ -117,6 +133,7 @@ export function createBestCaseService(deps: {
       visible: Boolean(r.visible),
       stepCount: Number(r.stepCount),
       mine: r.bc.createdById === viewerId,
+      upload: await uploadOf(r, viewerId),
       createdAt: r.bc.createdAt.toISOString(),
     };
   }
@@ -187,7 +204,7 @@ export function createBestCaseService(deps: {
 
   async function adminDetail(id: string, viewer: RequestUser, lang: Language): Promise<AdminBestCaseDetail> {
     const row = await adminRow(id);
-    return { ...adminOf(row, viewer.id, lang), ...(await playable(row, viewer.id, lang)) };
+    return { ...(await adminOf(row, viewer.id, lang)), ...(await playable(row, viewer.id, lang)) };
   }
 
   /** The converted case the caller wrote, or 404. */
@@ -248,7 +265,7 @@ export function createBestCaseService(deps: {
           .offset((query.page - 1) * query.limit),
         db.select({ total: count() }).from(bestCases).where(where),
       ]);
-      return { data: rows.map((r) => adminOf(r, viewer.id, lang)), total: total?.total ?? 0, page: query.page, limit: query.limit };
+      return { data: await Promise.all(rows.map((r) => adminOf(r, viewer.id, lang))), total: total?.total ?? 0, page: query.page, limit: query.limit };
     },
 
     adminDetail,
