@@ -265,7 +265,12 @@ export function createBestCaseService(deps: {
           .offset((query.page - 1) * query.limit),
         db.select({ total: count() }).from(bestCases).where(where),
       ]);
-      return { data: await Promise.all(rows.map((r) => adminOf(r, viewer.id, lang))), total: total?.total ?? 0, page: query.page, limit: query.limit };
+      return {
+        data: await Promise.all(rows.map((r) => adminOf(r, viewer.id, lang))),
+        total: total?.total ?? 0,
+        page: query.page,
+        limit: query.limit,
+      };
     },
 
     adminDetail,
