@@ -13,6 +13,7 @@ import {
   specialties,
   surgeries,
   surgerySteps,
+  USER_SEARCH_TEXT,
   users,
   videos,
   vocabularySeeds,
@@ -85,7 +86,7 @@ afterAll(async () => {
 describe('vocabularies', () => {
   it('lists every list with both names, positions and whether a term is in use; copil reads it too', async () => {
     const list = await vocabularies();
-    expect(list.organs).toHaveLength(6);
+    expect(list.organs).toHaveLength(8);
     expect(list.surgeries).toHaveLength(16);
     expect(list.specialties.length).toBeGreaterThan(5);
     expect(list.organs[0]).toMatchObject({ nameFr: 'Vessie', nameEn: 'Bladder', icon: 'bladder', retiredAt: null });
@@ -107,7 +108,7 @@ describe('vocabularies', () => {
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().data.id as string;
     let organ = (await vocabularies()).organs.find((o) => o.id === id)!;
-    expect(organ).toMatchObject({ nameEn, icon: 'ureter', inUse: false, retiredAt: null, position: 6 });
+    expect(organ).toMatchObject({ nameEn, icon: 'ureter', inUse: false, retiredAt: null, position: 8 });
     expect(organ.nameFr).not.toMatch(/^\s|\s$/);
 
     const renamed = await call('PUT', `/admin/vocabularies/organs/${id}`, admin, {
@@ -556,6 +557,24 @@ describe('surgery videos', () => {
     expect(paged.json().data.data.map((v: { id: string }) => v.id)).toEqual([older.id]);
     const literal = await call('GET', `/admin/surgery-videos?filter=search==%25`, admin);
     expect(literal.json().data.total).toBe(0);
+    // "last first" and part of the email find the author too.
+    const reversed = await call('GET', `/admin/surgery-videos?filter=search==${encodeURIComponent(`author${marker} searchable`)}`, admin);
+    expect(reversed.json().data.total).toBe(2);
+
+    // Each side of the search is answered by its trigram index, not by reading every row.
+    const client = await ctx.database.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SET LOCAL enable_seqscan = off');
+      const plan = async (sqlText: string) =>
+        (await client.query(`EXPLAIN ${sqlText}`)).rows.map((r: Record<string, string>) => Object.values(r)[0]).join('\n');
+      expect(await plan(`SELECT id FROM users WHERE (${USER_SEARCH_TEXT}) ILIKE '%searchable%'`)).toContain('users_search_trgm');
+      expect(await plan(`SELECT id FROM surgeries WHERE name_fr ILIKE '%pyélo%'`)).toContain('surgeries_name_fr_trgm');
+      expect(await plan(`SELECT id FROM surgeries WHERE name_en ILIKE '%pyelo%'`)).toContain('surgeries_name_en_trgm');
+      await client.query('ROLLBACK');
+    } finally {
+      client.release();
+    }
 
     for (const bad of ['filter=status==lost', 'filter=mediaStatus==gone', 'filter=authorId==x', 'sort=duration']) {
       expect((await call('GET', `/admin/surgery-videos?${bad}`, admin)).statusCode, bad).toBe(400);

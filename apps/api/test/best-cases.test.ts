@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { and, asc, eq, isNotNull, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminBestCaseDetail, BestCaseDetail, BestCaseRequest, BestCaseSummary } from '@sutura/domain/best-cases';
+import type { AdminBestCase, AdminBestCaseDetail, BestCaseDetail, BestCaseRequest, BestCaseSummary } from '@sutura/domain/best-cases';
 import type { Role } from '@sutura/domain/roles';
 import { bestCases, media, notifications, surgeries, surgerySteps, videoSteps, videos } from '../src/db/schema.ts';
 import { seedDemoBestCase } from '../src/demo-best-cases.ts';
@@ -462,6 +463,58 @@ describe('the demo', () => {
     expect(rows[0]!.consentAt).toBeInstanceOf(Date);
     expect((await call(people.learner, 'GET', `/v1/best-cases/${rows[0]!.id}`)).status).toBe(200);
     expect(await db.select().from(bestCases).where(eq(bestCases.videoId, saved!.id))).toEqual([]);
+  });
+});
+
+describe('an interrupted best-case upload', () => {
+  it('resumes like a learner’s: the list tells its creator where it stopped, and the same file goes on from there', async () => {
+    const created = await call<AdminBestCaseDetail>(people.administrator, 'POST', '/v1/admin/best-cases', {
+      source: 'upload',
+      surgeryId: surgery.id,
+      ...texts,
+    });
+    expect(created.status, created.raw).toBe(201);
+    const videoId = created.body.data.videoId;
+    const fingerprint = `sha256:${clip.length}:${createHash('sha256').update(clip).digest('hex')}`;
+    const started = await tus('POST', '/v1/uploads/', people.administrator, {
+      'upload-length': String(clip.length),
+      'upload-metadata': tusMetadata({ videoId, filetype: 'video/mp4', fingerprint }),
+    });
+    expect(started.status).toBe(201);
+    const location = started.headers.get('location')!;
+    const half = Math.floor(clip.length / 2);
+    const first = await tus(
+      'PATCH',
+      location,
+      people.administrator,
+      { 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      clip.subarray(0, half),
+    );
+    expect(first.status).toBe(204);
+
+    // The tab closed: the page, opened again, learns the upload and its offset from the list.
+    const listed = async () => {
+      const list = await call<{ data: AdminBestCase[] }>(people.administrator, 'GET', '/v1/admin/best-cases?limit=100');
+      return list.body.data.data.find((b) => b.videoId === videoId)!;
+    };
+    expect((await listed()).upload).toEqual({ id: location.split('/').pop(), offset: half, size: clip.length, fingerprint });
+    const head = await tus('HEAD', location, people.administrator);
+    expect(head.headers.get('upload-offset')).toBe(String(half));
+    const rest = await tus(
+      'PATCH',
+      location,
+      people.administrator,
+      { 'upload-offset': String(half), 'content-type': 'application/offset+octet-stream' },
+      clip.subarray(half),
+    );
+    expect(rest.status).toBe(204);
+    expect((await listed()).upload).toBeNull();
+    const [row] = await ctx.database.db
+      .select({ sourceSize: videos.sourceSize, mediaStatus: videos.mediaStatus })
+      .from(videos)
+      .where(eq(videos.id, videoId));
+    expect(row!.sourceSize).toBe(clip.length);
+    expect(row!.mediaStatus).not.toBe('uploading');
   });
 });
 

@@ -130,6 +130,11 @@ export const adminBestCaseSchema = z.object({
   stepCount: z.number(),
   /** Created by the caller: only they send (or send again) the file of an uploaded one. */
   mine: z.boolean(),
+  /**
+   * The unfinished upload of the caller's own uploaded best case, as for a learner's case: sending
+   * the same file again (same fingerprint) goes on from `offset`.
+   */
+  upload: z.object({ id: z.string(), offset: z.number(), size: z.number(), fingerprint: z.string().nullable() }).nullable(),
   createdAt: z.string(),
 });
 export type AdminBestCase = z.infer<typeof adminBestCaseSchema>;

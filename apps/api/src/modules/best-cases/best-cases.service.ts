@@ -72,6 +72,9 @@ export function createBestCaseService(deps: {
           posterMediaId: videos.posterMediaId,
           videoMediaId: videos.videoMediaId,
           storyboard: videos.storyboard,
+          uploadId: videos.uploadId,
+          sourceSize: videos.sourceSize,
+          uploadFingerprint: videos.uploadFingerprint,
         },
         surgery: { id: surgeries.id, nameFr: surgeries.nameFr, nameEn: surgeries.nameEn },
         organ: { id: organs.id, nameFr: organs.nameFr, nameEn: organs.nameEn, icon: organs.icon },
@@ -98,7 +101,15 @@ export function createBestCaseService(deps: {
     };
   }
 
-  function adminOf(r: Joined, viewerId: string, lang: Language): AdminBestCase {
+  /** The caller's own unfinished upload of the best case's file: how far it got, in any store. */
+  async function uploadOf(r: Joined, viewerId: string): Promise<AdminBestCase['upload']> {
+    const { uploadId, sourceSize } = r.video;
+    if (r.bc.createdById !== viewerId || r.video.mediaStatus !== 'uploading' || !uploadId || sourceSize === null) return null;
+    const offset = (await deps.uploads.offset(uploadId).catch(() => undefined)) ?? 0;
+    return { id: uploadId, offset, size: sourceSize, fingerprint: r.video.uploadFingerprint };
+  }
+
+  async function adminOf(r: Joined, viewerId: string, lang: Language): Promise<AdminBestCase> {
     return {
       id: r.bc.id,
       origin: r.bc.origin as BestCaseOrigin,
@@ -118,6 +129,7 @@ export function createBestCaseService(deps: {
       visible: Boolean(r.visible),
       stepCount: Number(r.stepCount),
       mine: r.bc.createdById === viewerId,
+      upload: await uploadOf(r, viewerId),
       createdAt: r.bc.createdAt.toISOString(),
     };
   }
@@ -188,7 +200,7 @@ export function createBestCaseService(deps: {
 
   async function adminDetail(id: string, viewer: RequestUser, lang: Language): Promise<AdminBestCaseDetail> {
     const row = await adminRow(id);
-    return { ...adminOf(row, viewer.id, lang), ...(await playable(row, viewer.id, lang)) };
+    return { ...(await adminOf(row, viewer.id, lang)), ...(await playable(row, viewer.id, lang)) };
   }
 
   /** The converted case the caller wrote, or 404. */
@@ -249,7 +261,12 @@ export function createBestCaseService(deps: {
           .offset((query.page - 1) * query.limit),
         db.select({ total: count() }).from(bestCases).where(where),
       ]);
-      return { data: rows.map((r) => adminOf(r, viewer.id, lang)), total: total?.total ?? 0, page: query.page, limit: query.limit };
+      return {
+        data: await Promise.all(rows.map((r) => adminOf(r, viewer.id, lang))),
+        total: total?.total ?? 0,
+        page: query.page,
+        limit: query.limit,
+      };
     },
 
     adminDetail,

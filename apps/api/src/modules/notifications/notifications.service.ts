@@ -98,7 +98,12 @@ export function createNotificationService(deps: {
     /** Stores a notification, pushes it live, and mails it where the person asked for it. */
     async notify(userId: string, key: NotificationKind, params: Record<string, NotificationParam> = {}, link: string | null = null) {
       const [user] = await db
-        .select({ email: users.email, preferences: users.preferences, appLanguage: users.appLanguage, settings: users.notificationSettings })
+        .select({
+          email: users.email,
+          preferences: users.preferences,
+          appLanguage: users.appLanguage,
+          settings: users.notificationSettings,
+        })
         .from(users)
         .where(eq(users.id, userId));
       if (!user) return;

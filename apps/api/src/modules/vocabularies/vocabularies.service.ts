@@ -145,7 +145,11 @@ export function createVocabularyService(db: Db) {
       const links = SURGERIES.filter((s) => s.organ && !doneLinks.has(s.code));
       for (const s of links) {
         const organId = organIds.get(s.organ!);
-        if (organId) await db.update(surgeries).set({ organId }).where(and(eq(surgeries.code, s.code), isNull(surgeries.organId)));
+        if (organId)
+          await db
+            .update(surgeries)
+            .set({ organId })
+            .where(and(eq(surgeries.code, s.code), isNull(surgeries.organId)));
       }
       if (links.length) {
         await markSeeded(

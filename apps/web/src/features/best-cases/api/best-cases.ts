@@ -9,7 +9,7 @@ import type {
 } from '@sutura/domain/best-cases';
 import type { z } from 'zod';
 import type { updateBestCaseBody } from '@sutura/domain/best-cases';
-import type { videoListResponse } from '@sutura/domain/videos';
+import type { AdminVideoList } from '@sutura/domain/admin-catalog';
 import { api } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
 
@@ -85,15 +85,26 @@ export function useAdminBestCase(id: string | null) {
   });
 }
 
-/** The analysed cases an administrator may turn into best cases, newest first. */
-export function useAnalysedVideos(enabled: boolean) {
+/** How many analysed cases the picker shows at once; the search reaches every other one. */
+export const ANALYSED_PICKER_SIZE = 50;
+
+/**
+ * The analysed cases an administrator may turn into best cases, newest first, searched on the
+ * server among all of them (author's name or email, surgery), through the administrators' list.
+ */
+export function useAnalysedVideos(enabled: boolean, search: string) {
+  const text = search.trim();
   return useQuery({
-    queryKey: ['videos', 'analysed-for-best-cases', currentLanguage()],
+    queryKey: ['videos', 'analysed-for-best-cases', currentLanguage(), text],
     queryFn: () =>
-      api<z.infer<typeof videoListResponse>>('GET', '/videos', {
-        query: { filter: { tab: 'all', status: 'analysed', kind: 'video' }, limit: 100 },
+      api<AdminVideoList>('GET', '/admin/surgery-videos', {
+        query: {
+          filter: { status: 'analysed', mediaStatus: 'ready', ...(text ? { search: text } : {}) },
+          limit: ANALYSED_PICKER_SIZE,
+        },
       }),
     enabled,
+    placeholderData: keepPreviousData,
   });
 }
 

@@ -4,16 +4,18 @@ import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
 import { PendingButton } from '@/components/pending-button';
 import { errorText } from '@/lib/http';
 import { useToast } from '@/lib/toast';
-import { UploadRefusedError, useUploads } from '@/lib/uploads';
+import { UploadRefusedError, useUploads, type ServerUpload } from '@/lib/uploads';
 import { checkVideoFile } from '@/lib/video-file-check';
 
 const VIDEO_ACCEPT = 'video/*,.mkv,.ts,.mts,.m2ts,.avi,.mov';
 
 /**
- * The file of an uploaded best case whose upload stopped (the tab was closed, it expired) or whose
- * file was refused: sent again from the start. Nothing while this tab is still sending it.
+ * The file of an uploaded best case whose upload stopped (the tab was closed, the network went) or
+ * whose file was refused. With the server's unfinished upload, the same file (same fingerprint)
+ * goes on from where it stopped, as a learner's case does; another file is refused. Without one,
+ * it is sent from the start. Nothing while this tab is still sending it.
  */
-export function ResendFileButton({ videoId }: { videoId: string }) {
+export function ResendFileButton({ videoId, upload }: { videoId: string; upload: ServerUpload | null }) {
   const { t } = useTranslation(['best-cases', 'errors']);
   const toast = useToast();
   const { uploadOf, resumeVideoUpload } = useUploads();
@@ -33,7 +35,7 @@ export function ResendFileButton({ videoId }: { videoId: string }) {
         toast('error', t(`errors:${refusal}`, { file: file.name }));
         return;
       }
-      await resumeVideoUpload(videoId, file, null);
+      await resumeVideoUpload(videoId, file, upload);
       toast('info', t('form.uploadStarted'));
     } catch (error) {
       toast('error', error instanceof UploadRefusedError ? error.message : errorText(error));
@@ -53,7 +55,9 @@ export function ResendFileButton({ videoId }: { videoId: string }) {
         onClick={() => input.current?.click()}
         data-testid="best-case-resend-file"
       >
-        {t('admin.resendFile')}
+        {upload && upload.offset > 0
+          ? t('admin.resumeFile', { percent: Math.floor((upload.offset / Math.max(1, upload.size)) * 100) })
+          : t('admin.resendFile')}
       </PendingButton>
     </>
   );

@@ -16,11 +16,12 @@ import CloudUploadOutlined from '@mui/icons-material/CloudUploadOutlined';
 import SaveOutlined from '@mui/icons-material/SaveOutlined';
 import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
 import VideoLibraryOutlined from '@mui/icons-material/VideoLibraryOutlined';
+import type { AdminVideo } from '@sutura/domain/admin-catalog';
 import { formatBytes } from '@sutura/domain/errors';
 import { mayAdminWrite } from '@sutura/domain/roles';
 import { applyApiFieldErrors } from '@/components/form-field';
 import { PendingButton } from '@/components/pending-button';
-import { formatDateTime, formatDuration } from '@/components/video/format';
+import { formatDateTime } from '@/components/video/format';
 import { ApiRequestError, errorText } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
 import { useSession } from '@/lib/session';
@@ -60,7 +61,17 @@ export function AddBestCasePage() {
   const maxBytes = useMaxUploadBytes();
   const { startVideoUpload } = useUploads();
   const create = useCreateBestCase();
-  const analysed = useAnalysedVideos(source === 'video');
+  // The picker searches every analysed case on the server, a moment after the typing stops.
+  const [searchText, setSearchText] = useState('');
+  const [videoSearch, setVideoSearch] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setVideoSearch(searchText), 300);
+    return () => clearTimeout(timer);
+  }, [searchText]);
+  const analysed = useAnalysedVideos(source === 'video', videoSearch);
+  // The chosen case stays offered while another search runs.
+  const [chosen, setChosen] = useState<AdminVideo | null>(null);
+  const options = [...(chosen && !analysed.data?.data.some((v) => v.id === chosen.id) ? [chosen] : []), ...(analysed.data?.data ?? [])];
   const lang = currentLanguage();
   const resolver = useMemo(() => bestCaseResolver<BestCaseFormValues>(), []);
   const { control, handleSubmit, setError, setValue } = useForm<BestCaseFormValues>({ resolver, defaultValues: emptyBestCaseValues() });
@@ -177,29 +188,47 @@ export function AddBestCasePage() {
             </FormHelperText>
           </Box>
         ) : (
-          <TextField
-            select
-            fullWidth
-            margin="normal"
-            required
-            label={t('form.video')}
-            value={analysed.data?.data.some((v) => v.id === videoId) ? videoId : ''}
-            onChange={(e) => {
-              setVideoId(e.target.value);
-              setVideoError(null);
-            }}
-            error={!!videoError}
-            helperText={videoError ?? (analysed.data?.data.length === 0 ? t('form.noAnalysedVideo') : t('form.videoHelp'))}
-            slotProps={{ htmlInput: { 'data-testid': 'best-case-video' } }}
-          >
-            {(analysed.data?.data ?? []).map((v) => (
-              <MenuItem key={v.id} value={v.id}>
-                {[v.surgery?.name, formatDateTime(v.createdAt, lang), v.duration !== null ? formatDuration(v.duration) : null]
-                  .filter(Boolean)
-                  .join(' · ')}
-              </MenuItem>
-            ))}
-          </TextField>
+          <>
+            <TextField
+              fullWidth
+              margin="normal"
+              type="search"
+              label={t('form.videoSearch')}
+              value={searchText}
+              onChange={(e) => setSearchText(e.target.value)}
+              helperText={t('form.videoSearchHelp')}
+              slotProps={{ htmlInput: { 'data-testid': 'best-case-video-search', maxLength: 100 } }}
+            />
+            <TextField
+              select
+              fullWidth
+              margin="normal"
+              required
+              label={t('form.video')}
+              value={options.some((v) => v.id === videoId) ? videoId : ''}
+              onChange={(e) => {
+                setVideoId(e.target.value);
+                setChosen(options.find((v) => v.id === e.target.value) ?? null);
+                setVideoError(null);
+              }}
+              error={!!videoError}
+              helperText={
+                videoError ??
+                (analysed.data?.data.length === 0
+                  ? t(videoSearch.trim() ? 'form.noAnalysedMatch' : 'form.noAnalysedVideo')
+                  : t('form.videoHelp', { shown: analysed.data?.data.length ?? 0, total: analysed.data?.total ?? 0 }))
+              }
+              slotProps={{ htmlInput: { 'data-testid': 'best-case-video' } }}
+            >
+              {options.map((v) => (
+                <MenuItem key={v.id} value={v.id}>
+                  {[v.surgery?.name, `${v.author.firstName} ${v.author.lastName}`.trim(), formatDateTime(v.createdAt, lang)]
+                    .filter(Boolean)
+                    .join(' · ')}
+                </MenuItem>
+              ))}
+            </TextField>
+          </>
         )}
       </Paper>
       <Paper variant="outlined" component="section" aria-labelledby="texts-title" sx={{ p: { xs: 2, sm: 3 } }}>

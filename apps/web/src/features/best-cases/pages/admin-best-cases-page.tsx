@@ -172,7 +172,7 @@ function Row({ bestCase, canWrite, onDialog }: { bestCase: AdminBestCase; canWri
             {bestCase.origin === 'uploaded' &&
               bestCase.mine &&
               (bestCase.mediaStatus === 'uploading' || bestCase.mediaStatus === 'failed') && (
-                <ResendFileButton videoId={bestCase.videoId} />
+                <ResendFileButton videoId={bestCase.videoId} upload={bestCase.mediaStatus === 'uploading' ? bestCase.upload : null} />
               )}
             <Button
               size="small"
