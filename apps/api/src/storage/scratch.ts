@@ -66,7 +66,12 @@ export function createScratch(opts: { dir: string; maxBytes: number; waitMs?: nu
   async function sweep(): Promise<void> {
     for (const name of await readdir(dir).catch(() => [] as string[])) {
       const match = FOLDER.exec(name);
-      if (!match) continue;
+      if (!match) {
+        // Folders of an earlier version (`video-<id>-…`), once a day old: nothing works in them any more.
+        const info = await stat(path.join(dir, name)).catch(() => undefined);
+        if (info && Date.now() - info.mtimeMs > 86_400_000) await rm(path.join(dir, name), { recursive: true, force: true });
+        continue;
+      }
       const pid = Number(match[2]);
       const left = pid === process.pid ? match[3] !== instance : !alive(pid);
       if (left) await rm(path.join(dir, name), { recursive: true, force: true });
