@@ -139,7 +139,15 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     ...(deps.pushResolve ? { resolve: deps.pushResolve } : {}),
   });
   const push = createPushService({ db, vapid, log: deps.log, endpoints: pushEndpoints });
-  const notifications = createNotificationService({ db, hub, queue, publicUrl: config.publicUrl, push, log: deps.log });
+  const notifications = createNotificationService({
+    db,
+    hub,
+    queue,
+    publicUrl: config.publicUrl,
+    push,
+    log: deps.log,
+    timeZone: config.timeZone,
+  });
   const auth = createAuthService({
     db,
     tokens,

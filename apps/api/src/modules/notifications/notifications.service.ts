@@ -36,11 +36,13 @@ export function aboutCase(surgery: { fr: string; en: string }, video: { createdA
   return { surgery, caseAt: video.createdAt.toISOString() };
 }
 
-/** The day a case was added, in the server's time zone (TZ), as its people read dates. */
-function caseDay(iso: string, lang: Language): string {
+/** The day a case was added, on the installation's clock (TIME_ZONE), as its people read dates. */
+function caseDay(iso: string, lang: Language, timeZone: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
-  return new Intl.DateTimeFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', { day: 'numeric', month: 'long', year: 'numeric' }).format(date);
+  return new Intl.DateTimeFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone }).format(
+    date,
+  );
 }
 
 /**
@@ -48,22 +50,22 @@ function caseDay(iso: string, lang: Language): string {
  * of a case is followed by the day it was added (`caseAt`); notifications stored before they
  * carried it keep reading as they did.
  */
-export function fill(template: string, params: Row['params'], lang: Language): string {
+export function fill(template: string, params: Row['params'], lang: Language, timeZone: string): string {
   return template.replace(/\{(\w+)\}/g, (_, k: string) => {
     const value = params[k];
     const text = value !== null && typeof value === 'object' ? value[lang] : String(value ?? '');
-    const day = k === 'surgery' && typeof params.caseAt === 'string' ? caseDay(params.caseAt, lang) : '';
+    const day = k === 'surgery' && typeof params.caseAt === 'string' ? caseDay(params.caseAt, lang, timeZone) : '';
     return day ? `${text} (${day})` : text;
   });
 }
 
-function render(row: Row, lang: Language): Notification {
+function renderRow(row: Row, lang: Language, timeZone: string): Notification {
   const kind = NOTIFICATION_KINDS[row.key as NotificationKind];
   const template: string = kind ? kind[lang] : row.key;
   return {
     id: row.id,
     key: row.key,
-    content: fill(template, row.params, lang),
+    content: fill(template, row.params, lang, timeZone),
     type: kind?.type ?? 'other',
     status: row.status === 'read' ? 'read' : 'unread',
     link: row.link,
@@ -78,8 +80,11 @@ export function createNotificationService(deps: {
   publicUrl: string;
   push?: Pick<PushService, 'sendToUser'>;
   log?: Logger;
+  /** The installation's time zone (TIME_ZONE): the day a case was added is read on its clock. */
+  timeZone: string;
 }) {
-  const { db, hub, queue, publicUrl, push } = deps;
+  const { db, hub, queue, publicUrl, push, timeZone } = deps;
+  const render = (row: Row, lang: Language) => renderRow(row, lang, timeZone);
   // The list is read at every page of the app: built once, named statements on every connection.
   const page = db
     .select()
@@ -127,7 +132,7 @@ export function createNotificationService(deps: {
               template: {
                 name: 'notification',
                 params: {
-                  subject: fill(NOTIFICATION_KINDS[key].subject[lang], row!.params, lang),
+                  subject: fill(NOTIFICATION_KINDS[key].subject[lang], row!.params, lang, timeZone),
                   content: rendered.content,
                   link: link ? new URL(link, publicUrl).href : null,
                 },
