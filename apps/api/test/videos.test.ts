@@ -315,9 +315,9 @@ describe('sharing a case', () => {
     expect(notes).toHaveLength(1);
     const [surgery] = await db().select().from(surgeries).where(eq(surgeries.id, created.surgery!.id));
     // The case is named by its surgery and the day it was added, on the installation's clock.
-    const [row] = await db().select({ createdAt: videos.createdAt }).from(videos).where(eq(videos.id, created.id));
+    const [sharedCase] = await db().select({ createdAt: videos.createdAt }).from(videos).where(eq(videos.id, created.id));
     const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: ctx.config.timeZone }).format(
-      row!.createdAt,
+      sharedCase!.createdAt,
     );
     expect(notes[0]).toMatchObject({
       link: `/videos/${created.id}/shared`,
