@@ -59,31 +59,35 @@ export function mediaRoutes(deps: { mediaService: MediaService; urls: SignedUrls
   const recordAccess = mediaAccessRecorder(deps.audit);
   return async (app) => {
     // The signature is the access check: the URL was issued to a person allowed to see it.
-    app.get('/media/:id', { config: { access: 'public' }, schema: { tags: ['media'], params, querystring: query } }, async (request, reply) => {
-      const { u, exp, sig } = request.query;
-      if (!deps.urls.verify(request.params.id, u, exp, sig)) throw new AppError('NOT_FOUND');
-      const row = await deps.mediaService.get(request.params.id);
-      if (!row) throw new AppError('NOT_FOUND');
-      const size = await deps.storage.size(row.storageKey);
-      if (size === undefined) throw new AppError('NOT_FOUND');
-      await recordAccess(row, u, exp, request.ip);
-      reply.header('content-type', row.contentType);
-      reply.header('accept-ranges', 'bytes');
-      reply.header('cache-control', 'private, max-age=300');
-      reply.header('x-content-type-options', 'nosniff');
-      const range = parseRange(request.headers.range, size);
-      if (range === 'invalid') {
-        reply.header('content-range', `bytes */${size}`);
-        return reply.status(416).send();
-      }
-      if (range) {
-        reply.status(206);
-        reply.header('content-range', `bytes ${range.start}-${range.end}/${size}`);
-        reply.header('content-length', range.end - range.start + 1);
-        return reply.send(await deps.storage.read(row.storageKey, range));
-      }
-      reply.header('content-length', size);
-      return reply.send(await deps.storage.read(row.storageKey));
-    });
+    app.get(
+      '/media/:id',
+      { config: { access: 'public' }, schema: { tags: ['media'], params, querystring: query } },
+      async (request, reply) => {
+        const { u, exp, sig } = request.query;
+        if (!deps.urls.verify(request.params.id, u, exp, sig)) throw new AppError('NOT_FOUND');
+        const row = await deps.mediaService.get(request.params.id);
+        if (!row) throw new AppError('NOT_FOUND');
+        const size = await deps.storage.size(row.storageKey);
+        if (size === undefined) throw new AppError('NOT_FOUND');
+        await recordAccess(row, u, exp, request.ip);
+        reply.header('content-type', row.contentType);
+        reply.header('accept-ranges', 'bytes');
+        reply.header('cache-control', 'private, max-age=300');
+        reply.header('x-content-type-options', 'nosniff');
+        const range = parseRange(request.headers.range, size);
+        if (range === 'invalid') {
+          reply.header('content-range', `bytes */${size}`);
+          return reply.status(416).send();
+        }
+        if (range) {
+          reply.status(206);
+          reply.header('content-range', `bytes ${range.start}-${range.end}/${size}`);
+          reply.header('content-length', range.end - range.start + 1);
+          return reply.send(await deps.storage.read(row.storageKey, range));
+        }
+        reply.header('content-length', size);
+        return reply.send(await deps.storage.read(row.storageKey));
+      },
+    );
   };
 }
