@@ -61,6 +61,8 @@ describe('a session that ends closes its sockets', () => {
     expect((await ctx.inject({ method: 'DELETE', url: '/v1/auth', token: person.token })).statusCode).toBe(200);
     expect(await within(here.closed)).toBe('io server disconnect');
     await ctx.services.notifications.notify(person.id, 'passwordChanged');
+    // The notification reaches the other session's socket (through the realtime adapter, not at once).
+    for (let i = 0; i < 50 && there.notifications.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
     await roundTrip(there.socket);
     expect(there.socket.connected).toBe(true);
     expect(there.notifications).toHaveLength(1);
