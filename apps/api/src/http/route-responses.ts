@@ -91,6 +91,15 @@ const healthData = z.object({
   pushPublicKey: z.string().describe('VAPID public key for Web Push subscriptions.'),
 });
 
+const readyData = z.object({
+  ready: z.boolean().describe('Whether this process can serve: every check passes and it is not shutting down.'),
+  draining: z.boolean().describe('The process is shutting down (SIGTERM or SIGINT received).'),
+  checks: z
+    .object({ database: z.boolean(), queue: z.boolean(), storage: z.boolean(), mediaPipeline: z.boolean() })
+    .describe('Each dependency, reached within 3 s or not.'),
+});
+const readyBody = z.toJSONSchema(z.object({ success: z.literal(true), data: readyData })) as Record<string, unknown>;
+
 const ERROR_CODES = Object.keys(ERRORS) as [ErrorCode, ...ErrorCode[]];
 
 /** `{ success: false, error }`, with its message in the caller's language. */
@@ -154,6 +163,20 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   ),
   'GET /v1/legal/missing': json(z.object({ missing: z.array(z.string()) }), 'The LEGAL_* settings this installation has left blank.'),
   'GET /v1/health': json(healthData, 'The server is up; what this installation can do.'),
+  'GET /v1/ready': {
+    kind: 'raw',
+    envelopeErrors: false,
+    responses: {
+      '200': {
+        description: 'Ready: every dependency answers (readiness, for a load balancer).',
+        content: { 'application/json': { schema: readyBody } },
+      },
+      '503': {
+        description: 'Not ready: a dependency is out of reach or the process is shutting down; the body says which.',
+        content: { 'application/json': { schema: readyBody } },
+      },
+    },
+  },
 
   'POST /v1/auth': json(sessionSchema, 'Signed in: the session (also set as the session cookie for the web app).'),
   'GET /v1/auth': json(sessionSchema, 'The current session with a refreshed token.'),
