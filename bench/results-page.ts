@@ -7,7 +7,7 @@
  *                                      CHROMIUM_PATH: default /usr/bin/chromium)
  *
  * In one run:
- *   1. builds the web app and starts the real server (apps/api/src/main.ts, temporary DATA_DIR,
+ *   1. builds the web app and starts the real server (apps/api/src/main.js, temporary DATA_DIR,
  *      demo accounts and demo videos), then waits until the demo learner's analysed case is there
  *      (the demo videos are made with ffmpeg at the first start: a few minutes);
  *   2. in Chromium, signs the demo learner in through the sign-in form, then loads, in turn and
@@ -94,7 +94,7 @@ try {
     const port = await freePort();
     dataDir = await mkdtemp(path.join(tmpdir(), 'sutura-bench-results-'));
     base = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, ['apps/api/src/main.ts'], {
+    server = spawn(process.execPath, ['apps/api/src/main.js'], {
       cwd: root,
       stdio: 'ignore',
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: base, LOG_LEVEL: 'warn' },

@@ -8,7 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
-const MAIN = path.join(ROOT, 'apps/api/src/main.ts');
+const MAIN = path.join(ROOT, 'apps/api/src/main.js');
 export const NGINX_CONF = path.join(ROOT, 'deploy/nginx/sutura.conf');
 
 export const nginxBinary = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
@@ -52,7 +52,7 @@ export async function createClusterDatabase(serverUrl: string): Promise<{ url: s
   };
 }
 
-/** One Sutura process (`node apps/api/src/main.ts`), its output in a log file. */
+/** One Sutura process (`node apps/api/src/main.js`), its output in a log file. */
 export interface SuturaProcess {
   name: string;
   env: Record<string, string>;
