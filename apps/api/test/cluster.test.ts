@@ -419,8 +419,11 @@ describe.skipIf(!enabled)('Sutura as a cluster behind nginx', () => {
       await apiA.kill();
       req.destroy();
 
+      // On S3 the bytes reach the bucket a part (16 MiB) at a time, or as a tail when a request
+      // ends: those of a part still filling die with the process. B gives the offset of what the
+      // bucket holds (here, with a clip smaller than a part, the start), and the upload resumes there.
       const offset = Number((await tus(base.b(), 'HEAD', location, learner)).headers.get('upload-offset'));
-      expect(offset).toBeGreaterThan(0);
+      expect(offset).toBeGreaterThanOrEqual(0);
       expect(offset).toBeLessThanOrEqual(sent);
       const rest = await tus(
         base.b(),
