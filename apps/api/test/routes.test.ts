@@ -46,6 +46,8 @@ function allowedToken(access: TestContext['routes'][number]['access']): string |
 /** Routes anyone may call without signing in; adding one to the API is a decision this list records. */
 const PUBLIC_ROUTES = [
   'GET /v1/health',
+  // Readiness for a load balancer: whether each dependency answers, nothing more.
+  'GET /v1/ready',
   'GET /v1/legal/operator',
   'POST /v1/auth',
   'POST /v1/users',
