@@ -316,7 +316,12 @@ describe('sharing a case', () => {
     const [surgery] = await db().select().from(surgeries).where(eq(surgeries.id, created.surgery!.id));
     expect(notes[0]).toMatchObject({
       link: `/videos/${created.id}/shared`,
-      content: `Hélène Lefèvre shared a video of ${surgery!.nameEn} with you.`,
+      // The case is named by its surgery and its day.
+      content: expect.stringMatching(
+        new RegExp(
+          `^Hélène Lefèvre shared a video of ${surgery!.nameEn.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\d{1,2} [A-Z][a-z]+ \\d{4}\\) with you\\.$`,
+        ),
+      ),
     });
 
     const tab = await list(colleague, '?filter=tab==shared');
