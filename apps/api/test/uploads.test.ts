@@ -241,7 +241,8 @@ describe('a resumable upload', () => {
     const jobs = await ctx.database.db.execute<{ data: { videoId: string } }>(
       sql`select data from pgboss.job where name = 'video.process' and data->>'videoId' = ${id}`,
     );
-    expect(jobs.rows.map((j) => j.data)).toEqual([{ videoId: id }]);
+    // The job carries the id of the request that finished the upload, for the logs.
+    expect(jobs.rows.map((j) => j.data)).toEqual([{ videoId: id, requestId: expect.any(String) }]);
     const told = await ctx.database.db.select().from(notifications).where(eq(notifications.userId, author.id));
     expect(told.filter((n) => n.key === 'videoUploaded').map((n) => n.link)).toEqual([`/videos/${id}`]);
 
