@@ -369,8 +369,8 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'PUT /v1/admin/best-cases/:id/steps': json(adminBestCaseDetailSchema, 'The best case with its new steps.'),
   'DELETE /v1/admin/best-cases/:id': json(empty, 'The best case is deleted.'),
   'GET /v1/videos/:id/best-case': json(
-    bestCaseRequestSchema,
-    "Whether the administration asked to publish this case as a best case, and the author's answer.",
+    bestCaseRequestSchema.nullable(),
+    "Whether the administration asked to publish this case as a best case, and the author's answer; null while nothing was asked.",
   ),
   'PUT /v1/videos/:id/best-case/consent': json(bestCaseRequestSchema, "The author's answer is recorded."),
 
