@@ -85,7 +85,8 @@ afterAll(async () => {
 describe('vocabularies', () => {
   it('lists every list with both names, positions and whether a term is in use; copil reads it too', async () => {
     const list = await vocabularies();
-    expect(list.organs).toHaveLength(6);
+    // The six organs of the icons, and the colon and the gallbladder of the seeded colectomy and cholecystectomy.
+    expect(list.organs).toHaveLength(8);
     expect(list.surgeries).toHaveLength(16);
     expect(list.specialties.length).toBeGreaterThan(5);
     expect(list.organs[0]).toMatchObject({ nameFr: 'Vessie', nameEn: 'Bladder', icon: 'bladder', retiredAt: null });
@@ -107,7 +108,7 @@ describe('vocabularies', () => {
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().data.id as string;
     let organ = (await vocabularies()).organs.find((o) => o.id === id)!;
-    expect(organ).toMatchObject({ nameEn, icon: 'ureter', inUse: false, retiredAt: null, position: 6 });
+    expect(organ).toMatchObject({ nameEn, icon: 'ureter', inUse: false, retiredAt: null, position: 8 });
     expect(organ.nameFr).not.toMatch(/^\s|\s$/);
 
     const renamed = await call('PUT', `/admin/vocabularies/organs/${id}`, admin, {
