@@ -597,8 +597,10 @@ describe('refused files', () => {
       .select()
       .from(notifications)
       .where(and(eq(notifications.userId, author.id), eq(notifications.key, 'videoFailed')));
+    // The case is named by its surgery and its day.
     expect(notes.map((n) => n.params)).toContainEqual({
       surgery: { fr: surgery.nameFr, en: surgery.nameEn },
+      caseAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       reason: { fr: ERRORS[code].fr, en: ERRORS[code].en },
     });
     expect(events.at(-1)!.payload).toEqual({ videoId: id, mediaStatus: 'failed', progress: 0 });
