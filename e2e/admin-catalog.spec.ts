@@ -298,7 +298,7 @@ test('an administrator finds a held case by its status, ends the hold and delete
 
   const { context, page } = await open(browser, 'admin@sutura.local');
   await page.goto('/admin/surgery-videos?status=in_preparation');
-  await expect(page.getByTestId('surgery-videos-status')).toContainText('En préparation');
+  await expect(page.getByTestId('surgery-videos-status')).toContainText('En cours de préparation');
   const row = page.locator(`[data-testid="surgery-video-row"][data-video-id="${videoId}"]`);
   await expect(row).toBeVisible();
   await expect(row.getByTestId('surgery-video-claim')).toContainText('Hugo Bernard');

@@ -38,14 +38,19 @@ test('an administrator publishes a best case of a new surgery; a learner watches
 }) => {
   test.setTimeout(180_000);
   // Before the learner reads their statistics: two of their cases prepared and analysed, by the
-  // people before them through the API, while the administrator works.
+  // people before them through the API, while the administrator works; and one of another
+  // surgeon's, since the average surgeon is drawn from two surgeons at least.
   const analysed = (async () => {
-    for (const rating of [3, 4]) {
-      const videoId = await sendVideo(request, learner, media.clip);
+    for (const [author, rating] of [
+      [learner, 3],
+      [learner, 4],
+      ['learner2@sutura.local', 3],
+    ] as const) {
+      const videoId = await sendVideo(request, author, media.clip);
       await prepareVideo(
         request,
         'editor@sutura.local',
-        learner,
+        author,
         videoId,
         [
           { name: 'Exposition', start: 0, end: 3 },
@@ -160,9 +165,10 @@ test('an administrator publishes a best case of a new surgery; a learner watches
   await expect(skills).toHaveCount(5);
   expect(await overlappingTexts(radar.locator('.recharts-polar-radius-axis-tick text'), skills)).toEqual([]);
   const table = learnerPage.getByTestId('stats-radar-table');
-  // The series drawn carry a rating for every skill; the past months say they have too few analyses.
-  await expect(table.getByRole('row', { name: /^Moi aujourd’hui \d+( \d(,\d)?){5}$/ })).toBeVisible();
-  await expect(table.getByRole('row', { name: /^Chirurgien moyen \d+( \d(,\d)?){5}$/ })).toBeVisible();
+  // The series drawn carry their number of analyses (and of surgeons for the average) and a rating
+  // for every skill; the past months say they have too few analyses.
+  await expect(table.getByRole('row', { name: /^Moi aujourd’hui \d+ —( \d(,\d)?){5}$/ })).toBeVisible();
+  await expect(table.getByRole('row', { name: /^Chirurgien moyen \d+ \d+( \d(,\d)?){5}$/ })).toBeVisible();
   for (const months of ['1 mois', '3 mois', '6 mois']) {
     await expect(table.getByRole('rowheader', { name: `Moi il y a ${months}` })).toBeVisible();
     await expect(learnerPage.getByTestId('stats-too-little')).toContainText(`Moi il y a ${months}`);
@@ -174,8 +180,8 @@ test('an administrator publishes a best case of a new surgery; a learner watches
   await expect(learnerPage.locator('html')).toHaveAttribute('lang', 'en');
   await expect(legend.filter({ hasText: /^Me now$/ })).toHaveCount(1);
   await expect(legend.filter({ hasText: /^Average surgeon$/ })).toHaveCount(1);
-  await expect(table.getByRole('row', { name: /^Me now \d+( \d(\.\d)?){5}$/ })).toBeVisible();
-  await expect(table.getByRole('row', { name: /^Average surgeon \d+( \d(\.\d)?){5}$/ })).toBeVisible();
+  await expect(table.getByRole('row', { name: /^Me now \d+ —( \d(\.\d)?){5}$/ })).toBeVisible();
+  await expect(table.getByRole('row', { name: /^Average surgeon \d+ \d+( \d(\.\d)?){5}$/ })).toBeVisible();
   for (const months of ['1 month', '3 months', '6 months']) {
     await expect(table.getByRole('rowheader', { name: `Me ${months} ago` })).toBeVisible();
     await expect(learnerPage.getByTestId('stats-too-little')).toContainText(`Me ${months} ago`);
