@@ -292,8 +292,16 @@ function socketFolder(dir: string, runAs: RunAs | undefined): string {
  */
 async function stopOrphan(dir: string): Promise<void> {
   const pidFile = path.join(dir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  // The orphan may be stopping on its own (its parent's death signal): its pid file can vanish
+  // between any look and the read, which then means there is nothing left to stop.
+  let text: string;
+  try {
+    text = readFileSync(pidFile, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  const pid = Number(text.split('\n')[0]);
   if (!pid || !isAlive(pid)) return;
   if (!isPostgresOn(pid, dir)) {
     rmSync(pidFile, { force: true });
