@@ -13,6 +13,7 @@ import { AppError } from '../../http/errors.ts';
 import type { Audit } from '../audit/audit.service.ts';
 import type { Claims, ClaimsTx } from '../claims/claims.service.ts';
 import { aboutCase, type NotificationService } from '../notifications/notifications.service.ts';
+import { localName, type Named } from '../cases/names.ts';
 
 const invalid = (key: string) => new AppError('VALIDATION', {}, [{ path: `filter.${key}`, code: 'INVALID_VALUE' }]);
 const HELD_STATUSES = Object.values(CLAIM_STATUSES).map((s) => s.held);
@@ -111,7 +112,7 @@ export function createSurgeryVideosAdmin(deps: {
         .innerJoin(users, eq(users.id, videos.authorId))
         .leftJoin(surgeries, eq(surgeries.id, videos.surgeryId))
         .where(where);
-      const name = (r: { nameFr: string; nameEn: string }) => (lang === 'fr' ? r.nameFr : r.nameEn);
+      const name = (r: Named) => localName(r, lang);
       const data: AdminVideo[] = rows.map((r) => ({
         id: r.video.id,
         kind: r.video.kind,

@@ -26,11 +26,12 @@ import type { MediaService } from '../media/media.service.ts';
 import { aboutCase, type NotificationService } from '../notifications/notifications.service.ts';
 import type { UploadStore } from '../../storage/uploads.ts';
 import { removeUploadFilesOf } from '../videos/videos.service.ts';
+import { createCaseReads } from '../cases/case-read.ts';
+import { localName, surgeryNamesOf } from '../cases/names.ts';
 
 type UpdateBestCaseBody = z.output<typeof updateBestCaseBody>;
 type BestCaseRow = typeof bestCases.$inferSelect;
 
-const localName = (row: { nameFr: string; nameEn: string }, lang: Language) => (lang === 'fr' ? row.nameFr : row.nameEn);
 const uuid = z.uuid();
 const invalid = (path: string) => new AppError('VALIDATION', {}, [{ path, code: 'INVALID_VALUE' }]);
 
@@ -58,6 +59,7 @@ export function createBestCaseService(deps: {
   clock: () => Date;
 }) {
   const { db, storage, mediaService, notifications, audit, clock } = deps;
+  const cases = createCaseReads(db);
 
   function selectJoined() {
     return db
@@ -136,23 +138,11 @@ export function createBestCaseService(deps: {
 
   /** What plays: signed for this viewer only, who the caller checked may see it. */
   async function playable(r: Joined, viewerId: string, lang: Language) {
-    const steps = await db
-      .select({ step: videoSteps, vocabulary: { nameFr: surgerySteps.nameFr, nameEn: surgerySteps.nameEn } })
-      .from(videoSteps)
-      .leftJoin(surgerySteps, eq(surgerySteps.id, videoSteps.surgeryStepId))
-      .where(eq(videoSteps.videoId, r.bc.videoId))
-      .orderBy(asc(videoSteps.position));
+    const steps: VideoStep[] = await cases.steps(r.bc.videoId, lang);
     return {
       videoUrl: r.video.mediaStatus === 'ready' ? mediaService.urlFor(r.video.videoMediaId, viewerId) : null,
       storyboard: mediaService.storyboardFor(r.video.storyboard, viewerId),
-      steps: steps.map(({ step, vocabulary }): VideoStep => ({
-        id: step.id,
-        position: step.position,
-        surgeryStepId: step.surgeryStepId,
-        name: vocabulary ? localName(vocabulary, lang) : step.name,
-        start: step.start,
-        end: step.end,
-      })),
+      steps,
     };
   }
 
@@ -192,11 +182,7 @@ export function createBestCaseService(deps: {
     if (details.length) throw new AppError('VALIDATION', {}, details);
   }
 
-  async function surgeryNames(surgeryId: string | null) {
-    if (!surgeryId) return { fr: 'chirurgie', en: 'surgery' };
-    const [row] = await db.select({ fr: surgeries.nameFr, en: surgeries.nameEn }).from(surgeries).where(eq(surgeries.id, surgeryId));
-    return row ?? { fr: 'chirurgie', en: 'surgery' };
-  }
+  const surgeryNames = (surgeryId: string | null) => surgeryNamesOf(db, surgeryId);
 
   async function adminDetail(id: string, viewer: RequestUser, lang: Language): Promise<AdminBestCaseDetail> {
     const row = await adminRow(id);

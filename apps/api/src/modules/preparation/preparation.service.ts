@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray, isNotNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { leaseHoursLeft, type ClaimResponse, type ReleaseResponse } from '@sutura/domain/claims';
 import type { Language } from '@sutura/domain/i18n';
@@ -32,14 +32,13 @@ import type { Audit } from '../audit/audit.service.ts';
 import type { Claims } from '../claims/claims.service.ts';
 import type { MediaService } from '../media/media.service.ts';
 import { aboutCase, type NotificationService, type RealtimeHub } from '../notifications/notifications.service.ts';
+import { localName, surgeryNamesOf } from '../cases/names.ts';
+import { createStage, defineStage } from '../workflow/stage.ts';
 
 type VideoRow = typeof videos.$inferSelect;
 type PreparationRow = typeof preparations.$inferSelect;
-type Named = { nameFr: string; nameEn: string };
 
 const STAGE = 'preparation';
-const localName = (row: Named, lang: Language) => (lang === 'fr' ? row.nameFr : row.nameEn);
-const bothNames = (row: Named | null | undefined) => (row ? { fr: row.nameFr, en: row.nameEn } : { fr: 'chirurgie', en: 'surgery' });
 /** Half a frame: what separates two times that snap to the same frame. */
 const halfFrame = (frameRate: number) => 0.5 / frameRate;
 const uuid = z.uuid();
@@ -93,8 +92,7 @@ export function createPreparationService(deps: {
   const { db, claims, mediaService, notifications, hub, queue, audit, clock } = deps;
 
   function poolChanged(videoId: string, change: PoolChangedEvent['change']) {
-    const payload: PoolChangedEvent = { videoId, change };
-    hub.emitToRole('editor', PREPARATION_SOCKET_EVENTS.poolChanged, payload);
+    stage.poolChanged(videoId, change);
   }
 
   /** The author, and the editor working on it, follow the video's status live. */
@@ -104,14 +102,7 @@ export function createPreparationService(deps: {
     if (editorId) hub.emitToUser(editorId, PREPARATION_SOCKET_EVENTS.videoStatusChanged, payload);
   }
 
-  async function surgeryNames(surgeryId: string | null) {
-    if (!surgeryId) return bothNames(null);
-    const [row] = await db
-      .select({ nameFr: surgeries.nameFr, nameEn: surgeries.nameEn })
-      .from(surgeries)
-      .where(eq(surgeries.id, surgeryId));
-    return bothNames(row);
-  }
+  const surgeryNames = (surgeryId: string | null) => surgeryNamesOf(db, surgeryId);
 
   async function preparationOf(videoId: string): Promise<PreparationRow | undefined> {
     const [row] = await db.select().from(preparations).where(eq(preparations.videoId, videoId));
@@ -203,17 +194,69 @@ export function createPreparationService(deps: {
     return conditions;
   }
 
+  /** The preparation stage: the editors' pool, each claim with its draft, a release dropping it. */
+  const stage = createStage(
+    { db, claims, audit, notifications, hub, clock },
+    defineStage<boolean>({
+      name: STAGE,
+      pool: { role: 'editor', event: PREPARATION_SOCKET_EVENTS.poolChanged },
+      audit: { claimed: 'preparation.claimed', released: 'preparation.released' },
+      leaseExpired: { notification: 'preparationLeaseExpired', link: '/editor' },
+      /** The holder's draft: made at the first claim; another editor's is started afresh. Returns whether it is the first. */
+      async onClaim(viewer, videoId) {
+        const prep = await preparationOf(videoId);
+        if (!prep) {
+          await db.insert(preparations).values({ videoId, editorId: viewer.id }).onConflictDoNothing();
+        } else if (prep.editorId !== viewer.id) {
+          // Nobody sees another editor's draft: a new editor starts afresh.
+          await db
+            .update(preparations)
+            .set({
+              editorId: viewer.id,
+              phase: 'trim',
+              trims: [],
+              steps: [],
+              savedAt: null,
+              submittedAt: null,
+              renderStatus: 'idle',
+              renderError: null,
+            })
+            .where(eq(preparations.videoId, videoId));
+        }
+        return !prep;
+      },
+      async afterClaim(_viewer, video, firstClaim) {
+        // Sources sent before this stage existed have none yet.
+        if (video.cutSuggestions === null) await queue.send('preparation.suggest', { videoId: video.id });
+        statusChanged(video, 'in_preparation');
+        if (firstClaim) {
+          await notifications.notify(
+            video.authorId,
+            'videoInPreparation',
+            aboutCase(await surgeryNames(video.surgeryId), video),
+            `/videos/${video.id}`,
+          );
+        }
+      },
+      async onRelease(tx, videoId) {
+        await tx
+          .update(preparations)
+          .set({ phase: 'trim', trims: [], steps: [], savedAt: null, submittedAt: null, renderStatus: 'idle', renderError: null })
+          .where(eq(preparations.videoId, videoId));
+      },
+      async afterRelease(video) {
+        statusChanged(video, 'pending_preparation');
+      },
+      async afterExpired(video) {
+        statusChanged(video, 'pending_preparation');
+      },
+    }),
+  );
+
   const service = {
     /** Videos waiting for an editor: the pool, and held ones whose lease ran out (free at once). */
     async pool(viewer: RequestUser, query: ListQuery, lang: Language) {
-      const now = clock();
-      const where = and(
-        eq(videos.kind, 'video'),
-        // An administrator's best-case video is no case (modules/best-cases).
-        eq(videos.purpose, 'case'),
-        or(eq(videos.status, 'pending_preparation'), and(eq(videos.status, 'in_preparation'), lte(videos.leaseEndsAt, now))),
-        ...poolFilter(query.filter),
-      );
+      const where = and(stage.inPool(clock()), ...poolFilter(query.filter));
       const rows = await db
         .select(listColumns)
         .from(videos)
@@ -279,38 +322,7 @@ export function createPreparationService(deps: {
     },
 
     async claim(viewer: RequestUser, videoId: string, ip: string | null = null): Promise<ClaimResponse> {
-      const claim = await claims.claim(STAGE, videoId, viewer.id);
-      await audit(viewer.id, 'preparation.claimed', 'video', videoId, ip, { fencingToken: claim.fencingToken });
-      const prep = await preparationOf(videoId);
-      if (!prep) {
-        await db.insert(preparations).values({ videoId, editorId: viewer.id }).onConflictDoNothing();
-      } else if (prep.editorId !== viewer.id) {
-        // Nobody sees another editor's draft: a new editor starts afresh.
-        await db
-          .update(preparations)
-          .set({
-            editorId: viewer.id,
-            phase: 'trim',
-            trims: [],
-            steps: [],
-            savedAt: null,
-            submittedAt: null,
-            renderStatus: 'idle',
-            renderError: null,
-          })
-          .where(eq(preparations.videoId, videoId));
-      }
-      const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
-      // Sources sent before this stage existed have none yet.
-      if (video!.cutSuggestions === null) await queue.send('preparation.suggest', { videoId });
-      poolChanged(videoId, 'claimed');
-      statusChanged(video!, 'in_preparation');
-      const surgery = await surgeryNames(video!.surgeryId);
-      if (claim.previous?.holderId && claim.previous.holderId !== viewer.id) {
-        await notifications.notify(claim.previous.holderId, 'preparationLeaseExpired', aboutCase(surgery, video!), '/editor');
-      }
-      if (!prep) await notifications.notify(video!.authorId, 'videoInPreparation', aboutCase(surgery, video!), `/videos/${videoId}`);
-      return { videoId: claim.videoId, stage: claim.stage, fencingToken: claim.fencingToken, leaseEndsAt: claim.leaseEndsAt };
+      return stage.claim(viewer, videoId, ip);
     },
 
     /**
@@ -319,18 +331,7 @@ export function createPreparationService(deps: {
      * transaction, so a refused release (LEASE_LOST) keeps the draft.
      */
     async release(viewer: RequestUser, videoId: string, fencingToken: number, ip: string | null = null): Promise<ReleaseResponse> {
-      const video = await claims.transaction(async (tx) => {
-        const released = await claims.release(STAGE, videoId, viewer.id, fencingToken, tx);
-        await tx
-          .update(preparations)
-          .set({ phase: 'trim', trims: [], steps: [], savedAt: null, submittedAt: null, renderStatus: 'idle', renderError: null })
-          .where(eq(preparations.videoId, videoId));
-        return released;
-      });
-      await audit(viewer.id, 'preparation.released', 'video', videoId, ip);
-      poolChanged(videoId, 'returned');
-      statusChanged(video, 'pending_preparation');
-      return { videoId, released: true };
+      return stage.release(viewer, videoId, fencingToken, ip);
     },
 
     /**
@@ -495,24 +496,7 @@ export function createPreparationService(deps: {
     },
 
     /** For the periodic job: expired leases back to the pool, their editors told. */
-    async tidyExpiredLeases() {
-      const expired = await claims.sweepExpired([STAGE]);
-      for (const claim of expired) {
-        const [video] = await db.select().from(videos).where(eq(videos.id, claim.videoId));
-        if (!video) continue;
-        poolChanged(video.id, 'returned');
-        statusChanged(video, 'pending_preparation');
-        if (claim.holderId) {
-          await notifications.notify(
-            claim.holderId,
-            'preparationLeaseExpired',
-            aboutCase(await surgeryNames(video.surgeryId), video),
-            '/editor',
-          );
-        }
-      }
-      return expired.length;
-    },
+    tidyExpiredLeases: () => stage.tidyExpiredLeases(),
 
     /** A video the learner just sent enters every editor's pool; its cuts are looked for. */
     async videoSent(videoId: string) {

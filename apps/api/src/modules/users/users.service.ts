@@ -17,6 +17,7 @@ import type { Codes } from '../auth/codes.ts';
 import type { MediaService } from '../media/media.service.ts';
 import type { NotificationService } from '../notifications/notifications.service.ts';
 import type { RppsService } from '../rpps/rpps.service.ts';
+import { localName } from '../cases/names.ts';
 
 type SignUp = z.output<typeof signUpFieldsSchema>;
 type ProfileUpdate = z.output<typeof updateProfileBody>;
@@ -106,7 +107,7 @@ export function createUserService(deps: {
       career: {
         rpps: user.rpps,
         specialtyId: user.specialtyId,
-        specialty: specialty ? { id: specialty.id, name: lang === 'fr' ? specialty.nameFr : specialty.nameEn } : null,
+        specialty: specialty ? { id: specialty.id, name: localName(specialty, lang) } : null,
         yearsOfExperience: user.yearsOfExperience,
         yearsOfRoboticExperience: user.yearsOfRoboticExperience,
         robot: user.robot,
@@ -319,7 +320,7 @@ export function createUserService(deps: {
         const career: Record<string, unknown> = { specialtyId: user.specialtyId };
         if (populate.includes('career.specialty')) {
           const [s] = user.specialtyId ? await db.select().from(specialties).where(eq(specialties.id, user.specialtyId)) : [];
-          career.specialty = s ? { id: s.id, name: lang === 'fr' ? s.nameFr : s.nameEn } : null;
+          career.specialty = s ? { id: s.id, name: localName(s, lang) } : null;
         }
         out.career = career;
       }

@@ -1,11 +1,12 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.ts';
-import { media, surgeries, videos } from '../../db/schema.ts';
+import { media, videos } from '../../db/schema.ts';
 import { UPLOADS_PREFIX, type Storage } from '../../storage/storage.ts';
 import type { UploadStore } from '../../storage/uploads.ts';
 import { aboutCase, type NotificationService } from '../notifications/notifications.service.ts';
 import { removeUploadFilesOf } from './videos.service.ts';
+import { surgeryNamesOf } from '../cases/names.ts';
 
 /** A file younger than this is never swept: its row may be about to be written (a transcode's outputs). */
 const SWEEP_MIN_AGE_MS = 3600_000;
@@ -27,10 +28,7 @@ export function createUploadHousekeeping(deps: {
 }) {
   const { db, storage, uploads, notifications, clock } = deps;
 
-  async function surgeryName(surgeryId: string | null): Promise<{ fr: string; en: string }> {
-    const [row] = surgeryId ? await db.select().from(surgeries).where(eq(surgeries.id, surgeryId)) : [];
-    return row ? { fr: row.nameFr, en: row.nameEn } : { fr: 'chirurgie', en: 'surgery' };
-  }
+  const surgeryName = (surgeryId: string | null) => surgeryNamesOf(db, surgeryId);
 
   /** A best case's video is managed in the administration (modules/best-cases), a case on its page. */
   const linkOf = (row: { id: string; purpose: string }) => (row.purpose === 'best_case' ? '/admin/best-cases' : `/videos/${row.id}`);

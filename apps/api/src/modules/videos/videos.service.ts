@@ -1,39 +1,13 @@
-import { and, asc, count, eq, inArray, isNotNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { errorMessage, formatBytes, isErrorCode } from '@sutura/domain/errors';
+import { isErrorCode } from '@sutura/domain/errors';
 import type { Language } from '@sutura/domain/i18n';
-import type { ListQuery } from '@sutura/domain/query';
 import type { Role } from '@sutura/domain/roles';
-import {
-  nasaTlxRawScore,
-  VIDEO_SOCKET_EVENTS,
-  VIDEO_TABS,
-  type createVideoBody,
-  type MediaStatus,
-  type updateVideoBody,
-  type VideoDetail,
-  type VideoFields,
-  type VideoKind,
-  type VideoProgressEvent,
-  type VideoStatus,
-  type VideoSummary,
-} from '@sutura/domain/videos';
-import type { SelectedFields } from 'drizzle-orm/pg-core';
+import { type createVideoBody, type updateVideoBody, type VideoDetail } from '@sutura/domain/videos';
 import type { Db } from '../../db/client.ts';
 import { UPLOADS_PREFIX } from '../../storage/storage.ts';
 import type { UploadStore } from '../../storage/uploads.ts';
-import {
-  auditLog,
-  media,
-  organs,
-  surgeries,
-  surgerySteps,
-  users,
-  videoPictures,
-  videoShares,
-  videoSteps,
-  videos,
-} from '../../db/schema.ts';
+import { auditLog, organs, surgeries, surgerySteps, users, videoShares, videos } from '../../db/schema.ts';
 import type { RequestUser } from '../../http/access.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Queue } from '../../jobs/queue.ts';
@@ -42,38 +16,13 @@ import type { Audit } from '../audit/audit.service.ts';
 import type { MediaService } from '../media/media.service.ts';
 import { aboutCase, type NotificationService, type RealtimeHub } from '../notifications/notifications.service.ts';
 import type { DashboardEvents } from '../dashboard/dashboard.events.ts';
-import { listConditions, listOrder, pictureCount, sharedWith } from './videos.queries.ts';
+import { createCaseViews, FIELD_KEYS, type VideoAccess, type VideoRow } from '../cases/case-views.ts';
+import { surgeryNamesOf } from '../cases/names.ts';
+import { createVideoUploads, progressPusher } from './videos.uploads.ts';
 
-export type VideoRow = typeof videos.$inferSelect;
+export type { VideoRow } from '../cases/case-views.ts';
 type CreateVideoBody = z.output<typeof createVideoBody>;
 type UpdateVideoBody = z.output<typeof updateVideoBody>;
-
-/** How the caller relates to a video: the web shows only the actions this allows. */
-type VideoAccess = VideoSummary['access'];
-
-/** The fields of a case, as columns of the same names. */
-const FIELD_KEYS = [
-  'surgeryId',
-  'organId',
-  'keyStepIds',
-  'equipmentBrand',
-  'equipmentUsed',
-  'ageRange',
-  'patientSex',
-  'bmi',
-  'complication',
-  'surgicalHistory',
-  'radiationHistory',
-  'medicalBackground',
-  'mainHand',
-  'surgeryDuration',
-  'messageToProctor',
-  'nasaTlx',
-] as const satisfies readonly (keyof VideoFields & keyof VideoRow)[];
-
-const localName = (row: { nameFr: string; nameEn: string }, lang: Language) => (lang === 'fr' ? row.nameFr : row.nameEn);
-const bothNames = (row: { nameFr: string; nameEn: string } | undefined) =>
-  row ? { fr: row.nameFr, en: row.nameEn } : { fr: 'chirurgie', en: 'surgery' };
 
 /** The storage prefix of tus uploads; `videos.source_key` is a storage key (`uploads/<id>` until processed). */
 export const UPLOADS_DIR = UPLOADS_PREFIX;
@@ -123,36 +72,10 @@ export function createVideoService(deps: {
 }) {
   const { db, storage, mediaService, notifications, audit, queue, hub, clock } = deps;
 
-  async function accessOf(row: VideoRow, viewer: RequestUser): Promise<VideoAccess | null> {
-    if (row.authorId === viewer.id) return 'author';
-    if (viewer.roles.includes('administrator')) return 'admin';
-    const [share] = await db
-      .select({ userId: videoShares.userId })
-      .from(videoShares)
-      .where(and(eq(videoShares.videoId, row.id), eq(videoShares.userId, viewer.id)));
-    return share ? 'shared' : null;
-  }
-
-  /**
-   * The video when the caller may do this with it; 404 otherwise, whether it exists or not, so
-   * that nobody learns about someone else's case (a shared person who tries to write included).
-   */
-  async function load(videoId: string, viewer: RequestUser, allowed: readonly VideoAccess[]) {
-    const [row] = await db.select().from(videos).where(eq(videos.id, videoId));
-    // A best case's own video is no case: the best cases' routes manage it (modules/best-cases).
-    const access = row && row.purpose === 'case' ? await accessOf(row, viewer) : null;
-    if (!row || !access || !allowed.includes(access)) throw notFound();
-    return { row, access };
-  }
-
-  async function surgeryNames(surgeryId: string | null) {
-    if (!surgeryId) return bothNames(undefined);
-    const [row] = await db
-      .select({ nameFr: surgeries.nameFr, nameEn: surgeries.nameEn })
-      .from(surgeries)
-      .where(eq(surgeries.id, surgeryId));
-    return bothNames(row);
-  }
+  const views = createCaseViews({ db, mediaService, uploads: deps.uploads });
+  const { load, detailOf, namesOf, videoWithAccess } = views;
+  const pushProgress = progressPusher(hub);
+  const surgeryNames = (surgeryId: string | null) => surgeryNamesOf(db, surgeryId);
 
   /**
    * The surgery, organ and key steps must exist, and the steps belong to the surgery. A retired
@@ -181,213 +104,6 @@ export function createVideoService(deps: {
     if (details.length) throw new AppError('VALIDATION', {}, details);
   }
 
-  async function uploadedBytesOf(row: VideoRow): Promise<number | null> {
-    if (row.mediaStatus !== 'uploading' || !row.uploadId) return null;
-    return (await deps.uploads.offset(row.uploadId)) ?? 0;
-  }
-
-  function summaryOf(
-    row: VideoRow,
-    extra: {
-      author: { firstName: string; lastName: string };
-      surgery: { id: string; nameFr: string; nameEn: string } | null;
-      organ: { id: string; nameFr: string; nameEn: string; icon: string } | null;
-      pictureCount: number;
-      keySteps: { id: string; nameFr: string; nameEn: string }[];
-      access: VideoAccess;
-    },
-    viewerId: string,
-    lang: Language,
-  ): VideoSummary {
-    return {
-      id: row.id,
-      kind: row.kind as VideoKind,
-      status: row.status as VideoStatus,
-      mediaStatus: row.mediaStatus as MediaStatus,
-      processingProgress: row.processingProgress,
-      failureReason: row.failureReason,
-      failureMessage: isErrorCode(row.failureReason) ? errorMessage(row.failureReason, lang) : null,
-      authorId: row.authorId,
-      author: extra.author,
-      surgery: extra.surgery ? { id: extra.surgery.id, name: localName(extra.surgery, lang) } : null,
-      organ: extra.organ ? { id: extra.organ.id, name: localName(extra.organ, lang), icon: extra.organ.icon } : null,
-      favourite: row.favourite,
-      priority: row.priority,
-      duration: row.duration,
-      posterUrl: mediaService.urlFor(row.posterMediaId, viewerId),
-      pictureCount: extra.pictureCount,
-      keySteps: extra.keySteps.map((s) => ({ id: s.id, name: localName(s, lang) })),
-      createdAt: row.createdAt.toISOString(),
-      sentAt: row.sentAt?.toISOString() ?? null,
-      access: extra.access,
-    };
-  }
-
-  /** A video with its author's name, surgery and organ: one query, for lists and details alike. */
-  function selectWithNames<T extends SelectedFields>(extra: T) {
-    return db
-      .select({
-        video: videos,
-        authorFirstName: users.firstName,
-        authorLastName: users.lastName,
-        surgery: { id: surgeries.id, nameFr: surgeries.nameFr, nameEn: surgeries.nameEn },
-        organ: { id: organs.id, nameFr: organs.nameFr, nameEn: organs.nameEn, icon: organs.icon },
-        ...extra,
-      })
-      .from(videos)
-      .innerJoin(users, eq(users.id, videos.authorId))
-      .leftJoin(surgeries, eq(surgeries.id, videos.surgeryId))
-      .leftJoin(organs, eq(organs.id, videos.organId));
-  }
-  type Names = {
-    author: { firstName: string; lastName: string };
-    surgery: { id: string; nameFr: string; nameEn: string } | null;
-    organ: { id: string; nameFr: string; nameEn: string; icon: string } | null;
-  };
-  const namesOf = (r: { authorFirstName: string; authorLastName: string; surgery: Names['surgery']; organ: Names['organ'] }): Names => ({
-    author: { firstName: r.authorFirstName, lastName: r.authorLastName },
-    surgery: r.surgery,
-    organ: r.organ,
-  });
-
-  // What every detail reads: built once, named statements on every connection.
-  const videoWithAccess = selectWithNames({ shared: sharedWith(sql.placeholder('viewerId')) })
-    .where(eq(videos.id, sql.placeholder('videoId')))
-    .prepare('video_detail');
-  const picturesOf = db
-    .select({ id: videoPictures.id, mediaId: videoPictures.mediaId, width: media.width, height: media.height })
-    .from(videoPictures)
-    .innerJoin(media, eq(media.id, videoPictures.mediaId))
-    .where(eq(videoPictures.videoId, sql.placeholder('videoId')))
-    .orderBy(asc(videoPictures.position), asc(videoPictures.createdAt))
-    .prepare('video_pictures');
-  const sharesOf = db
-    .select({
-      userId: videoShares.userId,
-      email: users.email,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      createdAt: videoShares.createdAt,
-    })
-    .from(videoShares)
-    .innerJoin(users, eq(users.id, videoShares.userId))
-    .where(eq(videoShares.videoId, sql.placeholder('videoId')))
-    .orderBy(asc(videoShares.createdAt))
-    .prepare('video_shares');
-
-  function listQueries(where: SQL, order: SQL[]) {
-    return {
-      rows: selectWithNames({ pictureCount })
-        .where(where)
-        .orderBy(...order),
-      total: db.select({ total: count() }).from(videos).where(where),
-    };
-  }
-
-  function adHocList(viewer: RequestUser, query: ListQuery, lang: Language) {
-    const { rows, total } = listQueries(listConditions(query.filter, viewer), listOrder(query.sort, lang));
-    return Promise.all([rows.limit(query.limit).offset((query.page - 1) * query.limit), total]);
-  }
-
-  /**
-   * The lists the app shows most (a tab of the caller's own videos, newest first, no other filter)
-   * as statements built once per tab: the query building and planning of a big select are then
-   * paid once, not at every page.
-   */
-  const preparedLists = new Map<string, ReturnType<typeof prepareList>>();
-  function prepareList(tab: string | undefined) {
-    const viewerId = sql.placeholder('viewerId');
-    const filter: Record<string, string> = tab === undefined ? {} : { tab };
-    // The viewer only serves the role check of the `all` tab, which never comes here.
-    const where = listConditions(
-      filter,
-      { id: '', sessionId: '', roles: [], preferences: undefined as never, sessionEndsAt: new Date(0) },
-      viewerId,
-    );
-    const { rows, total } = listQueries(where, listOrder([], 'fr'));
-    return {
-      rows: rows
-        .limit(sql.placeholder('limit'))
-        .offset(sql.placeholder('offset'))
-        .prepare(`video_list_${tab ?? 'any'}`),
-      total: total.prepare(`video_count_${tab ?? 'any'}`),
-    };
-  }
-  function preparedList(query: ListQuery) {
-    const tab = query.filter.tab;
-    const keys = Object.keys(query.filter);
-    if (
-      query.sort.length ||
-      keys.some((k) => k !== 'tab') ||
-      (tab !== undefined && !(VIDEO_TABS as readonly string[]).includes(tab)) ||
-      tab === 'all'
-    )
-      return undefined;
-    let prepared = preparedLists.get(tab ?? '');
-    if (!prepared) preparedLists.set(tab ?? '', (prepared = prepareList(tab)));
-    return (viewerId: string) =>
-      Promise.all([
-        prepared.rows.execute({ viewerId, limit: query.limit, offset: (query.page - 1) * query.limit }),
-        prepared.total.execute({ viewerId }),
-      ]);
-  }
-
-  async function detailOf(row: VideoRow, access: VideoAccess, viewerId: string, lang: Language, known?: Names): Promise<VideoDetail> {
-    // Independent reads, sent together rather than one after the other.
-    const [names, steps, pictures, shares, uploaded] = await Promise.all([
-      known ??
-        selectWithNames({})
-          .where(eq(videos.id, row.id))
-          .then(([r]): Names => (r ? namesOf(r) : { author: { firstName: '', lastName: '' }, surgery: null, organ: null })),
-      row.keyStepIds.length
-        ? db.select().from(surgerySteps).where(inArray(surgerySteps.id, row.keyStepIds)).orderBy(asc(surgerySteps.position))
-        : [],
-      picturesOf.execute({ videoId: row.id }),
-      access === 'shared' ? [] : sharesOf.execute({ videoId: row.id }),
-      uploadedBytesOf(row),
-    ]);
-
-    const renderedSteps = await db
-      .select({ step: videoSteps, vocabulary: { nameFr: surgerySteps.nameFr, nameEn: surgerySteps.nameEn } })
-      .from(videoSteps)
-      .leftJoin(surgerySteps, eq(surgerySteps.id, videoSteps.surgeryStepId))
-      .where(eq(videoSteps.videoId, row.id))
-      .orderBy(asc(videoSteps.position));
-
-    const fields: Partial<VideoFields> = {};
-    for (const key of FIELD_KEYS) {
-      const value = row[key];
-      if (value !== null) Object.assign(fields, { [key]: value });
-    }
-    return {
-      ...summaryOf(row, { ...names, pictureCount: pictures.length, keySteps: steps, access }, viewerId, lang),
-      fields,
-      nasaTlxRawScore: row.nasaTlx ? nasaTlxRawScore(row.nasaTlx) : null,
-      videoUrl: mediaService.urlFor(row.videoMediaId, viewerId),
-      width: row.width,
-      height: row.height,
-      frameRate: row.frameRate,
-      storyboard: mediaService.storyboardFor(row.storyboard, viewerId),
-      pictures: pictures.map((p) => ({ ...p, url: mediaService.urlFor(p.mediaId, viewerId)! })),
-      shares: shares.map((s) => ({ ...s, createdAt: s.createdAt.toISOString() })),
-      uploadedBytes: uploaded,
-      sourceSize: row.sourceSize,
-      sourceUrl: access === 'author' ? mediaService.urlFor(row.sourceMediaId, viewerId) : null,
-      steps: renderedSteps.map(({ step, vocabulary }) => ({
-        id: step.id,
-        position: step.position,
-        surgeryStepId: step.surgeryStepId,
-        name: vocabulary ? localName(vocabulary, lang) : step.name,
-        start: step.start,
-        end: step.end,
-      })),
-      upload:
-        access === 'author' && row.uploadId && uploaded !== null && row.sourceSize !== null
-          ? { id: row.uploadId, offset: uploaded, size: row.sourceSize, fingerprint: row.uploadFingerprint }
-          : null,
-    };
-  }
-
   const removeUploadFiles = (row: Pick<VideoRow, 'uploadId' | 'sourceKey'>) => removeUploadFilesOf({ storage, uploads: deps.uploads }, row);
 
   /**
@@ -408,11 +124,6 @@ export function createVideoService(deps: {
       )
       .limit(1);
     if (!recent) await audit(adminId, 'video.viewed_by_admin', 'video', video.id, null, { authorId: video.authorId });
-  }
-
-  function pushProgress(row: Pick<VideoRow, 'id' | 'authorId'>, mediaStatus: MediaStatus, progress: number) {
-    const payload: VideoProgressEvent = { videoId: row.id, mediaStatus, progress };
-    hub.emitToUser(row.authorId, VIDEO_SOCKET_EVENTS.progress, payload);
   }
 
   return {
@@ -448,36 +159,7 @@ export function createVideoService(deps: {
       return detailOf(row!, 'author', viewer.id, lang);
     },
 
-    async list(viewer: RequestUser, query: ListQuery, lang: Language) {
-      const [rows, [total]] = await (preparedList(query)?.(viewer.id) ?? adHocList(viewer, query, lang));
-      const stepIds = [...new Set(rows.flatMap((r) => r.video.keyStepIds))];
-      const steps = stepIds.length
-        ? await db
-            .select({ id: surgerySteps.id, nameFr: surgerySteps.nameFr, nameEn: surgerySteps.nameEn })
-            .from(surgerySteps)
-            .where(inArray(surgerySteps.id, stepIds))
-            .orderBy(asc(surgerySteps.position))
-        : [];
-      const isAdmin = viewer.roles.includes('administrator');
-      return {
-        data: rows.map((r) =>
-          summaryOf(
-            r.video,
-            {
-              ...namesOf(r),
-              pictureCount: Number(r.pictureCount),
-              keySteps: steps.filter((s) => r.video.keyStepIds.includes(s.id)),
-              access: r.video.authorId === viewer.id ? 'author' : isAdmin ? 'admin' : 'shared',
-            },
-            viewer.id,
-            lang,
-          ),
-        ),
-        total: total?.total ?? 0,
-        page: query.page,
-        limit: query.limit,
-      };
-    },
+    list: views.list,
 
     /** load() and detailOf()'s names in one query: who may see it comes with the row. */
     async detail(viewer: RequestUser, videoId: string, lang: Language): Promise<VideoDetail> {
@@ -666,163 +348,19 @@ export function createVideoService(deps: {
       return detailOf(queued, 'author', viewer.id, lang);
     },
 
-    /** A picture of a case, added by its author while the case is saved. */
-    async addPicture(viewer: RequestUser, videoId: string, bytes: Buffer, ip: string | null = null) {
-      const { row } = await load(videoId, viewer, ['author']);
-      if (row.status !== 'saved') throw new AppError('VIDEO_NOT_EDITABLE');
-      const stored = await mediaService.storePicture(viewer.id, row.id, bytes);
-      const [position] = await db.select({ n: count() }).from(videoPictures).where(eq(videoPictures.videoId, row.id));
-      await db.insert(videoPictures).values({ videoId: row.id, mediaId: stored.id, position: position?.n ?? 0, createdAt: clock() });
-      await audit(viewer.id, 'video.picture_added', 'video', row.id, ip, { mediaId: stored.id });
-      return { id: stored.id, url: mediaService.urlFor(stored.id, viewer.id)!, kind: stored.kind };
-    },
-
-    /** By the picture's id in the detail, or by its media id (what the upload answered). */
-    async removePicture(
-      viewer: RequestUser,
-      videoId: string,
-      pictureId: string,
-      lang: Language,
-      ip: string | null = null,
-    ): Promise<VideoDetail> {
-      const { row } = await load(videoId, viewer, ['author']);
-      if (row.status !== 'saved') throw new AppError('VIDEO_NOT_EDITABLE');
-      const [picture] = await db
-        .select()
-        .from(videoPictures)
-        .where(and(eq(videoPictures.videoId, row.id), or(eq(videoPictures.id, pictureId), eq(videoPictures.mediaId, pictureId))));
-      if (!picture) throw notFound();
-      // The media row cascades to the picture row; the file goes with it.
-      await mediaService.remove(picture.mediaId);
-      await audit(viewer.id, 'video.picture_removed', 'video', row.id, ip, { mediaId: picture.mediaId });
-      return detailOf(row, 'author', viewer.id, lang);
-    },
-
-    // ---- The tus side (tus.ts): who may upload, and what a finished upload starts.
-
-    /** The caller's video that may receive a file now; 404, 400 or 409 otherwise. */
-    async uploadTarget(viewer: RequestUser, videoId: string): Promise<VideoRow> {
-      const [bestCase] = await db
-        .select()
-        .from(videos)
-        .where(and(eq(videos.id, videoId), eq(videos.purpose, 'best_case'), eq(videos.authorId, viewer.id)));
-      // A best case's video: only the administrator who created it sends its file.
-      const { row } = bestCase && viewer.roles.includes('administrator') ? { row: bestCase } : await load(videoId, viewer, ['author']);
-      if (row.kind !== 'video') throw new AppError('VALIDATION', {}, [{ path: 'videoId', code: 'INVALID_VALUE' }]);
-      // A failed file may be replaced; one being processed or ready may not.
-      if (row.status !== 'saved' || (row.mediaStatus !== 'uploading' && row.mediaStatus !== 'failed')) {
-        throw new AppError('VIDEO_ALREADY_UPLOADED');
-      }
-      return row;
-    },
-
-    /**
-     * Records a new upload on the video, atomically: false when the video changed meanwhile.
-     * The upload it replaces (an abandoned one, or a failed file) is deleted.
-     */
-    async claimUpload(
-      viewerId: string,
-      videoId: string,
-      uploadId: string,
-      size: number,
-      fingerprint: string | null,
-      lang: Language,
-    ): Promise<boolean> {
-      const before = await db.transaction(async (tx) => {
-        // The person's row is locked: two uploads created at once are counted one after the other.
-        await tx.select({ id: users.id }).from(users).where(eq(users.id, viewerId)).for('update');
-        const [inFlight] = await tx
-          .select({ bytes: sql<string>`coalesce(sum(${videos.sourceSize}), 0)` })
-          .from(videos)
-          .where(
-            and(eq(videos.authorId, viewerId), eq(videos.mediaStatus, 'uploading'), isNotNull(videos.uploadId), ne(videos.id, videoId)),
-          );
-        const flying = Number(inFlight?.bytes ?? 0);
-        if (flying + size > deps.quotas.bytesInFlight)
-          throw new AppError('QUOTA_UPLOADS_IN_FLIGHT', { max: formatBytes(deps.quotas.bytesInFlight, lang) });
-        const [stored] = await tx
-          .select({ bytes: sql<string>`coalesce(sum(${media.size}), 0)` })
-          .from(media)
-          .where(eq(media.ownerId, viewerId));
-        if (Number(stored?.bytes ?? 0) + flying + size > deps.quotas.totalBytes)
-          throw new AppError('QUOTA_STORAGE', { max: formatBytes(deps.quotas.totalBytes, lang) });
-        const [current] = await tx.select().from(videos).where(eq(videos.id, videoId)).for('update');
-        const [claimed] = await tx
-          .update(videos)
-          .set({
-            uploadId,
-            uploadWarnedAt: null,
-            uploadFingerprint: fingerprint,
-            sourceSize: size,
-            sourceKey: null,
-            mediaStatus: 'uploading',
-            failureReason: null,
-            processingProgress: 0,
-            updatedAt: clock(),
-          })
-          .where(
-            and(
-              eq(videos.id, videoId),
-              eq(videos.authorId, viewerId),
-              eq(videos.kind, 'video'),
-              eq(videos.status, 'saved'),
-              inArray(videos.mediaStatus, ['uploading', 'failed']),
-            ),
-          )
-          .returning({ id: videos.id });
-        return claimed ? current : null;
-      });
-      if (!before) return false;
-      await removeUploadFiles(before);
-      return true;
-    },
-
-    /** The video an upload belongs to, when the caller is the one who created it. */
-    async uploadOf(uploadId: string, viewerId: string): Promise<VideoRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(videos)
-        .where(and(eq(videos.uploadId, uploadId), eq(videos.authorId, viewerId)));
-      return row;
-    },
-
-    /** The upload was terminated by its author: the video waits for a new one. */
-    async uploadTerminated(uploadId: string): Promise<void> {
-      await db
-        .update(videos)
-        .set({ uploadId: null, uploadFingerprint: null, updatedAt: clock() })
-        .where(and(eq(videos.uploadId, uploadId), eq(videos.mediaStatus, 'uploading')));
-    },
-
-    /**
-     * Every byte is there: the source is recorded, the author told, the pipeline queued. Runs
-     * once per upload even when the client repeats its last request.
-     */
-    async uploadFinished(uploadId: string, size: number): Promise<void> {
-      // The status and the pipeline's job in one transaction: a crash between the two cannot
-      // leave a video processing with nothing queued; when it rolls back the video is still
-      // uploading, and the client's retry of its last request finishes it again.
-      const row = await db.transaction(async (tx) => {
-        const [changed] = await tx
-          .update(videos)
-          .set({
-            sourceKey: `${UPLOADS_DIR}/${uploadId}`,
-            sourceSize: size,
-            mediaStatus: 'processing',
-            processingProgress: 0,
-            failureReason: null,
-            updatedAt: clock(),
-          })
-          .where(and(eq(videos.uploadId, uploadId), eq(videos.mediaStatus, 'uploading')))
-          .returning();
-        if (changed) await queue.send('video.process', { videoId: changed.id }, { tx });
-        return changed;
-      });
-      if (!row) return;
-      await audit(row.authorId, 'video.uploaded', 'video', row.id, null, { size });
-      pushProgress(row, 'processing', 0);
-      await notifications.notify(row.authorId, 'videoUploaded', aboutCase(await surgeryNames(row.surgeryId), row), `/videos/${row.id}`);
-    },
+    ...createVideoUploads({
+      db,
+      storage,
+      mediaService,
+      notifications,
+      audit,
+      queue,
+      hub,
+      uploads: deps.uploads,
+      quotas: deps.quotas,
+      clock,
+      views,
+    }),
   };
 }
 export type VideoService = ReturnType<typeof createVideoService>;

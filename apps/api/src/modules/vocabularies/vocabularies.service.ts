@@ -4,8 +4,9 @@ import type { VocabularyListFilter } from '@sutura/domain/vocabularies';
 import type { Db } from '../../db/client.ts';
 import { organs, specialties, surgeries, surgerySteps, vocabularySeeds } from '../../db/schema.ts';
 import { ORGANS, SPECIALTIES, SURGERIES } from './seed-data.ts';
+import { localName } from '../cases/names.ts';
 
-const name = (row: { nameFr: string; nameEn: string }, lang: Language) => (lang === 'fr' ? row.nameFr : row.nameEn);
+const name = localName;
 
 /** The kind of a term in `vocabulary_seeds`; a step's code there is `<surgery code>/<step code>`. */
 /** `surgery_organ`: a seeded surgery given its seeded organ, once (for surgeries seeded before it had one). */

@@ -1,0 +1,136 @@
+import { and, asc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
+import { KPIS, type AnalysisComment, type AnalysisDraft, type AnalysisStep, type Kpi, type RatingLevel } from '@sutura/domain/analysis';
+import type { Language } from '@sutura/domain/i18n';
+import type { Db } from '../../db/client.ts';
+import { analyses, analysisComments, videos } from '../../db/schema.ts';
+import type { RequestUser } from '../../http/access.ts';
+import { AppError } from '../../http/errors.ts';
+import type { Claims, ClaimsTx } from '../claims/claims.service.ts';
+import type { MediaService } from '../media/media.service.ts';
+
+import type { CaseReads } from '../cases/case-read.ts';
+
+export type VideoRow = typeof videos.$inferSelect;
+export type AnalysisRow = typeof analyses.$inferSelect;
+
+/**
+ * The expert's draft and what it is read with: the case's steps, the comments, the voice advice,
+ * and the fenced writes of its holder (the claim checked by modules/claims).
+ */
+export function createAnalysisDrafts(deps: { db: Db; mediaService: MediaService; claims: Claims; cases: CaseReads; clock: () => Date }) {
+  const { db, mediaService, claims, cases, clock } = deps;
+
+  /** The rendered steps, named in the reader's language. */
+  async function stepsOf(videoId: string, lang: Language): Promise<AnalysisStep[]> {
+    const steps = await cases.steps(videoId, lang);
+    return steps.map((s) => ({ id: s.id, name: s.name, start: s.start, end: s.end, position: s.position }));
+  }
+
+  async function commentsOf(videoId: string): Promise<AnalysisComment[]> {
+    const rows = await db
+      .select()
+      .from(analysisComments)
+      .where(eq(analysisComments.videoId, videoId))
+      .orderBy(asc(analysisComments.start), asc(analysisComments.createdAt));
+    return rows.map((c) => ({
+      id: c.id,
+      start: c.start,
+      end: c.end,
+      text: c.text,
+      createdAt: c.createdAt.toISOString(),
+      updatedAt: c.updatedAt.toISOString(),
+    }));
+  }
+
+  function voiceOf(row: AnalysisRow, viewerId: string) {
+    if (!row.voiceMediaId) return null;
+    return {
+      mediaId: row.voiceMediaId,
+      url: mediaService.urlFor(row.voiceMediaId, viewerId)!,
+      duration: row.voiceDuration ?? 0,
+      contentType: 'audio/mp4',
+    };
+  }
+
+  async function draftOf(row: AnalysisRow, steps: AnalysisStep[], viewerId: string): Promise<AnalysisDraft> {
+    const kpiRatings = Object.fromEntries(KPIS.map((k) => [k, (row.kpiRatings[k] as RatingLevel | undefined) ?? null])) as Record<
+      Kpi,
+      RatingLevel | null
+    >;
+    return {
+      videoId: row.videoId,
+      status: row.status === 'submitted' ? 'submitted' : 'draft',
+      stepRatings: steps.map((s) => ({ stepId: s.id, rating: (row.stepRatings[s.id] as RatingLevel | undefined) ?? null })),
+      kpiRatings,
+      globalRating: (row.globalRating as RatingLevel | null) ?? null,
+      assessment: row.assessment,
+      advice: row.advice,
+      voice: voiceOf(row, viewerId),
+      comments: await commentsOf(row.videoId),
+      updatedAt: row.updatedAt.toISOString(),
+      submittedAt: row.submittedAt?.toISOString() ?? null,
+    };
+  }
+
+  async function analysisRow(videoId: string, tx: Db | ClaimsTx = db): Promise<AnalysisRow | undefined> {
+    const [row] = await tx.select().from(analyses).where(eq(analyses.videoId, videoId));
+    return row;
+  }
+
+  /** The draft of the holder, made at the claim (or now, for a claim older than this module). */
+  async function holderDraft(videoId: string, expertId: string, tx: Db | ClaimsTx = db): Promise<AnalysisRow> {
+    const existing = await analysisRow(videoId, tx);
+    if (existing && existing.expertId === expertId && existing.status === 'draft') return existing;
+    if (existing?.status === 'submitted') throw new AppError('ANALYSIS_SUBMITTED');
+    const [row] = await tx
+      .insert(analyses)
+      .values({ videoId, expertId, createdAt: clock(), updatedAt: clock() })
+      .onConflictDoUpdate({
+        target: analyses.videoId,
+        set: { expertId, stepRatings: {}, kpiRatings: {}, globalRating: null, assessment: '', advice: '', updatedAt: clock() },
+        where: eq(analyses.status, 'draft'),
+      })
+      .returning();
+    if (!row) throw new AppError('ANALYSIS_SUBMITTED');
+    return row;
+  }
+
+  /** Drops a draft with its comments and its voice file. */
+  /** Deletes the video's draft (but `keepExpertId`'s); returns its voice comment, to remove once committed. */
+  async function deleteDraft(tx: Db | ClaimsTx, videoId: string, keepExpertId?: string): Promise<string | null> {
+    const conditions: SQL[] = [eq(analyses.videoId, videoId), eq(analyses.status, 'draft')];
+    if (keepExpertId) conditions.push(or(ne(analyses.expertId, keepExpertId), sql`${analyses.expertId} is null`)!);
+    const [removed] = await tx
+      .delete(analyses)
+      .where(and(...conditions))
+      .returning();
+    return removed?.voiceMediaId ?? null;
+  }
+
+  async function discardDraft(videoId: string, keepExpertId?: string) {
+    const voiceMediaId = await deleteDraft(db, videoId, keepExpertId);
+    if (voiceMediaId) await mediaService.remove(voiceMediaId);
+  }
+
+  /** The holder's write: the claim module checks the token, then the draft must still be a draft. */
+  async function fenced(viewer: RequestUser, videoId: string, fencingToken: number) {
+    const video = await claims.assertHolder('analysis', videoId, viewer.id, fencingToken);
+    const draft = await holderDraft(videoId, viewer.id);
+    return { video, draft };
+  }
+
+  /** The holder's write, in one transaction with the claim checked and held (see claims.whileHolding). */
+  async function fencedWrite<T>(
+    viewer: RequestUser,
+    videoId: string,
+    fencingToken: number,
+    write: (tx: ClaimsTx, held: { video: VideoRow; draft: AnalysisRow }) => Promise<T>,
+  ): Promise<T> {
+    return claims.whileHolding('analysis', videoId, viewer.id, fencingToken, async (tx, video) =>
+      write(tx, { video, draft: await holderDraft(videoId, viewer.id, tx) }),
+    );
+  }
+
+  return { stepsOf, commentsOf, voiceOf, draftOf, analysisRow, holderDraft, deleteDraft, discardDraft, fenced, fencedWrite };
+}
+export type AnalysisDrafts = ReturnType<typeof createAnalysisDrafts>;
