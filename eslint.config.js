@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import featureBoundaries from './eslint/feature-boundaries.js';
 
 export default tseslint.config(
   {
@@ -35,6 +36,12 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
+  },
+  // One feature never imports another (eslint/feature-boundaries.js).
+  {
+    files: ['apps/web/src/features/**/*.{ts,tsx}'],
+    plugins: { sutura: featureBoundaries },
+    rules: { 'sutura/no-cross-feature-imports': 'error' },
   },
   { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
   // Old-syntax CommonJS on purpose: it must parse on the Node versions it refuses.

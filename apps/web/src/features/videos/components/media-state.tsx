@@ -4,7 +4,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import ErrorOutlined from '@mui/icons-material/ErrorOutlined';
 import type { VideoSummary } from '@sutura/domain/videos';
-import { useUploadProgress } from '@/features/videos/hooks/use-upload-progress';
+import { useUploadProgress } from '@/lib/use-upload-progress';
 
 /**
  * Where the media of a case stands while it is not ready: the upload running in this tab, the

@@ -12,7 +12,7 @@ import { FavouriteToggle } from '@/features/videos/components/favourite-toggle';
 import { MediaState } from '@/features/videos/components/media-state';
 import { DurationBadge } from '@/components/video/duration-badge';
 import { VideoPoster } from '@/components/video/video-poster';
-import { VideoStatusChip } from '@/features/videos/components/video-status-chip';
+import { VideoStatusChip } from '@/components/case/video-status-chip';
 import { formatDateTime } from '@/components/video/format';
 
 /** Where a case opens: people it is shared with read it on its shared page. */

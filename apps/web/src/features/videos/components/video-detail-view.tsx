@@ -28,17 +28,17 @@ import {
   AnalysisSummary,
 } from '@/features/videos/components/analysis/analysis-tabs';
 import { BestCaseRequestPanel } from '@/features/videos/components/best-case-request';
-import { CaseData } from '@/features/videos/components/case-data';
+import { CaseData } from '@/components/case/case-data';
 import { DeleteVideoDialog } from '@/features/videos/components/delete-video-dialog';
 import { EditVideoDialog } from '@/features/videos/components/edit-video-dialog';
 import { FavouriteToggle } from '@/features/videos/components/favourite-toggle';
-import { NasaTlxChart } from '@/features/videos/components/nasa-tlx-chart';
+import { NasaTlxChart } from '@/components/case/nasa-tlx-chart';
 import { OrganLabel } from '@/components/video/organ-label';
-import { PictureGallery } from '@/features/videos/components/picture-gallery';
+import { PictureGallery } from '@/components/case/picture-gallery';
 import { SendVideoDialog } from '@/features/videos/components/send-video-dialog';
 import { SharesList, ShareVideoDialog } from '@/features/videos/components/share-video-section';
 import { VideoMediaPanel } from '@/features/videos/components/video-media-panel';
-import { VideoStatusChip } from '@/features/videos/components/video-status-chip';
+import { VideoStatusChip } from '@/components/case/video-status-chip';
 import { formatDateTime, formatDuration } from '@/components/video/format';
 
 type DetailTab = 'global' | 'nasaTlx' | 'kpi' | 'steps' | 'advice' | 'pictures';

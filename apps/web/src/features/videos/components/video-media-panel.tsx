@@ -16,7 +16,7 @@ import { useToast } from '@/lib/toast';
 import { CaseFileButton } from '@/features/videos/add/case-file-button';
 import { useRetryVideo } from '@/features/videos/api/video-actions';
 import { VideoPlayer, type VideoPlayerProps } from '@/components/video/video-player';
-import { useUploadProgress } from '@/features/videos/hooks/use-upload-progress';
+import { useUploadProgress } from '@/lib/use-upload-progress';
 
 function StatePanel({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
   return (

@@ -17,7 +17,7 @@ import { KPI_DEFINITIONS, formatTimecode, momentLink, type AnalysisResult } from
 import { errorText } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
 import { useToast } from '@/lib/toast';
-import { RatingBadge } from '@/features/expert/components/rating-scale';
+import { RatingBadge } from '@/components/case/rating-badge';
 import { downloadAnalysisReport, expertProfileOptions } from '@/features/videos/api/analysis-result';
 import { formatDateTime } from '@/components/video/format';
 import { visuallyHidden } from '@/components/video/visually-hidden';

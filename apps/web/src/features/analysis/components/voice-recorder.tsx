@@ -13,7 +13,7 @@ import PlayArrow from '@mui/icons-material/PlayArrow';
 import Stop from '@mui/icons-material/Stop';
 import { ANALYSIS_LIMITS, formatTimecode } from '@sutura/domain/analysis';
 import { errorText } from '@/lib/http';
-import { useDeleteVoice, useUploadVoice, type VoiceAdvice } from '@/features/expert/api/analysis';
+import { useDeleteVoice, useUploadVoice, type VoiceAdvice } from '@/features/analysis/api/analysis';
 
 type RecorderState = 'idle' | 'recording' | 'paused';
 

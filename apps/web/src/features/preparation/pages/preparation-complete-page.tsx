@@ -10,8 +10,8 @@ import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
 import { sourceToResult } from '@sutura/domain/preparation';
 import type { VideoStep } from '@sutura/domain/videos';
 import { VideoPlayer } from '@/components/video/video-player';
-import { usePreparation, type PreparationDetail } from '@/features/editor/api/preparation';
-import { useEditorRealtime } from '@/features/editor/hooks/use-editor-realtime';
+import { usePreparation, type PreparationDetail } from '@/features/preparation/api/preparation';
+import { useEditorRealtime } from '@/features/preparation/hooks/use-editor-realtime';
 import { formatDuration } from '@/components/video/format';
 
 /** The draft's steps (source time) placed on the rendered video, as the learner and the expert will see them. */

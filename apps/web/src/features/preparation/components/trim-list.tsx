@@ -4,8 +4,8 @@ import List from '@mui/material/List';
 import ListItemButton from '@mui/material/ListItemButton';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { formatTimecode } from '@/features/editor/model/timecode';
-import { keptSeconds, type Trim } from '@/features/editor/model/trims';
+import { formatTimecode } from '@/features/preparation/model/timecode';
+import { keptSeconds, type Trim } from '@/features/preparation/model/trims';
 
 interface TrimListProps {
   trims: readonly Trim[];

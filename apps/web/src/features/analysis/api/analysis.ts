@@ -12,7 +12,7 @@ import type {
 import type { ReleaseResponse } from '@sutura/domain/claims';
 import { api } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
-import { expertKeys } from '@/features/expert/api/expert-lists';
+import { expertKeys } from '@/features/analysis/api/expert-lists';
 
 /*
  * The analysis page's calls (docs/analysis-contract.md). Every write carries the fencing token of

@@ -20,11 +20,11 @@ import { currentLanguage } from '@/lib/i18n';
 import { useToast } from '@/lib/toast';
 import { useOrgans, useSurgeries } from '@/lib/vocabularies';
 import { VideoPoster } from '@/components/video/video-poster';
-import { VideoStatusChip } from '@/features/videos/components/video-status-chip';
-import { EDITOR_PAGE_SIZE, useHeld, usePool, usePrepared } from '@/features/editor/api/editor-lists';
-import { useClaimVideo } from '@/features/editor/api/preparation';
-import type { PoolParams } from '@/features/editor/api/editor-keys';
-import { useEditorRealtime } from '@/features/editor/hooks/use-editor-realtime';
+import { VideoStatusChip } from '@/components/case/video-status-chip';
+import { EDITOR_PAGE_SIZE, useHeld, usePool, usePrepared } from '@/features/preparation/api/editor-lists';
+import { useClaimVideo } from '@/features/preparation/api/preparation';
+import type { PoolParams } from '@/features/preparation/api/editor-keys';
+import { useEditorRealtime } from '@/features/preparation/hooks/use-editor-realtime';
 import { DurationBadge } from '@/components/video/duration-badge';
 
 /** A video of the editor's lists: poster, surgery, organ, duration, and what the list adds. */

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { heldListResponse, poolListResponse, preparedListResponse } from '@sutura/domain/preparation';
 import { api } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
-import { editorKeys, type PoolParams } from '@/features/editor/api/editor-keys';
+import { editorKeys, type PoolParams } from '@/features/preparation/api/editor-keys';
 
 export type PoolList = z.infer<typeof poolListResponse>;
 export type HeldList = z.infer<typeof heldListResponse>;

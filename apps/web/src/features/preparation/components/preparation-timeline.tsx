@@ -2,8 +2,8 @@ import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, 
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import { cueAt, useStoryboardCues, type Storyboard } from '@/components/video/storyboard';
-import { formatTimecode } from '@/features/editor/model/timecode';
-import { snapTo, tickStep, ticks, type TimelineView } from '@/features/editor/model/timeline-view';
+import { formatTimecode } from '@/features/preparation/model/timecode';
+import { snapTo, tickStep, ticks, type TimelineView } from '@/features/preparation/model/timeline-view';
 
 /** A range drawn on the timeline: a kept range (trim phase) or a step (steps phase). */
 export interface TimelineRange {

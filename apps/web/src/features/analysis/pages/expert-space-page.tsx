@@ -12,8 +12,8 @@ import { SOCKET_EVENTS } from '@sutura/domain/notifications';
 import { errorText } from '@/lib/http';
 import { useSocketEvent } from '@/lib/realtime';
 import { useToast } from '@/lib/toast';
-import { EXPERT_PAGE_SIZE, expertKeys, useClaimVideo, useExpertList } from '@/features/expert/api/expert-lists';
-import { ExpertVideoCard } from '@/features/expert/components/expert-video-card';
+import { EXPERT_PAGE_SIZE, expertKeys, useClaimVideo, useExpertList } from '@/features/analysis/api/expert-lists';
+import { ExpertVideoCard } from '@/components/case/pool-card';
 import { CardGrid, cardGridSx, ListPagination, ListStates, pageCount } from '@/components/list-states';
 
 const isList = (value: string | null): value is ExpertList => (EXPERT_LISTS as readonly string[]).includes(value ?? '');

@@ -3,7 +3,7 @@ import type { ClaimResponse, ReleaseResponse } from '@sutura/domain/claims';
 import type { DraftStep, PreparationDetail, PreparationDraft, PreparationPhase, Trim } from '@sutura/domain/preparation';
 import { api } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
-import { editorKeys } from '@/features/editor/api/editor-keys';
+import { editorKeys } from '@/features/preparation/api/editor-keys';
 
 export type { PreparationDetail, PreparationDraft };
 

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { SOCKET_EVENTS } from '@sutura/domain/notifications';
 import { PREPARATION_SOCKET_EVENTS } from '@sutura/domain/preparation';
 import { useSocketEvent } from '@/lib/realtime';
-import { editorKeys } from '@/features/editor/api/editor-keys';
+import { editorKeys } from '@/features/preparation/api/editor-keys';
 
 /**
  * A video entered or left the pool, a render finished, a notification arrived: the editor's

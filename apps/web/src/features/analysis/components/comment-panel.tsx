@@ -13,7 +13,7 @@ import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import { ANALYSIS_LIMITS, formatTimecode, type AnalysisComment } from '@sutura/domain/analysis';
 import { errorText } from '@/lib/http';
-import { useAddComment, useDeleteComment, useUpdateComment } from '@/features/expert/api/analysis';
+import { useAddComment, useDeleteComment, useUpdateComment } from '@/features/analysis/api/analysis';
 
 interface Editing {
   id: string | null;

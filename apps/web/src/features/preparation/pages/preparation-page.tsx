@@ -23,13 +23,13 @@ import {
   useSetPhase,
   useSubmitPreparation,
   type PreparationDetail,
-} from '@/features/editor/api/preparation';
+} from '@/features/preparation/api/preparation';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { ClaimedWorkHeader, ClaimedWorkStatus, GiveBackDialog, LeaseLostAlert, isClaimGone } from '@/components/claimed-work';
-import { PreparationWorkspace, type WorkspaceMessage } from '@/features/editor/components/preparation-workspace';
-import { useEditorRealtime } from '@/features/editor/hooks/use-editor-realtime';
-import { localDraftKey, usePreparationEditor } from '@/features/editor/hooks/use-preparation-editor';
-import { stepProblems } from '@/features/editor/model/steps';
+import { PreparationWorkspace, type WorkspaceMessage } from '@/features/preparation/components/preparation-workspace';
+import { useEditorRealtime } from '@/features/preparation/hooks/use-editor-realtime';
+import { localDraftKey, usePreparationEditor } from '@/features/preparation/hooks/use-preparation-editor';
+import { stepProblems } from '@/features/preparation/model/steps';
 
 /** One phase of the preparation, mounted again when the phase changes so its history starts afresh. */
 function PhaseEditor({ detail, onUrlsExpired }: { detail: PreparationDetail; onUrlsExpired(): void }) {

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import Chip, { type ChipProps } from '@mui/material/Chip';
 import type { VideoSummary, VideoStatus } from '@sutura/domain/videos';
-import { useUploadProgress } from '@/features/videos/hooks/use-upload-progress';
+import { useUploadProgress } from '@/lib/use-upload-progress';
 
 const COLOURS: Record<VideoStatus, ChipProps['color']> = {
   saved: 'default',

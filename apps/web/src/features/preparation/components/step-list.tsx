@@ -10,9 +10,9 @@ import ArrowDownward from '@mui/icons-material/ArrowDownward';
 import ArrowUpward from '@mui/icons-material/ArrowUpward';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import { MAX_STEPS, STEP_NAME_MAX } from '@sutura/domain/preparation';
-import type { PreparationEditor } from '@/features/editor/hooks/use-preparation-editor';
-import type { Step } from '@/features/editor/model/steps';
-import { formatTimecode } from '@/features/editor/model/timecode';
+import type { PreparationEditor } from '@/features/preparation/hooks/use-preparation-editor';
+import type { Step } from '@/features/preparation/model/steps';
+import { formatTimecode } from '@/features/preparation/model/timecode';
 
 type Vocabulary = readonly { id: string; name: string; position: number }[];
 

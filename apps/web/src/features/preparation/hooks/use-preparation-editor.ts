@@ -8,7 +8,7 @@ import {
   type PreparationDetail,
   type Trim as WireTrim,
 } from '@sutura/domain/preparation';
-import { useApplyDraft, saveSteps, saveTrims } from '@/features/editor/api/preparation';
+import { useApplyDraft, saveSteps, saveTrims } from '@/features/preparation/api/preparation';
 import { readLocalDraft, useAutosave } from '@/lib/use-autosave';
 import {
   addStep,
@@ -19,8 +19,8 @@ import {
   reorderStep,
   type Step,
   type StepRefusal,
-} from '@/features/editor/model/steps';
-import { clamp, frameRateOf, snapToFrame } from '@/features/editor/model/timecode';
+} from '@/features/preparation/model/steps';
+import { clamp, frameRateOf, snapToFrame } from '@/features/preparation/model/timecode';
 import {
   addTrim,
   deleteTrim,
@@ -30,8 +30,8 @@ import {
   type Trim,
   type TrimRefusal,
   type TrimState,
-} from '@/features/editor/model/trims';
-import type { RangeChange } from '@/features/editor/components/preparation-timeline';
+} from '@/features/preparation/model/trims';
+import type { RangeChange } from '@/features/preparation/components/preparation-timeline';
 
 interface Snapshot {
   trims: TrimState;

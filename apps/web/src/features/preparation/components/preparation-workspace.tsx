@@ -24,13 +24,13 @@ import ZoomOutMap from '@mui/icons-material/ZoomOutMap';
 import { LAYOUT } from '@sutura/domain/limits';
 import type { PreparationDetail } from '@sutura/domain/preparation';
 import { useStableMediaUrl } from '@/components/video/use-stable-media-url';
-import { PreparationTimeline, type TimelineRange } from '@/features/editor/components/preparation-timeline';
-import { ShortcutsDialog } from '@/features/editor/components/shortcuts-dialog';
-import { StepList } from '@/features/editor/components/step-list';
-import { TrimList } from '@/features/editor/components/trim-list';
-import type { PreparationEditor } from '@/features/editor/hooks/use-preparation-editor';
-import { clamp, formatTimecode, snapToFrame } from '@/features/editor/model/timecode';
-import { fitView, followView, panView, zoomView, type TimelineView } from '@/features/editor/model/timeline-view';
+import { PreparationTimeline, type TimelineRange } from '@/features/preparation/components/preparation-timeline';
+import { ShortcutsDialog } from '@/features/preparation/components/shortcuts-dialog';
+import { StepList } from '@/features/preparation/components/step-list';
+import { TrimList } from '@/features/preparation/components/trim-list';
+import type { PreparationEditor } from '@/features/preparation/hooks/use-preparation-editor';
+import { clamp, formatTimecode, snapToFrame } from '@/features/preparation/model/timecode';
+import { fitView, followView, panView, zoomView, type TimelineView } from '@/features/preparation/model/timeline-view';
 
 /** On a phone the secondary actions of the bar show their icon only (their name stays, for screen readers and tooltips). */
 const compactSx = {
