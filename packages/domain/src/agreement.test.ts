@@ -115,8 +115,18 @@ describe('quadratic-weighted kappa', () => {
     ];
     expect(kappaFromTable(table, identity(3))!.kappa).toBeCloseTo(0.492, 3);
     expect(kappaFromTable(table, identity(3))!.kappa).toBeCloseTo(0.29 / 0.59, 12);
-    expect(kappaFromTable(table, v.map((row) => row.map((x) => 1 - x / 6)))!.kappa).toBeCloseTo(0.348, 3);
-    expect(kappaFromTable(table, v.map((row) => row.map((x) => 1 - x / 6)))!.kappa).toBeCloseTo(1 - 0.9 / 1.38, 12);
+    expect(
+      kappaFromTable(
+        table,
+        v.map((row) => row.map((x) => 1 - x / 6)),
+      )!.kappa,
+    ).toBeCloseTo(0.348, 3);
+    expect(
+      kappaFromTable(
+        table,
+        v.map((row) => row.map((x) => 1 - x / 6)),
+      )!.kappa,
+    ).toBeCloseTo(1 - 0.9 / 1.38, 12);
   });
 
   it('reproduces the example of Fleiss, Cohen & Everitt (1969): κ = .429 and κ_w = .507', () => {
@@ -277,7 +287,9 @@ describe('ICC(A,1) — two-way random effects, absolute agreement, single rater'
     ] as const) {
       const matrix = Array.from({ length: n }, () => {
         const skill = 1 + Math.floor(random() * 5);
-        return Array.from({ length: k }, (_, j) => Math.min(5, Math.max(1, skill + (random() < 0.3 ? 1 : 0) - (j === 1 && random() < 0.2 ? 1 : 0))));
+        return Array.from({ length: k }, (_, j) =>
+          Math.min(5, Math.max(1, skill + (random() < 0.3 ? 1 : 0) - (j === 1 && random() < 0.2 ? 1 : 0))),
+        );
       });
       // The residual sum of squares from the residuals themselves: e_ij = x_ij − x̄_i. − x̄_.j + x̄.
       const grand = matrix.flat().reduce((s, x) => s + x, 0) / (n * k);
