@@ -49,7 +49,7 @@ export function AgreementSummary({ report }: { report: AgreementReport }) {
         {report.expertId !== null && ` ${t('summary.expertView')}`}
       </Typography>
       <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-        {t('summary.explain')}
+        {t(report.expertId === null ? 'summary.explain' : 'summary.explainMine')}
       </Typography>
       {report.cases === 0 ? (
         <Alert severity="info">{t('summary.empty')}</Alert>

@@ -88,15 +88,15 @@ describe('the Bland–Altman chart', () => {
       [2, 3],
     ]);
     const chart = blandAltmanChart(ba, { min: 1, max: 5 });
-    expect(chart.x).toEqual([1, 5]);
+    expect(chart.x).toEqual([0.5, 5.5]);
     expect(chart.xTicks).toEqual([1, 2, 3, 4, 5]);
     // Differences 3, 0, 0, −1: bias .5, SD √(((2.5)² + .25 + .25 + 2.25)/3) = √3 = 1.732; upper limit .5 + 3.395 = 3.89.
     expect(ba.upper).toBeCloseTo(0.5 + 1.959964 * Math.sqrt(3), 5);
-    expect(chart.y).toEqual([-4, 4]);
+    expect(chart.y).toEqual([-4.5, 4.5]);
     expect(chart.yTicks).toEqual([-4, -3, -2, -1, 0, 1, 2, 3, 4]);
     expect(chart.lines.map((l) => l.key)).toEqual(['bias', 'lower', 'upper']);
     const one = blandAltmanChart(blandAltman([[3, 3]]), { min: 1, max: 5 });
     expect(one.lines).toEqual([]);
-    expect(one.y).toEqual([-1, 1]);
+    expect(one.y).toEqual([-1.5, 1.5]);
   });
 });

@@ -114,7 +114,7 @@ export interface BlandAltmanLine {
 
 /**
  * The Bland–Altman chart: x over the scale, y symmetric around 0 and wide enough for every point
- * and both limits (whole levels, at least ± 1), the horizontal lines that exist.
+ * and both limits (ticks on whole levels, at least ± 1), the horizontal lines that exist.
  */
 export function blandAltmanChart(ba: BlandAltman, scale: { min: number; max: number }) {
   const lines: BlandAltmanLine[] = [];
@@ -125,5 +125,13 @@ export function blandAltmanChart(ba: BlandAltman, scale: { min: number; max: num
   const y = Math.ceil(reach);
   const yTicks = Array.from({ length: 2 * y + 1 }, (_, i) => i - y);
   const xTicks = Array.from({ length: scale.max - scale.min + 1 }, (_, i) => scale.min + i);
-  return { x: [scale.min, scale.max] as [number, number], y: [-y, y] as [number, number], xTicks, yTicks, lines, points: ba.points };
+  // Half a level of margin on every side, so that the points on the edges are drawn whole.
+  return {
+    x: [scale.min - 0.5, scale.max + 0.5] as [number, number],
+    y: [-y - 0.5, y + 0.5] as [number, number],
+    xTicks,
+    yTicks,
+    lines,
+    points: ba.points,
+  };
 }

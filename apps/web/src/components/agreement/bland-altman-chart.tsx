@@ -20,7 +20,8 @@ export default function BlandAltmanChart({
   const lineColour = { bias: palette.series[1]!, lower: palette.series[2]!, upper: palette.series[2]! };
   return (
     <ResponsiveContainer width="100%" height={320}>
-      <ScatterChart margin={{ top: 16, right: 16, bottom: 24, left: 0 }}>
+      {/* Hidden from screen readers (the tables say the same): no keyboard stop inside it either. */}
+      <ScatterChart accessibilityLayer={false} margin={{ top: 16, right: 16, bottom: 24, left: 0 }}>
         <CartesianGrid stroke={theme.palette.divider} />
         <XAxis
           type="number"

@@ -48,17 +48,14 @@ export function ExpertDifferences({ report, item }: { report: AgreementReport; i
         <Alert severity="info">{t('experts.empty')}</Alert>
       ) : (
         <>
-          <Box
-            aria-hidden
-            sx={{ display: 'flex', justifyContent: 'space-between', fontSize: 12, color: 'text.secondary', gap: 1, flexWrap: 'wrap' }}
-          >
+          <Box aria-hidden sx={{ display: 'grid', gridTemplateColumns: '1fr auto 1fr', fontSize: 12, color: 'text.secondary', gap: 1 }}>
             <span>
               {formatNumber(-range, lang, true)} · {t('experts.lower')}
             </span>
             <span>0</span>
-            <span>
+            <Box component="span" sx={{ textAlign: 'end' }}>
               {t('experts.higher')} · {formatNumber(range, lang, true)}
-            </span>
+            </Box>
           </Box>
           <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0, display: 'grid', gap: 1.5 }}>
             {rows.map((row) => {
