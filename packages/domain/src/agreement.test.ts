@@ -342,6 +342,23 @@ describe('ICC(A,1) — two-way random effects, absolute agreement, single rater'
         [4, 4],
       ]),
     ).toEqual({ value: 1, ci: null, gap: 'perfectAgreement' });
+    // Far below chance on two cases: Satterthwaite's v is 0, no interval rather than NaN.
+    // Rows (5,1) (4,4): grand mean 3.5, MSR = 1, MSC = 4, MSE = 4; ICC = (1 − 4)/(1 + 4 + 0) = −0.6;
+    // a = −.375, b = .625, v = (a·4 + b·4)² / ((a·4)² + (b·4)²) = 1 / 8.5 < 1.
+    expect(
+      icc21([
+        [5, 1],
+        [4, 4],
+      ]),
+    ).toEqual({ value: expect.closeTo(-0.6, 12) as number, ci: null, gap: 'noInterval' });
+    // The ANOVA estimate can fall below −1 on three cases (here −1.75): shown as −1.
+    expect(
+      icc21([
+        [5, 2],
+        [1, 4],
+        [2, 4],
+      ]).value,
+    ).toBe(-1);
     // A constant offset is not agreement: the second rater is always one level higher.
     const offset = icc21([
       [1, 2],
@@ -351,6 +368,30 @@ describe('ICC(A,1) — two-way random effects, absolute agreement, single rater'
     ]);
     expect(offset.value).toBeGreaterThan(0);
     expect(offset.value).toBeLessThan(1);
+  });
+});
+
+describe('on any small table', () => {
+  it('gives numbers within [−1, 1], never NaN, the interval around the value', () => {
+    const random = seeded(99);
+    for (let trial = 0; trial < 5000; trial++) {
+      const n = 2 + Math.floor(random() * 8);
+      const pairs = Array.from({ length: n }, () => [1 + Math.floor(random() * 5), 1 + Math.floor(random() * 5)] as [number, number]);
+      for (const e of [icc21(pairs), weightedKappa(pairs)]) {
+        if (e.value === null) {
+          expect(e.gap).not.toBeNull();
+          continue;
+        }
+        expect(e.value).toBeGreaterThanOrEqual(-1);
+        expect(e.value).toBeLessThanOrEqual(1);
+        if (e.ci === null) expect(e.gap).not.toBeNull();
+        else {
+          expect(Number.isFinite(e.ci.lower) && Number.isFinite(e.ci.upper)).toBe(true);
+          expect(e.ci.lower).toBeLessThanOrEqual(e.value + 1e-9);
+          expect(e.ci.upper).toBeGreaterThanOrEqual(e.value - 1e-9);
+        }
+      }
+    }
   });
 });
 

@@ -37,8 +37,11 @@ export const Z_975 = 1.959963984540054;
 
 // ---- The answer (the route's `agreementReportSchema` in calibration.ts describes the same shape)
 
-/** Why a number is missing: too few pairs, every rating the same (kappa is 0/0), or a perfect agreement (no interval). */
-export const AGREEMENT_GAPS = ['tooFewPairs', 'noVariance', 'perfectAgreement'] as const;
+/**
+ * Why a number is missing: too few pairs, every rating the same (kappa is 0/0), a perfect
+ * agreement (no interval), or an ICC interval whose approximation breaks down (below).
+ */
+export const AGREEMENT_GAPS = ['tooFewPairs', 'noVariance', 'perfectAgreement', 'noInterval'] as const;
 export type AgreementGap = (typeof AGREEMENT_GAPS)[number];
 
 export interface Interval {
@@ -338,11 +341,17 @@ export function icc21(matrix: readonly (readonly number[])[]): AgreementEstimate
   const a = (k * icc) / (n * (1 - icc));
   const b = 1 + (k * icc * (n - 1)) / (n * (1 - icc));
   const v = (a * msc + b * mse) ** 2 / ((a * msc) ** 2 / (k - 1) + (b * mse) ** 2 / ((n - 1) * (k - 1)));
+  // The estimator can fall below −1 with very few cases; like its bounds, it is shown within [−1, 1].
+  const value = clamp(icc, -1, 1);
+  // Satterthwaite's v collapses toward 0 when the agreement is far below chance on a handful of
+  // cases: the F approximation then says nothing, and no interval is better than a wrong one.
+  if (!(v >= 1)) return { value, ci: null, gap: 'noInterval' };
   const fUpper = fQuantile(0.975, n - 1, v);
   const fLower = fQuantile(0.975, v, n - 1);
   const lower = (n * (msr - fUpper * mse)) / (fUpper * (k * msc + (k * n - k - n) * mse) + n * msr);
   const upper = (n * (fLower * msr - mse)) / (k * msc + (k * n - k - n) * mse + n * fLower * msr);
-  return { value: icc, ci: { lower: clamp(lower, -1, 1), upper: clamp(upper, -1, 1) }, gap: null };
+  if (!Number.isFinite(lower) || !Number.isFinite(upper)) return { value, ci: null, gap: 'noInterval' };
+  return { value, ci: { lower: clamp(lower, -1, 1), upper: clamp(upper, -1, 1) }, gap: null };
 }
 
 // ---- Bland–Altman (Bland & Altman 1986, 1999)
