@@ -222,6 +222,14 @@ describe('quadratic-weighted kappa', () => {
         [5, 5],
       ]),
     ).toEqual({ value: 1, ci: null, gap: 'perfectAgreement' });
+    // Two pairs one level apart each: κ = 1/3 by the product-moment form (s_xy = .25,
+    // s_x² = s_y² = .25, (x̄ − ȳ)² = 1: .5 / 1.5), but a zero large-sample SE: no interval.
+    expect(
+      weightedKappa([
+        [3, 4],
+        [4, 5],
+      ]),
+    ).toEqual({ value: expect.closeTo(1 / 3, 12) as number, ci: null, gap: 'noInterval' });
     expect(() =>
       weightedKappa([
         [0, 3],

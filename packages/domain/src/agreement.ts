@@ -39,7 +39,8 @@ export const Z_975 = 1.959963984540054;
 
 /**
  * Why a number is missing: too few pairs, every rating the same (kappa is 0/0), a perfect
- * agreement (no interval), or an ICC interval whose approximation breaks down (below).
+ * agreement (no interval), or an interval whose approximation breaks down (a zero SE for kappa,
+ * Satterthwaite's degrees of freedom below 1 for the ICC).
  */
 export const AGREEMENT_GAPS = ['tooFewPairs', 'noVariance', 'perfectAgreement', 'noInterval'] as const;
 export type AgreementGap = (typeof AGREEMENT_GAPS)[number];
@@ -283,6 +284,8 @@ export function weightedKappa(pairs: readonly (readonly [number, number])[], sca
   const result = kappaFromTable(table, quadraticWeights(k));
   if (!result) return missing('noVariance');
   if (result.kappa >= 1 - 1e-12) return { value: 1, ci: null, gap: 'perfectAgreement' };
+  // A zero standard error below perfect agreement (two pairs mirroring each other) is no precision.
+  if (result.se < 1e-6) return { value: result.kappa, ci: null, gap: 'noInterval' };
   return {
     value: result.kappa,
     ci: { lower: clamp(result.kappa - Z_975 * result.se, -1, 1), upper: clamp(result.kappa + Z_975 * result.se, -1, 1) },

@@ -6,6 +6,7 @@ import { visuallyHidden } from '@mui/utils';
 import { AGREEMENT_FEW_PAIRS, type AgreementReport } from '@sutura/domain/agreement';
 import { currentLanguage } from '@/lib/i18n';
 import { AgreementSection } from './agreement-section';
+import { TableRegion } from './table-region';
 import { fewPairItems, summaryRows, type EstimateView } from './agreement-view';
 import { useItemLabel } from './use-item-label';
 
@@ -60,16 +61,22 @@ export function AgreementSummary({ report }: { report: AgreementReport }) {
           </Alert>
         )
       )}
-      <Box sx={{ overflowX: 'auto' }}>
+      <TableRegion label={t('summary.caption')}>
         <Box
           component="table"
           data-testid="agreement-summary-table"
           sx={{
             borderCollapse: 'collapse',
             width: '100%',
-            fontSize: 14,
-            '& td, & th': { py: 0.75, px: 1, borderBottom: 1, borderColor: 'divider', textAlign: 'left', verticalAlign: 'top' },
-            '& th[scope=row]': { minWidth: 96 },
+            fontSize: { xs: 13, sm: 14 },
+            '& td, & th': {
+              py: 0.75,
+              px: { xs: 0.5, sm: 1 },
+              borderBottom: 1,
+              borderColor: 'divider',
+              textAlign: 'left',
+              verticalAlign: 'top',
+            },
             '& td.pairs': { minWidth: 0, fontVariantNumeric: 'tabular-nums' },
           }}
         >
@@ -99,7 +106,7 @@ export function AgreementSummary({ report }: { report: AgreementReport }) {
             ))}
           </tbody>
         </Box>
-      </Box>
+      </TableRegion>
     </AgreementSection>
   );
 }

@@ -8,6 +8,7 @@ import { visuallyHidden } from '@mui/utils';
 import type { AgreementItem, AgreementReport, Interval } from '@sutura/domain/agreement';
 import { currentLanguage } from '@/lib/i18n';
 import { AgreementSection } from './agreement-section';
+import { TableRegion } from './table-region';
 import { blandAltmanChart, formatBounds, formatNumber } from './agreement-view';
 import { useItemLabel } from './use-item-label';
 
@@ -69,7 +70,7 @@ export function BlandAltmanPlot({ report, item }: { report: AgreementReport; ite
         </Box>
       )}
       {stats.length > 0 && (
-        <Box sx={{ overflowX: 'auto' }}>
+        <TableRegion label={t('blandAltman.limitsCaption')}>
           <Box component="table" data-testid="agreement-bland-altman-limits" sx={tableSx}>
             <Box component="caption" sx={visuallyHidden}>
               {t('blandAltman.limitsCaption')}
@@ -91,10 +92,10 @@ export function BlandAltmanPlot({ report, item }: { report: AgreementReport; ite
               ))}
             </tbody>
           </Box>
-        </Box>
+        </TableRegion>
       )}
       {chart && chart.points.length > 0 && (
-        <Box sx={{ overflowX: 'auto' }}>
+        <TableRegion label={t('blandAltman.caption')}>
           <Box component="table" data-testid="agreement-bland-altman-points" sx={tableSx}>
             <Box component="caption" sx={visuallyHidden}>
               {t('blandAltman.caption')}
@@ -116,7 +117,7 @@ export function BlandAltmanPlot({ report, item }: { report: AgreementReport; ite
               ))}
             </tbody>
           </Box>
-        </Box>
+        </TableRegion>
       )}
     </AgreementSection>
   );
