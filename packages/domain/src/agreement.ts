@@ -191,8 +191,10 @@ export function incompleteBeta(x: number, a: number, b: number): number {
 function inverseBeta(p: number, a: number, b: number): number {
   let lo = 0;
   let hi = 1;
-  for (let i = 0; i < 200 && hi - lo > 1e-300; i++) {
+  for (let i = 0; i < 200; i++) {
     const mid = (lo + hi) / 2;
+    // Stop once the halves no longer differ in double precision.
+    if (mid <= lo || mid >= hi) break;
     if (incompleteBeta(mid, a, b) < p) lo = mid;
     else hi = mid;
   }
