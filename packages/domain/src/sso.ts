@@ -27,6 +27,7 @@ export const ssoStartQuery = z.object({
     .max(300)
     .regex(/^\/(?!\/)[\w\-./?=&%]*$/, { error: 'INVALID_VALUE' })
     .optional(),
+  langCode: z.string().optional(),
 });
 
 export const ssoProviderParams = z.object({ provider: plainString().regex(SSO_PROVIDER_ID, { error: 'SSO_PROVIDER_UNKNOWN' }) });

@@ -17,6 +17,7 @@ const PENDING_COOKIE = 'sutura_sso_pending';
 const COOKIE_PATH = '/v1/auth/sso';
 
 const idParams = z.object({ id: z.uuid() });
+const noBody = z.object({}).strict().nullish();
 const providerAnswer = z.record(z.string(), z.string().max(4096));
 
 function cookieOf(request: FastifyRequest, name: string): string | undefined {
@@ -106,7 +107,7 @@ export function ssoRoutes(deps: { sso: SsoService; secure: boolean; rateLimit: n
 
     app.post(
       '/auth/sso/pending/code',
-      { config: { access: 'public', ...limited }, schema: { tags: ['auth'] } },
+      { config: { access: 'public', ...limited }, schema: { tags: ['auth'], body: noBody } },
       async (request) => {
         await sso.sendLinkCode(cookieOf(request, PENDING_COOKIE), requestLanguage(request));
         return ok({ sent: true as const });
