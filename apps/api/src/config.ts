@@ -215,7 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   try {
     providers = parseSsoProviders({ json: e.OIDC_PROVIDERS, file: e.OIDC_PROVIDERS_FILE, dataDir });
   } catch (error) {
-    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`, { cause: error });
   }
   if (e.SSO_ONLY === 'on' && providers.length === 0) {
     throw new ConfigError('Invalid configuration:\n  SSO_ONLY: needs at least one provider in OIDC_PROVIDERS');

@@ -21,7 +21,12 @@ declare module 'oidc-provider' {
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
     use(middleware: (ctx: KoaContext, next: () => Promise<void>) => Promise<void>): void;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<Interaction>;
-    interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, opts?: Record<string, unknown>): Promise<void>;
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      opts?: Record<string, unknown>,
+    ): Promise<void>;
     on(event: string, listener: (...args: unknown[]) => void): void;
   }
 }

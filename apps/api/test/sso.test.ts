@@ -337,7 +337,10 @@ describe("the hospital's provider (Keycloak)", () => {
     keycloak.accounts.set('kc-expert', { ...keycloak.accounts.get('kc-expert'), groups: ['sutura-experts'] });
     const { res: third } = await signInAs(keycloak, 'chu', 'kc-expert');
     const again = cookieValue(third.headers['set-cookie'], 'sutura_session');
-    expect((await ctx.inject({ method: 'GET', url: '/v1/auth', token: again })).json().data.roles.sort()).toEqual(['administrator', 'expert']);
+    expect((await ctx.inject({ method: 'GET', url: '/v1/auth', token: again })).json().data.roles.sort()).toEqual([
+      'administrator',
+      'expert',
+    ]);
   });
 
   it('an existing account with the same verified email is linked after its password', async () => {
@@ -430,7 +433,9 @@ describe('access', () => {
     expect((await ctx.inject({ method: 'GET', url: '/v1/users/profile/me/identities' })).statusCode).toBe(401);
     const learner = await ctx.createUser('learner');
     expect((await ctx.inject({ method: 'GET', url: '/v1/admin/sso', token: learner.token })).statusCode).toBe(403);
-    expect((await ctx.inject({ method: 'GET', url: `/v1/admin/users/${learner.id}/identities`, token: learner.token })).statusCode).toBe(403);
+    expect((await ctx.inject({ method: 'GET', url: `/v1/admin/users/${learner.id}/identities`, token: learner.token })).statusCode).toBe(
+      403,
+    );
     const [someone] = await ctx.database.db.select().from(ssoIdentities).limit(1);
     const other = await ctx.inject({ method: 'DELETE', url: `/v1/users/profile/me/identities/${someone!.id}`, token: learner.token });
     expect(other.statusCode).toBe(404);
@@ -447,7 +452,13 @@ describe('SSO-only installation', () => {
       env: {
         PUBLIC_URL,
         OIDC_PROVIDERS: JSON.stringify([
-          { id: 'chu', name: { fr: 'CHU', en: 'CHU' }, issuer: keycloak.issuer, clientId: keycloak.clientId, clientSecret: keycloak.clientSecret },
+          {
+            id: 'chu',
+            name: { fr: 'CHU', en: 'CHU' },
+            issuer: keycloak.issuer,
+            clientId: keycloak.clientId,
+            clientSecret: keycloak.clientSecret,
+          },
         ]),
         SSO_ONLY: 'on',
         SSO_BREAK_GLASS_EMAIL: 'Break.Glass@example.org',
@@ -469,7 +480,11 @@ describe('SSO-only installation', () => {
     expect(await ctx.database.db.select().from(users).where(eq(users.email, 'new@example.org'))).toHaveLength(0);
 
     await ctx.createUser('administrator', { email: 'break.glass@example.org' });
-    const breakGlass = await only.inject({ method: 'POST', url: '/v1/auth', body: { email: 'break.glass@example.org', password: 'password123' } });
+    const breakGlass = await only.inject({
+      method: 'POST',
+      url: '/v1/auth',
+      body: { email: 'break.glass@example.org', password: 'password123' },
+    });
     expect(breakGlass.statusCode).toBe(200);
   });
 
@@ -480,7 +495,9 @@ describe('SSO-only installation', () => {
     expect(() =>
       loadConfig({
         DATA_DIR: ctx.dataDir,
-        OIDC_PROVIDERS: JSON.stringify([{ id: 'x', name: { fr: 'X', en: 'X' }, issuer: 'http://idp.example', clientId: 'c', clientSecret: 's' }]),
+        OIDC_PROVIDERS: JSON.stringify([
+          { id: 'x', name: { fr: 'X', en: 'X' }, issuer: 'http://idp.example', clientId: 'c', clientSecret: 's' },
+        ]),
       }),
     ).toThrow(/must be https/);
   });

@@ -35,24 +35,24 @@ function codeMail(kind: 'verify' | 'reset' | 'link', firstName: string, code: st
         ? `Votre code de liaison Sutura : ${code}`
         : `Your Sutura linking code: ${code}`
       : kind === 'verify'
-      ? fr
-        ? `Votre code de validation Sutura : ${code}`
-        : `Your Sutura validation code: ${code}`
-      : fr
-        ? `Votre code de réinitialisation Sutura : ${code}`
-        : `Your Sutura password reset code: ${code}`;
+        ? fr
+          ? `Votre code de validation Sutura : ${code}`
+          : `Your Sutura validation code: ${code}`
+        : fr
+          ? `Votre code de réinitialisation Sutura : ${code}`
+          : `Your Sutura password reset code: ${code}`;
   const intro =
     kind === 'link'
       ? fr
         ? `Pour lier votre identité ${provider ?? ''} à votre compte Sutura, saisissez ce code :`
         : `To link your ${provider ?? ''} identity to your Sutura account, enter this code:`
       : kind === 'verify'
-      ? fr
-        ? 'Pour valider votre adresse e-mail et activer votre compte, saisissez ce code :'
-        : 'To validate your email address and activate your account, enter this code:'
-      : fr
-        ? 'Pour choisir un nouveau mot de passe, saisissez ce code :'
-        : 'To choose a new password, enter this code:';
+        ? fr
+          ? 'Pour valider votre adresse e-mail et activer votre compte, saisissez ce code :'
+          : 'To validate your email address and activate your account, enter this code:'
+        : fr
+          ? 'Pour choisir un nouveau mot de passe, saisissez ce code :'
+          : 'To choose a new password, enter this code:';
   const validity = fr
     ? `Ce code est valable ${CODE_TTL_MINUTES} minutes. Si vous n’êtes pas à l’origine de cette demande, ignorez ce message.`
     : `This code is valid for ${CODE_TTL_MINUTES} minutes. If you did not ask for it, ignore this message.`;

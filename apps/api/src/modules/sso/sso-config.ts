@@ -22,7 +22,8 @@ export interface SsoProvider {
   name: { fr: string; en: string };
   issuer: string;
   clientId: string;
-  auth: { method: 'client_secret_basic' | 'client_secret_post'; secret: string } | { method: 'private_key_jwt'; keyPem: string; kid?: string };
+  auth:
+    { method: 'client_secret_basic' | 'client_secret_post'; secret: string } | { method: 'private_key_jwt'; keyPem: string; kid?: string };
   scopes: string;
   /** Sent as `acr_values`; with `requireAcr`, the ID token's `acr` must be this value. */
   acrValues: string | null;
@@ -109,7 +110,7 @@ export function parseSsoProviders(env: { json?: string | undefined; file?: strin
     try {
       text = readFileSync(path.resolve(env.dataDir, env.file), 'utf8');
     } catch (error) {
-      throw new Error(`OIDC_PROVIDERS_FILE: cannot read ${env.file} (${(error as Error).message})`);
+      throw new Error(`OIDC_PROVIDERS_FILE: cannot read ${env.file} (${(error as Error).message})`, { cause: error });
     }
   }
   if (!text?.trim()) return [];
@@ -117,7 +118,7 @@ export function parseSsoProviders(env: { json?: string | undefined; file?: strin
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new Error(`OIDC_PROVIDERS: not JSON (${(error as Error).message})`);
+    throw new Error(`OIDC_PROVIDERS: not JSON (${(error as Error).message})`, { cause: error });
   }
   const parsed = z.array(providerSchema).safeParse(raw);
   if (!parsed.success) {
@@ -138,7 +139,9 @@ export function parseSsoProviders(env: { json?: string | undefined; file?: strin
         try {
           keyPem = readFileSync(path.resolve(env.dataDir, p.privateKeyFile!), 'utf8');
         } catch (error) {
-          throw new Error(`${where}.privateKeyFile: cannot read ${p.privateKeyFile} (${(error as Error).message})`);
+          throw new Error(`${where}.privateKeyFile: cannot read ${p.privateKeyFile} (${(error as Error).message})`, {
+            cause: error,
+          });
         }
       }
       if (!keyPem.includes('PRIVATE KEY')) throw new Error(`${where}: the private key is not a PEM private key`);

@@ -122,7 +122,10 @@ export function createSsoService(deps: {
         ...(provider.userinfoJwt ? { userinfo_signed_response_alg: 'RS256' } : {}),
       };
       const execute = [client.enableNonRepudiationChecks, ...(provider.allowHttp ? [client.allowInsecureRequests] : [])];
-      return client.discovery(new URL(provider.issuer), provider.clientId, metadata, auth, { execute, timeout: PROVIDER_TIMEOUT_MS / 1000 });
+      return client.discovery(new URL(provider.issuer), provider.clientId, metadata, auth, {
+        execute,
+        timeout: PROVIDER_TIMEOUT_MS / 1000,
+      });
     })();
     discovered.set(provider.id, { at: Date.now(), config });
     try {
@@ -149,7 +152,11 @@ export function createSsoService(deps: {
     const m = provider.claims;
     const verified = claimAt(claims, m.emailVerified);
     const rawGroups = provider.roles ? claimAt(claims, provider.roles.claim) : undefined;
-    const groups = Array.isArray(rawGroups) ? rawGroups.filter((g): g is string => typeof g === 'string') : text(rawGroups) ? [text(rawGroups)!] : [];
+    const groups = Array.isArray(rawGroups)
+      ? rawGroups.filter((g): g is string => typeof g === 'string')
+      : text(rawGroups)
+        ? [text(rawGroups)!]
+        : [];
     const profession = claimAt(claims, m.profession);
     let rpps: string | null = null;
     for (const path of m.rpps) {
@@ -240,7 +247,9 @@ export function createSsoService(deps: {
     };
   }
 
-  const isUniqueViolation = (error: unknown) => (error as { code?: string; cause?: { code?: string } }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505';
+  const isUniqueViolation = (error: unknown) =>
+    (error as { code?: string; cause?: { code?: string } }).code === '23505' ||
+    (error as { cause?: { code?: string } }).cause?.code === '23505';
 
   return {
     configured: providers.length > 0,
