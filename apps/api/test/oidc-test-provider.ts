@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, SignJWT, decodeJwt, decodeProtectedHeader, type JWK } from 'jose';
+import { exportJWK, exportPKCS8, generateKeyPair, SignJWT, decodeJwt, decodeProtectedHeader, type JWK } from 'jose';
 import Provider from 'oidc-provider';
 
 /**
@@ -17,6 +17,8 @@ export interface TestProvider {
   issuer: string;
   clientId: string;
   clientSecret: string;
+  /** With `clientAuth: 'private_key_jwt'`: the client's private key (PEM), whose public half the provider knows. */
+  clientKeyPem: string;
   /** The claims of each account, by account id (its subject). */
   accounts: Map<string, Record<string, unknown>>;
   nextAccount: string;
@@ -37,11 +39,16 @@ export async function startTestProvider(opts: {
   redirectUri: string;
   postLogoutRedirectUri: string;
   port?: number;
+  /** How the client authenticates at the token endpoint (a client secret by default). */
+  clientAuth?: 'client_secret_basic' | 'private_key_jwt';
 }): Promise<TestProvider> {
   const psc = opts.flavour === 'psc';
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), kid: `${opts.flavour}-key-1`, alg: 'RS256', use: 'sig' } as JWK;
   const { privateKey: strangerKey } = await generateKeyPair('RS256', { extractable: true });
+  const client = await generateKeyPair('ES256', { extractable: true });
+  const clientKeyPem = await exportPKCS8(client.privateKey);
+  const keyAuth = opts.clientAuth === 'private_key_jwt';
 
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
@@ -55,7 +62,12 @@ export async function startTestProvider(opts: {
     clients: [
       {
         client_id: clientId,
-        client_secret: clientSecret,
+        ...(keyAuth
+          ? {
+              token_endpoint_auth_method: 'private_key_jwt',
+              jwks: { keys: [{ ...(await exportJWK(client.publicKey)), kid: 'sutura-client-key', alg: 'ES256', use: 'sig' }] },
+            }
+          : { client_secret: clientSecret }),
         redirect_uris: [opts.redirectUri],
         post_logout_redirect_uris: [opts.postLogoutRedirectUri],
         grant_types: ['authorization_code'],
@@ -90,6 +102,7 @@ export async function startTestProvider(opts: {
     issuer,
     clientId,
     clientSecret,
+    clientKeyPem,
     accounts,
     nextAccount: '',
     acr: 'eidas1',

@@ -14,6 +14,7 @@ const PUBLIC_URL = 'http://sutura.test';
 let ctx: TestContext;
 let psc: TestProvider;
 let keycloak: TestProvider;
+let keyed: TestProvider;
 
 const callbackOf = (id: string) => `${PUBLIC_URL}/v1/auth/sso/${id}/callback`;
 
@@ -23,6 +24,12 @@ beforeAll(async () => {
     flavour: 'keycloak',
     redirectUri: callbackOf('chu'),
     postLogoutRedirectUri: `${PUBLIC_URL}/auth/login`,
+  });
+  keyed = await startTestProvider({
+    flavour: 'keycloak',
+    redirectUri: callbackOf('keyed'),
+    postLogoutRedirectUri: `${PUBLIC_URL}/auth/login`,
+    clientAuth: 'private_key_jwt',
   });
   ctx = await createTestContext({
     env: {
@@ -45,6 +52,15 @@ beforeAll(async () => {
           scopes: 'openid email profile groups',
           roles: { claim: 'groups', map: { 'sutura-experts': ['expert'], 'sutura-admins': ['administrator'] } },
         },
+        {
+          id: 'keyed',
+          name: { fr: 'Clé privée', en: 'Private key' },
+          issuer: keyed.issuer,
+          clientId: keyed.clientId,
+          clientAuth: 'private_key_jwt',
+          privateKey: keyed.clientKeyPem,
+          privateKeyId: 'sutura-client-key',
+        },
         // Nobody listens there.
         {
           id: 'down',
@@ -62,6 +78,7 @@ afterAll(async () => {
   await ctx?.close();
   await psc?.close();
   await keycloak?.close();
+  await keyed?.close();
 });
 
 const cookieValue = (setCookie: string | string[] | undefined, name: string) => {
@@ -123,6 +140,7 @@ describe('the sign-in services offered', () => {
       providers: [
         { id: 'psc', kind: 'psc', name: { fr: 'Pro Santé Connect', en: 'Pro Santé Connect' } },
         { id: 'chu', kind: 'hospital', name: { fr: 'CHU de Test', en: 'Test University Hospital' } },
+        { id: 'keyed', kind: 'hospital', name: { fr: 'Clé privée', en: 'Private key' } },
         { id: 'down', kind: 'hospital', name: { fr: 'Hors service', en: 'Out of order' } },
       ],
       passwordSignIn: true,
@@ -353,6 +371,12 @@ describe("the hospital's provider (Keycloak)", () => {
     expect(linked.json().data.userId).toBe(holder.id);
     // The provider maps no group of theirs: learner.
     expect(linked.json().data.roles).toEqual(['learner']);
+  });
+
+  it('authenticates the client with private_key_jwt when configured so', async () => {
+    keyed.accounts.set('kc-keyed', { email: `keyed-${Date.now()}@hospital.example`, email_verified: true, groups: [] });
+    const { res } = await signInAs(keyed, 'keyed', 'kc-keyed');
+    expect(res.headers.location).toBe('/auth/sso');
   });
 
   it('refuses an unverified email', async () => {
