@@ -10,7 +10,7 @@ import { chooseOption } from './support.ts';
 /**
  * Signing in with real OpenID Connect providers (oidc-provider), in Chromium, through the real
  * pages: one provider like Pro Santé Connect, one like a hospital's Keycloak. Sutura runs here as
- * a server of its own, configured with both (the run's shared server has no provider).
+ * a server of its own, configured with both and SSO-only (the run's shared server has no provider).
  */
 const base = Number(process.env.E2E_PORT ?? 3100) + 10;
 const port = base + 2;
@@ -45,6 +45,9 @@ test.beforeAll(async () => {
       LOG_LEVEL: 'warn',
       DEMO_VIDEOS: 'off',
       RATE_LIMIT_AUTH_PER_MINUTE: '200',
+      // SSO-only: the providers sign everyone in, a password only the demo administrator (break-glass).
+      SSO_ONLY: 'on',
+      SSO_BREAK_GLASS_EMAIL: 'admin@sutura.local',
       OIDC_PROVIDERS: JSON.stringify([
         {
           id: 'psc',
@@ -69,6 +72,9 @@ test.beforeAll(async () => {
   await expect
     .poll(async () => (await fetch(`${publicUrl}/v1/health`).catch(() => undefined))?.status, { timeout: 100_000, intervals: [500] })
     .toBe(200);
+  // The first sign-in with each provider reads its metadata and keys: done once here, so that the
+  // clicks below wait only for the round trip (the machine running the tests may be busy).
+  for (const id of ['psc', 'chu']) await fetch(`${publicUrl}/v1/auth/sso/${id}/start`, { redirect: 'manual' });
 });
 
 test.afterAll(async () => {
@@ -93,7 +99,7 @@ test('Pro Santé Connect: the first sign-in creates the account, the next signs 
   psc.accounts.set('psc-helene', pscClaims('10999901019'));
   psc.nextAccount = 'psc-helene';
   await page.goto('/auth/login');
-  await page.getByRole('link', { name: 'Se connecter avec Pro Santé Connect' }).click();
+  await page.getByRole('link', { name: 'Se connecter avec Pro Santé Connect' }).click({ timeout: 45_000 });
 
   // Back from the provider: the directory's names, only the missing email, the specialty and consent asked.
   await expect(page).toHaveURL(/\/auth\/sso$/);
@@ -127,7 +133,7 @@ test('Pro Santé Connect: the first sign-in creates the account, the next signs 
   await expect(page).toHaveURL(`${publicUrl}/auth/login`, { timeout: 20_000 });
 
   // The second sign-in goes straight to the dashboard.
-  await page.getByRole('link', { name: 'Se connecter avec Pro Santé Connect' }).click();
+  await page.getByRole('link', { name: 'Se connecter avec Pro Santé Connect' }).click({ timeout: 45_000 });
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 
@@ -141,7 +147,7 @@ test("the hospital's provider: roles from its groups, shown to administrators wi
   });
   chu.nextAccount = 'kc-nadia';
   await page.goto('/auth/login');
-  await page.getByRole('link', { name: 'Se connecter avec CHU Exemple' }).click();
+  await page.getByRole('link', { name: 'Se connecter avec CHU Exemple' }).click({ timeout: 45_000 });
   await expect(page).toHaveURL(/\/auth\/sso$/);
   await expect(page.getByText('Votre adresse e-mail : n.admin@chu-exemple.fr')).toBeVisible();
   await chooseOption(page, /Spécialité/, /.+/);
@@ -163,9 +169,31 @@ test('a refusal tells the person why, in their language, and creates nothing', a
   psc.accounts.set('psc-unknown', pscClaims('10999999998'));
   psc.nextAccount = 'psc-unknown';
   await page.goto('/auth/login');
-  await page.getByRole('link', { name: 'Se connecter avec Pro Santé Connect' }).click();
+  await page.getByRole('link', { name: 'Se connecter avec Pro Santé Connect' }).click({ timeout: 45_000 });
   await expect(page).toHaveURL(/\/auth\/login\?sso_error=SSO_RPPS_UNKNOWN$/);
   await expect(page.getByTestId('sso-error')).toHaveText(
     "Votre numéro RPPS ne figure pas dans l'annuaire des professionnels de santé connu de Sutura : contactez les administrateurs",
   );
+});
+
+test('SSO-only: no password form nor sign-up, but the break-glass administrator still signs in with a password', async ({ page }) => {
+  await page.goto('/auth/login');
+  await expect(page.getByRole('link', { name: 'Se connecter avec CHU Exemple' })).toBeVisible();
+  await expect(page.getByLabel(/^Mot de passe/)).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Créer un compte' })).toHaveCount(0);
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  await page.getByRole('button', { name: 'Administrateur de secours : connexion par mot de passe' }).click();
+  await page.getByRole('textbox', { name: /^Adresse e-mail/ }).fill('learner@sutura.local');
+  await page
+    .getByLabel(/^Mot de passe/)
+    .first()
+    .fill('sutura2026');
+  await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
+  await expect(page.getByRole('alert')).toHaveText(
+    'La connexion par mot de passe est désactivée ici : utilisez le service de connexion de votre établissement',
+  );
+  await page.getByRole('textbox', { name: /^Adresse e-mail/ }).fill('admin@sutura.local');
+  await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
 });
