@@ -47,6 +47,8 @@ import { createBestCaseService } from './modules/best-cases/best-cases.service.t
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createCodes } from './modules/auth/codes.ts';
 import { createTokens } from './modules/auth/tokens.ts';
+import { ssoRoutes } from './modules/sso/sso.routes.ts';
+import { createSsoService } from './modules/sso/sso.service.ts';
 import { createClaims } from './modules/claims/claims.service.ts';
 import { createDashboardEvents } from './modules/dashboard/dashboard.events.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
@@ -200,6 +202,20 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     clock,
     log: deps.log,
   });
+  const sso = createSsoService({
+    db,
+    providers: config.sso.providers,
+    ssoOnly: config.sso.ssoOnly,
+    breakGlassEmail: config.sso.breakGlassEmail,
+    publicUrl: config.publicUrl,
+    auth,
+    codes,
+    queue,
+    audit,
+    hub,
+    log: deps.log,
+    clock,
+  });
   const eraseAudit = createAuditEraser(db);
   const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, videos, eraseAudit, clock });
   const vocabularies = createVocabularyService(db);
@@ -256,6 +272,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     push,
     notifications,
     auth,
+    sso,
     rpps,
     codes,
     users,
@@ -389,9 +406,13 @@ export async function buildApp(deps: AppDeps): Promise<{
         const ready = Object.values(checks).every(Boolean) && !deps.draining?.();
         return reply.status(ready ? 200 : 503).send(ok({ ready, draining: deps.draining?.() ?? false, checks }));
       });
-      await v1.register(authRoutes({ auth: services.auth, rateLimit: config.rateLimitAuthPerMinute }));
+      await v1.register(authRoutes({ auth: services.auth, sso: services.sso, rateLimit: config.rateLimitAuthPerMinute }));
+      await v1.register(
+        ssoRoutes({ sso: services.sso, secure: config.publicUrl.startsWith('https://'), rateLimit: config.rateLimitAuthPerMinute }),
+      );
       await v1.register(
         usersRoutes({
+          sso: services.sso,
           users: services.users,
           videos: services.videos,
           push: services.push,

@@ -6,6 +6,7 @@ import { DEFAULT_MAX_UPLOAD_BYTES } from '@sutura/domain/videos';
 import { legalFieldOf } from '@sutura/domain/legal';
 import { DEFAULT_TIME_ZONE, isTimeZone } from '@sutura/domain/time-zone';
 import { locateTool } from './media-pipeline/ffmpeg.ts';
+import { parseSsoProviders, type SsoProvider } from './modules/sso/sso-config.ts';
 
 const onOff = z.enum(['on', 'off']);
 
@@ -94,6 +95,12 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
   SCRATCH_DIR: z.string().optional(),
+  /** OpenID Connect providers (Pro Santé Connect, the hospital's): a JSON array, or a JSON file. */
+  OIDC_PROVIDERS: z.string().optional(),
+  OIDC_PROVIDERS_FILE: z.string().optional(),
+  /** Password sign-in and sign-up off: only the providers sign in, but for the break-glass account. */
+  SSO_ONLY: onOff.default('off'),
+  SSO_BREAK_GLASS_EMAIL: z.email().optional(),
   SCRATCH_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -178,6 +185,8 @@ export type Config = {
   s3: S3Settings | undefined;
   /** Where ffmpeg's local copies and outputs are made, and how many bytes they may take together. */
   scratch: { dir: string; maxBytes: number };
+  /** Single sign-on: the OpenID Connect providers, and whether password sign-in is off. */
+  sso: { providers: SsoProvider[]; ssoOnly: boolean; breakGlassEmail: string | undefined };
 };
 
 export class ConfigError extends Error {}
@@ -202,6 +211,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const dataDir = path.resolve(e.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
+  let providers: SsoProvider[];
+  try {
+    providers = parseSsoProviders({ json: e.OIDC_PROVIDERS, file: e.OIDC_PROVIDERS_FILE, dataDir });
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`, { cause: error });
+  }
+  if (e.SSO_ONLY === 'on' && providers.length === 0) {
+    throw new ConfigError('Invalid configuration:\n  SSO_ONLY: needs at least one provider in OIDC_PROVIDERS');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -264,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : undefined,
     scratch: { dir: path.resolve(e.SCRATCH_DIR ?? path.join(dataDir, 'tmp')), maxBytes: e.SCRATCH_MAX_BYTES },
+    sso: { providers, ssoOnly: e.SSO_ONLY === 'on', breakGlassEmail: e.SSO_BREAK_GLASS_EMAIL?.toLowerCase() },
   };
 }
 

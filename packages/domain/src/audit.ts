@@ -25,6 +25,8 @@ export const AUDIT_ACTIONS = {
   'user.deactivated': { fr: 'Compte désactivé', en: 'Account deactivated' },
   'user.reactivated': { fr: 'Compte réactivé', en: 'Account reactivated' },
   'user.validation_resent': { fr: 'Code de validation renvoyé', en: 'Validation code sent again' },
+  'user.sso_linked': { fr: 'Identité externe liée', en: 'External identity linked' },
+  'user.sso_unlinked': { fr: 'Identité externe retirée', en: 'External identity removed' },
   'video.created': { fr: 'Vidéo créée', en: 'Video created' },
   'video.uploaded': { fr: 'Vidéo téléversée', en: 'Video uploaded' },
   'video.sent': { fr: 'Vidéo envoyée', en: 'Video sent' },

@@ -362,6 +362,78 @@ export const ERRORS = {
     en: 'Notifications cannot be sent to this address: it must be an https address of a public push service',
     fr: 'Les notifications ne peuvent pas être envoyées à cette adresse : elle doit être une adresse https d’un service de notifications public',
   },
+
+  // Single sign-on (OpenID Connect: Pro Santé Connect, the hospital's identity provider).
+  SSO_PROVIDER_UNKNOWN: {
+    status: 404,
+    en: 'This sign-in service is not offered here',
+    fr: "Ce service de connexion n'est pas proposé ici",
+  },
+  SSO_PROVIDER_UNREACHABLE: {
+    status: 502,
+    en: 'The sign-in service cannot be reached right now: nothing was changed, please try again in a moment',
+    fr: "Le service de connexion est injoignable pour le moment : rien n'a été modifié, veuillez réessayer dans un instant",
+  },
+  SSO_STATE_INVALID: {
+    status: 400,
+    en: 'This sign-in did not start here or has expired: please sign in again',
+    fr: "Cette connexion n'a pas été commencée ici ou a expiré : veuillez vous reconnecter",
+  },
+  SSO_PROVIDER_REFUSED: {
+    status: 400,
+    en: 'The sign-in service refused this sign-in (it may have been used already): please sign in again',
+    fr: 'Le service de connexion a refusé cette connexion (elle a peut-être déjà servi) : veuillez vous reconnecter',
+  },
+  SSO_TOKEN_INVALID: {
+    status: 400,
+    en: 'The proof of identity sent by the sign-in service is not valid: nothing was created, please sign in again',
+    fr: "La preuve d'identité envoyée par le service de connexion n'est pas valable : rien n'a été créé, veuillez vous reconnecter",
+  },
+  SSO_LEVEL_INSUFFICIENT: {
+    status: 403,
+    en: 'This sign-in needs a stronger means of identification (e-CPS app or CPS card)',
+    fr: "Cette connexion demande un moyen d'identification plus fort (application e-CPS ou carte CPS)",
+  },
+  SSO_RPPS_MISSING: {
+    status: 403,
+    en: 'The sign-in service did not give your RPPS number: Sutura is open to health professionals holding one',
+    fr: "Le service de connexion n'a pas transmis votre numéro RPPS : Sutura est ouvert aux professionnels de santé qui en ont un",
+  },
+  SSO_RPPS_UNKNOWN: {
+    status: 403,
+    en: 'Your RPPS number is not in the directory of health professionals known to Sutura: contact the administrators',
+    fr: "Votre numéro RPPS ne figure pas dans l'annuaire des professionnels de santé connu de Sutura : contactez les administrateurs",
+  },
+  SSO_EMAIL_UNVERIFIED: {
+    status: 403,
+    en: 'Your identity provider does not confirm your email address: ask it to be verified, then sign in again',
+    fr: "Votre fournisseur d'identité ne confirme pas votre adresse e-mail : faites-la vérifier, puis reconnectez-vous",
+  },
+  SSO_EMAIL_MISSING: {
+    status: 403,
+    en: 'Your identity provider did not give your email address: contact the administrators',
+    fr: "Votre fournisseur d'identité n'a pas transmis votre adresse e-mail : contactez les administrateurs",
+  },
+  SSO_PENDING_EXPIRED: {
+    status: 400,
+    en: 'This sign-in has expired: please sign in again with your provider',
+    fr: 'Cette connexion a expiré : veuillez vous reconnecter avec votre fournisseur',
+  },
+  SSO_IDENTITY_TAKEN: {
+    status: 409,
+    en: 'This identity is already linked to another Sutura account',
+    fr: 'Cette identité est déjà liée à un autre compte Sutura',
+  },
+  SSO_LAST_SIGN_IN_METHOD: {
+    status: 409,
+    en: 'This is your only way to sign in: set a password first, or keep this identity',
+    fr: "C'est votre seul moyen de connexion : définissez d'abord un mot de passe, ou gardez cette identité",
+  },
+  PASSWORD_SIGN_IN_OFF: {
+    status: 403,
+    en: 'Sign-in with a password is turned off here: use the sign-in service of your institution',
+    fr: 'La connexion par mot de passe est désactivée ici : utilisez le service de connexion de votre établissement',
+  },
 } as const satisfies Record<string, { status: number; en: string; fr: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

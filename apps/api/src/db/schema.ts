@@ -207,9 +207,68 @@ export const sessions = pgTable(
     /** The token a refresh replaced stays valid until `previousUntil` (requests already in flight). */
     previousTokenId: uuid('previous_token_id'),
     previousUntil: timestamp('previous_until', { withTimezone: true }),
+    /** A session opened through a provider: its id, and its ID token (the hint of RP-initiated logout). */
+    ssoProvider: text('sso_provider'),
+    ssoIdToken: text('sso_id_token'),
   },
   (t) => [index('sessions_user').on(t.userId)],
 );
+
+/**
+ * An identity of an OpenID Connect provider linked to an account: the provider's subject signs
+ * the person in from then on. One account per identity; a person may have several.
+ */
+export const ssoIdentities = pgTable(
+  'sso_identities',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    subject: text('subject').notNull(),
+    email: text('email'),
+    rpps: text('rpps'),
+    profession: text('profession'),
+    createdAt: createdAt(),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('sso_identities_subject').on(t.provider, t.subject), index('sso_identities_user').on(t.userId)],
+);
+
+/**
+ * A sign-in in flight at a provider (state, nonce, PKCE verifier), held in the database so that
+ * any API process of a cluster can take the callback; the browser holds the key in a short cookie.
+ * Used once: the callback deletes it.
+ */
+export const ssoRequests = pgTable('sso_requests', {
+  keyHash: text('key_hash').primaryKey(),
+  provider: text('provider').notNull(),
+  state: text('state').notNull(),
+  nonce: text('nonce').notNull(),
+  codeVerifier: text('code_verifier').notNull(),
+  nextPath: text('next_path'),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * An identity the provider proved that has no account yet: waiting for the person to complete
+ * their sign-up, or to prove they hold the existing account it will be linked to.
+ */
+export const ssoPending = pgTable('sso_pending', {
+  keyHash: text('key_hash').primaryKey(),
+  provider: text('provider').notNull(),
+  subject: text('subject').notNull(),
+  kind: text('kind').notNull(),
+  /** What the provider said of the person: names, email, RPPS, profession, groups. */
+  claims: jsonb('claims').$type<Record<string, unknown>>().notNull(),
+  /** For a link: the account it would be linked to. */
+  userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  idToken: text('id_token'),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+});
 
 /**
  * Codes mailed for email validation and password reset (hashed, 15 minutes, 5 tries). Rows stay

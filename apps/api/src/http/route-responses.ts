@@ -20,6 +20,7 @@ import {
   voiceAdviceSchema,
 } from '@sutura/domain/analysis';
 import { rppsCheckResponse, sessionSchema, signUpResponse } from '@sutura/domain/auth';
+import { signOutResponse, ssoAdminSchema, ssoIdentitiesResponse, ssoOptionsSchema, ssoPendingSchema } from '@sutura/domain/sso';
 import { claimResponse, releaseResponse } from '@sutura/domain/claims';
 import { dashboardSchema } from '@sutura/domain/dashboard';
 import { ERRORS, type ErrorCode } from '@sutura/domain/errors';
@@ -172,7 +173,42 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
 
   'POST /v1/auth': json(sessionSchema, 'Signed in: the session (also set as the session cookie for the web app).'),
   'GET /v1/auth': json(sessionSchema, 'The current session with a refreshed token.'),
-  'DELETE /v1/auth': json(empty, 'Signed out: the token is revoked and the sockets of the session closed.'),
+  'DELETE /v1/auth': json(
+    signOutResponse,
+    "Signed out: the token is revoked and the sockets of the session closed; with `endSessionUrl` when the provider's session should end too.",
+  ),
+  'GET /v1/auth/sso': json(ssoOptionsSchema, 'The sign-in services offered here, and whether a password signs in.'),
+  'GET /v1/auth/sso/:provider/start': {
+    kind: 'raw',
+    envelopeErrors: false,
+    responses: {
+      '303': {
+        description:
+          "To the provider's authorization endpoint (code flow, PKCE, state, nonce); sets the short http-only cookie of the sign-in in flight. A refusal (provider unknown or unreachable) goes to `/auth/login?sso_error=<code>` instead.",
+        headers: { Location: { type: 'string', description: 'The next page.' } },
+      },
+    },
+  },
+  'GET /v1/auth/sso/:provider/callback': {
+    kind: 'raw',
+    envelopeErrors: false,
+    responses: {
+      '303': {
+        description:
+          'Signed in (session cookie set, to the app), or the identity waits for a sign-up or a link (to `/auth/sso`), or refused (to `/auth/login?sso_error=<code>`, nothing created).',
+        headers: { Location: { type: 'string', description: 'The next page.' } },
+      },
+    },
+  },
+  'GET /v1/auth/sso/pending': json(ssoPendingSchema, 'The proven identity waiting for a sign-up or a link (its cookie).'),
+  'DELETE /v1/auth/sso/pending': json(empty, 'The waiting identity is forgotten.'),
+  'POST /v1/auth/sso/pending/complete': json(sessionSchema, 'Account created, validated and linked: the person is signed in.'),
+  'POST /v1/auth/sso/pending/code': json(z.object({ sent: z.literal(true) }), 'A linking code is mailed to the existing account.'),
+  'POST /v1/auth/sso/pending/link': json(sessionSchema, 'The identity is linked to the existing account: the person is signed in.'),
+  'GET /v1/users/profile/me/identities': json(ssoIdentitiesResponse, "The person's linked identities."),
+  'DELETE /v1/users/profile/me/identities/:id': json(ssoIdentitiesResponse, 'The identity is unlinked: the ones left.'),
+  'GET /v1/admin/sso': json(ssoAdminSchema, 'The providers, their role mappings, and whether the installation is SSO-only.'),
+  'GET /v1/admin/users/:id/identities': json(ssoIdentitiesResponse, "A person's linked identities."),
 
   'POST /v1/users': json(signUpResponse, 'Account created; a validation code is mailed.', 201),
   'POST /v1/users/verify': json(sessionSchema, 'Email validated: the person is signed in.'),

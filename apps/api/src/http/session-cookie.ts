@@ -37,6 +37,8 @@ declare module 'fastify' {
     session(session: Session): Session;
     /** Removes the web app's session cookie. */
     clearSession(): void;
+    /** Sets the session cookie whatever the request's headers (a browser coming back from a sign-in provider). */
+    sessionCookie(session: Session): void;
   }
 }
 
@@ -45,14 +47,21 @@ export function registerSessionCookie(app: FastifyInstance, opts: { secure: bool
   const companion = opts.secure ? SECURE_SIGNED_IN_COOKIE : SIGNED_IN_COOKIE;
   const shared = `Path=/; SameSite=Strict${opts.secure ? '; Secure' : ''}`;
   const attributes = `${shared}; HttpOnly`;
+  const cookies = (session: Session) => [
+    `${name}=${session.token}; ${attributes}; Max-Age=${opts.maxAgeSeconds}`,
+    `${companion}=1; ${shared}; Max-Age=${opts.maxAgeSeconds}`,
+  ];
   app.decorateReply('session', function (this: FastifyReply, session: Session): Session {
     if (!wantsSessionCookie(this.request)) return session;
-    void this.header('set-cookie', [
-      `${name}=${session.token}; ${attributes}; Max-Age=${opts.maxAgeSeconds}`,
-      `${companion}=1; ${shared}; Max-Age=${opts.maxAgeSeconds}`,
-    ]);
+    void this.header('set-cookie', cookies(session));
     void this.header('cache-control', 'no-store');
     return { ...session, token: '' };
+  });
+  app.decorateReply('sessionCookie', function (this: FastifyReply, session: Session): void {
+    const current = this.getHeader('set-cookie');
+    const before = current === undefined ? [] : Array.isArray(current) ? current : [String(current)];
+    void this.header('set-cookie', [...before, ...cookies(session)]);
+    void this.header('cache-control', 'no-store');
   });
   app.decorateReply('clearSession', function (this: FastifyReply) {
     void this.header('set-cookie', [`${name}=; ${attributes}; Max-Age=0`, `${companion}=; ${shared}; Max-Age=0`]);

@@ -119,12 +119,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const signOut = useCallback(async () => {
     epoch.current += 1;
     setSigningOut(true);
+    let endSessionUrl: string | undefined;
     try {
-      await api('DELETE', '/auth').catch(() => undefined);
+      endSessionUrl = (await api<{ endSessionUrl?: string }>('DELETE', '/auth').catch(() => undefined))?.endSessionUrl;
     } finally {
       endLocally();
       setSigningOut(false);
-      await navigate('/auth/login', { replace: true });
+      // Signed in through a provider that offers it: its session ends too (it comes back to the sign-in page).
+      if (endSessionUrl) window.location.assign(endSessionUrl);
+      else await navigate('/auth/login', { replace: true });
     }
   }, [endLocally, navigate]);
 

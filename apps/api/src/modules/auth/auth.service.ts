@@ -119,13 +119,28 @@ export function createAuthService(deps: {
     };
   }
 
-  async function openSession(user: UserRow, ip: string, userAgent: string | undefined): Promise<Session> {
+  /** `sso`: the provider the person signed in with, and its ID token (for RP-initiated logout). */
+  async function openSession(
+    user: UserRow,
+    ip: string,
+    userAgent: string | undefined,
+    sso?: { provider: string; idToken: string | null },
+  ): Promise<Session> {
     const now = clock();
     const expiresAt = new Date(now.getTime() + Math.min(ttlMs, maxMs));
     const tokenId = randomUUID();
     const [row] = await db
       .insert(sessions)
-      .values({ userId: user.id, device: describeDevice(userAgent), ip, expiresAt, tokenId, createdAt: now, lastSeenAt: now })
+      .values({
+        userId: user.id,
+        device: describeDevice(userAgent),
+        ip,
+        expiresAt,
+        tokenId,
+        createdAt: now,
+        lastSeenAt: now,
+        ...(sso ? { ssoProvider: sso.provider, ssoIdToken: sso.idToken } : {}),
+      })
       .returning({ id: sessions.id });
     return sessionPayload(user, row!.id, tokenId, expiresAt);
   }

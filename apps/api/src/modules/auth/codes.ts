@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.ts';
 import { verificationCodes } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 
-export type CodePurpose = 'verify' | 'reset';
+export type CodePurpose = 'verify' | 'reset' | 'link';
 
 const DAY_MS = 24 * 3600_000;
 const YEAR_MS = 365 * DAY_MS;

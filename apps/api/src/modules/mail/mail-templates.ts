@@ -10,6 +10,7 @@ export interface RenderedMail {
 export type MailTemplate =
   | { name: 'verificationCode'; params: { firstName: string; code: string } }
   | { name: 'resetCode'; params: { firstName: string; code: string } }
+  | { name: 'ssoLinkCode'; params: { firstName: string; code: string; provider: string } }
   | { name: 'resetBlocked'; params: { firstName: string } }
   | { name: 'contact'; params: { fromName: string; fromEmail: string; subject: string; message: string; userId: string } }
   | { name: 'notification'; params: { subject: string; content: string; link: string | null } };
@@ -26,24 +27,32 @@ function layout(paragraphs: string[], lang: Language): string {
   return `<!doctype html><html lang="${lang}"><body style="font-family:'Open Sans',Arial,sans-serif;color:#04251E;font-size:16px;line-height:28px">${body}<hr style="border:none;border-top:1px solid #17C7A4"><p style="font-size:13px;color:#555">${footer}</p></body></html>`;
 }
 
-function codeMail(kind: 'verify' | 'reset', firstName: string, code: string, lang: Language): RenderedMail {
+function codeMail(kind: 'verify' | 'reset' | 'link', firstName: string, code: string, lang: Language, provider?: string): RenderedMail {
   const fr = lang === 'fr';
   const subject =
-    kind === 'verify'
+    kind === 'link'
       ? fr
-        ? `Votre code de validation Sutura : ${code}`
-        : `Your Sutura validation code: ${code}`
-      : fr
-        ? `Votre code de réinitialisation Sutura : ${code}`
-        : `Your Sutura password reset code: ${code}`;
+        ? `Votre code de liaison Sutura : ${code}`
+        : `Your Sutura linking code: ${code}`
+      : kind === 'verify'
+        ? fr
+          ? `Votre code de validation Sutura : ${code}`
+          : `Your Sutura validation code: ${code}`
+        : fr
+          ? `Votre code de réinitialisation Sutura : ${code}`
+          : `Your Sutura password reset code: ${code}`;
   const intro =
-    kind === 'verify'
+    kind === 'link'
       ? fr
-        ? 'Pour valider votre adresse e-mail et activer votre compte, saisissez ce code :'
-        : 'To validate your email address and activate your account, enter this code:'
-      : fr
-        ? 'Pour choisir un nouveau mot de passe, saisissez ce code :'
-        : 'To choose a new password, enter this code:';
+        ? `Pour lier votre identité ${provider ?? ''} à votre compte Sutura, saisissez ce code :`
+        : `To link your ${provider ?? ''} identity to your Sutura account, enter this code:`
+      : kind === 'verify'
+        ? fr
+          ? 'Pour valider votre adresse e-mail et activer votre compte, saisissez ce code :'
+          : 'To validate your email address and activate your account, enter this code:'
+        : fr
+          ? 'Pour choisir un nouveau mot de passe, saisissez ce code :'
+          : 'To choose a new password, enter this code:';
   const validity = fr
     ? `Ce code est valable ${CODE_TTL_MINUTES} minutes. Si vous n’êtes pas à l’origine de cette demande, ignorez ce message.`
     : `This code is valid for ${CODE_TTL_MINUTES} minutes. If you did not ask for it, ignore this message.`;
@@ -69,6 +78,8 @@ export function renderMail(template: MailTemplate, lang: Language): RenderedMail
       return codeMail('verify', template.params.firstName, template.params.code, lang);
     case 'resetCode':
       return codeMail('reset', template.params.firstName, template.params.code, lang);
+    case 'ssoLinkCode':
+      return codeMail('link', template.params.firstName, template.params.code, lang, template.params.provider);
     case 'resetBlocked': {
       const fr = lang === 'fr';
       const hello = fr ? `Bonjour ${template.params.firstName},` : `Hello ${template.params.firstName},`;

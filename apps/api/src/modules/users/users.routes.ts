@@ -32,10 +32,12 @@ import { MULTIPART_REQUEST_TIMEOUT_MS } from '../../http/timeouts.ts';
 import type { PushService } from '../push/push.service.ts';
 import type { VideoService } from '../videos/videos.service.ts';
 import type { UserService } from './users.service.ts';
+import type { SsoService } from '../sso/sso.service.ts';
 
 const idParams = z.object({ id: z.uuid() });
 
 export function usersRoutes(deps: {
+  sso: Pick<SsoService, 'passwordAllowed'>;
   users: UserService;
   videos: VideoService;
   push: PushService;
@@ -53,6 +55,8 @@ export function usersRoutes(deps: {
       '/users',
       { config: { access: 'public', ...limited }, schema: { tags: ['users'], body: signUpBody } },
       async (request, reply) => {
+        // SSO-only: accounts come from the providers.
+        if (!deps.sso.passwordAllowed(undefined)) throw new AppError('PASSWORD_SIGN_IN_OFF');
         const result = await users.signUp(request.body, request.ip, requestLanguage(request));
         return reply.status(201).send(ok(result));
       },
@@ -80,6 +84,7 @@ export function usersRoutes(deps: {
       '/users/reset/send',
       { config: { access: 'public', ...limited }, preHandler: resetLookups, schema: { tags: ['users'], body: resetSendBody } },
       async (request) => {
+        if (!deps.sso.passwordAllowed(request.body.email)) throw new AppError('PASSWORD_SIGN_IN_OFF');
         await users.sendResetCode(request.body.email, request.ip, requestLanguage(request));
         return ok({});
       },

@@ -35,7 +35,7 @@ export function mailLanguage(user: Pick<UserRow, 'preferences' | 'appLanguage'>,
 
 /** Tells the holder of an account that its password reset codes are paused (codes.ts, onBlocked). */
 export function createResetBlockedNotice(db: Db, queue: Queue) {
-  return async (userId: string, purpose: 'verify' | 'reset'): Promise<void> => {
+  return async (userId: string, purpose: 'verify' | 'reset' | 'link'): Promise<void> => {
     if (purpose !== 'reset') return;
     const [user] = await db.select().from(users).where(eq(users.id, userId));
     if (!user) return;

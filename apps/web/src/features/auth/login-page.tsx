@@ -1,9 +1,10 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { isErrorCode } from '@sutura/domain/errors';
@@ -11,7 +12,9 @@ import type { LoginBody } from '@sutura/domain/auth';
 import { PasswordInput, TextInput } from '@/components/text-input';
 import { AuthCard } from '@/features/auth/components/auth-card';
 import { useLogin } from '@/features/auth/api/auth';
+import { ssoStartUrl, useSsoOptions } from '@/features/auth/api/sso';
 import { ApiRequestError, errorText } from '@/lib/http';
+import { currentLanguage } from '@/lib/i18n';
 import { useSession } from '@/lib/session';
 
 const FIELDS = ['email', 'password'] as const;
@@ -39,7 +42,16 @@ async function validate(values: Values): Promise<{ body: LoginBody } | { errors:
 }
 
 export function LoginPage() {
-  const { t } = useTranslation('auth');
+  const { t } = useTranslation(['auth', 'errors']);
+  const [params] = useSearchParams();
+  // A refusal of a sign-in with a provider comes back here with its catalogue code.
+  const ssoError = params.get('sso_error');
+  const sso = useSsoOptions();
+  const providers = sso.data?.providers ?? [];
+  const passwordSignIn = sso.data?.passwordSignIn ?? true;
+  // SSO-only: the password form stays reachable for the break-glass administrator, folded.
+  const [showPassword, setShowPassword] = useState(false);
+  const passwordShown = passwordSignIn || showPassword;
   const navigate = useNavigate();
   const { signIn } = useSession();
   const login = useLogin();
@@ -93,65 +105,100 @@ export function LoginPage() {
 
   const notValidated = login.error instanceof ApiRequestError && login.error.code === 'EMAIL_NOT_VALIDATED';
 
+  const lang = currentLanguage();
   return (
     <AuthCard title={t('login.title')} intro={t('login.intro')}>
-      <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)} onFocus={preloadSchema}>
-        {login.isError && (
-          <Alert
-            severity="error"
-            sx={{ mt: 1 }}
-            action={
-              notValidated ? (
-                <Button
-                  color="inherit"
-                  size="small"
-                  component={RouterLink}
-                  to={`/auth/validate-email?email=${encodeURIComponent(values.email)}`}
-                >
-                  {t('login.validateEmail')}
-                </Button>
-              ) : undefined
-            }
-          >
-            {errorText(login.error)}
-          </Alert>
-        )}
-        <TextInput
-          name="email"
-          value={values.email}
-          onChange={change('email')}
-          inputRef={emailInput}
-          error={errors.email}
-          label={t('fields.email')}
-          type="email"
-          autoComplete="email"
-          required
-        />
-        <PasswordInput
-          name="password"
-          value={values.password}
-          onChange={change('password')}
-          inputRef={passwordInput}
-          error={errors.password}
-          label={t('fields.password')}
-          autoComplete="current-password"
-          required
-        />
-        <Box sx={{ textAlign: 'right', mt: 0.5 }}>
-          <Link component={RouterLink} to="/auth/forgot-password">
-            {t('login.forgotPassword')}
-          </Link>
+      {ssoError && (
+        <Alert severity="error" sx={{ mt: 1 }} data-testid="sso-error">
+          {isErrorCode(ssoError) ? t(`errors:${ssoError}`) : t('errors:GENERIC')}
+        </Alert>
+      )}
+      {providers.length > 0 && (
+        <Box component="nav" aria-label={t('login.ssoTitle')} sx={{ display: 'grid', gap: 1.5, mt: 2 }}>
+          {providers.map((provider) => (
+            <Button
+              key={provider.id}
+              component="a"
+              href={ssoStartUrl(provider.id)}
+              variant={provider.kind === 'psc' ? 'contained' : 'outlined'}
+              size="large"
+              fullWidth
+              data-testid={`sso-${provider.id}`}
+            >
+              {t('login.ssoWith', { name: provider.name[lang] })}
+            </Button>
+          ))}
         </Box>
-        <Button type="submit" variant="contained" fullWidth size="large" sx={{ mt: 3 }} loading={login.isPending}>
-          {t('login.submit')}
-        </Button>
-      </Box>
-      <Typography sx={{ mt: 4, textAlign: 'center' }}>
-        {t('login.noAccount')}{' '}
-        <Link component={RouterLink} to="/auth/sign-up">
-          {t('login.signUp')}
-        </Link>
-      </Typography>
+      )}
+      {providers.length > 0 && passwordShown && <Divider sx={{ my: 3 }}>{t('login.or')}</Divider>}
+      {!passwordShown && (
+        <Box sx={{ textAlign: 'center', mt: 3 }}>
+          <Button variant="text" size="small" onClick={() => setShowPassword(true)} data-testid="break-glass">
+            {t('login.breakGlass')}
+          </Button>
+        </Box>
+      )}
+      {passwordShown && (
+        <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)} onFocus={preloadSchema}>
+          {login.isError && (
+            <Alert
+              severity="error"
+              sx={{ mt: 1 }}
+              action={
+                notValidated ? (
+                  <Button
+                    color="inherit"
+                    size="small"
+                    component={RouterLink}
+                    to={`/auth/validate-email?email=${encodeURIComponent(values.email)}`}
+                  >
+                    {t('login.validateEmail')}
+                  </Button>
+                ) : undefined
+              }
+            >
+              {errorText(login.error)}
+            </Alert>
+          )}
+          <TextInput
+            name="email"
+            value={values.email}
+            onChange={change('email')}
+            inputRef={emailInput}
+            error={errors.email}
+            label={t('fields.email')}
+            type="email"
+            autoComplete="email"
+            required
+          />
+          <PasswordInput
+            name="password"
+            value={values.password}
+            onChange={change('password')}
+            inputRef={passwordInput}
+            error={errors.password}
+            label={t('fields.password')}
+            autoComplete="current-password"
+            required
+          />
+          <Box sx={{ textAlign: 'right', mt: 0.5 }}>
+            <Link component={RouterLink} to="/auth/forgot-password">
+              {t('login.forgotPassword')}
+            </Link>
+          </Box>
+          <Button type="submit" variant="contained" fullWidth size="large" sx={{ mt: 3 }} loading={login.isPending}>
+            {t('login.submit')}
+          </Button>
+        </Box>
+      )}
+      {passwordSignIn && (
+        <Typography sx={{ mt: 4, textAlign: 'center' }}>
+          {t('login.noAccount')}{' '}
+          <Link component={RouterLink} to="/auth/sign-up">
+            {t('login.signUp')}
+          </Link>
+        </Typography>
+      )}
     </AuthCard>
   );
 }

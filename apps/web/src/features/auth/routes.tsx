@@ -16,5 +16,7 @@ export const openAuthRoutes: RouteObject[] = [
     path: '/auth/validate-email',
     lazy: { Component: async () => (await import('@/features/auth/validate-email-page')).ValidateEmailPage },
   },
+  // A provider's identity waiting for a sign-up or a link (a signed-in person may link theirs too).
+  { path: '/auth/sso', lazy: { Component: async () => (await import('@/features/auth/sso-page')).SsoPage } },
   { path: '/auth/logout', lazy: { Component: async () => (await import('@/features/auth/logout-page')).LogoutPage } },
 ];

@@ -8,11 +8,12 @@ import Typography from '@mui/material/Typography';
 import LockOutlined from '@mui/icons-material/LockOutlined';
 import { AvatarEditor } from '@/features/account/components/avatar-editor';
 import { DeleteAccountSection } from '@/features/account/components/delete-account-section';
+import { IdentitiesSection } from '@/features/account/components/identities-section';
 import { ProfileForm } from '@/features/account/components/profile-form';
 import { useProfile } from '@/features/account/api/profile';
 import { RetryAlert } from '@/components/retry-alert';
 
-/** `/my-account`: avatar, profile, password and account deletion. */
+/** `/my-account`: avatar, profile, password, linked identities and account deletion. */
 export function MyAccountPage() {
   const { t } = useTranslation('account');
   const profile = useProfile();
@@ -49,6 +50,7 @@ export function MyAccountPage() {
               {t('password.change')}
             </Button>
           </Paper>
+          <IdentitiesSection />
           <DeleteAccountSection />
         </>
       )}

@@ -26,6 +26,8 @@ import { DeactivateDialog } from '@/features/admin/components/deactivate-dialog'
 import { ReadOnlyNotice } from '@/features/admin/components/read-only-notice';
 import { RolesDialog } from '@/features/admin/components/roles-dialog';
 import { SearchField } from '@/features/admin/components/search-field';
+import { SsoSummary, UserIdentities } from '@/features/admin/components/sso-summary';
+import { useSsoOptions } from '@/features/auth/api/sso';
 import { useUrlParams } from '@/features/admin/hooks/use-url-params';
 
 const FILTER_KEYS = ['q', 'role', 'state'] as const;
@@ -35,7 +37,7 @@ const STATE_COLOURS: Record<UserState, 'success' | 'default' | 'warning'> = {
   unvalidated: 'warning',
 };
 
-function UserCard({ user, self, canWrite }: { user: AdminUser; self: boolean; canWrite: boolean }) {
+function UserCard({ user, self, canWrite, sso }: { user: AdminUser; self: boolean; canWrite: boolean; sso: boolean }) {
   const { t } = useTranslation(['admin', 'errors']);
   const toast = useToast();
   const [dialog, setDialog] = useState<'roles' | 'deactivate' | null>(null);
@@ -76,6 +78,7 @@ function UserCard({ user, self, canWrite }: { user: AdminUser; self: boolean; ca
           </li>
         ))}
       </Box>
+      {sso && <UserIdentities userId={user.id} />}
       {canWrite && (
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 0.5 }}>
           <Button
@@ -143,7 +146,7 @@ function UserCard({ user, self, canWrite }: { user: AdminUser; self: boolean; ca
   );
 }
 
-/** `/admin/users`: search, filters, roles, deactivation; copil sees the same list without any action. */
+/** `/admin/users`: search, filters, roles, deactivation, single sign-on and linked identities; copil sees the same list without any action. */
 export function AdminUsersPage() {
   const { t } = useTranslation(['admin', 'errors']);
   const { session } = useSession();
@@ -153,10 +156,12 @@ export function AdminUsersPage() {
   const state = (USER_STATES as readonly string[]).includes(values.state) ? (values.state as UserState) : '';
   const list = useAdminUsers({ q: values.q, role, state, page });
   const pages = list.data ? Math.max(1, Math.ceil(list.data.total / ADMIN_PAGE_SIZE)) : 1;
+  const sso = (useSsoOptions().data?.providers.length ?? 0) > 0;
 
   return (
     <Box sx={{ maxWidth: 1200, mx: 'auto', width: '100%' }} data-testid="admin-page">
       <ReadOnlyNotice />
+      <SsoSummary />
       <Box
         role="search"
         sx={{ display: 'grid', gap: 2, mb: 2, gridTemplateColumns: { xs: '1fr', sm: '2fr 1fr 1fr' } }}
@@ -223,7 +228,7 @@ export function AdminUsersPage() {
         aria-busy={list.isFetching || undefined}
       >
         {list.data?.data.map((user) => (
-          <UserCard key={user.id} user={user} self={user.id === session?.userId} canWrite={canWrite} />
+          <UserCard key={user.id} user={user} self={user.id === session?.userId} canWrite={canWrite} sso={sso} />
         ))}
       </Box>
       {pages > 1 && (
