@@ -283,7 +283,13 @@ export async function buildApp(deps: AppDeps): Promise<{
   metrics: Metrics;
 }> {
   const { config } = deps;
-  const metrics = deps.metrics ?? createMetrics({ pool: deps.database.pool, defaults: false });
+  const metrics =
+    deps.metrics ??
+    createMetrics({
+      pool: deps.database.pool,
+      defaults: false,
+      enabled: config.metricsToken !== undefined || config.metricsPort !== undefined,
+    });
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     requestIdHeader: 'x-request-id',
@@ -408,7 +414,7 @@ export async function buildApp(deps: AppDeps): Promise<{
       await v1.register(vocabularyRoutes({ vocabularies: services.vocabularies }));
       await v1.register(videoRoutes({ videos: services.videos, lookupsPerHour: config.rateLimitLookupsPerHour }));
       await v1.register(preparationRoutes({ preparation: services.preparation }));
-      await v1.register(analysisRoutes({ analysis: services.analysis }));
+      await v1.register(analysisRoutes({ analysis: services.analysis, scratch: services.scratch }));
       await v1.register(statsRoutes({ stats: services.stats }));
       await v1.register(
         adminCatalogRoutes({ vocabularies: services.vocabularyAdmin, surgeryVideos: services.surgeryVideosAdmin, videos: services.videos }),

@@ -99,6 +99,7 @@ const envSchema = z.object({
     .int()
     .min(64 * 1024 * 1024)
     .default(64 * 1024 ** 3),
+  SCRATCH_REQUEST_WAIT_SECONDS: z.coerce.number().min(0).max(600).default(10),
 });
 
 /** The S3-compatible store of the media, when S3_BUCKET is set. */
@@ -177,7 +178,7 @@ export type Config = {
   /** Media in an S3-compatible store; undefined: local files in DATA_DIR. */
   s3: S3Settings | undefined;
   /** Where ffmpeg's local copies and outputs are made, and how many bytes they may take together. */
-  scratch: { dir: string; maxBytes: number };
+  scratch: { dir: string; maxBytes: number; requestWaitMs: number };
 };
 
 export class ConfigError extends Error {}
@@ -263,7 +264,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           forcePathStyle: e.S3_FORCE_PATH_STYLE ? e.S3_FORCE_PATH_STYLE === 'true' : Boolean(e.S3_ENDPOINT),
         }
       : undefined,
-    scratch: { dir: path.resolve(e.SCRATCH_DIR ?? path.join(dataDir, 'tmp')), maxBytes: e.SCRATCH_MAX_BYTES },
+    scratch: {
+      dir: path.resolve(e.SCRATCH_DIR ?? path.join(dataDir, 'tmp')),
+      maxBytes: e.SCRATCH_MAX_BYTES,
+      requestWaitMs: e.SCRATCH_REQUEST_WAIT_SECONDS * 1000,
+    },
   };
 }
 
