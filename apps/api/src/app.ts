@@ -448,10 +448,13 @@ export async function buildApp(deps: AppDeps): Promise<{
   const webIndex = path.join(config.webDist, 'index.html');
   const serveWeb = deps.serveWeb !== false && existsSync(webIndex);
   if (serveWeb) {
-    // The build writes .br and .gz beside each file; they are sent as they are.
+    // The build writes .br and .gz beside each file; they are sent as they are. A route per built
+    // file, not per compressed copy: the plugin finds those beside the file it sends, and the
+    // 316 routes they took held 3 MB of the idle process.
     await app.register(fastifyStatic, {
       root: config.webDist,
       wildcard: false,
+      globIgnore: ['**/*.br', '**/*.gz'],
       index: false,
       preCompressed: true,
       cacheControl: false,
