@@ -183,6 +183,9 @@ if (config.workers !== 'off') {
   );
 }
 closers.push(() => database.close());
+// Once start-up has settled (the first polls of the queue, the sockets, the demo's checks), what it
+// left is given back too: the idle process then holds only what serving needs.
+setTimeout(releaseStartupMemory, 3000).unref();
 
 if (config.metricsPort !== undefined) {
   const server = await listenMetrics(metrics, config.metricsPort, config.metricsHost);
