@@ -152,6 +152,8 @@ try {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
   try {
     const context = await browser.newContext({ locale: 'fr-FR', viewport: { width: 1440, height: 900 } });
+    // A loaded machine signs in slowly: the timing is of the page, not of these waits.
+    context.setDefaultTimeout(120_000);
     const page = await context.newPage();
     await page.goto(`${base}/auth/login`);
     await page.getByRole('textbox', { name: /^(adresse e-mail|email address)$/i }).fill(LEARNER.email);
