@@ -16,9 +16,10 @@
  *       files the server loads (apps/api/src, packages/domain/src): the compile cache keeps its
  *       output, so (b) pays none of it and (c) and (d) all of it.
  * Each start also gives the server's processor time (user + system, PostgreSQL not counted) and
- * its resident memory once healthy. The last line sums it up:
+ * its resident memory once healthy; the restarts of (b) also its idle memory 5 s later, once
+ * start-up has settled (target ≤ 120 MB; the web build is served when it is there, as `npm start` does). The last line sums it up:
  * `start: existing folder T s (R× hello world), empty folder T s (R×), cold cache T s (R×); hello world T s;
- * processor on an existing folder T s (R× hello world)` — on a busy machine the processor time is
+ * processor on an existing folder T s (R× hello world); idle RSS N MB; load L` — on a busy machine the processor time is
  * the steadier figure: the wall time mostly measures the wait for a processor.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -41,7 +42,12 @@ interface Start {
   ms: number;
   cpuMs: number;
   rssMb: number;
+  /** Resident memory once start-up has settled (IDLE_AFTER_MS after the first healthy answer). */
+  idleRssMb?: number;
 }
+
+/** The idle figure is read this long after the server first answers: start-up has settled. */
+const IDLE_AFTER_MS = 5000;
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -86,7 +92,7 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 /** Spawns `args`, waits for a healthy /v1/health on `port`, stops it. */
-async function timeStart(args: string[], port: number, env: NodeJS.ProcessEnv): Promise<Start> {
+async function timeStart(args: string[], port: number, env: NodeJS.ProcessEnv, idle = false): Promise<Start> {
   const started = performance.now();
   const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -100,7 +106,10 @@ async function timeStart(args: string[], port: number, env: NodeJS.ProcessEnv): 
       await new Promise((r) => setTimeout(r, 10));
     }
     const ms = performance.now() - started;
-    return { ms, ...(await usage(child.pid!)) };
+    const healthyUsage = await usage(child.pid!);
+    if (!idle) return { ms, ...healthyUsage };
+    await new Promise((r) => setTimeout(r, IDLE_AFTER_MS));
+    return { ms, ...healthyUsage, idleRssMb: (await usage(child.pid!)).rssMb };
   } finally {
     await stop(child);
   }
@@ -119,20 +128,25 @@ async function helloWorld(): Promise<Start> {
   return timeStart(['--input-type=module', '-e', HELLO], port, { ...process.env, PORT: String(port) });
 }
 
-async function sutura(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Start> {
+async function sutura(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}, idle = false): Promise<Start> {
   const port = await freePort();
-  return timeStart([SERVER], port, {
-    ...process.env,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: '',
-    DEMO_DATA: 'on',
-    DEMO_VIDEOS: 'off',
-    WORKERS: 'on',
-    ...extraEnv,
-  });
+  return timeStart(
+    [SERVER],
+    port,
+    {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      DEMO_DATA: 'on',
+      DEMO_VIDEOS: 'off',
+      WORKERS: 'on',
+      ...extraEnv,
+    },
+    idle,
+  );
 }
 
 const median = (values: number[]) => {
@@ -141,16 +155,18 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-function summary(label: string, starts: Start[], hello?: Start[]): { ms: number; cpuMs: number } {
+function summary(label: string, starts: Start[], hello?: Start[]): { ms: number; cpuMs: number; idleRssMb: number | undefined } {
   const ms = median(starts.map((s) => s.ms));
   const cpuMs = median(starts.map((s) => s.cpuMs));
   const ratio = hello ? `, ${(ms / median(hello.map((s) => s.ms))).toFixed(1)}× hello world` : '';
+  const idle = starts.flatMap((s) => (s.idleRssMb === undefined ? [] : [s.idleRssMb]));
+  const idleRss = idle.length ? `, idle ${median(idle).toFixed(0)} MB ${IDLE_AFTER_MS / 1000} s later` : '';
   const cpuRatio = hello ? ` ${(cpuMs / median(hello.map((s) => s.cpuMs))).toFixed(1)}×` : '';
   say(
     `${label.padEnd(34)} ${(ms / 1000).toFixed(2)} s${ratio} (processor ${(cpuMs / 1000).toFixed(2)} s${cpuRatio}, ` +
-      `RSS ${median(starts.map((s) => s.rssMb)).toFixed(0)} MB; runs ${starts.map((s) => (s.ms / 1000).toFixed(2)).join(' ')}; load ${load()})`,
+      `RSS ${median(starts.map((s) => s.rssMb)).toFixed(0)} MB${idleRss}; runs ${starts.map((s) => (s.ms / 1000).toFixed(2)).join(' ')}; load ${load()})`,
   );
-  return { ms, cpuMs };
+  return { ms, cpuMs, idleRssMb: idle.length ? median(idle) : undefined };
 }
 
 /** (e): our TypeScript files stripped as Node strips them at load, median of 5 passes. */
@@ -201,7 +217,7 @@ try {
   const existing = path.join(work, 'existing');
   await sutura(existing);
   const restarts: Start[] = [];
-  for (let i = 0; i < RUNS; i++) restarts.push(await sutura(existing));
+  for (let i = 0; i < RUNS; i++) restarts.push(await sutura(existing, {}, true));
   const existingRun = summary('(b) existing DATA_DIR', restarts, hello);
   const existingMs = existingRun.ms;
 
@@ -231,7 +247,8 @@ try {
     `start: existing folder ${(existingMs / 1000).toFixed(2)} s (${(existingMs / helloMs).toFixed(1)}× hello world), ` +
       `empty folder ${(emptyMs / 1000).toFixed(2)} s (${(emptyMs / helloMs).toFixed(1)}×), ` +
       `cold cache ${(coldMs / 1000).toFixed(2)} s (${(coldMs / helloMs).toFixed(1)}×); hello world ${(helloMs / 1000).toFixed(2)} s; ` +
-      `processor on an existing folder ${(existingRun.cpuMs / 1000).toFixed(2)} s (${(existingRun.cpuMs / helloRun.cpuMs).toFixed(1)}× hello world); load ${load()}`,
+      `processor on an existing folder ${(existingRun.cpuMs / 1000).toFixed(2)} s (${(existingRun.cpuMs / helloRun.cpuMs).toFixed(1)}× hello world); ` +
+      `idle RSS ${existingRun.idleRssMb?.toFixed(0)} MB; load ${load()}`,
   );
 } finally {
   await rm(work, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 /**
  * How fast a video reaches the server, against what the machine can do, and at what memory cost.
- * Usage: node bench/upload.ts [GiB] [--s3]   (default 4 GiB, local disk)
+ * Usage: node bench/upload.ts [GiB] [--s3]   (default 4 GiB on the local disk, 0.5 GiB with --s3;
+ *                                            BENCH_UPLOAD_GIB sets the size too, e.g. 2 for the S3 target)
  *
  * In one run, with one file of random-ish bytes in a temporary folder:
  *   (a) `cp` of the file: the disk's ceiling;
@@ -13,7 +14,7 @@
  *       embedded PostgreSQL server, then on the PostgreSQL server of BENCH_DATABASE_URL
  *       (default postgres://postgres@127.0.0.1:5432/bench, created if missing; set it empty to
  *       skip).
- * The last line sums it up: `upload: ratio R of plain PUT (C of cp), peak RSS N MB`. It is for
+ * The last line sums it up: `upload: ratio R of plain PUT (C of cp), server RSS I MB idle, N MB peak; load L`. It is for
  * the PostgreSQL-server configuration when a server answers (hospitals that receive videos of
  * several GB run on one); the embedded database is a PostgreSQL process of its own too, so the
  * sampled RSS is the application's in both. Without a server, the last line is for the embedded one.
@@ -22,7 +23,8 @@
  * (s3rver, in a process of its own, objects in the temporary folder), and the baseline is the
  * AWS SDK's own multipart upload of the same file to the same server (@aws-sdk/lib-storage,
  * 16 MiB parts, 4 at a time, from this process); Sutura runs with S3_* set and the embedded
- * database. The last line: `upload (S3): ratio R of the AWS SDK's multipart upload, peak RSS N MB`.
+ * database. The last line: `upload (S3, G GiB): ratio R of the AWS SDK's multipart upload, server RSS I MB idle,
+ * N MB peak; load L`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -30,7 +32,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
@@ -39,13 +41,16 @@ const GIB = 1024 ** 3;
 const MIB = 1024 ** 2;
 const args = process.argv.slice(2);
 const onS3 = args.includes('--s3');
-const size = Math.round(Number(args.find((a) => !a.startsWith('--')) ?? 4) * GIB);
+// s3rver writes at a few tens of MB/s: its default run stays short; the 2 GiB run is asked for.
+const size = Math.round(Number(args.find((a) => !a.startsWith('--')) ?? process.env.BENCH_UPLOAD_GIB ?? (onS3 ? 0.5 : 4)) * GIB);
 const root = path.resolve(import.meta.dirname, '..');
 const DEMO_LEARNER = { email: 'learner@sutura.local', password: 'sutura2026' };
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench';
 
 const mbps = (bytes: number, ms: number) => bytes / MIB / (ms / 1000);
 const say = (line: string) => process.stdout.write(`${line}\n`);
+/** The 1-minute load average: the machine is shared, so each figure says what it ran under. */
+const load = () => loadavg()[0]!.toFixed(1);
 
 /** The file to upload: a 64 MiB random buffer written over and over, streamed to disk. */
 async function makeFile(file: string, bytes: number): Promise<void> {
@@ -362,7 +367,9 @@ try {
     const s3 = await startS3rver(objects, bucket);
     try {
       const sdkMs = await sdkUpload(source, s3.endpoint, bucket);
-      say(`(d) AWS SDK multipart to s3rver: ${mbps(size, sdkMs).toFixed(0).padStart(6)} MB/s  (${(sdkMs / 1000).toFixed(1)} s)`);
+      say(
+        `(d) AWS SDK multipart to s3rver: ${mbps(size, sdkMs).toFixed(0).padStart(6)} MB/s  (${(sdkMs / 1000).toFixed(1)} s, load ${load()})`,
+      );
       const tus = await tusUpload(source, work, '', {
         S3_ENDPOINT: s3.endpoint,
         S3_BUCKET: bucket,
@@ -372,9 +379,12 @@ try {
       });
       say(
         `(c) tus via Sutura to s3rver: ${mbps(size, tus.ms).toFixed(0).padStart(6)} MB/s  (${(tus.ms / 1000).toFixed(1)} s, ` +
-          `${tus.resumes} resume${tus.resumes === 1 ? '' : 's'}, server RSS ${tus.idleRss.toFixed(0)} MB before, ${tus.peakRss.toFixed(0)} MB peak)`,
+          `${tus.resumes} resume${tus.resumes === 1 ? '' : 's'}, server RSS ${tus.idleRss.toFixed(0)} MB before, ${tus.peakRss.toFixed(0)} MB peak, load ${load()})`,
       );
-      say(`upload (S3): ratio ${(sdkMs / tus.ms).toFixed(2)} of the AWS SDK's multipart upload, peak RSS ${tus.peakRss.toFixed(0)} MB`);
+      say(
+        `upload (S3, ${(size / GIB).toFixed(2)} GiB): ratio ${(sdkMs / tus.ms).toFixed(2)} of the AWS SDK's multipart upload, ` +
+          `server RSS ${tus.idleRss.toFixed(0)} MB idle, ${tus.peakRss.toFixed(0)} MB peak; load ${load()}`,
+      );
     } finally {
       await s3.stop();
     }
@@ -386,12 +396,12 @@ try {
       if (cp.exitCode !== 0) throw new Error(`cp exited with ${cp.exitCode}`);
     });
     await rm(copy);
-    say(`(a) cp:              ${mbps(size, cpMs).toFixed(0).padStart(6)} MB/s  (${(cpMs / 1000).toFixed(1)} s)`);
+    say(`(a) cp:              ${mbps(size, cpMs).toFixed(0).padStart(6)} MB/s  (${(cpMs / 1000).toFixed(1)} s, load ${load()})`);
 
     const putMs = await plainPut(source, copy);
     if ((await stat(copy)).size !== size) throw new Error('plain PUT: wrong size received');
     await rm(copy);
-    say(`(b) plain HTTP PUT:  ${mbps(size, putMs).toFixed(0).padStart(6)} MB/s  (${(putMs / 1000).toFixed(1)} s)`);
+    say(`(b) plain HTTP PUT:  ${mbps(size, putMs).toFixed(0).padStart(6)} MB/s  (${(putMs / 1000).toFixed(1)} s, load ${load()})`);
 
     const configurations: { label: string; databaseUrl: string }[] = [{ label: 'embedded database', databaseUrl: '' }];
     if (PG_URL && (await postgresReady(PG_URL))) {
@@ -403,17 +413,18 @@ try {
           : 'BENCH_DATABASE_URL is empty: embedded database only.',
       );
     }
-    let last: { ms: number; peakRss: number } | undefined;
+    let last: { ms: number; peakRss: number; idleRss: number } | undefined;
     for (const { label, databaseUrl } of configurations) {
       const tus = await tusUpload(source, work, databaseUrl);
       say(
         `(c) tus via Sutura:  ${mbps(size, tus.ms).toFixed(0).padStart(6)} MB/s  (${(tus.ms / 1000).toFixed(1)} s, ` +
-          `${tus.resumes} resume${tus.resumes === 1 ? '' : 's'}, server RSS ${tus.idleRss.toFixed(0)} MB before, ${tus.peakRss.toFixed(0)} MB peak; ${label})`,
+          `${tus.resumes} resume${tus.resumes === 1 ? '' : 's'}, server RSS ${tus.idleRss.toFixed(0)} MB before, ${tus.peakRss.toFixed(0)} MB peak; ${label}; load ${load()})`,
       );
       last = tus;
     }
     say(
-      `upload: ratio ${(putMs / last!.ms).toFixed(2)} of plain PUT (${(cpMs / last!.ms).toFixed(2)} of cp), peak RSS ${last!.peakRss.toFixed(0)} MB`,
+      `upload: ratio ${(putMs / last!.ms).toFixed(2)} of plain PUT (${(cpMs / last!.ms).toFixed(2)} of cp), ` +
+        `server RSS ${last!.idleRss.toFixed(0)} MB idle, ${last!.peakRss.toFixed(0)} MB peak; load ${load()}`,
     );
   }
 } finally {

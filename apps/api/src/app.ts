@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -300,7 +300,13 @@ export async function buildApp(deps: AppDeps): Promise<{
   metrics: Metrics;
 }> {
   const { config } = deps;
-  const metrics = deps.metrics ?? createMetrics({ pool: deps.database.pool, defaults: false });
+  const metrics =
+    deps.metrics ??
+    createMetrics({
+      pool: deps.database.pool,
+      defaults: false,
+      enabled: config.metricsToken !== undefined || config.metricsPort !== undefined,
+    });
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     requestIdHeader: 'x-request-id',
@@ -429,7 +435,7 @@ export async function buildApp(deps: AppDeps): Promise<{
       await v1.register(vocabularyRoutes({ vocabularies: services.vocabularies }));
       await v1.register(videoRoutes({ videos: services.videos, lookupsPerHour: config.rateLimitLookupsPerHour }));
       await v1.register(preparationRoutes({ preparation: services.preparation }));
-      await v1.register(analysisRoutes({ analysis: services.analysis }));
+      await v1.register(analysisRoutes({ analysis: services.analysis, scratch: services.scratch }));
       await v1.register(statsRoutes({ stats: services.stats }));
       await v1.register(
         adminCatalogRoutes({ vocabularies: services.vocabularyAdmin, surgeryVideos: services.surgeryVideosAdmin, videos: services.videos }),
@@ -463,14 +469,30 @@ export async function buildApp(deps: AppDeps): Promise<{
   const webIndex = path.join(config.webDist, 'index.html');
   const serveWeb = deps.serveWeb !== false && existsSync(webIndex);
   if (serveWeb) {
-    // The build writes .br and .gz beside each file; they are sent as they are.
-    await app.register(fastifyStatic, {
-      root: config.webDist,
-      wildcard: false,
-      index: false,
+    // The build writes .br and .gz beside each file; they are sent as they are (the plugin finds
+    // them beside the file it sends). The few files at the top get a route each (the page, the
+    // service worker, the manifest, the icons); the 200 hashed chunks of assets/ one route for
+    // all: a route per file and per compressed copy held 5 MB of the idle process.
+    const common = {
+      index: false as const,
       preCompressed: true,
       cacheControl: false,
-      setHeaders: (reply, file) => reply.header('cache-control', webCacheControl(path.relative(config.webDist, file))),
+      setHeaders: (reply: FastifyReply, file: string) =>
+        reply.header('cache-control', webCacheControl(path.relative(config.webDist, file))),
+    };
+    await app.register(fastifyStatic, {
+      ...common,
+      root: config.webDist,
+      wildcard: false,
+      globIgnore: ['assets/**', '**/*.br', '**/*.gz'],
+    });
+    // A missing chunk (of an older deployment) falls through to the not-found handler: a 404.
+    await app.register(fastifyStatic, {
+      ...common,
+      root: path.join(config.webDist, 'assets'),
+      prefix: '/assets/',
+      wildcard: true,
+      decorateReply: false,
     });
   }
   registerNotFound(app, serveWeb ? (_request, reply) => reply.sendFile('index.html') : undefined);

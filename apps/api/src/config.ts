@@ -106,6 +106,7 @@ const envSchema = z.object({
     .int()
     .min(64 * 1024 * 1024)
     .default(64 * 1024 ** 3),
+  SCRATCH_REQUEST_WAIT_SECONDS: z.coerce.number().min(0).max(600).default(10),
 });
 
 /** The S3-compatible store of the media, when S3_BUCKET is set. */
@@ -184,9 +185,13 @@ export type Config = {
   /** Media in an S3-compatible store; undefined: local files in DATA_DIR. */
   s3: S3Settings | undefined;
   /** Where ffmpeg's local copies and outputs are made, and how many bytes they may take together. */
+<<<<<<< HEAD
   scratch: { dir: string; maxBytes: number };
   /** Single sign-on: the OpenID Connect providers, and whether password sign-in is off. */
   sso: { providers: SsoProvider[]; ssoOnly: boolean; breakGlassEmail: string | undefined };
+=======
+  scratch: { dir: string; maxBytes: number; requestWaitMs: number };
+>>>>>>> perf
 };
 
 export class ConfigError extends Error {}
@@ -281,8 +286,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           forcePathStyle: e.S3_FORCE_PATH_STYLE ? e.S3_FORCE_PATH_STYLE === 'true' : Boolean(e.S3_ENDPOINT),
         }
       : undefined,
+<<<<<<< HEAD
     scratch: { dir: path.resolve(e.SCRATCH_DIR ?? path.join(dataDir, 'tmp')), maxBytes: e.SCRATCH_MAX_BYTES },
     sso: { providers, ssoOnly: e.SSO_ONLY === 'on', breakGlassEmail: e.SSO_BREAK_GLASS_EMAIL?.toLowerCase() },
+=======
+    scratch: {
+      dir: path.resolve(e.SCRATCH_DIR ?? path.join(dataDir, 'tmp')),
+      maxBytes: e.SCRATCH_MAX_BYTES,
+      requestWaitMs: e.SCRATCH_REQUEST_WAIT_SECONDS * 1000,
+    },
+>>>>>>> perf
   };
 }
 

@@ -1,5 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { Logger } from 'pino';
@@ -7,7 +5,8 @@ import { KPIS } from '@sutura/domain/analysis';
 import type { Db } from './db/client.ts';
 import { analyses, analysisComments, surgerySteps, users, videoSteps, videos } from './db/schema.ts';
 import { fileArg, run } from './media-pipeline/ffmpeg.ts';
-import type { VoiceStore } from './modules/analysis/voice.ts';
+import { VOICE_SCRATCH_BYTES, type VoiceStore } from './modules/analysis/voice.ts';
+import type { Scratch } from './storage/scratch.ts';
 
 export const DEMO_EXPERT_EMAIL = 'expert@sutura.local';
 
@@ -20,6 +19,7 @@ export const DEMO_EXPERT_EMAIL = 'expert@sutura.local';
 export async function seedDemoAnalysis(deps: {
   db: Db;
   voice: VoiceStore;
+  scratch: Scratch;
   log: Logger;
   /** Length in seconds of each demo video, by id (the pipeline may not have measured it yet). */
   durations: Map<string, number>;
@@ -100,9 +100,8 @@ export async function seedDemoAnalysis(deps: {
 }
 
 /** A few seconds of a voice-like sound (a hum with the rhythm of speech), through the real voice store. */
-async function demoVoice(deps: { voice: VoiceStore; ffmpegPath?: string }, expertId: string, videoId: string) {
-  const work = await mkdtemp(path.join(tmpdir(), 'sutura-demo-voice-'));
-  try {
+async function demoVoice(deps: { voice: VoiceStore; scratch: Scratch; ffmpegPath?: string }, expertId: string, videoId: string) {
+  return deps.scratch.withDir('demo-voice-', VOICE_SCRATCH_BYTES, async (work) => {
     const file = path.join(work, 'voice.wav');
     await run(
       [
@@ -113,8 +112,6 @@ async function demoVoice(deps: { voice: VoiceStore; ffmpegPath?: string }, exper
       ],
       { bin: deps.ffmpegPath, timeoutMs: 60_000 },
     );
-    return await deps.voice.store(expertId, videoId, file);
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
+    return deps.voice.store(expertId, videoId, file);
+  });
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { Logger } from 'pino';
@@ -29,6 +28,7 @@ import { fileArg, run } from './media-pipeline/ffmpeg.ts';
 import { hashPassword } from './modules/auth/auth.service.ts';
 import { DEMO_PASSWORD } from './seed.ts';
 import type { Storage } from './storage/storage.ts';
+import type { Scratch } from './storage/scratch.ts';
 
 /** Marks the history as made (app_state), written in the same transaction as its rows. */
 export const DEMO_HISTORY_MARKER = 'seed.demo-history';
@@ -228,6 +228,7 @@ function stepLayout(seconds: number, progress: number, jitter: () => number) {
 export async function seedDemoHistory(deps: {
   db: Db;
   storage: Storage;
+  scratch: Scratch;
   log: Logger;
   ffmpegPath?: string;
   clock?: () => Date;
@@ -266,13 +267,11 @@ export async function seedDemoHistory(deps: {
     );
   }
 
-  const work = await mkdtemp(path.join(tmpdir(), 'sutura-demo-history-'));
+  // Encoded in the scratch space (a few MB), kept in memory to be stored once per case.
   const clips = new Map<string, { video: Buffer; poster: Buffer }>();
-  try {
+  await deps.scratch.withDir('demo-history-', 64 * 1024 * 1024, async (work) => {
     for (const s of surgeryRows) clips.set(s.code, await encodeClip(work, s, CLIP_SECONDS[s.code] ?? 420, deps.ffmpegPath));
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
+  });
 
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const specialtyRows = await db.select({ id: specialties.id, code: specialties.code }).from(specialties);

@@ -1,14 +1,46 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type pg from 'pg';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** What the rest of the server records; the same whether anything can read it or not. */
+export interface Metrics {
+  requestDuration: { observe(labels: { method: string; route: string; status: string }, seconds: number): void };
+  jobDuration: { startTimer(labels: { kind: string }): (labels: { outcome: 'completed' | 'failed' }) => void };
+  uploadBytes: { inc(bytes: number): void };
+  /** The realtime server tells how many sockets it holds. */
+  countSocketsWith(count: () => number): void;
+  /** The text format Prometheus scrapes. */
+  render(): Promise<{ contentType: string; body: string }>;
+}
 
 /**
- * The process's Prometheus instruments: one registry per process (tests build several apps in
- * one process, each with its own). Every process of a cluster exposes its own figures; Prometheus
- * adds them up by its `instance` label.
+ * The process's metrics. With neither METRICS_TOKEN nor METRICS_PORT nothing can ever read them:
+ * the instruments record nothing and prom-client (with its OpenTelemetry and digest modules,
+ * 4 MB of the idle process) is never loaded. Otherwise the Prometheus instruments below.
  */
-export function createMetrics(opts: { pool?: pg.Pool; defaults?: boolean } = {}) {
+export function createMetrics(opts: { pool?: pg.Pool; defaults?: boolean; enabled?: boolean } = {}): Metrics {
+  if (opts.enabled === false) return silentMetrics;
+  return prometheusMetrics(opts);
+}
+
+const silentMetrics: Metrics = {
+  requestDuration: { observe() {} },
+  jobDuration: { startTimer: () => () => {} },
+  uploadBytes: { inc() {} },
+  countSocketsWith() {},
+  render: async () => ({ contentType: 'text/plain; version=0.0.4; charset=utf-8', body: '' }),
+};
+
+/**
+ * The Prometheus instruments: one registry per process (tests build several apps in one process,
+ * each with its own). Every process of a cluster exposes its own figures; Prometheus adds them up
+ * by its `instance` label. prom-client is a CommonJS package, loaded here when first needed.
+ */
+function prometheusMetrics(opts: { pool?: pg.Pool; defaults?: boolean }): Metrics {
+  const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = createRequire(import.meta.url)(
+    'prom-client',
+  ) as typeof import('prom-client');
   const registry = new Registry();
   if (opts.defaults !== false) collectDefaultMetrics({ register: registry, prefix: 'sutura_process_' });
   const requestDuration = new Histogram({
@@ -57,21 +89,17 @@ export function createMetrics(opts: { pool?: pg.Pool; defaults?: boolean } = {})
     },
   });
   return {
-    registry,
     requestDuration,
     jobDuration,
     uploadBytes,
-    /** The realtime server tells how many sockets it holds. */
     countSocketsWith(count: () => number) {
       socketCount = count;
     },
-    /** The text format Prometheus scrapes. */
     async render(): Promise<{ contentType: string; body: string }> {
       return { contentType: registry.contentType, body: await registry.metrics() };
     },
   };
 }
-export type Metrics = ReturnType<typeof createMetrics>;
 
 /** Whether an Authorization header carries the metrics token (compared in constant time). */
 export function metricsTokenMatches(header: string | undefined, token: string): boolean {

@@ -73,7 +73,8 @@ await database.pool.query('SELECT now() AT TIME ZONE $1', [config.timeZone]).cat
   fail(new ConfigError(`Invalid configuration:\n  TIME_ZONE: ${config.timeZone} is unknown to the PostgreSQL server`));
 });
 phase('database');
-const metrics = createMetrics({ pool: database.pool });
+// Recorded only where something can read them (METRICS_TOKEN or METRICS_PORT).
+const metrics = createMetrics({ pool: database.pool, enabled: config.metricsToken !== undefined || config.metricsPort !== undefined });
 // The queue's tables are checked while the rest of the server loads.
 const queueStarted = createQueue(database, log, metrics, {
   heartbeatSeconds: config.jobHeartbeatSeconds,
@@ -152,7 +153,7 @@ if (config.workers !== 'only') {
     Promise.all([import('./demo-videos.ts'), import('./demo-analysis.ts'), import('./demo-best-cases.ts')])
       .then(async ([{ seedDemoVideos }, { seedDemoAnalysis }, { seedDemoBestCase }]) => {
         const durations = await seedDemoVideos({ db: database.db, queue, mediaService: services.mediaService, storage, scratch, log });
-        await seedDemoAnalysis({ db: database.db, voice: services.voice, log, durations, ffmpegPath: config.ffmpegPath });
+        await seedDemoAnalysis({ db: database.db, voice: services.voice, scratch, log, durations, ffmpegPath: config.ffmpegPath });
         await seedDemoBestCase({ db: database.db, log, videoIds: [...durations.keys()] });
       })
       .catch((err: unknown) => log.error({ err }, 'demo videos could not be generated'));
@@ -160,7 +161,7 @@ if (config.workers !== 'only') {
   // Months of analysed cases for the statistics, once (its own marker), beside the demo videos.
   if (config.demoData && config.demoVideos) {
     import('./demo-history.ts')
-      .then(({ seedDemoHistory }) => seedDemoHistory({ db: database.db, storage, log, ffmpegPath: config.ffmpegPath }))
+      .then(({ seedDemoHistory }) => seedDemoHistory({ db: database.db, storage, scratch, log, ffmpegPath: config.ffmpegPath }))
       .catch((err: unknown) => log.error({ err }, 'demo history could not be generated'));
   }
 } else {
@@ -182,6 +183,9 @@ if (config.workers !== 'off') {
   );
 }
 closers.push(() => database.close());
+// Once start-up has settled (the first polls of the queue, the sockets, the demo's checks), what it
+// left is given back too: the idle process then holds only what serving needs.
+setTimeout(releaseStartupMemory, 3000).unref();
 
 if (config.metricsPort !== undefined) {
   const server = await listenMetrics(metrics, config.metricsPort, config.metricsHost);

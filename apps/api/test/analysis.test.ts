@@ -623,9 +623,21 @@ describe('the demo data', () => {
       [waiting.id, 150],
       [analysed.id, 120],
     ]);
-    await seedDemoAnalysis({ db: db(), voice: ctx.services.voice, log: pino({ level: 'silent' }), durations });
+    await seedDemoAnalysis({
+      db: db(),
+      voice: ctx.services.voice,
+      scratch: ctx.services.scratch,
+      log: pino({ level: 'silent' }),
+      durations,
+    });
     // Run twice (a restart during the first run): nothing doubles.
-    await seedDemoAnalysis({ db: db(), voice: ctx.services.voice, log: pino({ level: 'silent' }), durations });
+    await seedDemoAnalysis({
+      db: db(),
+      voice: ctx.services.voice,
+      scratch: ctx.services.scratch,
+      log: pino({ level: 'silent' }),
+      durations,
+    });
 
     const pool = await ctx.inject({ method: 'GET', url: '/v1/expert/pool?limit=100', token: demoExpert.token });
     const item = pool.json().data.data.find((v: { id: string }) => v.id === waiting.id);

@@ -35,7 +35,13 @@ beforeAll(async () => {
     log,
   });
   expect(createdDemo).toBe(true);
-  first = await seedDemoHistory({ db: ctx.database.db, storage: ctx.storage, log, ffmpegPath: ctx.config.ffmpegPath });
+  first = await seedDemoHistory({
+    db: ctx.database.db,
+    storage: ctx.storage,
+    scratch: ctx.services.scratch,
+    log,
+    ffmpegPath: ctx.config.ffmpegPath,
+  });
 }, 120_000);
 afterAll(async () => {
   await ctx?.close();
@@ -112,7 +118,9 @@ describe('the demo history', () => {
 
   it('adds nothing when run again', async () => {
     const [before] = await ctx.database.db.select({ n: count() }).from(videos);
-    expect(await seedDemoHistory({ db: ctx.database.db, storage: ctx.storage, log })).toEqual({ created: 0 });
+    expect(await seedDemoHistory({ db: ctx.database.db, storage: ctx.storage, scratch: ctx.services.scratch, log })).toEqual({
+      created: 0,
+    });
     const [after] = await ctx.database.db.select({ n: count() }).from(videos);
     expect(after!.n).toBe(before!.n);
   });

@@ -12,6 +12,11 @@ export const ERRORS = {
     en: 'The service is briefly unavailable: nothing was changed, please try again in a moment',
     fr: "Le service est momentanément indisponible : rien n'a été modifié, veuillez réessayer dans un instant",
   },
+  SCRATCH_BUSY: {
+    status: 503,
+    en: 'The server has no working space free for this file just now: nothing was changed, please try again in a minute',
+    fr: "Le serveur n'a pas d'espace de travail libre pour ce fichier pour le moment : rien n'a été modifié, veuillez réessayer dans une minute",
+  },
   VALIDATION: {
     status: 400,
     en: 'Some fields are invalid, please check them',

@@ -3,9 +3,13 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodObject } from 'zod';
 import { errorMessage, isErrorCode, type ErrorCode } from '@sutura/domain/errors';
 import { QueryError } from '@sutura/domain/query';
+import { ScratchFull } from '../storage/scratch.ts';
 import { AppError } from './errors.ts';
 import { redactedError } from './hardening.ts';
 import { requestLanguage } from './language.ts';
+
+/** What a request refused for want of scratch space is told to wait before it tries again. */
+export const SCRATCH_RETRY_AFTER_SECONDS = 30;
 
 /** Sends `{ success: true, data }`; every handler returns through it. */
 export function ok<T>(data: T): { success: true; data: T } {
@@ -71,6 +75,12 @@ export function registerEnvelope(app: FastifyInstance): void {
         return keys.length ? keys.map((k) => ({ path: path ? `${path}.${k}` : k, code })) : [{ path, code }];
       });
       return fail(request, reply, 400, details[0]?.code ?? 'VALIDATION', {}, details);
+    }
+    if (error instanceof ScratchFull) {
+      // A request waited its bounded time for room in the scratch space: it changed nothing.
+      request.log.warn({ err: redactedError(error) }, 'scratch space full');
+      void reply.header('retry-after', String(SCRATCH_RETRY_AFTER_SECONDS));
+      return fail(request, reply, 503, 'SCRATCH_BUSY');
     }
     if (error.statusCode === 429) return fail(request, reply, 429, 'RATE_LIMITED');
     if (error.statusCode === 414) return fail(request, reply, 414, 'URI_TOO_LONG');

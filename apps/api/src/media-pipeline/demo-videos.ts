@@ -1,7 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm, writeFile } from 'node:fs/promises';
 import { fileArg, run } from './ffmpeg.ts';
 
 /** fonts-dejavu-core; without it the clips carry no text. */
@@ -13,7 +11,8 @@ const plainPath = (p: string) => /^[\w./-]+$/.test(p);
 /**
  * A synthetic surgery recording for the demo cases: a test pattern at 640×360, 25 fps, with a
  * running clock and a label burnt in, and a 440 Hz tone; H.264 + AAC in MP4, like what a
- * recorder hands over (so it takes the remux path of the pipeline).
+ * recorder hands over (so it takes the remux path of the pipeline). Its label is written beside
+ * `file` (the caller's scratch folder) while ffmpeg runs.
  */
 export async function generateDemoClip(
   file: string,
@@ -27,16 +26,15 @@ export async function generateDemoClip(
   },
 ): Promise<void> {
   const seconds = Math.max(1, Math.round(opts.seconds));
-  const work = await mkdtemp(path.join(tmpdir(), 'sutura-demo-'));
+  // The label is read from a file, so that no character of it is taken for filter syntax.
+  const labelFile = `${file}.label.txt`;
   try {
     const filters = ['format=yuv420p'];
     for (const part of opts.outOfBody ?? []) {
       const between = `between(t\\,${part.start.toFixed(2)}\\,${part.end.toFixed(2)})`;
       filters.push(`drawbox=x=0:y=0:w=iw:h=ih:color=${part.colour}:t=fill:enable='${between}'`);
     }
-    if (existsSync(DEMO_FONT) && plainPath(DEMO_FONT) && plainPath(work)) {
-      // The label is read from a file, so that no character of it is taken for filter syntax.
-      const labelFile = path.join(work, 'label.txt');
+    if (existsSync(DEMO_FONT) && plainPath(DEMO_FONT) && plainPath(labelFile)) {
       await writeFile(labelFile, opts.label.replace(/[\r\n]+/g, ' '));
       const box = 'box=1:boxcolor=black@0.55:boxborderw=8:fontcolor=white';
       filters.push(
@@ -93,6 +91,6 @@ export async function generateDemoClip(
       { bin: opts.ffmpegPath, timeoutMs: 10 * 60_000, signal: opts.signal },
     );
   } finally {
-    await rm(work, { recursive: true, force: true });
+    await rm(labelFile, { force: true });
   }
 }

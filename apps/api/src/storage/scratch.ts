@@ -19,7 +19,12 @@ export interface Scratch {
    * A fresh folder for `work`, removed afterwards whatever happens. `bytes` is what it will hold
    * at most (a copy of the source, the outputs): reserved until the work ends.
    */
-  withDir<T>(prefix: string, bytes: number, work: (dir: string) => Promise<T>): Promise<T>;
+  withDir<T>(prefix: string, bytes: number, work: (dir: string) => Promise<T>, opts?: { waitMs?: number }): Promise<T>;
+  /**
+   * How long an HTTP request waits for room (SCRATCH_REQUEST_WAIT_SECONDS) before it is answered
+   * 503 with Retry-After: a job waits up to half an hour, a person in front of a form does not.
+   */
+  readonly requestWaitMs: number;
   /** Removes the folders of processes that are gone (run at start-up and before each reservation). */
   sweep(): Promise<void>;
   /** Bytes reserved by this process's running work. */
@@ -51,9 +56,10 @@ async function sizeOf(dir: string): Promise<number> {
 /** `<prefix><pid>.<instance>-<random>`: the instance tells this process from an earlier one with the same pid (a container restarted). */
 const FOLDER = /^(.*?)(\d+)\.([0-9a-f]{8})-[^/]+$/;
 
-export function createScratch(opts: { dir: string; maxBytes: number; waitMs?: number; pollMs?: number }): Scratch {
+export function createScratch(opts: { dir: string; maxBytes: number; waitMs?: number; requestWaitMs?: number; pollMs?: number }): Scratch {
   const { dir, maxBytes } = opts;
   const waitMs = opts.waitMs ?? 30 * 60_000;
+  const requestWaitMs = opts.requestWaitMs ?? 10_000;
   const pollMs = opts.pollMs ?? 2_000;
   const instance = randomBytes(4).toString('hex');
   let reserved = 0;
@@ -92,11 +98,12 @@ export function createScratch(opts: { dir: string; maxBytes: number; waitMs?: nu
     dir,
     maxBytes,
     sweep,
+    requestWaitMs,
     reserved: () => reserved,
-    async withDir(prefix, bytes, work) {
+    async withDir(prefix, bytes, work, call) {
       await mkdir(dir, { recursive: true });
       const need = Math.max(0, bytes);
-      const deadline = Date.now() + waitMs;
+      const deadline = Date.now() + (call?.waitMs ?? waitMs);
       for (;;) {
         await sweep();
         const used = reserved + (await othersUse());
@@ -104,7 +111,7 @@ export function createScratch(opts: { dir: string; maxBytes: number; waitMs?: nu
         if (used === 0 || used + need <= maxBytes) break;
         if (Date.now() >= deadline)
           throw new ScratchFull(`scratch space ${dir} stayed full (${used} bytes in use, ${need} needed, ${maxBytes} allowed)`);
-        await new Promise((resolve) => setTimeout(resolve, pollMs));
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(pollMs, deadline - Date.now()))));
       }
       reserved += need;
       const folder = await mkdtemp(path.join(dir, `${prefix}${process.pid}.${instance}-`));

@@ -29,8 +29,12 @@ export interface VideoUploadState {
 
 /** tus waits this long before each new try of a failed request (ms); then the upload stops with an error. */
 const RETRY_DELAYS = [0, 1000, 3000, 5000, 10000, 20000, 30000, 60000];
-/** PATCH bodies stay under the body limits of usual reverse proxies; each chunk is a resume point. */
-const CHUNK_BYTES = 50 * 1024 * 1024;
+/**
+ * PATCH bodies stay under the body limits of usual reverse proxies; each chunk is a resume point.
+ * A whole number of the S3 store's 8 MiB parts (apps/api/src/storage/s3-uploads.ts): every chunk
+ * but the last ends on a part, so no leftover waits in a tail object between two requests.
+ */
+const CHUNK_BYTES = 64 * 1024 * 1024;
 /** Progress events arrive every few milliseconds; the interface redraws at most this often. */
 const PROGRESS_REDRAW_MS = 200;
 

@@ -1,6 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createWriteStream } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -14,8 +12,10 @@ import { AppError } from '../../http/errors.ts';
 import { eachPart } from '../../http/multipart.ts';
 import { requestLanguage } from '../../http/language.ts';
 import { listQuerystring } from '../../http/list-query.ts';
+import type { Scratch } from '../../storage/scratch.ts';
 import type { AnalysisService } from './analysis.service.ts';
 import { renderAnalysisReport } from './analysis.report.ts';
+import { VOICE_SCRATCH_BYTES } from './voice.ts';
 
 const idParams = z.object({ id: z.uuid() });
 const commentParams = z.object({ id: z.uuid(), commentId: z.uuid() });
@@ -27,7 +27,7 @@ const experts = ['expert'] as const;
  * does not hold (or did not analyse); the learner's result answers 404 to anyone but its author
  * and administrators, and ANALYSIS_NOT_READY until it is submitted.
  */
-export function analysisRoutes(deps: { analysis: AnalysisService }): FastifyPluginAsyncZod {
+export function analysisRoutes(deps: { analysis: AnalysisService; scratch: Scratch }): FastifyPluginAsyncZod {
   const { analysis } = deps;
   return async (app) => {
     app.get(
@@ -132,27 +132,31 @@ export function analysisRoutes(deps: { analysis: AnalysisService }): FastifyPlug
         const user = requireUser(request);
         await analysis.assertHolding(user, request.params.id);
         if (!request.isMultipart()) throw new AppError('VOICE_NOT_AUDIO');
-        const work = await mkdtemp(path.join(tmpdir(), 'sutura-voice-upload-'));
-        try {
-          let token: number | undefined;
-          let file: string | undefined;
-          await eachPart(request, { fileSize: ANALYSIS_LIMITS.voiceMaxBytes, files: 1 }, async (part) => {
-            if (part.type === 'field' && part.fieldname === 'fencingToken') {
-              const parsed = fencingTokenSchema.safeParse(Number(part.value));
-              if (!parsed.success) throw new AppError('VALIDATION', {}, [{ path: 'fencingToken', code: 'INVALID_VALUE' }]);
-              token = parsed.data;
-            } else if (part.type === 'file') {
-              file = path.join(work, 'upload');
-              await pipeline(part.file, createWriteStream(file));
-              if (part.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE');
-            }
-          });
-          if (token === undefined) throw new AppError('VALIDATION', {}, [{ path: 'fencingToken', code: 'FIELD_REQUIRED' }]);
-          if (!file) throw new AppError('VALIDATION', {}, [{ path: 'file', code: 'FIELD_REQUIRED' }]);
-          return ok(await analysis.setVoice(user, request.params.id, token, file, request.ip));
-        } finally {
-          await rm(work, { recursive: true, force: true });
-        }
+        // The recording and its transcode, in the scratch space: a request waits a bounded time
+        // for room there, then is answered SCRATCH_BUSY (503, Retry-After) having changed nothing.
+        return deps.scratch.withDir(
+          'voice-',
+          VOICE_SCRATCH_BYTES,
+          async (work) => {
+            let token: number | undefined;
+            let file: string | undefined;
+            await eachPart(request, { fileSize: ANALYSIS_LIMITS.voiceMaxBytes, files: 1 }, async (part) => {
+              if (part.type === 'field' && part.fieldname === 'fencingToken') {
+                const parsed = fencingTokenSchema.safeParse(Number(part.value));
+                if (!parsed.success) throw new AppError('VALIDATION', {}, [{ path: 'fencingToken', code: 'INVALID_VALUE' }]);
+                token = parsed.data;
+              } else if (part.type === 'file') {
+                file = path.join(work, 'upload');
+                await pipeline(part.file, createWriteStream(file));
+                if (part.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE');
+              }
+            });
+            if (token === undefined) throw new AppError('VALIDATION', {}, [{ path: 'fencingToken', code: 'FIELD_REQUIRED' }]);
+            if (!file) throw new AppError('VALIDATION', {}, [{ path: 'file', code: 'FIELD_REQUIRED' }]);
+            return ok(await analysis.setVoice(user, request.params.id, token, file, request.ip));
+          },
+          { waitMs: deps.scratch.requestWaitMs },
+        );
       },
     );
 

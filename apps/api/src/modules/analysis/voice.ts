@@ -1,6 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { ANALYSIS_LIMITS } from '@sutura/domain/analysis';
 import { AppError } from '../../http/errors.ts';
 import { ffprobe, fileArg, run } from '../../media-pipeline/ffmpeg.ts';
@@ -10,9 +8,17 @@ import type { MediaService } from '../media/media.service.ts';
 export const VOICE_CONTENT_TYPE = 'audio/mp4';
 
 /**
+ * Scratch space a voice advice takes: the recording as received and its transcode (64 kb/s for
+ * at most the longest advice, with room for the container).
+ */
+export const VOICE_SCRATCH_BYTES =
+  ANALYSIS_LIMITS.voiceMaxBytes + Math.ceil(((ANALYSIS_LIMITS.voiceMaxSeconds + 1) * 64_000) / 8) + 1024 * 1024;
+
+/**
  * The voice advice of an analysis: whatever the browser recorded (WebM/Opus, Ogg, MP4/AAC, WAV)
  * is checked by content with ffprobe and transcoded to mono AAC in MP4 with the index at the
- * front, so that it starts playing at once and seeks.
+ * front, so that it starts playing at once and seeks. The transcode is written beside the
+ * recording, in the caller's scratch folder.
  */
 export function createVoiceStore(deps: { mediaService: MediaService; ffmpegPath: string; ffprobePath: string }) {
   const { mediaService } = deps;
@@ -20,9 +26,8 @@ export function createVoiceStore(deps: { mediaService: MediaService; ffmpegPath:
     async store(ownerId: string, videoId: string, input: string): Promise<{ mediaId: string; duration: number }> {
       const source = await ffprobe(input, { bin: deps.ffprobePath, timeoutMs: 30_000 }).catch(() => null);
       if (!source?.streams.some((s) => s.codec_type === 'audio')) throw new AppError('VOICE_NOT_AUDIO');
-      const work = await mkdtemp(path.join(tmpdir(), 'sutura-voice-'));
+      const output = `${input}.voice.m4a`;
       try {
-        const output = path.join(work, 'voice.m4a');
         // WebM from MediaRecorder often states no duration: the length is measured on the result,
         // and the transcode stops just past the limit whatever the source claims.
         await run(
@@ -70,7 +75,7 @@ export function createVoiceStore(deps: { mediaService: MediaService; ffmpegPath:
         });
         return { mediaId: row.id, duration: Math.round(duration * 10) / 10 };
       } finally {
-        await rm(work, { recursive: true, force: true });
+        await rm(output, { force: true });
       }
     },
   };
