@@ -185,13 +185,9 @@ export type Config = {
   /** Media in an S3-compatible store; undefined: local files in DATA_DIR. */
   s3: S3Settings | undefined;
   /** Where ffmpeg's local copies and outputs are made, and how many bytes they may take together. */
-<<<<<<< HEAD
-  scratch: { dir: string; maxBytes: number };
+  scratch: { dir: string; maxBytes: number; requestWaitMs: number };
   /** Single sign-on: the OpenID Connect providers, and whether password sign-in is off. */
   sso: { providers: SsoProvider[]; ssoOnly: boolean; breakGlassEmail: string | undefined };
-=======
-  scratch: { dir: string; maxBytes: number; requestWaitMs: number };
->>>>>>> perf
 };
 
 export class ConfigError extends Error {}
@@ -286,16 +282,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           forcePathStyle: e.S3_FORCE_PATH_STYLE ? e.S3_FORCE_PATH_STYLE === 'true' : Boolean(e.S3_ENDPOINT),
         }
       : undefined,
-<<<<<<< HEAD
-    scratch: { dir: path.resolve(e.SCRATCH_DIR ?? path.join(dataDir, 'tmp')), maxBytes: e.SCRATCH_MAX_BYTES },
-    sso: { providers, ssoOnly: e.SSO_ONLY === 'on', breakGlassEmail: e.SSO_BREAK_GLASS_EMAIL?.toLowerCase() },
-=======
     scratch: {
       dir: path.resolve(e.SCRATCH_DIR ?? path.join(dataDir, 'tmp')),
       maxBytes: e.SCRATCH_MAX_BYTES,
       requestWaitMs: e.SCRATCH_REQUEST_WAIT_SECONDS * 1000,
     },
->>>>>>> perf
+    sso: { providers, ssoOnly: e.SSO_ONLY === 'on', breakGlassEmail: e.SSO_BREAK_GLASS_EMAIL?.toLowerCase() },
   };
 }
 
