@@ -136,10 +136,7 @@ export function createCalibrationService(deps: { db: Db; timeZone: string }) {
       if (filter.expertId && filter.expertId !== expertId) throw new AppError('FORBIDDEN');
       await requireSurgery(filter.surgeryId);
       const cases = await reviewedCases(filter, expertId);
-      const [me] = await db
-        .select({ firstName: users.firstName, lastName: users.lastName })
-        .from(users)
-        .where(eq(users.id, expertId));
+      const [me] = await db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, expertId));
       const common = { cases, from: filter.from!, to: filter.to!, surgeryId: filter.surgeryId ?? null };
       const own = buildAgreementReport({
         ...common,
