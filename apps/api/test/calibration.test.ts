@@ -22,7 +22,7 @@ const at = (iso: string) => new Date(iso);
 async function reviewed(authorId: string, surgeryId: string, reviews: [Person, number, Date | null][]) {
   const [video] = await ctx.database.db
     .insert(videos)
-    .values({ authorId, surgeryId, status: 'analysed', mediaStatus: 'ready' })
+    .values({ authorId, surgeryId, status: 'analysed', mediaStatus: 'ready', reviewsRequired: reviews.length })
     .returning();
   for (const [index, [expert, level, submittedAt]] of reviews.entries()) {
     await ctx.database.db.insert(analyses).values({
@@ -226,8 +226,19 @@ describe('GET /v1/expert/calibration', () => {
     // The admin counts 6 cases; e3 has a draft on one of them, which none of e3's figures count.
     expect(mine.programme.cases).toBe(5);
     expect(mine.own.cases).toBe(1);
-    const other = (await get(`/v1/expert/calibration?filter=${PERIOD}`, e1)).json().data as ExpertCalibration;
-    expect(other.programme.cases).toBe(6);
+    // e1 reviewed that case, whose third review is not in yet: still blind for them too.
+    const first = (await get(`/v1/expert/calibration?filter=${PERIOD}`, e1)).json().data as ExpertCalibration;
+    expect(first.programme.cases).toBe(5);
+    // Once the third review is in, every figure counts it.
+    await ctx.database.db.execute(
+      sql`UPDATE analyses SET status = 'submitted', submitted_at = '2026-04-20T10:00:00Z' WHERE expert_id = ${e3.id} AND status = 'draft'`,
+    );
+    const after = (await get(`/v1/expert/calibration?filter=${PERIOD}`, e1)).json().data as ExpertCalibration;
+    expect(after.programme.cases).toBe(6);
+    expect(after.programme.tripleReviewed).toBe(2);
+    await ctx.database.db.execute(
+      sql`UPDATE analyses SET status = 'draft', submitted_at = NULL WHERE expert_id = ${e3.id} AND submitted_at = '2026-04-20T10:00:00Z'`,
+    );
   });
 
   it('takes the same filter, and refuses another expert', async () => {

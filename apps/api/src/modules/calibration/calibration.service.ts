@@ -46,8 +46,8 @@ export function createCalibrationService(deps: { db: Db; timeZone: string }) {
    * The double-reviewed cases whose second review was submitted within the period, each with its
    * submitted reviews in submission order. Reviews submitted after the period's end are left out
    * (the figures as they stood at its end); a review whose expert's account was deleted has no
-   * expert to compare and is left out. `hiddenFrom`: leave out the cases on which this expert
-   * has a review not yet submitted (they review those blind).
+   * expert to compare and is left out. `hiddenFrom`: leave out the cases this expert reviews
+   * blind (a review of theirs not yet submitted, or another required review not yet in).
    */
   async function reviewedCases(filter: CalibrationFilter, hiddenFrom?: string): Promise<ReviewedCase[]> {
     const { start } = zonedDay(filter.from!, timeZone);
@@ -62,8 +62,12 @@ export function createCalibrationService(deps: { db: Db; timeZone: string }) {
     ];
     if (filter.surgeryId) where.push(eq(videos.surgeryId, filter.surgeryId));
     if (hiddenFrom) {
+      // Blind (docs/double-review.md): not a case the expert is reviewing, nor one they reviewed
+      // whose other required reviews are not all in.
       where.push(
         sql`${analyses.videoId} not in (select a.video_id from analyses a where a.expert_id = ${hiddenFrom} and a.status <> 'submitted')`,
+        sql`not (${hiddenFrom} in (select a.expert_id from analyses a where a.video_id = ${videos.id} and a.expert_id is not null)
+          and ${videos.reviewsRequired} > (select count(*) from analyses a where a.video_id = ${videos.id} and a.status = 'submitted'))`,
       );
     }
     const rows = (await db
