@@ -87,12 +87,18 @@ async function axeClean(page: Page) {
 }
 
 test('an administrator opens the calibration and reads n, kappa and ICC, who rates higher and the Bland–Altman plot', async ({ page }) => {
+  test.setTimeout(180_000);
   await signIn(page, 'admin@sutura.local', password);
   await page.goto('/admin');
-  await page.getByRole('link', { name: 'Calibration' }).first().click();
+  const entry = page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Calibration' });
+  await expect(entry).toHaveAttribute('href', '/admin/calibration');
+  await entry.click();
   await expect(page).toHaveURL(/\/admin\/calibration$/);
   const report = page.getByTestId('calibration-report');
-  await expect(report.getByTestId('agreement-cases')).toHaveText('4 cas en double relecture, dont 1 avec une troisième relecture.');
+  // The machine running the suite may be slow: the report is waited for longer than the default.
+  await expect(report.getByTestId('agreement-cases')).toHaveText('4 cas en double relecture, dont 1 avec une troisième relecture.', {
+    timeout: 60_000,
+  });
   const global = report.getByTestId('agreement-row-global');
   await expect(global.locator('td').nth(0)).toHaveText('4');
   await expect(global.locator('td').nth(1)).toContainText('0,75');
@@ -126,7 +132,7 @@ test('the demo expert sees their own view, and cannot open the administration’
   await page.getByRole('link', { name: 'Ma calibration' }).first().click();
   await expect(page).toHaveURL(/\/my-calibration$/);
   const own = page.getByTestId('calibration-own');
-  await expect(own.getByTestId('agreement-cases')).toContainText('4 cas en double relecture');
+  await expect(own.getByTestId('agreement-cases')).toContainText('4 cas en double relecture', { timeout: 60_000 });
   await expect(own.getByTestId('agreement-expert')).toHaveCount(1);
   await expect(own.getByTestId('agreement-expert')).toContainText('Claire Dubois');
   const programme = page.getByTestId('calibration-programme');
@@ -144,6 +150,7 @@ test('the demo expert sees their own view, and cannot open the administration’
 for (const width of [390, 1440]) {
   for (const theme of THEMES) {
     test(`the calibration pages at ${width} px in the ${theme} theme fit the screen and are axe-clean`, async ({ page }) => {
+      test.setTimeout(180_000);
       await page.setViewportSize({ width, height: 900 });
       await page.emulateMedia({ colorScheme: theme });
       for (const [email, pathname, name] of [
@@ -153,7 +160,7 @@ for (const width of [390, 1440]) {
         await page.context().clearCookies();
         await signIn(page, email, password);
         await page.goto(pathname);
-        await expect(page.getByTestId('agreement-summary').first()).toBeVisible();
+        await expect(page.getByTestId('agreement-summary').first()).toBeVisible({ timeout: 60_000 });
         await settle(page);
         await checkScreen(page, `${name}-${width}-${theme}`);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
