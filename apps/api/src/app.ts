@@ -65,6 +65,8 @@ import { createNotificationService, type RealtimeHub, type RoleRooms } from './m
 import { createPreparationJobs } from './modules/preparation/preparation.jobs.ts';
 import { preparationRoutes } from './modules/preparation/preparation.routes.ts';
 import { createPreparationService } from './modules/preparation/preparation.service.ts';
+import { calibrationRoutes } from './modules/calibration/calibration.routes.ts';
+import { createCalibrationService } from './modules/calibration/calibration.service.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { createStatsService } from './modules/stats/stats.service.ts';
 import { rppsRoutes } from './modules/rpps/rpps.routes.ts';
@@ -236,6 +238,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const analysis = createAnalysisService({ db, mediaService, notifications, audit, claims, voice, hub, clock });
   const contact = createContactService({ db, queue, users, notifications, supportEmail: config.supportEmail, clock });
   const stats = createStatsService({ db, clock, timeZone: config.timeZone });
+  const calibration = createCalibrationService({ db, timeZone: config.timeZone });
   const vocabularyAdmin = createVocabularyAdmin({ db, audit, clock });
   const surgeryVideosAdmin = createSurgeryVideosAdmin({
     db,
@@ -285,6 +288,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     voice,
     analysis,
     stats,
+    calibration,
     admin,
     auditLog,
   };
@@ -437,6 +441,7 @@ export async function buildApp(deps: AppDeps): Promise<{
       await v1.register(preparationRoutes({ preparation: services.preparation }));
       await v1.register(analysisRoutes({ analysis: services.analysis, scratch: services.scratch }));
       await v1.register(statsRoutes({ stats: services.stats }));
+      await v1.register(calibrationRoutes({ calibration: services.calibration }));
       await v1.register(
         adminCatalogRoutes({ vocabularies: services.vocabularyAdmin, surgeryVideos: services.surgeryVideosAdmin, videos: services.videos }),
       );

@@ -91,6 +91,8 @@ describe('generated files match the code', () => {
       ['/v1/common/medias/create/upload', 'post'],
       ['/v1/contact', 'post'],
       ['/v1/vocabularies/specialties', 'get'],
+      ['/v1/admin/calibration', 'get'],
+      ['/v1/expert/calibration', 'get'],
     ];
     for (const [p, method] of expected) expect(doc.paths[p], `${method.toUpperCase()} ${p}`).toHaveProperty(method);
     // Every documented /v1 operation is a route of the table, and the other way round; tus' own

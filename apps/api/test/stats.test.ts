@@ -530,3 +530,41 @@ describe('months of the installation’s clock', () => {
     expect([july[0]!.month, july.at(-1)!.month]).toEqual(['2025-08-01', '2026-07-01']);
   });
 });
+
+describe('a double-reviewed case', () => {
+  it('counts once, with the mean of its submitted reviews, and not before its learner saw its result', async () => {
+    const g = await ctx.createUser('learner', { specialtyId: null });
+    const db = ctx.database.db;
+    // A case reviewed twice (2 and 4 everywhere), released to its learner.
+    const [twice] = await db
+      .insert(videos)
+      .values({ authorId: g.id, status: 'analysed', mediaStatus: 'ready', reviewsRequired: 2, resultReleasedAt: daysAgo(8) })
+      .returning();
+    await db.insert(analyses).values([
+      { videoId: twice!.id, round: 1, status: 'submitted', kpiRatings: ratings(2), globalRating: 2, submittedAt: daysAgo(9) },
+      { videoId: twice!.id, round: 2, status: 'submitted', kpiRatings: ratings(4, { autonomy: null }), globalRating: 4, submittedAt: daysAgo(8) },
+    ]);
+    // A single review (level 5), and a case whose second review is awaited: its first does not count yet.
+    await analysed(g.id, daysAgo(6), ratings(5), 5);
+    const [waiting] = await db
+      .insert(videos)
+      .values({ authorId: g.id, status: 'pending_review', reviewRound: 2, mediaStatus: 'ready', reviewsRequired: 2 })
+      .returning();
+    await db.insert(analyses).values({ videoId: waiting!.id, round: 1, status: 'submitted', kpiRatings: ratings(1), globalRating: 1, submittedAt: daysAgo(4) });
+
+    const result = shown(await stats().learner(viewer(g), 'all'));
+    const now = result.radar.find((s) => s.key === 0)!;
+    // Two cases: (2 + 4) / 2 = 3 and 5, so 4; autonomy rated once in the double review: (2 + 5) / 2.
+    expect(now).toMatchObject({ analyses: 2, enoughData: true });
+    expect(now.kpis).toEqual({ depthPerception: 4, bimanualDexterity: 4, efficiency: 4, tissueHandling: 4, autonomy: 3.5 });
+    const june = result.timeline.find((p) => p.month === '2026-06-01')!;
+    expect(june).toMatchObject({ analyses: 2, global: 4 });
+
+    // Once the awaited review is in and the result shown, the case counts, with its mean.
+    await db.insert(analyses).values({ videoId: waiting!.id, round: 2, status: 'submitted', kpiRatings: ratings(3), globalRating: 3, submittedAt: daysAgo(3) });
+    await db.update(videos).set({ status: 'analysed', resultReleasedAt: daysAgo(3) }).where(eq(videos.id, waiting!.id));
+    const after = shown(await stats().learner(viewer(g), 'all'));
+    // (3 + 5 + 2) / 3 for depth perception.
+    expect(after.radar.find((s) => s.key === 0)!).toMatchObject({ analyses: 3, kpis: { depthPerception: 3.3 } });
+  });
+});

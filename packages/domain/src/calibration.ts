@@ -76,3 +76,14 @@ export const agreementReportSchema = z.object({
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameShape: Same<z.infer<typeof agreementReportSchema>, AgreementReport> = true;
 void sameShape;
+
+/**
+ * An expert's view of themselves (`GET /expert/calibration`): `own` pairs the expert with the
+ * other review of each case they shared (κ, ICC and Bland–Altman "me against my colleagues", the
+ * per-expert list holding them only); `programme` is the whole programme's figures over the same
+ * cases as the administrators see them, without any expert's name (`experts` is empty). Neither
+ * counts a case on which the expert still has a review to submit: the figures would tell them
+ * the other ratings of a case they review blind.
+ */
+export const expertCalibrationSchema = z.object({ own: agreementReportSchema, programme: agreementReportSchema });
+export type ExpertCalibration = z.infer<typeof expertCalibrationSchema>;

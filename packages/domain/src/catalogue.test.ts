@@ -101,6 +101,9 @@ describe('menu and route table of SPEC §2', () => {
     const paths = (roles: string[], where: 'drawer' | 'tabs' | 'settings') => menuFor(roles, where).map((m) => m.path);
     expect(paths(['editor'], 'drawer')).toEqual(['/dashboard', '/videos', '/editor', '/best-cases', '/settings']);
     expect(paths(['expert'], 'drawer')).toContain('/expert');
+    expect(paths(['expert'], 'drawer')).toContain('/my-calibration');
+    expect(paths(['expert'], 'drawer')).not.toContain('/admin/calibration');
+    expect(paths(['learner', 'editor'], 'drawer')).not.toContain('/my-calibration');
     expect(paths(['learner'], 'drawer')).not.toContain('/editor');
     expect(paths(['copil'], 'drawer')).toEqual([
       '/admin',
@@ -109,6 +112,7 @@ describe('menu and route table of SPEC §2', () => {
       '/admin/best-cases',
       '/admin/users',
       '/admin/audit',
+      '/admin/calibration',
       '/settings',
     ]);
     expect(paths(['learner'], 'settings')).toContain('/settings/preferences');

@@ -12,6 +12,7 @@ export type MenuIcon =
   | 'bestCases'
   | 'users'
   | 'auditLog'
+  | 'calibration'
   | 'stats'
   | 'videos'
   | 'editor'
@@ -81,10 +82,27 @@ export const MENU: readonly MenuEntry[] = [
   },
   { name: 'users', path: '/admin/users', icon: 'users', titleKey: 'users', roles: ADMIN, showIn: ['drawer'], admin: true },
   { name: 'auditLog', path: '/admin/audit', icon: 'auditLog', titleKey: 'auditLog', roles: ADMIN, showIn: ['drawer'], admin: true },
+  {
+    name: 'calibration',
+    path: '/admin/calibration',
+    icon: 'calibration',
+    titleKey: 'calibration',
+    roles: ADMIN,
+    showIn: ['drawer'],
+    admin: true,
+  },
   { name: 'myStats', path: '/my-stats', icon: 'stats', titleKey: 'myStats', roles: ['learner'], showIn: ['drawer'] },
   { name: 'videos', path: '/videos', icon: 'videos', titleKey: 'videos', roles: PRACTICE, showIn: ['drawer', 'tabs'] },
   { name: 'editor', path: '/editor', icon: 'editor', titleKey: 'editor', roles: ['editor'], showIn: ['drawer', 'tabs'] },
   { name: 'expert', path: '/expert', icon: 'expert', titleKey: 'expert', roles: ['expert'], showIn: ['drawer', 'tabs'] },
+  {
+    name: 'myCalibration',
+    path: '/my-calibration',
+    icon: 'calibration',
+    titleKey: 'myCalibration',
+    roles: ['expert'],
+    showIn: ['drawer'],
+  },
   { name: 'bestCases', path: '/best-cases', icon: 'bestCases', titleKey: 'bestCases', roles: PRACTICE, showIn: ['drawer'] },
   { name: 'myAccount', path: '/my-account', icon: 'account', titleKey: 'myAccount', roles: ALL, showIn: ['tabs'] },
   { name: 'settings', path: '/settings', icon: 'settings', titleKey: 'settings', roles: ALL, showIn: ['drawer'] },

@@ -3,12 +3,14 @@ import {
   bigint,
   boolean,
   doublePrecision,
+  foreignKey,
   index,
   integer,
   jsonb,
   pgTable,
   primaryKey,
   real,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -77,6 +79,11 @@ export const surgeries = pgTable(
     organId: uuid('organ_id').references(() => organs.id, { onDelete: 'set null' }),
     position: integer('position').notNull().default(0),
     retiredAt: retiredAt(),
+    /**
+     * The share (0..100 %) of this surgery's cases drawn for a second independent review; null
+     * follows the installation's default (docs/double-review.md).
+     */
+    secondReviewShare: smallint('second_review_share'),
   },
   (t) => [
     uniqueIndex('surgeries_name_fr_unique').on(sql`lower(${t.nameFr})`),
@@ -427,6 +434,27 @@ export const videos = pgTable(
      * without steps. Kept by the trigger `video_steps_active_time` whatever writes the steps.
      */
     activeSeconds: doublePrecision('active_seconds'),
+    /**
+     * The independent reviews the case needs (docs/double-review.md): 1, 2 once drawn or sent for
+     * a second review, 3 once an administrator asked a third. `reviewRound` is the round the
+     * analysis pool offers it for (1 in `pending_analysis`, 2 or 3 in `pending_review`).
+     */
+    reviewsRequired: smallint('reviews_required').notNull().default(1),
+    reviewRound: smallint('review_round').notNull().default(1),
+    /**
+     * The draw made once, when the case entered the analysis stage: the share that applied (the
+     * surgery's or the installation's) and the number drawn in [0, 1); a second review when
+     * `draw * 100 < share`. Null before the draw (and for cases older than the double review).
+     */
+    secondReviewShare: smallint('second_review_share'),
+    secondReviewDraw: doublePrecision('second_review_draw'),
+    /** 'drawn' (the draw) or 'requested' (an administrator sent it); null with a single review. */
+    secondReviewReason: text('second_review_reason'),
+    /**
+     * When the learner's result was first shown (every required review submitted). A case sent for
+     * another review afterwards keeps showing its submitted reviews meanwhile.
+     */
+    resultReleasedAt: timestamp('result_released_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -650,16 +678,18 @@ export const appState = pgTable('app_state', {
 });
 
 /**
- * An expert's analysis of a prepared video (modules/analysis): one row per video, a draft while
- * the expert holds the video, submitted once. Ratings are levels 1 to 5; a step's rating is keyed
- * by the id of its row in `video_steps`.
+ * An expert's review of a prepared video (modules/analysis): one row per video and review round
+ * (1, then 2 and 3 for a second and third independent review, docs/double-review.md), a draft
+ * while the expert holds the video, submitted once. Ratings are levels 1 to 5; a step's rating is
+ * keyed by the id of its row in `video_steps`.
  */
 export const analyses = pgTable(
   'analyses',
   {
     videoId: uuid('video_id')
-      .primaryKey()
+      .notNull()
       .references(() => videos.id, { onDelete: 'cascade' }),
+    round: smallint('round').notNull().default(1),
     /** Kept as a plain value once the expert's account is deleted: the learner keeps the advice. */
     expertId: uuid('expert_id').references(() => users.id, { onDelete: 'set null' }),
     status: text('status').notNull().default('draft'),
@@ -687,6 +717,7 @@ export const analyses = pgTable(
     authorSpecialtyId: uuid('author_specialty_id').references(() => specialties.id, { onDelete: 'set null' }),
   },
   (t) => [
+    primaryKey({ columns: [t.videoId, t.round] }),
     index('analyses_expert_submitted').on(t.expertId, t.submittedAt),
     // The average surgeon of a specialty in the statistics, read by index only.
     index('analyses_specialty_submitted')
@@ -708,21 +739,57 @@ export const analyses = pgTable(
   ],
 );
 
-/** A time-coded comment of an analysis, in seconds of the rendered video (`end` for a range). */
+/** A time-coded comment of one review, in seconds of the rendered video (`end` for a range). */
 export const analysisComments = pgTable(
   'analysis_comments',
   {
     id: id(),
-    videoId: uuid('video_id')
-      .notNull()
-      .references(() => analyses.videoId, { onDelete: 'cascade' }),
+    videoId: uuid('video_id').notNull(),
+    round: smallint('round').notNull().default(1),
     start: doublePrecision('start').notNull(),
     end: doublePrecision('end'),
     text: text('text').notNull(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('analysis_comments_video').on(t.videoId, t.start)],
+  (t) => [
+    foreignKey({ name: 'analysis_comments_review_fk', columns: [t.videoId, t.round], foreignColumns: [analyses.videoId, analyses.round] }).onDelete(
+      'cascade',
+    ),
+    index('analysis_comments_video').on(t.videoId, t.round, t.start),
+  ],
+);
+
+/**
+ * A case whose reviews differ by 2 levels or more on a KPI or a step (docs/double-review.md): one
+ * row per case, written when the review completing the required ones is submitted. `items` names
+ * where they differ; an administrator asks a third review or marks it discussed (with a note).
+ */
+export interface DisagreementItem {
+  kind: 'kpi' | 'step';
+  /** The KPI's key, or the id of the step's row in `video_steps`. */
+  key: string;
+  /** The levels of the reviews compared, by round. */
+  levels: Record<string, number>;
+}
+
+export const disagreements = pgTable(
+  'disagreements',
+  {
+    videoId: uuid('video_id')
+      .primaryKey()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    /** 'flagged', 'third_review' (asked, pending), 'discussed'. */
+    status: text('status').notNull().default('flagged'),
+    items: jsonb('items').$type<DisagreementItem[]>().notNull(),
+    /** The largest difference in levels over the items (2 to 4). */
+    maxGap: smallint('max_gap').notNull(),
+    flaggedAt: timestamp('flagged_at', { withTimezone: true }).notNull(),
+    resolvedById: uuid('resolved_by_id').references(() => users.id, { onDelete: 'set null' }),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    note: text('note'),
+  },
+  (t) => [index('disagreements_status_flagged').on(t.status, t.flaggedAt)],
 );
 
 /** A device that receives Web Push notifications; the push service's endpoint names it. */

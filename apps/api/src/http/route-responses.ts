@@ -33,6 +33,7 @@ import {
   preparationDraftSchema,
   preparedListResponse,
 } from '@sutura/domain/preparation';
+import { agreementReportSchema, expertCalibrationSchema } from '@sutura/domain/calibration';
 import { learnerNasaTlxSchema, learnerStatsSchema, learnerStepTimesSchema } from '@sutura/domain/stats';
 import { mediaUploadResponse, profileSchema, publicUserSchema } from '@sutura/domain/users';
 import { videoDetailSchema, videoListResponse } from '@sutura/domain/videos';
@@ -382,6 +383,14 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'POST /v1/admin/users/:id/validation-mail': json(z.object({ sent: z.literal(true) }), 'A new validation mail is sent.'),
   'GET /v1/admin/audit': json(auditListResponse, 'Audit entries matching the filter, newest first.'),
   'GET /v1/admin/audit/export': { kind: 'raw', envelopeErrors: true, responses: { '200': csvResponse } },
+  'GET /v1/admin/calibration': json(
+    agreementReportSchema,
+    "Agreement between the experts over the period's double-reviewed cases: kappa, ICC, each expert's mean difference, Bland–Altman.",
+  ),
+  'GET /v1/expert/calibration': json(
+    expertCalibrationSchema,
+    "The expert's agreement with their colleagues, and the programme's figures without any other expert's name.",
+  ),
 
   'GET /v1/best-cases': json(page(bestCaseSummarySchema), 'Published best cases, filtered by surgery or organ, paged.'),
   'GET /v1/best-cases/:id': json(bestCaseDetailSchema, 'One published best case with its steps.'),

@@ -1,6 +1,7 @@
 import type SvgIcon from '@mui/material/SvgIcon';
 import AccountCircleOutlined from '@mui/icons-material/AccountCircleOutlined';
 import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
+import BalanceOutlined from '@mui/icons-material/BalanceOutlined';
 import BarChartOutlined from '@mui/icons-material/BarChartOutlined';
 import ContrastOutlined from '@mui/icons-material/ContrastOutlined';
 import CookieOutlined from '@mui/icons-material/CookieOutlined';
@@ -31,6 +32,7 @@ export const MENU_ICONS: Record<MenuIcon, typeof SvgIcon> = {
   bestCases: EmojiEventsOutlined,
   users: PeopleOutlined,
   auditLog: FactCheckOutlined,
+  calibration: BalanceOutlined,
   stats: BarChartOutlined,
   videos: VideoLibraryOutlined,
   editor: MovieEditIcon,

@@ -13,13 +13,16 @@ export function createAnalysisComments(deps: { audit: Audit; drafts: AnalysisDra
   const { fencedWrite } = drafts;
   return {
     async addComment(viewer: RequestUser, videoId: string, body: CommentBody, ip: string | null = null): Promise<AnalysisComment> {
-      const row = await fencedWrite(viewer, videoId, body.fencingToken, async (tx, { video }) => {
+      const row = await fencedWrite(viewer, videoId, body.fencingToken, async (tx, { video, draft }) => {
         checkCommentTimes(body, video.duration);
-        const [n] = await tx.select({ n: count() }).from(analysisComments).where(eq(analysisComments.videoId, videoId));
+        const [n] = await tx
+          .select({ n: count() })
+          .from(analysisComments)
+          .where(and(eq(analysisComments.videoId, videoId), eq(analysisComments.round, draft.round)));
         if ((n?.n ?? 0) >= ANALYSIS_LIMITS.commentsMax) throw new AppError('COMMENTS_LIMIT', { max: ANALYSIS_LIMITS.commentsMax });
         const [row] = await tx
           .insert(analysisComments)
-          .values({ videoId, start: body.start, end: body.end ?? null, text: body.text, createdAt: clock(), updatedAt: clock() })
+          .values({ videoId, round: draft.round, start: body.start, end: body.end ?? null, text: body.text, createdAt: clock(), updatedAt: clock() })
           .returning();
         return row;
       });
@@ -34,12 +37,12 @@ export function createAnalysisComments(deps: { audit: Audit; drafts: AnalysisDra
       body: CommentBody,
       ip: string | null = null,
     ): Promise<AnalysisComment> {
-      const row = await fencedWrite(viewer, videoId, body.fencingToken, async (tx, { video }) => {
+      const row = await fencedWrite(viewer, videoId, body.fencingToken, async (tx, { video, draft }) => {
         checkCommentTimes(body, video.duration);
         const [row] = await tx
           .update(analysisComments)
           .set({ start: body.start, end: body.end ?? null, text: body.text, updatedAt: clock() })
-          .where(and(eq(analysisComments.id, commentId), eq(analysisComments.videoId, videoId)))
+          .where(and(eq(analysisComments.id, commentId), eq(analysisComments.videoId, videoId), eq(analysisComments.round, draft.round)))
           .returning();
         if (!row) throw notFound();
         return row;
@@ -55,10 +58,10 @@ export function createAnalysisComments(deps: { audit: Audit; drafts: AnalysisDra
       fencingToken: number,
       ip: string | null = null,
     ): Promise<void> {
-      await fencedWrite(viewer, videoId, fencingToken, async (tx) => {
+      await fencedWrite(viewer, videoId, fencingToken, async (tx, { draft }) => {
         const [row] = await tx
           .delete(analysisComments)
-          .where(and(eq(analysisComments.id, commentId), eq(analysisComments.videoId, videoId)))
+          .where(and(eq(analysisComments.id, commentId), eq(analysisComments.videoId, videoId), eq(analysisComments.round, draft.round)))
           .returning({ id: analysisComments.id });
         if (!row) throw notFound();
       });

@@ -26,11 +26,12 @@ export function createAnalysisDrafts(deps: { db: Db; mediaService: MediaService;
     return steps.map((s) => ({ id: s.id, name: s.name, start: s.start, end: s.end, position: s.position }));
   }
 
-  async function commentsOf(videoId: string): Promise<AnalysisComment[]> {
+  /** The comments of one review of the case. */
+  async function commentsOf(videoId: string, round = 1): Promise<AnalysisComment[]> {
     const rows = await db
       .select()
       .from(analysisComments)
-      .where(eq(analysisComments.videoId, videoId))
+      .where(and(eq(analysisComments.videoId, videoId), eq(analysisComments.round, round)))
       .orderBy(asc(analysisComments.start), asc(analysisComments.createdAt));
     return rows.map((c) => ({
       id: c.id,
@@ -66,27 +67,31 @@ export function createAnalysisDrafts(deps: { db: Db; mediaService: MediaService;
       assessment: row.assessment,
       advice: row.advice,
       voice: voiceOf(row, viewerId),
-      comments: await commentsOf(row.videoId),
+      comments: await commentsOf(row.videoId, row.round),
       updatedAt: row.updatedAt.toISOString(),
       submittedAt: row.submittedAt?.toISOString() ?? null,
     };
   }
 
-  async function analysisRow(videoId: string, tx: Db | ClaimsTx = db): Promise<AnalysisRow | undefined> {
-    const [row] = await tx.select().from(analyses).where(eq(analyses.videoId, videoId));
+  /** One review of the case (round 1 unless told). */
+  async function analysisRow(videoId: string, tx: Db | ClaimsTx = db, round = 1): Promise<AnalysisRow | undefined> {
+    const [row] = await tx
+      .select()
+      .from(analyses)
+      .where(and(eq(analyses.videoId, videoId), eq(analyses.round, round)));
     return row;
   }
 
   /** The draft of the holder, made at the claim (or now, for a claim older than this module). */
-  async function holderDraft(videoId: string, expertId: string, tx: Db | ClaimsTx = db): Promise<AnalysisRow> {
-    const existing = await analysisRow(videoId, tx);
+  async function holderDraft(videoId: string, expertId: string, tx: Db | ClaimsTx = db, round = 1): Promise<AnalysisRow> {
+    const existing = await analysisRow(videoId, tx, round);
     if (existing && existing.expertId === expertId && existing.status === 'draft') return existing;
     if (existing?.status === 'submitted') throw new AppError('ANALYSIS_SUBMITTED');
     const [row] = await tx
       .insert(analyses)
-      .values({ videoId, expertId, createdAt: clock(), updatedAt: clock() })
+      .values({ videoId, round, expertId, createdAt: clock(), updatedAt: clock() })
       .onConflictDoUpdate({
-        target: analyses.videoId,
+        target: [analyses.videoId, analyses.round],
         set: { expertId, stepRatings: {}, kpiRatings: {}, globalRating: null, assessment: '', advice: '', updatedAt: clock() },
         where: eq(analyses.status, 'draft'),
       })
@@ -95,10 +100,9 @@ export function createAnalysisDrafts(deps: { db: Db; mediaService: MediaService;
     return row;
   }
 
-  /** Drops a draft with its comments and its voice file. */
   /** Deletes the video's draft (but `keepExpertId`'s); returns its voice comment, to remove once committed. */
-  async function deleteDraft(tx: Db | ClaimsTx, videoId: string, keepExpertId?: string): Promise<string | null> {
-    const conditions: SQL[] = [eq(analyses.videoId, videoId), eq(analyses.status, 'draft')];
+  async function deleteDraft(tx: Db | ClaimsTx, videoId: string, keepExpertId?: string, round = 1): Promise<string | null> {
+    const conditions: SQL[] = [eq(analyses.videoId, videoId), eq(analyses.round, round), eq(analyses.status, 'draft')];
     if (keepExpertId) conditions.push(or(ne(analyses.expertId, keepExpertId), sql`${analyses.expertId} is null`)!);
     const [removed] = await tx
       .delete(analyses)
@@ -107,8 +111,8 @@ export function createAnalysisDrafts(deps: { db: Db; mediaService: MediaService;
     return removed?.voiceMediaId ?? null;
   }
 
-  async function discardDraft(videoId: string, keepExpertId?: string) {
-    const voiceMediaId = await deleteDraft(db, videoId, keepExpertId);
+  async function discardDraft(videoId: string, keepExpertId?: string, round = 1) {
+    const voiceMediaId = await deleteDraft(db, videoId, keepExpertId, round);
     if (voiceMediaId) await mediaService.remove(voiceMediaId);
   }
 

@@ -254,7 +254,7 @@ export function createAnalysisWorkspace(deps: {
         const [saved] = await tx
           .update(analyses)
           .set(changes)
-          .where(and(eq(analyses.videoId, videoId), eq(analyses.status, 'draft'), eq(analyses.expertId, viewer.id)))
+          .where(and(eq(analyses.videoId, videoId), eq(analyses.round, draft.round), eq(analyses.status, 'draft'), eq(analyses.expertId, viewer.id)))
           .returning();
         if (!saved) throw new AppError('ANALYSIS_SUBMITTED');
         return saved;
@@ -291,7 +291,7 @@ export function createAnalysisWorkspace(deps: {
         const [submitted] = await tx
           .update(analyses)
           .set({ status: 'submitted', submittedAt: clock(), updatedAt: clock() })
-          .where(and(eq(analyses.videoId, videoId), eq(analyses.status, 'draft'), eq(analyses.expertId, viewer.id)))
+          .where(and(eq(analyses.videoId, videoId), eq(analyses.round, draft.round), eq(analyses.status, 'draft'), eq(analyses.expertId, viewer.id)))
           .returning();
         return { video, submitted };
       });
@@ -326,7 +326,7 @@ export function createAnalysisWorkspace(deps: {
         await tx
           .update(analyses)
           .set({ voiceMediaId: stored.mediaId, voiceDuration: stored.duration, updatedAt: clock() })
-          .where(eq(analyses.videoId, videoId));
+          .where(and(eq(analyses.videoId, videoId), eq(analyses.round, draft.round)));
         return draft;
       }).catch(async (err: unknown) => {
         await mediaService.remove(stored.mediaId);
@@ -345,7 +345,10 @@ export function createAnalysisWorkspace(deps: {
     async removeVoice(viewer: RequestUser, videoId: string, fencingToken: number, ip: string | null = null): Promise<void> {
       const draft = await fencedWrite(viewer, videoId, fencingToken, async (tx, { draft }) => {
         if (!draft.voiceMediaId) throw notFound();
-        await tx.update(analyses).set({ voiceMediaId: null, voiceDuration: null, updatedAt: clock() }).where(eq(analyses.videoId, videoId));
+        await tx
+          .update(analyses)
+          .set({ voiceMediaId: null, voiceDuration: null, updatedAt: clock() })
+          .where(and(eq(analyses.videoId, videoId), eq(analyses.round, draft.round)));
         return draft;
       });
       await mediaService.remove(draft.voiceMediaId!);

@@ -52,7 +52,7 @@ export function createDashboardService(deps: { db: Db; clock: () => Date; timeZo
     }>(sql`
       SELECT v.id, ${surgeryName(lang)} AS surgery, a.submitted_at, a.global_rating
       FROM videos v JOIN analyses a ON a.video_id = v.id LEFT JOIN surgeries s ON s.id = v.surgery_id
-      WHERE v.author_id = ${viewer.id} AND v.status = 'analysed' AND a.status = 'submitted'
+      WHERE v.author_id = ${viewer.id} AND v.status = 'analysed' AND a.round = 1 AND a.status = 'submitted'
       ORDER BY a.submitted_at DESC, v.id LIMIT 1`);
     const showRatings = viewer.preferences.showRatings;
     const c = counts[0] ?? { uploaded: 0, preparation: 0, analysis: 0, analysed: 0 };
@@ -72,9 +72,13 @@ export function createDashboardService(deps: { db: Db; clock: () => Date; timeZo
     };
     if (showRatings) {
       const { rows } = await db.execute<{ mean: number | null }>(sql`
-        SELECT avg(a.global_rating)::float8 AS mean
-        FROM videos v JOIN analyses a ON a.video_id = v.id
-        WHERE v.author_id = ${viewer.id} AND v.status = 'analysed' AND a.status = 'submitted'`);
+        SELECT avg(c.global_rating)::float8 AS mean FROM (
+          -- A double-reviewed case counts once, with the mean of its reviews.
+          SELECT avg(a.global_rating) AS global_rating
+          FROM videos v JOIN analyses a ON a.video_id = v.id
+          WHERE v.author_id = ${viewer.id} AND v.status = 'analysed' AND a.status = 'submitted'
+          GROUP BY v.id
+        ) c`);
       const mean = rows[0]?.mean ?? null;
       result.averageGlobalRating = mean === null ? null : Math.round(Number(mean) * 10) / 10;
     }

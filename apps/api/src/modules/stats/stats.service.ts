@@ -41,6 +41,26 @@ const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase(
  */
 const kpiValue = (kpi: Kpi) => sql.raw(`a.kpi_${snake(kpi)}`);
 
+/**
+ * The cases of the statistics, one row per case (docs/double-review.md): its first review's date,
+ * author and specialty snapshot, and for each KPI and the global rating the mean of its submitted
+ * reviews, so that a double-reviewed case counts once. A case whose second review is still awaited
+ * before its result was ever shown does not count yet (its learner has not seen it). The columns
+ * keep the names of `analyses`, so that each query reads `FROM (caseRatings) a`.
+ */
+const caseRatings = sql.raw(`(
+  SELECT a1.video_id, a1.submitted_at, a1.author_id, a1.author_specialty_id, 'submitted'::text AS status,
+    ${KPIS.map((k) => `m.kpi_${snake(k)}`).join(', ')}, m.global_rating
+  FROM analyses a1
+  JOIN videos cv ON cv.id = a1.video_id AND (cv.reviews_required = 1 OR cv.result_released_at IS NOT NULL)
+  CROSS JOIN LATERAL (
+    SELECT ${KPIS.map((k) => `avg(r.kpi_${snake(k)})::real AS kpi_${snake(k)}`).join(', ')},
+      avg(r.global_rating)::float8 AS global_rating
+    FROM analyses r WHERE r.video_id = a1.video_id AND r.status = 'submitted'
+  ) m
+  WHERE a1.round = 1 AND a1.status = 'submitted'
+)`);
+
 /** The count and the KPI means of the rows matching `filter`, as `n_<suffix>` and `<kpi>_<suffix>` columns. */
 function windowColumns(filter: SQL, suffix: string): SQL {
   const parts = [sql`count(*) FILTER (WHERE ${filter})::int AS ${sql.raw(`n_${suffix}`)}`];
@@ -129,7 +149,7 @@ function caseTimesOf(row: Record<string, unknown>, suffix: string, min: number):
 /**
  * A learner's statistics, aggregated by PostgreSQL (docs/statistics.md): the learner's rows are
  * found through `videos_author_created`, the average's through `analyses_submitted`; no analysis
- * row reaches this process.
+ * row reaches this process. A case counts once, with the mean of its reviews (`caseRatings`).
  */
 export function createStatsService(deps: { db: Db; clock: () => Date; timeZone: string }) {
   const { db, clock, timeZone } = deps;
@@ -145,7 +165,7 @@ export function createStatsService(deps: { db: Db; clock: () => Date; timeZone: 
     });
     const { rows } = await db.execute<Record<string, unknown>>(sql`
       SELECT ${sql.join(columns, sql`, `)}
-      FROM videos v JOIN analyses a ON a.video_id = v.id
+      FROM videos v JOIN ${caseRatings} a ON a.video_id = v.id
       WHERE v.author_id = ${learnerId} AND a.status = 'submitted'
         AND a.submitted_at > ${oldest.toISOString()} AND a.submitted_at <= ${now.toISOString()}`);
     return STATS_PAST_MONTHS.map((m, i) => series(rows[0] ?? {}, String(i), m, ends[i]!));
@@ -171,7 +191,7 @@ export function createStatsService(deps: { db: Db; clock: () => Date; timeZone: 
             KPIS.map((k) => sql`avg(${kpiValue(k)}) AS ${sql.raw(`"${k}"`)}`),
             sql`, `,
           )}
-        FROM analyses a
+        FROM ${caseRatings} a
         WHERE a.status = 'submitted' ${peers} AND a.submitted_at > ${start.toISOString()} AND a.submitted_at <= ${now.toISOString()}
         GROUP BY a.author_id
       ) AS s`);
@@ -188,7 +208,7 @@ export function createStatsService(deps: { db: Db; clock: () => Date; timeZone: 
           sql`, `,
         )},
         avg(a.global_rating)::float8 AS global
-      FROM videos v JOIN analyses a ON a.video_id = v.id
+      FROM videos v JOIN ${caseRatings} a ON a.video_id = v.id
       WHERE v.author_id = ${learnerId} AND a.status = 'submitted'
         AND a.submitted_at >= ${first.toISOString()} AND a.submitted_at <= ${now.toISOString()}
       GROUP BY 1`);
