@@ -12,24 +12,9 @@ CREATE TABLE "disagreements" (
 ALTER TABLE "analysis_comments" DROP CONSTRAINT "analysis_comments_video_id_analyses_video_id_fk";
 --> statement-breakpoint
 DROP INDEX "analysis_comments_video";--> statement-breakpoint
-/* 
-    Unfortunately in current drizzle-kit version we can't automatically get name for primary key.
-    We are working on making it available!
-
-    Meanwhile you can:
-        1. Check pk name in your database, by running
-            SELECT constraint_name FROM information_schema.table_constraints
-            WHERE table_schema = 'public'
-                AND table_name = 'analyses'
-                AND constraint_type = 'PRIMARY KEY';
-        2. Uncomment code below and paste pk name manually
-        
-    Hope to release this update as soon as possible
-*/
-
--- ALTER TABLE "analyses" DROP CONSTRAINT "<constraint_name>";--> statement-breakpoint
-ALTER TABLE "analyses" ADD CONSTRAINT "analyses_video_id_round_pk" PRIMARY KEY("video_id","round");--> statement-breakpoint
+ALTER TABLE "analyses" DROP CONSTRAINT "analyses_pkey";--> statement-breakpoint
 ALTER TABLE "analyses" ADD COLUMN "round" smallint DEFAULT 1 NOT NULL;--> statement-breakpoint
+ALTER TABLE "analyses" ADD CONSTRAINT "analyses_video_id_round_pk" PRIMARY KEY("video_id","round");--> statement-breakpoint
 ALTER TABLE "analysis_comments" ADD COLUMN "round" smallint DEFAULT 1 NOT NULL;--> statement-breakpoint
 ALTER TABLE "surgeries" ADD COLUMN "second_review_share" smallint;--> statement-breakpoint
 ALTER TABLE "videos" ADD COLUMN "reviews_required" smallint DEFAULT 1 NOT NULL;--> statement-breakpoint
@@ -42,7 +27,8 @@ ALTER TABLE "disagreements" ADD CONSTRAINT "disagreements_video_id_videos_id_fk"
 ALTER TABLE "disagreements" ADD CONSTRAINT "disagreements_resolved_by_id_users_id_fk" FOREIGN KEY ("resolved_by_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "disagreements_status_flagged" ON "disagreements" USING btree ("status","flagged_at");--> statement-breakpoint
 ALTER TABLE "analysis_comments" ADD CONSTRAINT "analysis_comments_review_fk" FOREIGN KEY ("video_id","round") REFERENCES "public"."analyses"("video_id","round") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "analysis_comments_video" ON "analysis_comments" USING btree ("video_id","round","start");-- hand-written: every existing review is round 1 (the column defaults); a case already analysed
+CREATE INDEX "analysis_comments_video" ON "analysis_comments" USING btree ("video_id","round","start");--> statement-breakpoint
+-- hand-written: every existing review is round 1 (the column defaults); a case already analysed
 -- had its result shown when its single review was submitted.
 UPDATE "videos" v SET "result_released_at" = a."submitted_at"
   FROM "analyses" a
