@@ -26,11 +26,26 @@ async function videoWith(
   const db = ctx.database.db;
   const [video] = await db
     .insert(videos)
-    .values({ authorId, status: 'analysed', mediaStatus: 'ready', surgeryId: surgeryRow.id, organId: surgeryRow.organId, duration: 120, ...values })
+    .values({
+      authorId,
+      status: 'analysed',
+      mediaStatus: 'ready',
+      surgeryId: surgeryRow.id,
+      organId: surgeryRow.organId,
+      duration: 120,
+      ...values,
+    })
     .returning();
   const [file] = await db
     .insert(media)
-    .values({ ownerId: authorId, videoId: video!.id, kind: 'video', storageKey: `videos/${video!.id}/video.mp4`, contentType: 'video/mp4', size: 1 })
+    .values({
+      ownerId: authorId,
+      videoId: video!.id,
+      kind: 'video',
+      storageKey: `videos/${video!.id}/video.mp4`,
+      contentType: 'video/mp4',
+      size: 1,
+    })
     .returning();
   await db.update(videos).set({ videoMediaId: file!.id }).where(eq(videos.id, video!.id));
   if (steps.length)

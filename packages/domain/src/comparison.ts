@@ -166,7 +166,12 @@ export type Comparison = z.infer<typeof comparisonSchema>;
 
 /** GET /videos/{id}/comparison and /best-cases/{id}/comparison: the best cases it may be compared with. */
 export const comparisonChoicesSchema = z.object({
-  subject: z.object({ kind: z.enum(['case', 'best_case']), id: z.string(), title: z.string(), surgery: comparisonSideSchema.shape.surgery }),
+  subject: z.object({
+    kind: z.enum(['case', 'best_case']),
+    id: z.string(),
+    title: z.string(),
+    surgery: comparisonSideSchema.shape.surgery,
+  }),
   bestCases: z.array(bestCaseSummarySchema),
 });
 export type ComparisonChoices = z.infer<typeof comparisonChoicesSchema>;
@@ -175,8 +180,6 @@ export type ComparisonChoices = z.infer<typeof comparisonChoicesSchema>;
 export const BEST_CASE_STEP_NOTE_MAX = 2000;
 const note = optionalText(BEST_CASE_STEP_NOTE_MAX);
 export const bestCaseStepNotesBody = z.object({
-  notes: z
-    .array(z.object({ stepId: z.uuid({ error: 'INVALID_VALUE' }), noteFr: note, noteEn: note }))
-    .max(50, { error: 'INVALID_VALUE' }),
+  notes: z.array(z.object({ stepId: z.uuid({ error: 'INVALID_VALUE' }), noteFr: note, noteEn: note })).max(50, { error: 'INVALID_VALUE' }),
 });
 export type BestCaseStepNotesBody = z.infer<typeof bestCaseStepNotesBody>;

@@ -367,7 +367,10 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
     "Whether the administration asked to publish this case as a best case, and the author's answer; null to its author when nothing was asked.",
   ),
   'PUT /v1/videos/:id/best-case/consent': json(bestCaseRequestSchema, "The author's answer is recorded."),
-  'GET /v1/videos/:id/comparison': json(comparisonChoicesSchema, 'The published best cases of the same surgery this analysed case may be compared with.'),
+  'GET /v1/videos/:id/comparison': json(
+    comparisonChoicesSchema,
+    'The published best cases of the same surgery this analysed case may be compared with.',
+  ),
   'GET /v1/videos/:id/comparison/:bestCaseId': json(comparisonSchema, 'The analysed case and the best case, their steps matched.'),
   'GET /v1/best-cases/:id/comparison': json(comparisonChoicesSchema, 'The other published best cases of the same surgery.'),
   'GET /v1/best-cases/:id/comparison/:bestCaseId': json(comparisonSchema, 'Two best cases of the same surgery, their steps matched.'),

@@ -12,6 +12,7 @@ import { statsRoutes } from '@/features/stats/routes';
 import { catalogRoutes } from '@/features/admin/catalog-routes';
 import { adminRoutes } from '@/features/admin/routes';
 import { bestCaseRoutes } from '@/features/best-cases/routes';
+import { compareRoutes } from '@/features/compare/routes';
 import { AppProviders } from '@/app/providers';
 import { GuestOnly } from '@/app/guest-only';
 import { NotFoundPage, RouteErrorPage } from '@/app/route-error';
@@ -33,6 +34,7 @@ const signedInRoutes: RouteObject[] = [
   ...catalogRoutes,
   ...adminRoutes,
   ...bestCaseRoutes,
+  ...compareRoutes,
 ];
 
 function joinPath(parent: string, path: string | undefined): string {

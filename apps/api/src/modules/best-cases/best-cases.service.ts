@@ -517,16 +517,25 @@ export function createBestCaseService(deps: {
       const details: { path: string; code: 'INVALID_VALUE' }[] = [];
       body.notes.forEach((note, i) => {
         if (!steps.some((s) => s.id === note.stepId)) details.push({ path: `notes.${i}.stepId`, code: 'INVALID_VALUE' });
-        if (body.notes.some((other, j) => j < i && other.stepId === note.stepId)) details.push({ path: `notes.${i}.stepId`, code: 'INVALID_VALUE' });
+        if (body.notes.some((other, j) => j < i && other.stepId === note.stepId))
+          details.push({ path: `notes.${i}.stepId`, code: 'INVALID_VALUE' });
       });
       if (details.length) throw new AppError('VALIDATION', {}, details);
       const kept = body.notes.filter((n) => n.noteFr || n.noteEn);
       await db.transaction(async (tx) => {
         await tx.delete(bestCaseStepNotes).where(eq(bestCaseStepNotes.bestCaseId, row.bc.id));
         if (kept.length)
-          await tx.insert(bestCaseStepNotes).values(
-            kept.map((n) => ({ bestCaseId: row.bc.id, videoStepId: n.stepId, noteFr: n.noteFr ?? '', noteEn: n.noteEn ?? '', updatedAt: clock() })),
-          );
+          await tx
+            .insert(bestCaseStepNotes)
+            .values(
+              kept.map((n) => ({
+                bestCaseId: row.bc.id,
+                videoStepId: n.stepId,
+                noteFr: n.noteFr ?? '',
+                noteEn: n.noteEn ?? '',
+                updatedAt: clock(),
+              })),
+            );
       });
       await audit(viewer.id, 'best_case.step_notes_changed', 'best_case', row.bc.id, ip, { count: kept.length });
       return adminDetail(row.bc.id, viewer, lang);

@@ -29,9 +29,7 @@ export function comparisonRoutes(deps: { comparisons: ComparisonService }): Fast
       '/videos/:id/comparison/:bestCaseId',
       { config: { access: CASE_READERS }, schema: { tags: ['comparison'], params: pairParams } },
       async (request) =>
-        ok(
-          await comparisons.compareCase(requireUser(request), request.params.id, request.params.bestCaseId, requestLanguage(request)),
-        ),
+        ok(await comparisons.compareCase(requireUser(request), request.params.id, request.params.bestCaseId, requestLanguage(request))),
     );
 
     app.get(
@@ -45,12 +43,7 @@ export function comparisonRoutes(deps: { comparisons: ComparisonService }): Fast
       { config: { access: PRACTICE_ROLES }, schema: { tags: ['comparison'], params: pairParams } },
       async (request) =>
         ok(
-          await comparisons.compareBestCases(
-            requireUser(request),
-            request.params.id,
-            request.params.bestCaseId,
-            requestLanguage(request),
-          ),
+          await comparisons.compareBestCases(requireUser(request), request.params.id, request.params.bestCaseId, requestLanguage(request)),
         ),
     );
   };
