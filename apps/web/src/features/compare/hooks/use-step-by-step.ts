@@ -14,7 +14,7 @@ export type StepByStepState =
   { kind: 'idle' } | { kind: 'playing'; row: number; waiting: boolean } | { kind: 'done' } | { kind: 'nothing' };
 
 /** How often the players are looked at while a step plays: a step ends within this of its mark. */
-const TICK_MS = 80;
+const TICK_MS = 50;
 
 /**
  * "Play step by step": the same step plays on both videos from its start; each pauses at the
@@ -90,6 +90,8 @@ export function useStepByStep(holders: Record<'subject' | 'best', RefObject<HTML
         if (now.done[side] || !video || !segment) continue;
         if (video.ended || video.currentTime >= segment.end - TICK_MS / 2000) {
           video.pause();
+          // A late look (a busy device) has played past the end: back to the step's last moment.
+          if (video.currentTime > segment.end) video.currentTime = segment.end;
           now.done[side] = true;
         }
       }
