@@ -525,17 +525,15 @@ export function createBestCaseService(deps: {
       await db.transaction(async (tx) => {
         await tx.delete(bestCaseStepNotes).where(eq(bestCaseStepNotes.bestCaseId, row.bc.id));
         if (kept.length)
-          await tx
-            .insert(bestCaseStepNotes)
-            .values(
-              kept.map((n) => ({
-                bestCaseId: row.bc.id,
-                videoStepId: n.stepId,
-                noteFr: n.noteFr ?? '',
-                noteEn: n.noteEn ?? '',
-                updatedAt: clock(),
-              })),
-            );
+          await tx.insert(bestCaseStepNotes).values(
+            kept.map((n) => ({
+              bestCaseId: row.bc.id,
+              videoStepId: n.stepId,
+              noteFr: n.noteFr ?? '',
+              noteEn: n.noteEn ?? '',
+              updatedAt: clock(),
+            })),
+          );
       });
       await audit(viewer.id, 'best_case.step_notes_changed', 'best_case', row.bc.id, ip, { count: kept.length });
       return adminDetail(row.bc.id, viewer, lang);
