@@ -286,3 +286,35 @@ test('a best case page opens the comparison too, and says so plainly when no oth
   await checkScreen(page, 'compare-best-case-desktop-dark');
   await context.close();
 });
+
+test('the administrator writes the notes of the best case steps (390 px), and the comparison shows them in the reader’s language', async ({
+  browser,
+}) => {
+  const admin = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'fr-FR' });
+  const page = await admin.newPage();
+  await signIn(page, 'admin@sutura.local', password);
+  await page.goto('/admin/best-cases');
+  const row = page.getByTestId('admin-best-case').filter({ hasText: title.fr });
+  await row.getByTestId('best-case-notes').click();
+  const dialog = page.getByRole('dialog', { name: 'Notes sur les étapes' });
+  await expect(dialog).toBeVisible();
+  // The note written before is there; the second step gets one in French only.
+  await expect(dialog.getByTestId('best-case-note-fr').first()).toHaveValue('Exposez avant de disséquer.');
+  await dialog.getByTestId('best-case-note-fr').nth(1).fill('Gardez la caméra fixe pendant la dissection.');
+  const axe = await new AxeBuilder({ page }).include('[role="dialog"]').withTags(['wcag2a', 'wcag2aa']).analyze();
+  expect(axe.violations).toEqual([]);
+  await checkScreen(page, 'best-case-notes-phone-light');
+  await dialog.getByTestId('best-case-save-notes').click();
+  await expect(dialog).toBeHidden();
+  await admin.close();
+
+  // An English reader sees the French note where no English one was written.
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
+  const learnerPage = await context.newPage();
+  await signIn(learnerPage, learner, password);
+  await openComparison(learnerPage);
+  const rows = learnerPage.getByTestId('compare-step');
+  await expect(rows.nth(0).getByTestId('compare-step-note')).toContainText('Expose before you dissect.');
+  await expect(rows.nth(1).getByTestId('compare-step-note')).toContainText('Gardez la caméra fixe pendant la dissection.');
+  await context.close();
+});
