@@ -184,6 +184,7 @@ test('a learner compares their analysed case with a best case at 1440 px: side b
   // Step by step from the first step: step 1 on both; the best case's (3 s) ends first and waits
   // for the case's (4 s); then step 2; then it stops at the ends of step 2 (9 s and 6 s).
   await rows.nth(0).click();
+  await expect(rows.nth(0)).toHaveAttribute('aria-current', 'step');
   await page.getByTestId('compare-play-steps').click();
   const status = page.getByTestId('compare-play-status');
   await expect(status).toContainText('Playing step 1');
