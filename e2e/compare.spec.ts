@@ -119,10 +119,11 @@ function players(page: Page) {
 /** From the case's page to the comparison with this spec's best case (others of the surgery may be published by other specs). */
 async function openComparison(page: Page) {
   await page.goto(`/videos/${videoId}`);
-  await page.getByTestId('compare-with-best-case').click();
-  await expect(page).toHaveURL(new RegExp(`/videos/${videoId}/compare`));
+  // Generous waits: the machines running this are shared and sometimes very busy.
+  await page.getByTestId('compare-with-best-case').click({ timeout: 60_000 });
+  await expect(page).toHaveURL(new RegExp(`/videos/${videoId}/compare`), { timeout: 30_000 });
   const steps = page.getByTestId('compare-steps');
-  await expect(steps.or(page.getByTestId('compare-choice').first())).toBeVisible({ timeout: 15_000 });
+  await expect(steps.or(page.getByTestId('compare-choice').first())).toBeVisible({ timeout: 60_000 });
   if (!(await steps.isVisible()))
     await page
       .getByTestId('compare-choice')
