@@ -298,7 +298,7 @@ test('the administrator writes the notes of the best case steps (390 px), and th
   await signIn(page, 'admin@sutura.local', password);
   await page.goto('/admin/best-cases');
   const row = page.getByTestId('admin-best-case').filter({ hasText: title.fr });
-  await row.getByTestId('best-case-notes').click();
+  await row.getByTestId('best-case-notes').click({ timeout: 60_000 });
   const dialog = page.getByRole('dialog', { name: 'Notes sur les étapes' });
   await expect(dialog).toBeVisible();
   // The note written before is there; the second step gets one in French only.
@@ -307,7 +307,7 @@ test('the administrator writes the notes of the best case steps (390 px), and th
   const axe = await new AxeBuilder({ page }).include('[role="dialog"]').withTags(['wcag2a', 'wcag2aa']).analyze();
   expect(axe.violations).toEqual([]);
   await checkScreen(page, 'best-case-notes-phone-light');
-  await dialog.getByTestId('best-case-save-notes').click();
+  await dialog.getByTestId('best-case-save-notes').click({ timeout: 60_000 });
   await expect(dialog).toBeHidden();
   await admin.close();
 
