@@ -44,6 +44,8 @@ import { createAudit, createAuditCounter, createAuditEraser } from './modules/au
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { bestCaseRoutes } from './modules/best-cases/best-cases.routes.ts';
 import { createBestCaseService } from './modules/best-cases/best-cases.service.ts';
+import { comparisonRoutes } from './modules/comparison/comparison.routes.ts';
+import { createComparisonService } from './modules/comparison/comparison.service.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createCodes } from './modules/auth/codes.ts';
 import { createTokens } from './modules/auth/tokens.ts';
@@ -258,6 +260,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const admin = createAdminService({ db, audit, auth, users, hub, clock, timeZone: config.timeZone });
   const auditLog = createAuditLogService({ db, timeZone: config.timeZone });
   const bestCases = createBestCaseService({ db, storage, uploads, mediaService, notifications, audit, clock });
+  const comparisons = createComparisonService({ videos, bestCases });
   const dashboard = createDashboardService({ db, clock, timeZone: config.timeZone });
   return {
     scratch,
@@ -267,6 +270,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     vocabularyAdmin,
     surgeryVideosAdmin,
     bestCases,
+    comparisons,
     contact,
     audit,
     tokens,
@@ -454,6 +458,7 @@ export async function buildApp(deps: AppDeps): Promise<{
         }),
       );
       await v1.register(bestCaseRoutes({ bestCases: services.bestCases }));
+      await v1.register(comparisonRoutes({ comparisons: services.comparisons }));
       await v1.register(dashboardRoutes({ dashboard: services.dashboard }));
       await v1.register(uploadRoutes({ videos: services.videos, uploads: services.uploads, maxUploadBytes: config.maxUploadBytes }));
       await v1.register(contactRoutes({ contact: services.contact, rateLimit: config.rateLimitAuthPerMinute }));

@@ -151,10 +151,11 @@ if (config.workers !== 'only') {
   // The demo's generators load only when they have something to do, after the server answers.
   if (createdDemo && config.demoVideos) {
     Promise.all([import('./demo-videos.ts'), import('./demo-analysis.ts'), import('./demo-best-cases.ts')])
-      .then(async ([{ seedDemoVideos }, { seedDemoAnalysis }, { seedDemoBestCase }]) => {
+      .then(async ([{ seedDemoVideos }, { seedDemoAnalysis }, { seedDemoBestCase, seedDemoReferenceBestCase }]) => {
         const durations = await seedDemoVideos({ db: database.db, queue, mediaService: services.mediaService, storage, scratch, log });
         await seedDemoAnalysis({ db: database.db, voice: services.voice, scratch, log, durations, ffmpegPath: config.ffmpegPath });
         await seedDemoBestCase({ db: database.db, log, videoIds: [...durations.keys()] });
+        await seedDemoReferenceBestCase({ db: database.db, queue, storage, scratch, log });
       })
       .catch((err: unknown) => log.error({ err }, 'demo videos could not be generated'));
   }

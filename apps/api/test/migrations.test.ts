@@ -93,6 +93,11 @@ describe('generated files match the code', () => {
       ['/v1/vocabularies/specialties', 'get'],
       ['/v1/admin/calibration', 'get'],
       ['/v1/expert/calibration', 'get'],
+      ['/v1/videos/{id}/comparison', 'get'],
+      ['/v1/videos/{id}/comparison/{bestCaseId}', 'get'],
+      ['/v1/best-cases/{id}/comparison', 'get'],
+      ['/v1/best-cases/{id}/comparison/{bestCaseId}', 'get'],
+      ['/v1/admin/best-cases/{id}/step-notes', 'put'],
     ];
     for (const [p, method] of expected) expect(doc.paths[p], `${method.toUpperCase()} ${p}`).toHaveProperty(method);
     // Every documented /v1 operation is a route of the table, and the other way round; tus' own

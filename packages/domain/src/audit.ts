@@ -64,6 +64,7 @@ export const AUDIT_ACTIONS = {
   'best_case.published': { fr: 'Best case publié', en: 'Best case published' },
   'best_case.unpublished': { fr: 'Best case dépublié', en: 'Best case unpublished' },
   'best_case.steps_changed': { fr: 'Étapes du best case modifiées', en: 'Best case steps changed' },
+  'best_case.step_notes_changed': { fr: 'Notes des étapes du best case modifiées', en: 'Best case step notes changed' },
   'best_case.deleted': { fr: 'Best case supprimé', en: 'Best case deleted' },
   'best_case.consent_given': { fr: 'Consentement au best case donné', en: 'Best case consent given' },
   'best_case.consent_refused': { fr: 'Consentement au best case refusé', en: 'Best case consent refused' },

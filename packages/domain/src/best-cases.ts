@@ -144,6 +144,8 @@ export const adminBestCaseDetailSchema = adminBestCaseSchema.extend({
   videoUrl: z.string().nullable(),
   storyboard: storyboardSchema.nullable(),
   steps: z.array(videoStepSchema),
+  /** The administrator's note on each step, in both languages (steps without a note are left out). */
+  stepNotes: z.array(z.object({ stepId: z.string(), noteFr: z.string(), noteEn: z.string() })),
 });
 export type AdminBestCaseDetail = z.infer<typeof adminBestCaseDetailSchema>;
 

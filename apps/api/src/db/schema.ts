@@ -851,6 +851,27 @@ export const bestCases = pgTable(
 );
 
 /**
+ * What the administrator who edits a best case wrote on one of its steps, in each language (either
+ * may be empty), shown beside the step when a case is compared with it. Goes with the step (the
+ * steps of an uploaded best case are replaced together: setSteps carries the notes over).
+ */
+export const bestCaseStepNotes = pgTable(
+  'best_case_step_notes',
+  {
+    bestCaseId: uuid('best_case_id')
+      .notNull()
+      .references(() => bestCases.id, { onDelete: 'cascade' }),
+    videoStepId: uuid('video_step_id')
+      .notNull()
+      .references(() => videoSteps.id, { onDelete: 'cascade' }),
+    noteFr: text('note_fr').notNull().default(''),
+    noteEn: text('note_en').notNull().default(''),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.bestCaseId, t.videoStepId] }), index('best_case_step_notes_step').on(t.videoStepId)],
+);
+
+/**
  * A resumable upload whose bytes go to an S3-compatible store: what every API process needs to
  * continue it (with local files, the upload's file and its info file say the same). `offset`
  * counts the bytes kept: the S3 parts sent, then the tail (fewer bytes than a part, in an object

@@ -9,6 +9,7 @@ import {
   bestCaseSummarySchema,
 } from '@sutura/domain/best-cases';
 import { adminVideoListSchema, adminVocabulariesSchema } from '@sutura/domain/admin-catalog';
+import { comparisonChoicesSchema, comparisonSchema } from '@sutura/domain/comparison';
 import { adminCountsSchema, adminUserListResponse, adminUserSchema, auditListResponse } from '@sutura/domain/admin';
 import {
   analysisResultSchema,
@@ -404,12 +405,20 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'PUT /v1/admin/best-cases/:id': json(adminBestCaseDetailSchema, 'The best case after the change of its texts or classification.'),
   'PUT /v1/admin/best-cases/:id/published': json(adminBestCaseDetailSchema, 'The best case, published or withdrawn.'),
   'PUT /v1/admin/best-cases/:id/steps': json(adminBestCaseDetailSchema, 'The best case with its new steps.'),
+  'PUT /v1/admin/best-cases/:id/step-notes': json(adminBestCaseDetailSchema, "The best case with the administrator's notes on its steps."),
   'DELETE /v1/admin/best-cases/:id': json(empty, 'The best case is deleted.'),
   'GET /v1/videos/:id/best-case': json(
     bestCaseRequestSchema.nullable(),
     "Whether the administration asked to publish this case as a best case, and the author's answer; null to its author when nothing was asked.",
   ),
   'PUT /v1/videos/:id/best-case/consent': json(bestCaseRequestSchema, "The author's answer is recorded."),
+  'GET /v1/videos/:id/comparison': json(
+    comparisonChoicesSchema,
+    'The published best cases of the same surgery this analysed case may be compared with.',
+  ),
+  'GET /v1/videos/:id/comparison/:bestCaseId': json(comparisonSchema, 'The analysed case and the best case, their steps matched.'),
+  'GET /v1/best-cases/:id/comparison': json(comparisonChoicesSchema, 'The other published best cases of the same surgery.'),
+  'GET /v1/best-cases/:id/comparison/:bestCaseId': json(comparisonSchema, 'Two best cases of the same surgery, their steps matched.'),
 
   'GET /v1/dashboard': json(dashboardSchema, "The dashboard of the caller's roles."),
   'POST /v1/contact': json(empty, 'The message is mailed to the support address.'),

@@ -13,6 +13,7 @@ import { catalogRoutes } from '@/features/admin/catalog-routes';
 import { adminRoutes } from '@/features/admin/routes';
 import { bestCaseRoutes } from '@/features/best-cases/routes';
 import { calibrationRoutes } from '@/features/calibration/routes';
+import { compareRoutes } from '@/features/compare/routes';
 import { AppProviders } from '@/app/providers';
 import { GuestOnly } from '@/app/guest-only';
 import { NotFoundPage, RouteErrorPage } from '@/app/route-error';
@@ -35,6 +36,7 @@ const signedInRoutes: RouteObject[] = [
   ...adminRoutes,
   ...bestCaseRoutes,
   ...calibrationRoutes,
+  ...compareRoutes,
 ];
 
 function joinPath(parent: string, path: string | undefined): string {

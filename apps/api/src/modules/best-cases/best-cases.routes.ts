@@ -9,6 +9,7 @@ import {
   publishBestCaseBody,
   updateBestCaseBody,
 } from '@sutura/domain/best-cases';
+import { bestCaseStepNotesBody } from '@sutura/domain/comparison';
 import { parseListQuery } from '@sutura/domain/query';
 import { ADMIN_ROLES, ADMIN_WRITE_ROLES, PRACTICE_ROLES } from '@sutura/domain/roles';
 import { requireUser } from '../../http/access.ts';
@@ -92,6 +93,13 @@ export function bestCaseRoutes(deps: { bestCases: BestCaseService }): FastifyPlu
       { config: { access: ADMIN_WRITE_ROLES }, schema: { tags: ['best-cases'], params: idParams, body: bestCaseStepsBody } },
       async (request) =>
         ok(await bestCases.setSteps(requireUser(request), request.params.id, request.body, request.ip, requestLanguage(request))),
+    );
+
+    app.put(
+      '/admin/best-cases/:id/step-notes',
+      { config: { access: ADMIN_WRITE_ROLES }, schema: { tags: ['best-cases'], params: idParams, body: bestCaseStepNotesBody } },
+      async (request) =>
+        ok(await bestCases.setStepNotes(requireUser(request), request.params.id, request.body, request.ip, requestLanguage(request))),
     );
 
     app.delete(

@@ -13,11 +13,12 @@ import {
   type CreateBestCaseBody,
   type updateBestCaseBody,
 } from '@sutura/domain/best-cases';
+import type { BestCaseStepNotesBody, ComparisonSide } from '@sutura/domain/comparison';
 import type { Language } from '@sutura/domain/i18n';
 import type { ListQuery } from '@sutura/domain/query';
 import type { MediaStatus, VideoStep } from '@sutura/domain/videos';
 import type { Db } from '../../db/client.ts';
-import { bestCases, organs, surgeries, surgerySteps, videoSteps, videos } from '../../db/schema.ts';
+import { bestCaseStepNotes, bestCases, organs, surgeries, surgerySteps, videoSteps, videos } from '../../db/schema.ts';
 import type { RequestUser } from '../../http/access.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Storage } from '../../storage/storage.ts';
@@ -184,9 +185,46 @@ export function createBestCaseService(deps: {
 
   const surgeryNames = (surgeryId: string | null) => surgeryNamesOf(db, surgeryId);
 
+  /** The administrator's notes on the steps of a best case (only the steps that have one). */
+  async function stepNotesOf(bestCaseId: string) {
+    const rows = await db
+      .select({ stepId: bestCaseStepNotes.videoStepId, noteFr: bestCaseStepNotes.noteFr, noteEn: bestCaseStepNotes.noteEn })
+      .from(bestCaseStepNotes)
+      .innerJoin(videoSteps, eq(videoSteps.id, bestCaseStepNotes.videoStepId))
+      .where(eq(bestCaseStepNotes.bestCaseId, bestCaseId))
+      .orderBy(asc(videoSteps.position));
+    return rows.filter((r) => r.noteFr || r.noteEn);
+  }
+
   async function adminDetail(id: string, viewer: RequestUser, lang: Language): Promise<AdminBestCaseDetail> {
     const row = await adminRow(id);
-    return { ...(await adminOf(row, viewer.id, lang)), ...(await playable(row, viewer.id, lang)) };
+    return {
+      ...(await adminOf(row, viewer.id, lang)),
+      ...(await playable(row, viewer.id, lang)),
+      stepNotes: await stepNotesOf(row.bc.id),
+    };
+  }
+
+  /** A best case as one side of a comparison: visible ones only (anything else does not exist here). */
+  async function sideOf(row: Joined, viewerId: string, lang: Language): Promise<ComparisonSide> {
+    const [summary, play, notes] = [summaryOf(row, viewerId, lang), await playable(row, viewerId, lang), await stepNotesOf(row.bc.id)];
+    const noteOf = (stepId: string) => {
+      const note = notes.find((n) => n.stepId === stepId);
+      if (!note) return null;
+      // In the reader's language, else the other one rather than nothing.
+      return (lang === 'fr' ? note.noteFr || note.noteEn : note.noteEn || note.noteFr) || null;
+    };
+    return {
+      kind: 'best_case',
+      id: summary.id,
+      title: summary.title,
+      surgery: summary.surgery,
+      duration: summary.duration,
+      videoUrl: play.videoUrl,
+      posterUrl: summary.posterUrl,
+      storyboard: play.storyboard,
+      steps: play.steps.map((step) => ({ ...step, note: noteOf(step.id) })),
+    };
   }
 
   /** The converted case the caller wrote, or 404. */
@@ -232,6 +270,26 @@ export function createBestCaseService(deps: {
       const [row] = await selectJoined().where(and(eq(bestCases.id, id), visible));
       if (!row) throw notFound();
       return { ...summaryOf(row, viewer.id, lang), ...(await playable(row, viewer.id, lang)) };
+    },
+
+    // ---- Comparisons (the comparison module checks who may see the other side).
+
+    /** The visible best cases of a surgery, newest first, except the one made of `exceptVideoId`. */
+    async comparable(viewer: RequestUser, surgeryId: string | null, exceptVideoId: string, lang: Language): Promise<BestCaseSummary[]> {
+      if (!surgeryId) return [];
+      const rows = await selectJoined()
+        .where(and(visible, eq(bestCases.surgeryId, surgeryId), sql`${bestCases.videoId} <> ${exceptVideoId}`))
+        .orderBy(desc(bestCases.publishedAt), asc(bestCases.id))
+        .limit(50);
+      return rows.map((r) => summaryOf(r, viewer.id, lang));
+    },
+
+    /** A visible best case as a side of a comparison, with its video id (404 unless visible). */
+    async comparisonSide(viewer: RequestUser, id: string, lang: Language) {
+      if (!uuid.safeParse(id).success) throw notFound();
+      const [row] = await selectJoined().where(and(eq(bestCases.id, id), visible));
+      if (!row) throw notFound();
+      return { side: await sideOf(row, viewer.id, lang), videoId: row.bc.videoId, surgeryId: row.bc.surgeryId };
     },
 
     // ---- Administrators (copil reads).
@@ -392,20 +450,78 @@ export function createBestCaseService(deps: {
       });
       if (details.length) throw new AppError('VALIDATION', {}, details);
       await db.transaction(async (tx) => {
+        // The notes follow their vocabulary step (occurrence by occurrence) into the new list.
+        const notes = await tx
+          .select({ surgeryStepId: videoSteps.surgeryStepId, noteFr: bestCaseStepNotes.noteFr, noteEn: bestCaseStepNotes.noteEn })
+          .from(bestCaseStepNotes)
+          .innerJoin(videoSteps, eq(videoSteps.id, bestCaseStepNotes.videoStepId))
+          .where(eq(bestCaseStepNotes.bestCaseId, row.bc.id))
+          .orderBy(asc(videoSteps.position));
         await tx.delete(videoSteps).where(eq(videoSteps.videoId, row.bc.videoId));
-        if (sorted.length)
-          await tx.insert(videoSteps).values(
-            sorted.map((step, i) => ({
-              videoId: row.bc.videoId,
-              position: i,
-              surgeryStepId: step.surgeryStepId,
-              name: vocabulary.find((v) => v.id === step.surgeryStepId)!.nameEn,
-              start: step.start,
-              end: sorted[i + 1]?.start ?? duration,
+        const inserted = sorted.length
+          ? await tx
+              .insert(videoSteps)
+              .values(
+                sorted.map((step, i) => ({
+                  videoId: row.bc.videoId,
+                  position: i,
+                  surgeryStepId: step.surgeryStepId,
+                  name: vocabulary.find((v) => v.id === step.surgeryStepId)!.nameEn,
+                  start: step.start,
+                  end: sorted[i + 1]?.start ?? duration,
+                })),
+              )
+              .returning({ id: videoSteps.id, surgeryStepId: videoSteps.surgeryStepId, position: videoSteps.position })
+          : [];
+        const carried = inserted
+          .sort((a, b) => a.position - b.position)
+          .flatMap((step) => {
+            const at = notes.findIndex((n) => n.surgeryStepId === step.surgeryStepId);
+            if (at < 0) return [];
+            const [note] = notes.splice(at, 1);
+            return [{ bestCaseId: row.bc.id, videoStepId: step.id, noteFr: note!.noteFr, noteEn: note!.noteEn, updatedAt: clock() }];
+          });
+        if (carried.length) await tx.insert(bestCaseStepNotes).values(carried);
+      });
+      await audit(viewer.id, 'best_case.steps_changed', 'best_case', row.bc.id, ip, { count: sorted.length });
+      return adminDetail(row.bc.id, viewer, lang);
+    },
+
+    /**
+     * The administrator's notes on the steps (each in French and English, either may be empty),
+     * all at once: a step left out, or with both texts empty, has no note any more.
+     */
+    async setStepNotes(
+      viewer: RequestUser,
+      id: string,
+      body: BestCaseStepNotesBody,
+      ip: string,
+      lang: Language,
+    ): Promise<AdminBestCaseDetail> {
+      const row = await adminRow(id);
+      const steps = await db.select({ id: videoSteps.id }).from(videoSteps).where(eq(videoSteps.videoId, row.bc.videoId));
+      const details: { path: string; code: 'INVALID_VALUE' }[] = [];
+      body.notes.forEach((note, i) => {
+        if (!steps.some((s) => s.id === note.stepId)) details.push({ path: `notes.${i}.stepId`, code: 'INVALID_VALUE' });
+        if (body.notes.some((other, j) => j < i && other.stepId === note.stepId))
+          details.push({ path: `notes.${i}.stepId`, code: 'INVALID_VALUE' });
+      });
+      if (details.length) throw new AppError('VALIDATION', {}, details);
+      const kept = body.notes.filter((n) => n.noteFr || n.noteEn);
+      await db.transaction(async (tx) => {
+        await tx.delete(bestCaseStepNotes).where(eq(bestCaseStepNotes.bestCaseId, row.bc.id));
+        if (kept.length)
+          await tx.insert(bestCaseStepNotes).values(
+            kept.map((n) => ({
+              bestCaseId: row.bc.id,
+              videoStepId: n.stepId,
+              noteFr: n.noteFr ?? '',
+              noteEn: n.noteEn ?? '',
+              updatedAt: clock(),
             })),
           );
       });
-      await audit(viewer.id, 'best_case.steps_changed', 'best_case', row.bc.id, ip, { count: sorted.length });
+      await audit(viewer.id, 'best_case.step_notes_changed', 'best_case', row.bc.id, ip, { count: kept.length });
       return adminDetail(row.bc.id, viewer, lang);
     },
 

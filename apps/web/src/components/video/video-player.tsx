@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type SyntheticEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -93,6 +93,9 @@ export function VideoPlayer({
   const { setFullscreen } = useUiState();
   const containerRef = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement>(null);
+  // Two players on one page (the comparison) must not share the ids their descriptions use.
+  const hintId = useId();
+  const titleId = useId();
   const video = useStableMediaUrl(videoUrl);
   const poster = useStableMediaUrl(posterUrl);
 
@@ -328,7 +331,7 @@ export function VideoPlayer({
       data-testid="video-player"
       role="region"
       aria-label={t('player.label', { title })}
-      aria-describedby="player-shortcuts-hint"
+      aria-describedby={hintId}
       tabIndex={0}
       onKeyDown={onKeyDown}
       sx={{
@@ -344,7 +347,7 @@ export function VideoPlayer({
         '&:focus-visible': { outline: '3px solid #17C7A4', outlineOffset: 2 },
       }}
     >
-      <Typography id="player-shortcuts-hint" sx={visuallyHidden}>
+      <Typography id={hintId} sx={visuallyHidden}>
         {t('player.shortcutsHint')}
       </Typography>
       <Box sx={{ position: 'relative', flex: 1, minHeight: 0, display: 'grid', placeItems: 'center' }}>
@@ -514,9 +517,9 @@ export function VideoPlayer({
             container={() => containerRef.current}
             anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
             transformOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-            slotProps={{ paper: { role: 'dialog', 'aria-labelledby': 'player-shortcuts-title', sx: { p: 2, maxWidth: 320 } } as object }}
+            slotProps={{ paper: { role: 'dialog', 'aria-labelledby': titleId, sx: { p: 2, maxWidth: 320 } } as object }}
           >
-            <Typography id="player-shortcuts-title" variant="h4" component="h2" sx={{ mb: 1 }}>
+            <Typography id={titleId} variant="h4" component="h2" sx={{ mb: 1 }}>
               {t('player.shortcutsTitle')}
             </Typography>
             <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 0.75 }}>

@@ -10,10 +10,12 @@ import type {
 import type { z } from 'zod';
 import type { updateBestCaseBody } from '@sutura/domain/best-cases';
 import type { AdminVideoList } from '@sutura/domain/admin-catalog';
+import type { bestCaseStepNotesBody } from '@sutura/domain/comparison';
 import { api } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
 
 export type UpdateBestCaseBody = z.input<typeof updateBestCaseBody>;
+export type BestCaseStepNotesInput = z.input<typeof bestCaseStepNotesBody>;
 interface Page<T> {
   data: T[];
   total: number;
@@ -126,6 +128,10 @@ export const usePublishBestCase = () =>
 export const useBestCaseSteps = () =>
   useInvalidating(({ id, body }: { id: string; body: BestCaseStepsBody }) =>
     api<AdminBestCaseDetail>('PUT', `/admin/best-cases/${encodeURIComponent(id)}/steps`, { body }),
+  );
+export const useBestCaseStepNotes = () =>
+  useInvalidating(({ id, body }: { id: string; body: BestCaseStepNotesInput }) =>
+    api<AdminBestCaseDetail>('PUT', `/admin/best-cases/${encodeURIComponent(id)}/step-notes`, { body }),
   );
 export const useDeleteBestCase = () =>
   useInvalidating((id: string) => api<Record<string, never>>('DELETE', `/admin/best-cases/${encodeURIComponent(id)}`));

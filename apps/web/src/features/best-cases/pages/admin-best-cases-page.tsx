@@ -12,6 +12,7 @@ import AddOutlined from '@mui/icons-material/AddOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import FormatListNumberedOutlined from '@mui/icons-material/FormatListNumberedOutlined';
+import NotesOutlined from '@mui/icons-material/NotesOutlined';
 import PublicOffOutlined from '@mui/icons-material/PublicOffOutlined';
 import PublicOutlined from '@mui/icons-material/PublicOutlined';
 import type { AdminBestCase } from '@sutura/domain/best-cases';
@@ -26,12 +27,13 @@ import { useSession } from '@/lib/session';
 import { useToast } from '@/lib/toast';
 import { ADMIN_BEST_CASE_PAGE_SIZE, useAdminBestCases, usePublishBestCase } from '@/features/best-cases/api/best-cases';
 import { ResendFileButton } from '@/features/best-cases/components/resend-file-button';
+import { BestCaseNotesDialog } from '@/features/best-cases/components/best-case-notes-dialog';
 import { BestCaseStepsDialog } from '@/features/best-cases/components/best-case-steps-dialog';
 import { DeleteBestCaseDialog } from '@/features/best-cases/components/delete-best-case-dialog';
 import { EditBestCaseDialog } from '@/features/best-cases/components/edit-best-case-dialog';
 import { ListPagination, ListStates, pageCount } from '@/components/list-states';
 
-type Dialog = { kind: 'edit' | 'delete'; bestCase: AdminBestCase } | { kind: 'steps'; id: string } | null;
+type Dialog = { kind: 'edit' | 'delete'; bestCase: AdminBestCase } | { kind: 'steps' | 'notes'; id: string } | null;
 
 /** Where the video and the author's consent stand, and whether learners see it. */
 function States({ bestCase }: { bestCase: AdminBestCase }) {
@@ -169,6 +171,16 @@ function Row({ bestCase, canWrite, onDialog }: { bestCase: AdminBestCase; canWri
                 {t('admin.steps')}
               </Button>
             )}
+            <Button
+              size="small"
+              variant="outlined"
+              startIcon={<NotesOutlined aria-hidden />}
+              onClick={() => onDialog({ kind: 'notes', id: bestCase.id })}
+              disabled={bestCase.stepCount === 0}
+              data-testid="best-case-notes"
+            >
+              {t('admin.notes')}
+            </Button>
             {bestCase.origin === 'uploaded' &&
               bestCase.mine &&
               (bestCase.mediaStatus === 'uploading' || bestCase.mediaStatus === 'failed') && (
@@ -245,6 +257,7 @@ export function AdminBestCasesPage() {
           <EditBestCaseDialog bestCase={dialog?.kind === 'edit' ? dialog.bestCase : null} onClose={() => setDialog(null)} />
           <DeleteBestCaseDialog bestCase={dialog?.kind === 'delete' ? dialog.bestCase : null} onClose={() => setDialog(null)} />
           <BestCaseStepsDialog id={dialog?.kind === 'steps' ? dialog.id : null} onClose={() => setDialog(null)} />
+          <BestCaseNotesDialog id={dialog?.kind === 'notes' ? dialog.id : null} onClose={() => setDialog(null)} />
         </>
       )}
     </Box>

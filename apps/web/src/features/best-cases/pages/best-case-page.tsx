@@ -5,6 +5,7 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
+import CompareOutlined from '@mui/icons-material/CompareOutlined';
 import { ApiRequestError } from '@/lib/http';
 import { formatDuration } from '@/components/video/format';
 import { OrganLabel } from '@/components/video/organ-label';
@@ -74,6 +75,17 @@ export function BestCasePage() {
             <Typography component="span">{t('detail.duration', { duration: formatDuration(bestCase.duration) })}</Typography>
           )}
           {bestCase.steps.length > 0 && <Typography component="span">{t('detail.stepCount', { count: bestCase.steps.length })}</Typography>}
+        </Box>
+        <Box>
+          <Button
+            component={RouterLink}
+            to={`/best-cases/${encodeURIComponent(bestCase.id)}/compare`}
+            variant="outlined"
+            startIcon={<CompareOutlined aria-hidden />}
+            data-testid="compare-with-best-case"
+          >
+            {t('menu:compare')}
+          </Button>
         </Box>
       </Box>
       <Paper variant="outlined" component="section" aria-labelledby="best-case-about" sx={{ p: { xs: 2, sm: 3 }, borderRadius: 2 }}>

@@ -8,6 +8,7 @@ import Paper from '@mui/material/Paper';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
+import CompareOutlined from '@mui/icons-material/CompareOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import PriorityHigh from '@mui/icons-material/PriorityHigh';
@@ -132,6 +133,19 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
           )}
           {video.kind === 'pictures' && <Chip variant="outlined" label={t('media.picturesOnly')} />}
         </Box>
+        {video.status === 'analysed' && hasMedia && (
+          <Box>
+            <Button
+              component={RouterLink}
+              to={`/videos/${encodeURIComponent(video.id)}/compare`}
+              variant="outlined"
+              startIcon={<CompareOutlined aria-hidden />}
+              data-testid="compare-with-best-case"
+            >
+              {t('menu:compare')}
+            </Button>
+          </Box>
+        )}
         {readOnly && (
           <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid="shared-read-only">
             {t('detail.readOnly', { name: authorName })}
