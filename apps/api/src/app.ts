@@ -38,6 +38,7 @@ import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
 import { createAuditLogService } from './modules/admin/audit-log.service.ts';
 import { analysisRoutes } from './modules/analysis/analysis.routes.ts';
+import { createFrameGrabber } from './modules/analysis/annotated-frames.ts';
 import { createAnalysisService } from './modules/analysis/analysis.service.ts';
 import { createVoiceStore } from './modules/analysis/voice.ts';
 import { createAudit, createAuditCounter, createAuditEraser } from './modules/audit/audit.service.ts';
@@ -218,6 +219,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   });
   const voice = createVoiceStore({ mediaService, ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
   const analysis = createAnalysisService({ db, mediaService, notifications, audit, claims, voice, hub, clock });
+  const frames = createFrameGrabber({ storage, scratch, mediaService, ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
   const contact = createContactService({ db, queue, users, notifications, supportEmail: config.supportEmail, clock });
   const stats = createStatsService({ db, clock, timeZone: config.timeZone });
   const vocabularyAdmin = createVocabularyAdmin({ db, audit, clock });
@@ -267,6 +269,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     preparationJobs,
     voice,
     analysis,
+    frames,
     stats,
     admin,
     auditLog,
@@ -408,7 +411,7 @@ export async function buildApp(deps: AppDeps): Promise<{
       await v1.register(vocabularyRoutes({ vocabularies: services.vocabularies }));
       await v1.register(videoRoutes({ videos: services.videos, lookupsPerHour: config.rateLimitLookupsPerHour }));
       await v1.register(preparationRoutes({ preparation: services.preparation }));
-      await v1.register(analysisRoutes({ analysis: services.analysis }));
+      await v1.register(analysisRoutes({ analysis: services.analysis, frames: services.frames }));
       await v1.register(statsRoutes({ stats: services.stats }));
       await v1.register(
         adminCatalogRoutes({ vocabularies: services.vocabularyAdmin, surgeryVideos: services.surgeryVideosAdmin, videos: services.videos }),

@@ -152,14 +152,7 @@ export function createAnalysisService(deps: {
       .from(analysisComments)
       .where(eq(analysisComments.videoId, videoId))
       .orderBy(asc(analysisComments.start), asc(analysisComments.createdAt));
-    return rows.map((c) => ({
-      id: c.id,
-      start: c.start,
-      end: c.end,
-      text: c.text,
-      createdAt: c.createdAt.toISOString(),
-      updatedAt: c.updatedAt.toISOString(),
-    }));
+    return rows.map(commentOut);
   }
 
   function voiceOf(row: AnalysisRow, viewerId: string) {
@@ -590,7 +583,15 @@ export function createAnalysisService(deps: {
         if ((n?.n ?? 0) >= ANALYSIS_LIMITS.commentsMax) throw new AppError('COMMENTS_LIMIT', { max: ANALYSIS_LIMITS.commentsMax });
         const [row] = await tx
           .insert(analysisComments)
-          .values({ videoId, start: body.start, end: body.end ?? null, text: body.text, createdAt: clock(), updatedAt: clock() })
+          .values({
+            videoId,
+            start: body.start,
+            end: body.end ?? null,
+            text: body.text,
+            drawing: body.drawing ?? null,
+            createdAt: clock(),
+            updatedAt: clock(),
+          })
           .returning();
         return row;
       });
@@ -609,7 +610,14 @@ export function createAnalysisService(deps: {
         checkCommentTimes(body, video.duration);
         const [row] = await tx
           .update(analysisComments)
-          .set({ start: body.start, end: body.end ?? null, text: body.text, updatedAt: clock() })
+          // A drawing left out stays as it is; null removes it.
+          .set({
+            start: body.start,
+            end: body.end ?? null,
+            text: body.text,
+            ...(body.drawing !== undefined && { drawing: body.drawing }),
+            updatedAt: clock(),
+          })
           .where(and(eq(analysisComments.id, commentId), eq(analysisComments.videoId, videoId)))
           .returning();
         if (!row) throw notFound();
@@ -730,6 +738,7 @@ function commentOut(c: typeof analysisComments.$inferSelect): AnalysisComment {
     start: c.start,
     end: c.end,
     text: c.text,
+    drawing: c.drawing ?? null,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
   };
@@ -742,4 +751,5 @@ function checkCommentTimes(body: CommentBody, duration: number | null) {
   const limit = duration + 0.5;
   if (body.start > limit) throw new AppError('VALIDATION', {}, [{ path: 'start', code: 'INVALID_VALUE' }]);
   if (body.end != null && body.end > limit) throw new AppError('VALIDATION', {}, [{ path: 'end', code: 'INVALID_VALUE' }]);
+  if (body.drawing && body.drawing.time > limit) throw new AppError('VALIDATION', {}, [{ path: 'drawing.time', code: 'INVALID_VALUE' }]);
 }
