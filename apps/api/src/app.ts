@@ -44,6 +44,8 @@ import { createVoiceStore } from './modules/analysis/voice.ts';
 import { createAudit, createAuditCounter, createAuditEraser } from './modules/audit/audit.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { bestCaseRoutes } from './modules/best-cases/best-cases.routes.ts';
+import { bestCaseDrawingRoutes } from './modules/best-case-drawings/best-case-drawings.routes.ts';
+import { createBestCaseDrawingService } from './modules/best-case-drawings/best-case-drawings.service.ts';
 import { createBestCaseService } from './modules/best-cases/best-cases.service.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createCodes } from './modules/auth/codes.ts';
@@ -241,6 +243,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const admin = createAdminService({ db, audit, auth, users, hub, clock, timeZone: config.timeZone });
   const auditLog = createAuditLogService({ db, timeZone: config.timeZone });
   const bestCases = createBestCaseService({ db, storage, uploads, mediaService, notifications, audit, clock });
+  const bestCaseDrawings = createBestCaseDrawingService({ db, audit, clock });
   const dashboard = createDashboardService({ db, clock, timeZone: config.timeZone });
   return {
     scratch,
@@ -250,6 +253,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     vocabularyAdmin,
     surgeryVideosAdmin,
     bestCases,
+    bestCaseDrawings,
     contact,
     audit,
     tokens,
@@ -425,6 +429,7 @@ export async function buildApp(deps: AppDeps): Promise<{
         }),
       );
       await v1.register(bestCaseRoutes({ bestCases: services.bestCases }));
+      await v1.register(bestCaseDrawingRoutes({ drawings: services.bestCaseDrawings }));
       await v1.register(dashboardRoutes({ dashboard: services.dashboard }));
       await v1.register(uploadRoutes({ videos: services.videos, uploads: services.uploads, maxUploadBytes: config.maxUploadBytes }));
       await v1.register(contactRoutes({ contact: services.contact, rateLimit: config.rateLimitAuthPerMinute }));

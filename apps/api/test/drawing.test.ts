@@ -4,9 +4,9 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analysisResultSchema, expertWorkspaceSchema, KPIS } from '@sutura/domain/analysis';
-import { DRAWING_LIMITS, type Drawing } from '@sutura/domain/drawing';
+import { bestCaseDrawingSchema, DRAWING_LIMITS, type Drawing } from '@sutura/domain/drawing';
 import { errorMessage, isErrorCode, type ErrorCode } from '@sutura/domain/errors';
-import { analysisComments, videos } from '../src/db/schema.ts';
+import { analysisComments, bestCases, videos } from '../src/db/schema.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 import { makePatternClip, readFrameNumbers } from './frame-pattern.ts';
 import { videoForm } from './video-fixtures.ts';
@@ -256,4 +256,80 @@ describe('the PDF report', () => {
     }
     expect(numbers).toEqual([37, 51]);
   }, 120_000);
+});
+
+describe('drawings on a best case', () => {
+  async function bestCase(published: boolean) {
+    const video = await preparedVideo();
+    await db().update(videos).set({ purpose: 'best_case', status: 'analysed' }).where(eq(videos.id, video.id));
+    const [row] = await db()
+      .insert(bestCases)
+      .values({
+        videoId: video.id,
+        origin: 'uploaded',
+        titleFr: 'Cas de référence',
+        titleEn: 'Reference case',
+        descriptionFr: '',
+        descriptionEn: '',
+        consent: 'not_needed',
+        published,
+        publishedAt: published ? new Date() : null,
+      })
+      .returning();
+    return row!;
+  }
+  const add = (id: string, body: unknown, who: Person | null = admin, lang = 'en') =>
+    ctx.inject({ method: 'POST', url: `/v1/admin/best-cases/${id}/drawings?langCode=${lang}`, token: who?.token, body });
+  const list = (id: string, who: Person | null) => ctx.inject({ method: 'GET', url: `/v1/best-cases/${id}/drawings`, token: who?.token });
+
+  it('lets the administrator draw on frames of a best case, shown to whoever may watch it', async () => {
+    const published = await bestCase(true);
+    const draft = await bestCase(false);
+    for (const bc of [published, draft]) {
+      const res = await add(bc.id, { note: 'Exposer la veine', drawing: drawing(1.48) });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(bestCaseDrawingSchema.parse(res.json().data)).toMatchObject({ note: 'Exposer la veine', drawing: drawing(1.48) });
+    }
+    expect((await add(published.id, { note: 'Avant', drawing: drawing(0.5) })).statusCode).toBe(201);
+    for (const who of [learner, editor, expert, admin]) {
+      const res = await list(published.id, who);
+      expect(res.statusCode, who.email).toBe(200);
+      expect(res.json().data.map((d: { drawing: Drawing }) => d.drawing.time)).toEqual([0.5, 1.48]);
+    }
+    // Unpublished: only the administrators see it exists.
+    for (const who of [learner, editor, expert]) expect((await list(draft.id, who)).statusCode, who.email).toBe(404);
+    expect((await list(draft.id, admin)).json().data).toHaveLength(1);
+    expect((await list(published.id, null)).statusCode).toBe(401);
+    expect((await list(crypto.randomUUID(), admin)).statusCode).toBe(404);
+
+    const [first] = (await list(published.id, admin)).json().data as { id: string }[];
+    const remove = (who: Person | null, id = first!.id) =>
+      ctx.inject({ method: 'DELETE', url: `/v1/admin/best-cases/${published.id}/drawings/${id}`, token: who?.token });
+    expect((await remove(null)).statusCode).toBe(401);
+    for (const who of [learner, editor, expert]) expect((await remove(who)).statusCode, who.email).toBe(403);
+    expect((await remove(admin, crypto.randomUUID())).statusCode).toBe(404);
+    expect((await remove(admin)).statusCode).toBe(200);
+    expect((await remove(admin)).statusCode).toBe(404);
+    expect((await list(published.id, learner)).json().data).toHaveLength(1);
+  });
+
+  it('refuses a drawing from anyone but an administrator, and a bad one with a catalogue error', async () => {
+    const bc = await bestCase(true);
+    const good = { note: 'Ici', drawing: drawing(1) };
+    expect((await add(bc.id, good, null)).statusCode).toBe(401);
+    for (const who of [learner, editor, expert]) expect((await add(bc.id, good, who)).statusCode, who.email).toBe(403);
+    expect((await add(crypto.randomUUID(), good)).statusCode).toBe(404);
+    for (const body of [
+      { note: '', drawing: drawing(1) },
+      { note: 'Ici' },
+      { note: 'Ici', drawing: { ...drawing(1), time: 60 } },
+      { note: 'Ici', drawing: { ...drawing(1), shapes: [{ kind: 'arrow', color: 'white', from: [0, 0], to: [0, 3] }] } },
+    ]) {
+      const res = await add(bc.id, body, admin, 'fr');
+      expect(res.statusCode, JSON.stringify(body).slice(0, 120)).toBe(400);
+      const { code, message } = res.json().error as { code: ErrorCode; message: string };
+      expect(message).toBe(errorMessage(code, 'fr'));
+    }
+    expect((await list(bc.id, admin)).json().data).toEqual([]);
+  });
 });

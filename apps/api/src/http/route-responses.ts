@@ -22,6 +22,7 @@ import {
 import { rppsCheckResponse, sessionSchema, signUpResponse } from '@sutura/domain/auth';
 import { claimResponse, releaseResponse } from '@sutura/domain/claims';
 import { dashboardSchema } from '@sutura/domain/dashboard';
+import { bestCaseDrawingSchema } from '@sutura/domain/drawing';
 import { ERRORS, type ErrorCode } from '@sutura/domain/errors';
 import { notificationListResponse, notificationSchema } from '@sutura/domain/notifications';
 import { preferencesSchema } from '@sutura/domain/preferences';
@@ -360,6 +361,12 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'PUT /v1/admin/best-cases/:id/published': json(adminBestCaseDetailSchema, 'The best case, published or withdrawn.'),
   'PUT /v1/admin/best-cases/:id/steps': json(adminBestCaseDetailSchema, 'The best case with its new steps.'),
   'DELETE /v1/admin/best-cases/:id': json(empty, 'The best case is deleted.'),
+  'GET /v1/best-cases/:id/drawings': json(
+    z.array(bestCaseDrawingSchema),
+    'The teaching drawings of a best case, by frame time, each with its note (for whoever may watch it).',
+  ),
+  'POST /v1/admin/best-cases/:id/drawings': json(bestCaseDrawingSchema, 'The drawing added over a frame of the best case.', 201),
+  'DELETE /v1/admin/best-cases/:id/drawings/:drawingId': json(empty, 'The drawing is removed from the best case.'),
   'GET /v1/videos/:id/best-case': json(
     bestCaseRequestSchema.nullable(),
     "Whether the administration asked to publish this case as a best case, and the author's answer; null to its author when nothing was asked.",
