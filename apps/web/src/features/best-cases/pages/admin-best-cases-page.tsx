@@ -10,6 +10,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import AddOutlined from '@mui/icons-material/AddOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import DrawOutlined from '@mui/icons-material/DrawOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import FormatListNumberedOutlined from '@mui/icons-material/FormatListNumberedOutlined';
 import PublicOffOutlined from '@mui/icons-material/PublicOffOutlined';
@@ -27,11 +28,12 @@ import { useToast } from '@/lib/toast';
 import { ADMIN_BEST_CASE_PAGE_SIZE, useAdminBestCases, usePublishBestCase } from '@/features/best-cases/api/best-cases';
 import { ResendFileButton } from '@/features/best-cases/components/resend-file-button';
 import { BestCaseStepsDialog } from '@/features/best-cases/components/best-case-steps-dialog';
+import { BestCaseDrawingsDialog } from '@/features/best-cases/components/best-case-drawings';
 import { DeleteBestCaseDialog } from '@/features/best-cases/components/delete-best-case-dialog';
 import { EditBestCaseDialog } from '@/features/best-cases/components/edit-best-case-dialog';
 import { ListPagination, ListStates, pageCount } from '@/components/list-states';
 
-type Dialog = { kind: 'edit' | 'delete'; bestCase: AdminBestCase } | { kind: 'steps'; id: string } | null;
+type Dialog = { kind: 'edit' | 'delete'; bestCase: AdminBestCase } | { kind: 'steps' | 'drawings'; id: string } | null;
 
 /** Where the video and the author's consent stand, and whether learners see it. */
 function States({ bestCase }: { bestCase: AdminBestCase }) {
@@ -82,6 +84,7 @@ function States({ bestCase }: { bestCase: AdminBestCase }) {
 
 function Row({ bestCase, canWrite, onDialog }: { bestCase: AdminBestCase; canWrite: boolean; onDialog(dialog: Dialog): void }) {
   const { t } = useTranslation(['best-cases', 'videos']);
+  const { t: tDrawing } = useTranslation('drawing');
   const toast = useToast();
   const publish = usePublishBestCase();
   const lang = currentLanguage();
@@ -169,6 +172,16 @@ function Row({ bestCase, canWrite, onDialog }: { bestCase: AdminBestCase; canWri
                 {t('admin.steps')}
               </Button>
             )}
+            <Button
+              size="small"
+              variant="outlined"
+              startIcon={<DrawOutlined aria-hidden />}
+              onClick={() => onDialog({ kind: 'drawings', id: bestCase.id })}
+              disabled={bestCase.mediaStatus !== 'ready'}
+              data-testid="best-case-drawings-open"
+            >
+              {tDrawing('adminButton')}
+            </Button>
             {bestCase.origin === 'uploaded' &&
               bestCase.mine &&
               (bestCase.mediaStatus === 'uploading' || bestCase.mediaStatus === 'failed') && (
@@ -245,6 +258,7 @@ export function AdminBestCasesPage() {
           <EditBestCaseDialog bestCase={dialog?.kind === 'edit' ? dialog.bestCase : null} onClose={() => setDialog(null)} />
           <DeleteBestCaseDialog bestCase={dialog?.kind === 'delete' ? dialog.bestCase : null} onClose={() => setDialog(null)} />
           <BestCaseStepsDialog id={dialog?.kind === 'steps' ? dialog.id : null} onClose={() => setDialog(null)} />
+          <BestCaseDrawingsDialog id={dialog?.kind === 'drawings' ? dialog.id : null} onClose={() => setDialog(null)} />
         </>
       )}
     </Box>

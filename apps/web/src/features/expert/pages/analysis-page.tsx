@@ -36,6 +36,7 @@ import { currentLanguage } from '@/lib/i18n';
 import { useToast } from '@/lib/toast';
 import { saveAnalysis, useAbandonAnalysis, useFinalizeAnalysis, useWorkspace } from '@/features/expert/api/analysis';
 import { CommentPanel } from '@/features/expert/components/comment-panel';
+import { useFrameDrawing } from '@/features/expert/components/frame-drawing';
 import { RatingScale } from '@/features/expert/components/rating-scale';
 import { VoiceRecorder } from '@/features/expert/components/voice-recorder';
 import { ClaimedWorkHeader, ClaimedWorkStatus, GiveBackDialog, LeaseLostAlert, isClaimGone } from '@/components/claimed-work';
@@ -167,6 +168,7 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
 
   const lost = autosave.status === 'lost';
   const editable = !readOnly && !lost;
+  const drawing = useFrameDrawing({ videoId: ws.id, comments: ws.draft.comments, fencingToken: editable ? ws.fencingToken : null });
   const tabs = TABS.filter((tab) => {
     if (tab === 'nasaTlx') return ws.nasaTlx !== null;
     if (tab === 'pictures') return ws.pictures.length > 0;
@@ -269,8 +271,10 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
               steps={ws.steps.map((s) => ({ ...s, surgeryStepId: null }))}
               markers={ws.draft.comments.map((c) => ({ id: c.id, start: c.start, end: c.end, label: c.text }))}
               seekRequest={seekRequest}
+              {...drawing.player}
             />
           )}
+          {drawing.panel}
           {wide && comments}
         </Box>
         <Box sx={{ minWidth: 0, flex: 1 }} data-testid="analysis-rating-pane">

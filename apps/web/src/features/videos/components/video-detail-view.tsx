@@ -38,6 +38,7 @@ import { PictureGallery } from '@/features/videos/components/picture-gallery';
 import { SendVideoDialog } from '@/features/videos/components/send-video-dialog';
 import { SharesList, ShareVideoDialog } from '@/features/videos/components/share-video-section';
 import { VideoMediaPanel } from '@/features/videos/components/video-media-panel';
+import { useResultDrawings } from '@/features/videos/components/analysis/result-drawings';
 import { VideoStatusChip } from '@/features/videos/components/video-status-chip';
 import { formatDateTime, formatDuration } from '@/components/video/format';
 
@@ -75,6 +76,7 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
   const [seekRequest, setSeekRequest] = useState<{ time: number } | null>(null);
   const seek = (time: number) => setSeekRequest({ time });
   const markers = result.data?.comments.map((c) => ({ id: c.id, start: c.start, end: c.end, label: c.text })) ?? [];
+  const drawings = useResultDrawings(result.data?.comments);
 
   const tabs: DetailTab[] = ['global'];
   if (video.fields.nasaTlx) tabs.push('nasaTlx');
@@ -107,7 +109,7 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
     >
       {hasMedia && (
         <Box sx={{ gridArea: 'media', minWidth: 0 }}>
-          <VideoMediaPanel video={video} canAct={author} onUrlsExpired={onUrlsExpired} player={{ markers, seekRequest, startAt }} />
+          <VideoMediaPanel video={video} canAct={author} onUrlsExpired={onUrlsExpired} player={{ markers, seekRequest, startAt, ...drawings }} />
         </Box>
       )}
 
@@ -223,7 +225,9 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
           )}
         </Paper>
         {result.data && <AnalysisSummary result={result.data} />}
-        {result.data && <AnalysisComments result={result.data} onSeek={seek} />}
+        {result.data && (
+          <AnalysisComments result={result.data} onSeek={seek} storyboard={video.storyboard} posterUrl={video.posterUrl} />
+        )}
         {analysed && result.isError && <AnalysisError error={result.error} onRetry={() => void result.refetch()} />}
         {author && analysed && <BestCaseRequestPanel videoId={video.id} />}
         {author && (
