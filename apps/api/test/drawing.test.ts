@@ -49,7 +49,15 @@ async function preparedVideo(clip = false) {
   const { kind: _kind, ...fields } = await videoForm(ctx);
   const [row] = await db()
     .insert(videos)
-    .values({ ...fields, authorId: learner.id, kind: 'video', status: 'pending_analysis', mediaStatus: 'ready', duration: 4, sentAt: new Date() })
+    .values({
+      ...fields,
+      authorId: learner.id,
+      kind: 'video',
+      status: 'pending_analysis',
+      mediaStatus: 'ready',
+      duration: 4,
+      sentAt: new Date(),
+    })
     .returning();
   if (clip) {
     const file = path.join(work, `clip-${row!.id}.mp4`);

@@ -95,10 +95,7 @@ export const drawingSchema = z
   .object({
     /** Seconds on the video: the presentation time of the frame drawn on. */
     time: z.number({ error: 'FIELD_REQUIRED' }).min(0, { error: 'INVALID_VALUE' }).max(86_400, { error: 'INVALID_VALUE' }),
-    shapes: z
-      .array(drawingShapeSchema)
-      .min(1, { error: 'FIELD_REQUIRED' })
-      .max(DRAWING_LIMITS.shapesMax, { error: 'INVALID_VALUE' }),
+    shapes: z.array(drawingShapeSchema).min(1, { error: 'FIELD_REQUIRED' }).max(DRAWING_LIMITS.shapesMax, { error: 'INVALID_VALUE' }),
   })
   .strict()
   .refine((d) => d.shapes.reduce((n, s) => n + shapePoints(s), 0) <= DRAWING_LIMITS.pointsMax, {
@@ -129,11 +126,7 @@ export function frameIndexAt(time: number, frameRate: number): number {
 export const bestCaseDrawingBody = z
   .object({
     drawing: drawingSchema,
-    note: z
-      .string({ error: 'FIELD_REQUIRED' })
-      .trim()
-      .min(1, { error: 'FIELD_REQUIRED' })
-      .max(1000, { error: 'TEXT_TOO_LONG' }),
+    note: z.string({ error: 'FIELD_REQUIRED' }).trim().min(1, { error: 'FIELD_REQUIRED' }).max(1000, { error: 'TEXT_TOO_LONG' }),
   })
   .strict();
 export type BestCaseDrawingBody = z.infer<typeof bestCaseDrawingBody>;

@@ -437,6 +437,10 @@ function annotatedFrame(doc: PDFKit.PDFDocument, frame: FramePicture, drawing: D
     doc.lineWidth(stroke).strokeColor(color).stroke();
   }
   doc.restore();
-  doc.font('regular').fontSize(8).fillColor(MUTED).text(caption, MARGIN, y0 + h + 3);
+  doc
+    .font('regular')
+    .fontSize(8)
+    .fillColor(MUTED)
+    .text(caption, MARGIN, y0 + h + 3);
   doc.fontSize(10).fillColor(INK).moveDown(0.5);
 }

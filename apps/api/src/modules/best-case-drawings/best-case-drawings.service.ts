@@ -64,7 +64,14 @@ export function createBestCaseDrawingService(deps: { db: Db; audit: Audit; clock
         if ((n?.n ?? 0) >= BEST_CASE_DRAWINGS_MAX) throw new AppError('COMMENTS_LIMIT', { max: BEST_CASE_DRAWINGS_MAX });
         const [row] = await tx
           .insert(bestCaseDrawings)
-          .values({ bestCaseId: id, time: body.drawing.time, drawing: body.drawing, note: body.note, createdById: viewer.id, createdAt: clock() })
+          .values({
+            bestCaseId: id,
+            time: body.drawing.time,
+            drawing: body.drawing,
+            note: body.note,
+            createdById: viewer.id,
+            createdAt: clock(),
+          })
           .returning();
         return row!;
       });

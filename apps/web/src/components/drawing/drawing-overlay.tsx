@@ -106,7 +106,14 @@ export function DrawingThumbnail({
         backgroundSize: image?.size ?? 'cover',
       }}
     >
-      <svg viewBox={`0 0 ${width} ${height}`} width="100%" height="100%" preserveAspectRatio="none" aria-hidden style={{ display: 'block' }}>
+      <svg
+        viewBox={`0 0 ${width} ${height}`}
+        width="100%"
+        height="100%"
+        preserveAspectRatio="none"
+        aria-hidden
+        style={{ display: 'block' }}
+      >
         <DrawingShapes shapes={shapes} width={width} height={height} />
       </svg>
     </Box>

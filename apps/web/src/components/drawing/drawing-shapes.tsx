@@ -94,7 +94,12 @@ export function DrawingShapes({
             )}
             {isSelected && shape.kind === 'text' && (
               <ShapePath
-                shape={{ kind: 'line', color: shape.color, from: [shape.at[0], shape.at[1] + 0.01], to: [shape.at[0] + 0.1, shape.at[1] + 0.01] }}
+                shape={{
+                  kind: 'line',
+                  color: shape.color,
+                  from: [shape.at[0], shape.at[1] + 0.01],
+                  to: [shape.at[0] + 0.1, shape.at[1] + 0.01],
+                }}
                 w={w}
                 h={h}
                 stroke={stroke}

@@ -24,7 +24,9 @@ function shapeFrom(editor: DrawingEditorState, start: DrawingPoint, end: Drawing
     case 'ellipse': {
       const rx = Math.min(1, Math.abs(end[0] - start[0]));
       const ry = Math.min(1, Math.abs(end[1] - start[1]));
-      return rx + ry >= MIN_SIZE ? { kind: 'ellipse', color, center: roundPoint(start), rx: roundPoint([rx, ry])[0], ry: roundPoint([rx, ry])[1] } : null;
+      return rx + ry >= MIN_SIZE
+        ? { kind: 'ellipse', color, center: roundPoint(start), rx: roundPoint([rx, ry])[0], ry: roundPoint([rx, ry])[1] }
+        : null;
     }
     case 'text':
     case 'select':
@@ -37,7 +39,16 @@ function centredShape(editor: DrawingEditorState): DrawingShape | null {
   const { color } = editor;
   switch (editor.tool) {
     case 'freehand':
-      return { kind: 'freehand', color, points: [[0.45, 0.5], [0.48, 0.46], [0.52, 0.54], [0.55, 0.5]] };
+      return {
+        kind: 'freehand',
+        color,
+        points: [
+          [0.45, 0.5],
+          [0.48, 0.46],
+          [0.52, 0.54],
+          [0.55, 0.5],
+        ],
+      };
     case 'line':
       return { kind: 'line', color, from: [0.4, 0.5], to: [0.6, 0.5] };
     case 'arrow':
@@ -122,7 +133,12 @@ export function DrawingSurface({ video, editor }: { video: HTMLVideoElement | nu
 
   const onShapeKeyDown = (index: number, e: KeyboardEvent<SVGGElement>) => {
     const step = e.shiftKey ? KEY_STEP * 5 : KEY_STEP;
-    const moves: Record<string, [number, number]> = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
+    const moves: Record<string, [number, number]> = {
+      ArrowLeft: [-step, 0],
+      ArrowRight: [step, 0],
+      ArrowUp: [0, -step],
+      ArrowDown: [0, step],
+    };
     const move = moves[e.key];
     if (move) {
       editor.move(index, move[0], move[1]);

@@ -67,7 +67,12 @@ export function DrawingToolbar({ editor }: { editor: DrawingEditorState }) {
         >
           {TOOLS.map(({ tool, icon }) => (
             <Tooltip key={tool} title={t(`tools.${tool}`)}>
-              <ToggleButton value={tool} aria-label={t(`tools.${tool}`)} data-testid={`drawing-tool-${tool}`} sx={{ minWidth: 44, minHeight: 44 }}>
+              <ToggleButton
+                value={tool}
+                aria-label={t(`tools.${tool}`)}
+                data-testid={`drawing-tool-${tool}`}
+                sx={{ minWidth: 44, minHeight: 44 }}
+              >
                 {icon}
               </ToggleButton>
             </Tooltip>
@@ -82,10 +87,22 @@ export function DrawingToolbar({ editor }: { editor: DrawingEditorState }) {
         >
           {DRAWING_COLORS.map((color) => (
             <Tooltip key={color} title={t(`colors.${color}`)}>
-              <ToggleButton value={color} aria-label={t(`colors.${color}`)} data-testid={`drawing-color-${color}`} sx={{ minWidth: 44, minHeight: 44 }}>
+              <ToggleButton
+                value={color}
+                aria-label={t(`colors.${color}`)}
+                data-testid={`drawing-color-${color}`}
+                sx={{ minWidth: 44, minHeight: 44 }}
+              >
                 <Box
                   aria-hidden
-                  sx={{ width: 20, height: 20, borderRadius: '50%', bgcolor: DRAWING_COLOR_HEX[color], border: '2px solid #000', boxShadow: '0 0 0 1px #fff' }}
+                  sx={{
+                    width: 20,
+                    height: 20,
+                    borderRadius: '50%',
+                    bgcolor: DRAWING_COLOR_HEX[color],
+                    border: '2px solid #000',
+                    boxShadow: '0 0 0 1px #fff',
+                  }}
                 />
               </ToggleButton>
             </Tooltip>

@@ -27,9 +27,7 @@ export function usePresentedFrame(video: HTMLVideoElement | null): () => number 
     if (!video) return 0;
     const shown = presented.current;
     // A frame lasts at most a few hundredths of a second: further off, the callback is stale.
-    return shown !== null && Math.abs(shown - video.currentTime) < 0.1 && shown <= video.currentTime + 0.001
-      ? shown
-      : video.currentTime;
+    return shown !== null && Math.abs(shown - video.currentTime) < 0.1 && shown <= video.currentTime + 0.001 ? shown : video.currentTime;
   };
 }
 
@@ -46,22 +44,21 @@ export function useDrawingStops<T extends { time: number }>(
   drawings: readonly T[],
   pauseOnDrawings: boolean,
 ): T | null {
-  const [shown, setShown] = useState<T | null>(null);
+  // Where a paused player stands (null while it plays): the drawing shown follows from it.
+  const [standing, setStanding] = useState<number | null>(null);
   const drawingsRef = useRef(drawings);
-  drawingsRef.current = drawings;
   const pauseRef = useRef(pauseOnDrawings);
-  pauseRef.current = pauseOnDrawings;
+  useEffect(() => {
+    drawingsRef.current = drawings;
+    pauseRef.current = pauseOnDrawings;
+  });
 
   useEffect(() => {
     const v = video as FrameCallbackVideo | null;
     if (!v) return;
     let previous = v.currentTime;
     let handle = 0;
-    const showAt = () => {
-      const t = v.currentTime;
-      const at = v.paused ? drawingsRef.current.find((d) => t >= d.time - 0.001 && t - d.time < SHOWN_WITHIN) : undefined;
-      setShown(at ?? null);
-    };
+    const follow = () => setStanding(v.paused ? v.currentTime : null);
     const check = (now: number) => {
       if (!v.paused && pauseRef.current) {
         const crossed = drawingsRef.current.find((d) => previous < d.time && d.time <= now + 0.001);
@@ -88,26 +85,17 @@ export function useDrawingStops<T extends { time: number }>(
     };
     v.addEventListener('timeupdate', onTimeUpdate);
     v.addEventListener('seeking', onSeeking);
-    v.addEventListener('seeked', showAt);
-    v.addEventListener('pause', showAt);
-    v.addEventListener('play', showAt);
-    showAt();
+    for (const event of ['seeked', 'pause', 'play', 'loadeddata'] as const) v.addEventListener(event, follow);
+    const first = requestAnimationFrame(follow);
     return () => {
+      cancelAnimationFrame(first);
       v.cancelVideoFrameCallback?.(handle);
       v.removeEventListener('timeupdate', onTimeUpdate);
       v.removeEventListener('seeking', onSeeking);
-      v.removeEventListener('seeked', showAt);
-      v.removeEventListener('pause', showAt);
-      v.removeEventListener('play', showAt);
+      for (const event of ['seeked', 'pause', 'play', 'loadeddata'] as const) v.removeEventListener(event, follow);
     };
   }, [video]);
 
-  // New drawings (a comment saved) show at once when the player stands on them.
-  useEffect(() => {
-    if (!video?.paused) return;
-    const t = video.currentTime;
-    setShown(drawings.find((d) => t >= d.time - 0.001 && t - d.time < SHOWN_WITHIN) ?? null);
-  }, [video, drawings]);
-
-  return shown;
+  if (standing === null) return null;
+  return drawings.find((d) => standing >= d.time - 0.001 && standing - d.time < SHOWN_WITHIN) ?? null;
 }

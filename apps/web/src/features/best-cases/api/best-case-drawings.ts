@@ -16,7 +16,8 @@ export function useBestCaseDrawings(id: string | null) {
 export function useAddBestCaseDrawing(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: BestCaseDrawingBody) => api<BestCaseDrawing>('POST', `/admin/best-cases/${encodeURIComponent(id)}/drawings`, { body }),
+    mutationFn: (body: BestCaseDrawingBody) =>
+      api<BestCaseDrawing>('POST', `/admin/best-cases/${encodeURIComponent(id)}/drawings`, { body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: bestCaseDrawingKeys.of(id) }),
   });
 }

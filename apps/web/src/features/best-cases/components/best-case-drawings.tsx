@@ -63,7 +63,11 @@ export function BestCaseDrawingList({
       </Box>
       <Box component="ol" sx={{ m: 0, p: 0, listStyle: 'none', display: 'grid', gap: 1 }}>
         {drawings.map((d) => (
-          <Box component="li" key={d.id} sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', borderLeft: '4px solid #18FFFF', pl: 1.5 }}>
+          <Box
+            component="li"
+            key={d.id}
+            sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', borderLeft: '4px solid #18FFFF', pl: 1.5 }}
+          >
             <Box sx={{ flex: 1, minWidth: 0 }}>
               <Button
                 size="small"
@@ -96,8 +100,9 @@ export function BestCaseDrawingList({
 function DrawingsEditor({ id }: { id: string }) {
   const { t } = useTranslation('drawing');
   const detail = useAdminBestCase(id).data;
-  const drawings = useBestCaseDrawings(id).data ?? [];
-  const items = useMemo(() => asPlayed(drawings), [drawings]);
+  const loaded = useBestCaseDrawings(id).data;
+  const drawings = useMemo(() => loaded ?? [], [loaded]);
+  const items = useMemo(() => asPlayed(loaded), [loaded]);
   const playback = useDrawingPlayback(items);
   const video = playback.video;
   const frameTime = usePresentedFrame(video);
@@ -141,7 +146,14 @@ function DrawingsEditor({ id }: { id: string }) {
         />
       )}
       {composing === null ? (
-        <Button variant="outlined" startIcon={<Draw aria-hidden />} onClick={start} disabled={!video} sx={{ justifySelf: 'start' }} data-testid="drawing-start">
+        <Button
+          variant="outlined"
+          startIcon={<Draw aria-hidden />}
+          onClick={start}
+          disabled={!video}
+          sx={{ justifySelf: 'start' }}
+          data-testid="drawing-start"
+        >
           {t('drawHere')}
         </Button>
       ) : (

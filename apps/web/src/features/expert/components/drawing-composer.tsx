@@ -48,7 +48,13 @@ export function DrawingComposer({
   };
 
   return (
-    <Paper variant="outlined" sx={{ p: 2, borderRadius: 2, display: 'grid', gap: 1.5 }} data-testid="drawing-composer" component="section" aria-labelledby="drawing-composer-title">
+    <Paper
+      variant="outlined"
+      sx={{ p: 2, borderRadius: 2, display: 'grid', gap: 1.5 }}
+      data-testid="drawing-composer"
+      component="section"
+      aria-labelledby="drawing-composer-title"
+    >
       <Typography id="drawing-composer-title" variant="h3" component="h3">
         {t('composerTitle', { time: formatTimecode(time) })}
       </Typography>
@@ -87,5 +93,14 @@ export function DrawingComposer({
 /** Beside a comment that carries a drawing. */
 export function DrawingChip() {
   const { t } = useTranslation('drawing');
-  return <Chip size="small" variant="outlined" icon={<Draw aria-hidden />} label={t('withDrawing')} sx={{ mt: 0.5 }} data-testid="comment-has-drawing" />;
+  return (
+    <Chip
+      size="small"
+      variant="outlined"
+      icon={<Draw aria-hidden />}
+      label={t('withDrawing')}
+      sx={{ mt: 0.5 }}
+      data-testid="comment-has-drawing"
+    />
+  );
 }

@@ -109,7 +109,12 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
     >
       {hasMedia && (
         <Box sx={{ gridArea: 'media', minWidth: 0 }}>
-          <VideoMediaPanel video={video} canAct={author} onUrlsExpired={onUrlsExpired} player={{ markers, seekRequest, startAt, ...drawings }} />
+          <VideoMediaPanel
+            video={video}
+            canAct={author}
+            onUrlsExpired={onUrlsExpired}
+            player={{ markers, seekRequest, startAt, ...drawings }}
+          />
         </Box>
       )}
 
@@ -225,9 +230,7 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
           )}
         </Paper>
         {result.data && <AnalysisSummary result={result.data} />}
-        {result.data && (
-          <AnalysisComments result={result.data} onSeek={seek} storyboard={video.storyboard} posterUrl={video.posterUrl} />
-        )}
+        {result.data && <AnalysisComments result={result.data} onSeek={seek} storyboard={video.storyboard} posterUrl={video.posterUrl} />}
         {analysed && result.isError && <AnalysisError error={result.error} onRetry={() => void result.refetch()} />}
         {author && analysed && <BestCaseRequestPanel videoId={video.id} />}
         {author && (

@@ -48,11 +48,5 @@ export function CommentDrawingThumbnail({
       : posterUrl
         ? { url: posterUrl, width: 16, height: 9 }
         : null;
-  return (
-    <DrawingThumbnail
-      shapes={drawing.shapes}
-      image={image}
-      label={t('drawingOf', { time: formatTimecode(drawing.time), text })}
-    />
-  );
+  return <DrawingThumbnail shapes={drawing.shapes} image={image} label={t('drawingOf', { time: formatTimecode(drawing.time), text })} />;
 }
