@@ -217,7 +217,11 @@ export function DrawingSurface({ video, editor }: { video: HTMLVideoElement | nu
           onShapeKeyDown={onShapeKeyDown}
           onShapeFocus={(i) => editor.setSelected(i)}
           onShapePointerDown={onShapePointerDown}
-          shapeLabel={(shape, i) => t('shapeLabel', { number: i + 1, kind: kindName(shape) })}
+          shapeLabel={(shape, i) =>
+            shape.kind === 'text'
+              ? t('textShapeLabel', { number: i + 1, kind: kindName(shape), text: shape.text })
+              : t('shapeLabel', { number: i + 1, kind: kindName(shape) })
+          }
         />
         {live && <DrawingShapes shapes={[live]} width={rect.videoWidth} height={rect.videoHeight} />}
       </svg>

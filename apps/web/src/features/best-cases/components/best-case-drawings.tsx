@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -113,6 +113,8 @@ function DrawingsEditor({ id }: { id: string }) {
   const [note, setNote] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [seekRequest, setSeekRequest] = useState<{ time: number } | null>(null);
+  // Set at once: a second click in the same instant finds it (isPending follows a render later).
+  const sending = useRef(false);
 
   const start = () => {
     if (!video) return;
@@ -123,10 +125,17 @@ function DrawingsEditor({ id }: { id: string }) {
     setComposing(frameTime());
   };
   const save = () => {
-    if (composing === null || add.isPending) return;
+    if (composing === null || sending.current) return;
+    sending.current = true;
     add.mutate(
       { note, drawing: { time: composing, shapes: editor.shapes } },
-      { onSuccess: () => setComposing(null), onError: (e) => setError(errorText(e)) },
+      {
+        onSuccess: () => setComposing(null),
+        onError: (e) => setError(errorText(e)),
+        onSettled: () => {
+          sending.current = false;
+        },
+      },
     );
   };
 

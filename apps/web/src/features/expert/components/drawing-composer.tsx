@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -36,14 +36,23 @@ export function DrawingComposer({
   const add = useAddComment(videoId);
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // Set at once: a second click in the same instant finds it (isPending follows a render later).
+  const sending = useRef(false);
 
   const save = () => {
-    if (add.isPending) return;
+    if (sending.current) return;
     if (!editor.shapes.length) return setError(t('empty'));
+    sending.current = true;
     setError(null);
     add.mutate(
       { fencingToken, start: Math.floor(time * 10) / 10, end: null, text, drawing: { time, shapes: editor.shapes } },
-      { onSuccess: onClose, onError: (e) => setError(errorText(e)) },
+      {
+        onSuccess: onClose,
+        onError: (e) => setError(errorText(e)),
+        onSettled: () => {
+          sending.current = false;
+        },
+      },
     );
   };
 

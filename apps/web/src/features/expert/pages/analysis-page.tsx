@@ -258,6 +258,9 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
             pb: { xs: 1, md: 0 },
             // Not in full screen, where the picture takes the whole screen.
             '& [data-testid="video-player"]:not(:fullscreen) video': { maxHeight: { xs: '30vh', md: '52vh' } },
+            // The drawing tools under the player never squeeze it: the pane scrolls instead.
+            '& > [data-testid="video-player"]': { flexShrink: 0 },
+            overflowY: { md: 'auto' },
           }}
         >
           {ws.videoUrl && (
