@@ -177,7 +177,8 @@ test('the expert draws on a frame and attaches it to a comment; the learner find
   await signIn(learnerPage, learner, password);
   await learnerPage.goto(`/videos/${videoId}`);
   const thumbnail = learnerPage.getByTestId('result-comment-drawing');
-  await expect(thumbnail).toBeVisible();
+  // A loaded machine may take a while to serve the page the first time.
+  await expect(thumbnail).toBeVisible({ timeout: 60_000 });
   await expect(thumbnail.getByTestId('drawing-thumbnail')).toHaveAttribute('aria-label', /Disséquer dans ce plan/);
 
   const expectInPlace = async (where: string) => {
@@ -236,5 +237,44 @@ test('the expert draws on a frame and attaches it to a comment; the learner find
   await expect.poll(async () => (await playerState(learnerPage)).time, { timeout: 15_000 }).toBeGreaterThan(1.5);
   await learnerPage.getByTestId('player-play').click();
   await learnerPage.getByTestId('pause-on-drawings').check();
+  await learnerContext.close();
+});
+
+test('an administrator draws on a frame of a best case with a note; a learner sees it on the best case’s player', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const adminContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR' });
+  const page = await adminContext.newPage();
+  await signIn(page, 'admin@sutura.local', password);
+  await page.goto('/admin/best-cases');
+  const row = page.getByTestId('admin-best-case').filter({ hasText: 'Pyéloplastie robot-assistée' });
+  await expect(row).toBeVisible({ timeout: 60_000 });
+  const bestCaseId = await row.getAttribute('data-best-case-id');
+  await row.getByTestId('best-case-drawings-open').click();
+  const dialog = page.getByRole('dialog');
+  const video = dialog.locator('video');
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThan(0);
+  await video.evaluate((v: HTMLVideoElement) => {
+    v.currentTime = 2;
+  });
+  await dialog.getByTestId('drawing-start').click();
+  await dialog.getByTestId('drawing-tool-ellipse').click();
+  await drag(page, [0.5, 0.5], [0.6, 0.62]);
+  await dialog.getByTestId('drawing-comment-text').fill('Exposer la jonction avant de disséquer.');
+  await dialog.getByTestId('drawing-save').dblclick();
+  await expect(dialog.getByTestId('best-case-drawing-seek')).toHaveCount(1);
+  await adminContext.close();
+
+  const learnerContext = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'fr-FR', colorScheme: 'dark' });
+  const learnerPage = await learnerContext.newPage();
+  await signIn(learnerPage, learner, password);
+  await learnerPage.goto(`/best-cases/${bestCaseId}`);
+  await expect(learnerPage.getByTestId('best-case-drawing-seek')).toBeVisible({ timeout: 60_000 });
+  await learnerPage.getByTestId('best-case-drawing-seek').click();
+  const overlay = learnerPage.getByTestId('drawing-overlay');
+  await expect(overlay).toBeVisible();
+  await expect(overlay).toHaveAttribute('aria-label', /Exposer la jonction avant de disséquer\./);
+  const m = await measureEllipse(learnerPage, 'drawing-overlay');
+  expect(Math.abs(m.cx - 0.5)).toBeLessThan(0.01);
+  expect(Math.abs(m.cy - 0.5)).toBeLessThan(0.01);
   await learnerContext.close();
 });

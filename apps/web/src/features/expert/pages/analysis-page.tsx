@@ -277,9 +277,11 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
               {...drawing.player}
             />
           )}
-          {drawing.panel}
+          {/* On a phone the tools scroll with the page: the pinned part stays the picture alone. */}
+          {wide && drawing.panel}
           {wide && comments}
         </Box>
+        {!wide && drawing.panel}
         <Box sx={{ minWidth: 0, flex: 1 }} data-testid="analysis-rating-pane">
           {/* Every part in view: the tabs wrap onto a second row rather than hiding behind an arrow. */}
           <Tabs
