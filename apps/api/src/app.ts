@@ -38,11 +38,14 @@ import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { createAdminService } from './modules/admin/admin.service.ts';
 import { createAuditLogService } from './modules/admin/audit-log.service.ts';
 import { analysisRoutes } from './modules/analysis/analysis.routes.ts';
+import { createFrameGrabber } from './modules/analysis/annotated-frames.ts';
 import { createAnalysisService } from './modules/analysis/analysis.service.ts';
 import { createVoiceStore } from './modules/analysis/voice.ts';
 import { createAudit, createAuditCounter, createAuditEraser } from './modules/audit/audit.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { bestCaseRoutes } from './modules/best-cases/best-cases.routes.ts';
+import { bestCaseDrawingRoutes } from './modules/best-case-drawings/best-case-drawings.routes.ts';
+import { createBestCaseDrawingService } from './modules/best-case-drawings/best-case-drawings.service.ts';
 import { createBestCaseService } from './modules/best-cases/best-cases.service.ts';
 import { comparisonRoutes } from './modules/comparison/comparison.routes.ts';
 import { createComparisonService } from './modules/comparison/comparison.service.ts';
@@ -238,6 +241,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   });
   const voice = createVoiceStore({ mediaService, ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
   const analysis = createAnalysisService({ db, mediaService, notifications, audit, claims, voice, hub, clock });
+  const frames = createFrameGrabber({ storage, scratch, mediaService, ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
   const contact = createContactService({ db, queue, users, notifications, supportEmail: config.supportEmail, clock });
   const stats = createStatsService({ db, clock, timeZone: config.timeZone });
   const calibration = createCalibrationService({ db, timeZone: config.timeZone });
@@ -261,6 +265,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const auditLog = createAuditLogService({ db, timeZone: config.timeZone });
   const bestCases = createBestCaseService({ db, storage, uploads, mediaService, notifications, audit, clock });
   const comparisons = createComparisonService({ videos, bestCases });
+  const bestCaseDrawings = createBestCaseDrawingService({ db, audit, clock });
   const dashboard = createDashboardService({ db, clock, timeZone: config.timeZone });
   return {
     scratch,
@@ -271,6 +276,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     surgeryVideosAdmin,
     bestCases,
     comparisons,
+    bestCaseDrawings,
     contact,
     audit,
     tokens,
@@ -291,6 +297,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     preparationJobs,
     voice,
     analysis,
+    frames,
     stats,
     calibration,
     admin,
@@ -443,7 +450,7 @@ export async function buildApp(deps: AppDeps): Promise<{
       await v1.register(vocabularyRoutes({ vocabularies: services.vocabularies }));
       await v1.register(videoRoutes({ videos: services.videos, lookupsPerHour: config.rateLimitLookupsPerHour }));
       await v1.register(preparationRoutes({ preparation: services.preparation }));
-      await v1.register(analysisRoutes({ analysis: services.analysis, scratch: services.scratch }));
+      await v1.register(analysisRoutes({ analysis: services.analysis, scratch: services.scratch, frames: services.frames }));
       await v1.register(statsRoutes({ stats: services.stats }));
       await v1.register(calibrationRoutes({ calibration: services.calibration }));
       await v1.register(
@@ -459,6 +466,7 @@ export async function buildApp(deps: AppDeps): Promise<{
       );
       await v1.register(bestCaseRoutes({ bestCases: services.bestCases }));
       await v1.register(comparisonRoutes({ comparisons: services.comparisons }));
+      await v1.register(bestCaseDrawingRoutes({ drawings: services.bestCaseDrawings }));
       await v1.register(dashboardRoutes({ dashboard: services.dashboard }));
       await v1.register(uploadRoutes({ videos: services.videos, uploads: services.uploads, maxUploadBytes: config.maxUploadBytes }));
       await v1.register(contactRoutes({ contact: services.contact, rateLimit: config.rateLimitAuthPerMinute }));

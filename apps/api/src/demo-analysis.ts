@@ -82,9 +82,45 @@ export async function seedDemoAnalysis(deps: {
     if (!inserted) continue;
     await db.update(videos).set({ claimHolderId: expert.id, fencingToken: 1 }).where(eq(videos.id, video.id));
     const at = (fraction: number) => Math.round(seconds * fraction);
+    // Two comments carry a drawing on their frame (issue 18): what the expert points at.
     await db.insert(analysisComments).values([
-      { videoId: video.id, start: at(0.1), text: 'Bonne mise en place des trocarts, triangulation correcte.' },
-      { videoId: video.id, start: at(0.4), end: at(0.5), text: 'Traction trop forte ici : risque de déchirure, relâchez un peu.' },
+      {
+        videoId: video.id,
+        start: at(0.1),
+        text: 'Bonne mise en place des trocarts, triangulation correcte.',
+        drawing: {
+          time: at(0.1),
+          shapes: [
+            { kind: 'ellipse', color: 'green', center: [0.5, 0.5], rx: 0.16, ry: 0.2 },
+            { kind: 'arrow', color: 'cyan', from: [0.14, 0.82], to: [0.36, 0.6] },
+            { kind: 'text', color: 'white', at: [0.06, 0.92], text: 'Triangulation' },
+          ],
+        },
+      },
+      {
+        videoId: video.id,
+        start: at(0.4),
+        end: at(0.5),
+        text: 'Traction trop forte ici : risque de déchirure, relâchez un peu.',
+        drawing: {
+          time: at(0.4),
+          shapes: [
+            {
+              kind: 'freehand',
+              color: 'yellow',
+              points: [
+                [0.42, 0.36],
+                [0.47, 0.4],
+                [0.52, 0.42],
+                [0.58, 0.41],
+                [0.63, 0.37],
+              ],
+            },
+            { kind: 'arrow', color: 'yellow', from: [0.8, 0.15], to: [0.62, 0.33] },
+            { kind: 'text', color: 'yellow', at: [0.62, 0.12], text: 'Relâchez ici' },
+          ],
+        },
+      },
       { videoId: video.id, start: at(0.8), text: 'Hémostase soigneuse avant la fermeture, c’est très bien.' },
     ]);
     try {

@@ -651,6 +651,7 @@ describe('the demo data', () => {
     expect(result.steps.every((s) => s.rating)).toBe(true);
     expect(result.kpis.every((k) => k.rating)).toBe(true);
     expect(result.comments).toHaveLength(3);
+    expect(result.comments.filter((c) => c.drawing).map((c) => c.drawing!.time)).toEqual([12, 48]);
     expect(result.advice).toContain('main non dominante');
     expect(result.voice!.duration).toBeGreaterThan(7);
     const served = await ctx.app.inject({ method: 'GET', url: result.voice!.url });

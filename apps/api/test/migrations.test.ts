@@ -98,6 +98,9 @@ describe('generated files match the code', () => {
       ['/v1/best-cases/{id}/comparison', 'get'],
       ['/v1/best-cases/{id}/comparison/{bestCaseId}', 'get'],
       ['/v1/admin/best-cases/{id}/step-notes', 'put'],
+      ['/v1/best-cases/{id}/drawings', 'get'],
+      ['/v1/admin/best-cases/{id}/drawings', 'post'],
+      ['/v1/admin/best-cases/{id}/drawings/{drawingId}', 'delete'],
     ];
     for (const [p, method] of expected) expect(doc.paths[p], `${method.toUpperCase()} ${p}`).toHaveProperty(method);
     // Every documented /v1 operation is a route of the table, and the other way round; tus' own

@@ -103,6 +103,11 @@ const BY_ID: Record<string, (id: string, viewer: Person) => { query?: string; bo
   'GET /v1/videos/:id/comparison/:bestCaseId': () => ({}),
   'GET /v1/best-cases/:id/comparison': () => ({}),
   'GET /v1/best-cases/:id/comparison/:bestCaseId': () => ({}),
+  'GET /v1/best-cases/:id/drawings': () => ({}),
+  'POST /v1/admin/best-cases/:id/drawings': () => ({
+    body: { note: 'Here', drawing: { time: 1, shapes: [{ kind: 'line', color: 'white', from: [0, 0], to: [1, 1] }] } },
+  }),
+  'DELETE /v1/admin/best-cases/:id/drawings/:drawingId': () => ({}),
   'GET /v1/videos/:id/best-case': () => ({}),
   'PUT /v1/videos/:id/best-case/consent': () => ({ body: { accept: true } }),
   'POST /v1/editor/videos/:id/claim': () => ({ body: {} }),

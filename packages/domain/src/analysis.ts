@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fencingTokenSchema } from './claims.ts';
+import { drawingSchema } from './drawing.ts';
 import { COLORS } from './limits.ts';
 import { nasaTlxSchema } from './videos.ts';
 
@@ -263,6 +264,8 @@ export const commentBody = z
       .trim()
       .min(1, { error: 'FIELD_REQUIRED' })
       .max(ANALYSIS_LIMITS.commentMax, { error: 'TEXT_TOO_LONG' }),
+    /** A drawing over the frame the comment points at (issue 18); null removes it. */
+    drawing: drawingSchema.nullable().optional(),
   })
   .strict()
   .refine((c) => c.end === undefined || c.end === null || c.end > c.start, { error: 'INVALID_VALUE', path: ['end'] });
@@ -276,6 +279,7 @@ export const commentSchema = z.object({
   start: z.number(),
   end: z.number().nullable(),
   text: z.string(),
+  drawing: drawingSchema.nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

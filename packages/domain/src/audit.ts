@@ -66,6 +66,8 @@ export const AUDIT_ACTIONS = {
   'best_case.steps_changed': { fr: 'Étapes du best case modifiées', en: 'Best case steps changed' },
   'best_case.step_notes_changed': { fr: 'Notes des étapes du best case modifiées', en: 'Best case step notes changed' },
   'best_case.deleted': { fr: 'Best case supprimé', en: 'Best case deleted' },
+  'best_case.drawing_added': { fr: 'Dessin ajouté au best case', en: 'Drawing added to a best case' },
+  'best_case.drawing_removed': { fr: 'Dessin retiré du best case', en: 'Drawing removed from a best case' },
   'best_case.consent_given': { fr: 'Consentement au best case donné', en: 'Best case consent given' },
   'best_case.consent_refused': { fr: 'Consentement au best case refusé', en: 'Best case consent refused' },
   'vocabulary.created': { fr: 'Terme ajouté au vocabulaire', en: 'Vocabulary term added' },

@@ -18,6 +18,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { NotificationSettings, Preferences } from '@sutura/domain/preferences';
 import type { NasaTlx } from '@sutura/domain/videos';
+import type { Drawing } from '@sutura/domain/drawing';
 import type { CutSuggestion, Trim } from '@sutura/domain/preparation';
 
 const id = () =>
@@ -749,6 +750,8 @@ export const analysisComments = pgTable(
     start: doublePrecision('start').notNull(),
     end: doublePrecision('end'),
     text: text('text').notNull(),
+    /** The expert's drawing over the frame (issue 18), validated by drawingSchema. */
+    drawing: jsonb('drawing').$type<Drawing>(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -869,6 +872,26 @@ export const bestCaseStepNotes = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.bestCaseId, t.videoStepId] }), index('best_case_step_notes_step').on(t.videoStepId)],
+);
+
+/**
+ * An administrator's teaching drawing over a frame of a best case (issue 18, point 3), with its
+ * note: shown on the best case's player to everyone who may watch it. Goes with its best case.
+ */
+export const bestCaseDrawings = pgTable(
+  'best_case_drawings',
+  {
+    id: id(),
+    bestCaseId: uuid('best_case_id')
+      .notNull()
+      .references(() => bestCases.id, { onDelete: 'cascade' }),
+    time: doublePrecision('time').notNull(),
+    drawing: jsonb('drawing').$type<Drawing>().notNull(),
+    note: text('note').notNull(),
+    createdById: uuid('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('best_case_drawings_case').on(t.bestCaseId, t.time)],
 );
 
 /**

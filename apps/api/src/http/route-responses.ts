@@ -24,6 +24,7 @@ import { rppsCheckResponse, sessionSchema, signUpResponse } from '@sutura/domain
 import { signOutResponse, ssoAdminSchema, ssoIdentitiesResponse, ssoOptionsSchema, ssoPendingSchema } from '@sutura/domain/sso';
 import { claimResponse, releaseResponse } from '@sutura/domain/claims';
 import { dashboardSchema } from '@sutura/domain/dashboard';
+import { bestCaseDrawingSchema } from '@sutura/domain/drawing';
 import { ERRORS, type ErrorCode } from '@sutura/domain/errors';
 import { notificationListResponse, notificationSchema } from '@sutura/domain/notifications';
 import { preferencesSchema } from '@sutura/domain/preferences';
@@ -407,6 +408,12 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'PUT /v1/admin/best-cases/:id/steps': json(adminBestCaseDetailSchema, 'The best case with its new steps.'),
   'PUT /v1/admin/best-cases/:id/step-notes': json(adminBestCaseDetailSchema, "The best case with the administrator's notes on its steps."),
   'DELETE /v1/admin/best-cases/:id': json(empty, 'The best case is deleted.'),
+  'GET /v1/best-cases/:id/drawings': json(
+    z.array(bestCaseDrawingSchema),
+    'The teaching drawings of a best case, by frame time, each with its note (for whoever may watch it).',
+  ),
+  'POST /v1/admin/best-cases/:id/drawings': json(bestCaseDrawingSchema, 'The drawing added over a frame of the best case.', 201),
+  'DELETE /v1/admin/best-cases/:id/drawings/:drawingId': json(empty, 'The drawing is removed from the best case.'),
   'GET /v1/videos/:id/best-case': json(
     bestCaseRequestSchema.nullable(),
     "Whether the administration asked to publish this case as a best case, and the author's answer; null to its author when nothing was asked.",

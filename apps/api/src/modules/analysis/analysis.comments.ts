@@ -22,7 +22,16 @@ export function createAnalysisComments(deps: { audit: Audit; drafts: AnalysisDra
         if ((n?.n ?? 0) >= ANALYSIS_LIMITS.commentsMax) throw new AppError('COMMENTS_LIMIT', { max: ANALYSIS_LIMITS.commentsMax });
         const [row] = await tx
           .insert(analysisComments)
-          .values({ videoId, round: draft.round, start: body.start, end: body.end ?? null, text: body.text, createdAt: clock(), updatedAt: clock() })
+          .values({
+            videoId,
+            round: draft.round,
+            start: body.start,
+            end: body.end ?? null,
+            text: body.text,
+            drawing: body.drawing ?? null,
+            createdAt: clock(),
+            updatedAt: clock(),
+          })
           .returning();
         return row;
       });
@@ -41,7 +50,14 @@ export function createAnalysisComments(deps: { audit: Audit; drafts: AnalysisDra
         checkCommentTimes(body, video.duration);
         const [row] = await tx
           .update(analysisComments)
-          .set({ start: body.start, end: body.end ?? null, text: body.text, updatedAt: clock() })
+          // A drawing left out stays as it is; null removes it.
+          .set({
+            start: body.start,
+            end: body.end ?? null,
+            text: body.text,
+            ...(body.drawing !== undefined && { drawing: body.drawing }),
+            updatedAt: clock(),
+          })
           .where(and(eq(analysisComments.id, commentId), eq(analysisComments.videoId, videoId), eq(analysisComments.round, draft.round)))
           .returning();
         if (!row) throw notFound();
@@ -76,6 +92,7 @@ function commentOut(c: typeof analysisComments.$inferSelect): AnalysisComment {
     start: c.start,
     end: c.end,
     text: c.text,
+    drawing: c.drawing ?? null,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
   };
@@ -88,4 +105,5 @@ function checkCommentTimes(body: CommentBody, duration: number | null) {
   const limit = duration + 0.5;
   if (body.start > limit) throw new AppError('VALIDATION', {}, [{ path: 'start', code: 'INVALID_VALUE' }]);
   if (body.end != null && body.end > limit) throw new AppError('VALIDATION', {}, [{ path: 'end', code: 'INVALID_VALUE' }]);
+  if (body.drawing && body.drawing.time > limit) throw new AppError('VALIDATION', {}, [{ path: 'drawing.time', code: 'INVALID_VALUE' }]);
 }

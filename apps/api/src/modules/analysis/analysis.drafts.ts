@@ -38,6 +38,7 @@ export function createAnalysisDrafts(deps: { db: Db; mediaService: MediaService;
       start: c.start,
       end: c.end,
       text: c.text,
+      drawing: c.drawing ?? null,
       createdAt: c.createdAt.toISOString(),
       updatedAt: c.updatedAt.toISOString(),
     }));

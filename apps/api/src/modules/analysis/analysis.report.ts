@@ -8,9 +8,11 @@ import {
   type AnalysisResult,
   type RatingLevel,
 } from '@sutura/domain/analysis';
+import { DRAWING_COLOR_HEX, DRAWING_OUTLINE, DRAWING_STYLE, type Drawing } from '@sutura/domain/drawing';
 import type { Language } from '@sutura/domain/i18n';
 import { COLORS } from '@sutura/domain/limits';
 import { nasaTlxRawScore, type NasaTlx } from '@sutura/domain/videos';
+import type { FramePicture } from './annotated-frames.ts';
 
 const require = createRequire(import.meta.url);
 /** Shipped with the package (npm), so that accents print on any machine, fonts installed or not. */
@@ -43,6 +45,7 @@ const TEXT = {
     advice: 'Conseils',
     voice: 'Un conseil vocal de {d} est à écouter dans Sutura.',
     comments: 'Commentaires sur la vidéo',
+    frameAt: 'Image à {t}',
     none: 'Aucun',
     notRated: 'non noté',
     ratingsHidden: 'Les notes ne sont pas affichées, selon vos préférences.',
@@ -83,6 +86,7 @@ const TEXT = {
     advice: 'Advice',
     voice: 'A voice advice of {d} is waiting for you in Sutura.',
     comments: 'Comments on the video',
+    frameAt: 'Frame at {t}',
     none: 'None',
     notRated: 'not rated',
     ratingsHidden: 'Ratings are not shown, as your preferences ask.',
@@ -108,6 +112,8 @@ export interface ReportData {
   };
   surgery: string | null;
   organ: string | null;
+  /** The frames drawings were made on, by drawing time (see annotated-frames.ts). */
+  frames?: ReadonlyMap<number, FramePicture>;
 }
 
 const MARGIN = 50;
@@ -252,6 +258,8 @@ export async function renderAnalysisReport(data: ReportData, lang: Language): Pr
     const at = c.end != null ? `${formatTimecode(c.start)}–${formatTimecode(c.end)}` : formatTimecode(c.start);
     doc.font('bold').fillColor(COLORS.secondary).text(at, MARGIN, undefined, { continued: true });
     doc.font('regular').fillColor(INK).text(`  ${c.text}`, { width });
+    const frame = c.drawing ? data.frames?.get(c.drawing.time) : undefined;
+    if (c.drawing && frame) annotatedFrame(doc, frame, c.drawing, t.frameAt.replace('{t}', formatTimecode(c.drawing.time)));
   }
 
   // Footer on every page: the case, the expert, the page number.
@@ -364,4 +372,75 @@ function radarChart(doc: PDFKit.PDFDocument, at: { x: number; y: number; r: numb
       .text(`${a.label}${a.value ? ` (${a.value})` : ''}`, left, ly - 5, { width: labelWidth, align, lineBreak: false });
   });
   doc.restore();
+}
+
+/**
+ * The frame a drawing was made on, with the drawing over it as vector paths (sharp at any zoom);
+ * the same sizes as the web overlay, as fractions of the picture's height.
+ */
+function annotatedFrame(doc: PDFKit.PDFDocument, frame: FramePicture, drawing: Drawing, caption: string) {
+  const w = Math.min(360, doc.page.width - 2 * MARGIN);
+  const h = (frame.height / frame.width) * w;
+  ensureSpace(doc, h + 30);
+  const x0 = MARGIN;
+  const y0 = doc.y + 4;
+  doc.image(frame.jpeg, x0, y0, { width: w, height: h });
+  const X = (x: number) => x0 + x * w;
+  const Y = (y: number) => y0 + y * h;
+  const stroke = DRAWING_STYLE.stroke * h;
+  const outline = stroke + 2 * DRAWING_STYLE.outline * h;
+  doc.save();
+  doc.rect(x0, y0, w, h).clip();
+  doc.lineCap('round').lineJoin('round');
+  for (const shape of drawing.shapes) {
+    const color = DRAWING_COLOR_HEX[shape.color];
+    const path = () => {
+      switch (shape.kind) {
+        case 'freehand':
+          doc.moveTo(X(shape.points[0]![0]), Y(shape.points[0]![1]));
+          for (const [x, y] of shape.points.slice(1)) doc.lineTo(X(x), Y(y));
+          break;
+        case 'line':
+          doc.moveTo(X(shape.from[0]), Y(shape.from[1])).lineTo(X(shape.to[0]), Y(shape.to[1]));
+          break;
+        case 'arrow': {
+          const [ax, ay] = [X(shape.from[0]), Y(shape.from[1])];
+          const [bx, by] = [X(shape.to[0]), Y(shape.to[1])];
+          const angle = Math.atan2(by - ay, bx - ax);
+          const head = DRAWING_STYLE.arrowHead * h;
+          doc.moveTo(ax, ay).lineTo(bx, by);
+          for (const side of [-1, 1]) {
+            doc.moveTo(bx, by).lineTo(bx - head * Math.cos(angle + side * 0.5), by - head * Math.sin(angle + side * 0.5));
+          }
+          break;
+        }
+        case 'ellipse':
+          doc.ellipse(X(shape.center[0]), Y(shape.center[1]), shape.rx * w, shape.ry * h);
+          break;
+        case 'text':
+          break;
+      }
+    };
+    if (shape.kind === 'text') {
+      const size = DRAWING_STYLE.text * h;
+      doc.font('bold').fontSize(size);
+      doc
+        .lineWidth(DRAWING_STYLE.outline * h * 2)
+        .strokeColor(DRAWING_OUTLINE)
+        .fillColor(color)
+        .text(shape.text, X(shape.at[0]), Y(shape.at[1]) - size, { lineBreak: false, stroke: true, fill: true });
+      continue;
+    }
+    path();
+    doc.lineWidth(outline).strokeColor(DRAWING_OUTLINE).stroke();
+    path();
+    doc.lineWidth(stroke).strokeColor(color).stroke();
+  }
+  doc.restore();
+  doc
+    .font('regular')
+    .fontSize(8)
+    .fillColor(MUTED)
+    .text(caption, MARGIN, y0 + h + 3);
+  doc.fontSize(10).fillColor(INK).moveDown(0.5);
 }

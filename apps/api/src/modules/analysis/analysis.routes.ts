@@ -16,6 +16,7 @@ import type { Scratch } from '../../storage/scratch.ts';
 import type { AnalysisService } from './analysis.service.ts';
 import { renderAnalysisReport } from './analysis.report.ts';
 import { VOICE_SCRATCH_BYTES } from './voice.ts';
+import type { FrameGrabber } from './annotated-frames.ts';
 
 const idParams = z.object({ id: z.uuid() });
 const commentParams = z.object({ id: z.uuid(), commentId: z.uuid() });
@@ -27,8 +28,8 @@ const experts = ['expert'] as const;
  * does not hold (or did not analyse); the learner's result answers 404 to anyone but its author
  * and administrators, and ANALYSIS_NOT_READY until it is submitted.
  */
-export function analysisRoutes(deps: { analysis: AnalysisService; scratch: Scratch }): FastifyPluginAsyncZod {
-  const { analysis } = deps;
+export function analysisRoutes(deps: { analysis: AnalysisService; scratch: Scratch; frames: FrameGrabber }): FastifyPluginAsyncZod {
+  const { analysis, frames } = deps;
   return async (app) => {
     app.get(
       '/expert/pool',
@@ -183,7 +184,10 @@ export function analysisRoutes(deps: { analysis: AnalysisService; scratch: Scrat
       async (request, reply) => {
         const lang = requestLanguage(request);
         const data = await analysis.reportData(requireUser(request), request.params.id, lang);
-        const pdf = await renderAnalysisReport(data, lang);
+        // Each drawing over the frame it was made on, extracted now from the video.
+        const times = data.result.comments.flatMap((c) => (c.drawing ? [c.drawing.time] : []));
+        const pictures = await frames.frames(data.video.videoMediaId, times);
+        const pdf = await renderAnalysisReport({ ...data, frames: pictures }, lang);
         const name = lang === 'fr' ? 'rapport-analyse' : 'analysis-report';
         reply.header('content-type', 'application/pdf');
         reply.header('content-disposition', `attachment; filename="${name}-${request.params.id.slice(0, 8)}.pdf"`);

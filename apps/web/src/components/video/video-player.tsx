@@ -1,4 +1,13 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type SyntheticEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type KeyboardEvent as ReactKeyboardEvent,
+  type ReactNode,
+  type SyntheticEvent,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -49,6 +58,10 @@ export interface VideoPlayerProps {
   seekRequest?: { time: number } | null;
   /** Where playback starts once the video has loaded (a link to a moment). */
   startAt?: number;
+  /** Drawn over the picture, in fullscreen too (drawings on the frame, components/drawing). */
+  overlay?: ReactNode;
+  /** The video element, for what follows its frames (drawings). */
+  onMediaElement?(video: HTMLVideoElement | null): void;
 }
 
 export const PLAYBACK_RATES = [0.5, 0.75, 1, 1.25, 1.5, 2] as const;
@@ -88,6 +101,8 @@ export function VideoPlayer({
   markers = [],
   seekRequest = null,
   startAt,
+  overlay,
+  onMediaElement,
 }: VideoPlayerProps) {
   const { t } = useTranslation('videos');
   const { setFullscreen } = useUiState();
@@ -116,6 +131,13 @@ export function VideoPlayer({
   const lastRenewalRef = useRef(-Infinity);
 
   const el = () => videoRef.current;
+  const setVideoRef = useCallback(
+    (node: HTMLVideoElement | null) => {
+      videoRef.current = node;
+      onMediaElement?.(node);
+    },
+    [onMediaElement],
+  );
   const startAtRef = useRef(startAt);
 
   const togglePlay = () => {
@@ -353,7 +375,7 @@ export function VideoPlayer({
       <Box sx={{ position: 'relative', flex: 1, minHeight: 0, display: 'grid', placeItems: 'center' }}>
         <Box
           component="video"
-          ref={videoRef}
+          ref={setVideoRef}
           src={video.src ?? undefined}
           poster={poster.src ?? undefined}
           preload="metadata"
@@ -391,6 +413,7 @@ export function VideoPlayer({
             cursor: 'pointer',
           }}
         />
+        {overlay}
         {waiting && !failed && (
           <CircularProgress aria-label={t('player.loading')} sx={{ position: 'absolute', color: '#fff', pointerEvents: 'none' }} />
         )}

@@ -14,6 +14,7 @@ import EditOutlined from '@mui/icons-material/EditOutlined';
 import { ANALYSIS_LIMITS, formatTimecode, type AnalysisComment } from '@sutura/domain/analysis';
 import { errorText } from '@/lib/http';
 import { useAddComment, useDeleteComment, useUpdateComment } from '@/features/analysis/api/analysis';
+import { DrawingChip } from '@/features/analysis/components/drawing-composer';
 
 interface Editing {
   id: string | null;
@@ -143,6 +144,7 @@ export function CommentPanel({ videoId, comments, current, fencingToken, readOnl
                   {time(comment)}
                 </Button>
                 <Typography sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{comment.text}</Typography>
+                {comment.drawing && <DrawingChip />}
               </Box>
               {!readOnly && fencingToken !== null && (
                 <>

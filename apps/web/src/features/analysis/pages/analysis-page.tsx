@@ -36,6 +36,7 @@ import { currentLanguage } from '@/lib/i18n';
 import { useToast } from '@/lib/toast';
 import { saveAnalysis, useAbandonAnalysis, useFinalizeAnalysis, useWorkspace } from '@/features/analysis/api/analysis';
 import { CommentPanel } from '@/features/analysis/components/comment-panel';
+import { useFrameDrawing } from '@/features/analysis/components/frame-drawing';
 import { RatingScale } from '@/features/analysis/components/rating-scale';
 import { VoiceRecorder } from '@/features/analysis/components/voice-recorder';
 import { ClaimedWorkHeader, ClaimedWorkStatus, GiveBackDialog, LeaseLostAlert, isClaimGone } from '@/components/claimed-work';
@@ -167,6 +168,7 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
 
   const lost = autosave.status === 'lost';
   const editable = !readOnly && !lost;
+  const drawing = useFrameDrawing({ videoId: ws.id, comments: ws.draft.comments, fencingToken: editable ? ws.fencingToken : null });
   const tabs = TABS.filter((tab) => {
     if (tab === 'nasaTlx') return ws.nasaTlx !== null;
     if (tab === 'pictures') return ws.pictures.length > 0;
@@ -256,6 +258,9 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
             pb: { xs: 1, md: 0 },
             // Not in full screen, where the picture takes the whole screen.
             '& [data-testid="video-player"]:not(:fullscreen) video': { maxHeight: { xs: '30vh', md: '52vh' } },
+            // The drawing tools under the player never squeeze it: the pane scrolls instead.
+            '& > [data-testid="video-player"]': { flexShrink: 0 },
+            overflowY: { md: 'auto' },
           }}
         >
           {ws.videoUrl && (
@@ -269,10 +274,14 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
               steps={ws.steps.map((s) => ({ ...s, surgeryStepId: null }))}
               markers={ws.draft.comments.map((c) => ({ id: c.id, start: c.start, end: c.end, label: c.text }))}
               seekRequest={seekRequest}
+              {...drawing.player}
             />
           )}
+          {/* On a phone the tools scroll with the page: the pinned part stays the picture alone. */}
+          {wide && drawing.panel}
           {wide && comments}
         </Box>
+        {!wide && drawing.panel}
         <Box sx={{ minWidth: 0, flex: 1 }} data-testid="analysis-rating-pane">
           {/* Every part in view: the tabs wrap onto a second row rather than hiding behind an arrow. */}
           <Tabs

@@ -10,6 +10,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import AddOutlined from '@mui/icons-material/AddOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import DrawOutlined from '@mui/icons-material/DrawOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import FormatListNumberedOutlined from '@mui/icons-material/FormatListNumberedOutlined';
 import NotesOutlined from '@mui/icons-material/NotesOutlined';
@@ -29,11 +30,12 @@ import { ADMIN_BEST_CASE_PAGE_SIZE, useAdminBestCases, usePublishBestCase } from
 import { ResendFileButton } from '@/features/best-cases/components/resend-file-button';
 import { BestCaseNotesDialog } from '@/features/best-cases/components/best-case-notes-dialog';
 import { BestCaseStepsDialog } from '@/features/best-cases/components/best-case-steps-dialog';
+import { BestCaseDrawingsDialog } from '@/features/best-cases/components/best-case-drawings';
 import { DeleteBestCaseDialog } from '@/features/best-cases/components/delete-best-case-dialog';
 import { EditBestCaseDialog } from '@/features/best-cases/components/edit-best-case-dialog';
 import { ListPagination, ListStates, pageCount } from '@/components/list-states';
 
-type Dialog = { kind: 'edit' | 'delete'; bestCase: AdminBestCase } | { kind: 'steps' | 'notes'; id: string } | null;
+type Dialog = { kind: 'edit' | 'delete'; bestCase: AdminBestCase } | { kind: 'steps' | 'notes' | 'drawings'; id: string } | null;
 
 /** Where the video and the author's consent stand, and whether learners see it. */
 function States({ bestCase }: { bestCase: AdminBestCase }) {
@@ -84,6 +86,7 @@ function States({ bestCase }: { bestCase: AdminBestCase }) {
 
 function Row({ bestCase, canWrite, onDialog }: { bestCase: AdminBestCase; canWrite: boolean; onDialog(dialog: Dialog): void }) {
   const { t } = useTranslation(['best-cases', 'videos']);
+  const { t: tDrawing } = useTranslation('drawing');
   const toast = useToast();
   const publish = usePublishBestCase();
   const lang = currentLanguage();
@@ -181,6 +184,16 @@ function Row({ bestCase, canWrite, onDialog }: { bestCase: AdminBestCase; canWri
             >
               {t('admin.notes')}
             </Button>
+            <Button
+              size="small"
+              variant="outlined"
+              startIcon={<DrawOutlined aria-hidden />}
+              onClick={() => onDialog({ kind: 'drawings', id: bestCase.id })}
+              disabled={bestCase.mediaStatus !== 'ready'}
+              data-testid="best-case-drawings-open"
+            >
+              {tDrawing('adminButton')}
+            </Button>
             {bestCase.origin === 'uploaded' &&
               bestCase.mine &&
               (bestCase.mediaStatus === 'uploading' || bestCase.mediaStatus === 'failed') && (
@@ -258,6 +271,7 @@ export function AdminBestCasesPage() {
           <DeleteBestCaseDialog bestCase={dialog?.kind === 'delete' ? dialog.bestCase : null} onClose={() => setDialog(null)} />
           <BestCaseStepsDialog id={dialog?.kind === 'steps' ? dialog.id : null} onClose={() => setDialog(null)} />
           <BestCaseNotesDialog id={dialog?.kind === 'notes' ? dialog.id : null} onClose={() => setDialog(null)} />
+          <BestCaseDrawingsDialog id={dialog?.kind === 'drawings' ? dialog.id : null} onClose={() => setDialog(null)} />
         </>
       )}
     </Box>

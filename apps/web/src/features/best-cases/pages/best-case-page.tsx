@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
 import Box from '@mui/material/Box';
@@ -11,6 +12,7 @@ import { formatDuration } from '@/components/video/format';
 import { OrganLabel } from '@/components/video/organ-label';
 import { VideoPlayer } from '@/components/video/video-player';
 import { useBestCase } from '@/features/best-cases/api/best-cases';
+import { BestCaseDrawingList, useBestCaseDrawingPlayback } from '@/features/best-cases/components/best-case-drawings';
 import { RetryAlert } from '@/components/retry-alert';
 
 /** `/best-cases/:id`: the video with its steps (the chips seek), the surgery, organ and the administrator's texts. */
@@ -18,6 +20,8 @@ export function BestCasePage() {
   const { id = '' } = useParams();
   const { t } = useTranslation(['best-cases', 'videos']);
   const query = useBestCase(id);
+  const drawings = useBestCaseDrawingPlayback(id);
+  const [seekRequest, setSeekRequest] = useState<{ time: number } | null>(null);
 
   if (query.error instanceof ApiRequestError && (query.error.status === 404 || query.error.status === 400)) {
     return (
@@ -58,8 +62,11 @@ export function BestCasePage() {
           title={bestCase.title}
           onUrlsExpired={() => void query.refetch()}
           steps={bestCase.steps}
+          seekRequest={seekRequest}
+          {...drawings.player}
         />
       )}
+      <BestCaseDrawingList drawings={drawings.drawings} onSeek={(time) => setSeekRequest({ time })} />
       <Box component="header" sx={{ display: 'grid', gap: 0.5 }}>
         <Typography variant="h2" component="h2" data-testid="best-case-heading" sx={{ overflowWrap: 'anywhere' }}>
           {bestCase.title}

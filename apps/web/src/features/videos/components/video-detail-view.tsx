@@ -40,6 +40,7 @@ import { SendVideoDialog } from '@/features/videos/components/send-video-dialog'
 import { SharesList, ShareVideoDialog } from '@/features/videos/components/share-video-section';
 import { VideoMediaPanel } from '@/features/videos/components/video-media-panel';
 import { VideoStatusChip } from '@/components/case/video-status-chip';
+import { useResultDrawings } from '@/features/videos/components/analysis/result-drawings';
 import { formatDateTime, formatDuration } from '@/components/video/format';
 
 type DetailTab = 'global' | 'nasaTlx' | 'kpi' | 'steps' | 'advice' | 'pictures';
@@ -76,6 +77,7 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
   const [seekRequest, setSeekRequest] = useState<{ time: number } | null>(null);
   const seek = (time: number) => setSeekRequest({ time });
   const markers = result.data?.comments.map((c) => ({ id: c.id, start: c.start, end: c.end, label: c.text })) ?? [];
+  const drawings = useResultDrawings(result.data?.comments);
 
   const tabs: DetailTab[] = ['global'];
   if (video.fields.nasaTlx) tabs.push('nasaTlx');
@@ -108,7 +110,12 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
     >
       {hasMedia && (
         <Box sx={{ gridArea: 'media', minWidth: 0 }}>
-          <VideoMediaPanel video={video} canAct={author} onUrlsExpired={onUrlsExpired} player={{ markers, seekRequest, startAt }} />
+          <VideoMediaPanel
+            video={video}
+            canAct={author}
+            onUrlsExpired={onUrlsExpired}
+            player={{ markers, seekRequest, startAt, ...drawings }}
+          />
         </Box>
       )}
 
@@ -237,7 +244,7 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
           )}
         </Paper>
         {result.data && <AnalysisSummary result={result.data} />}
-        {result.data && <AnalysisComments result={result.data} onSeek={seek} />}
+        {result.data && <AnalysisComments result={result.data} onSeek={seek} storyboard={video.storyboard} posterUrl={video.posterUrl} />}
         {analysed && result.isError && <AnalysisError error={result.error} onRetry={() => void result.refetch()} />}
         {author && analysed && <BestCaseRequestPanel videoId={video.id} />}
         {author && (

@@ -59,7 +59,7 @@ export function VideoMediaPanel({
   canAct: boolean;
   onUrlsExpired(): void;
   /** The analysis result's comment marks, the moment asked for by a link or a click on a comment. */
-  player?: Pick<VideoPlayerProps, 'markers' | 'seekRequest' | 'startAt'>;
+  player?: Pick<VideoPlayerProps, 'markers' | 'seekRequest' | 'startAt' | 'overlay' | 'onMediaElement'>;
 }) {
   const { t } = useTranslation('videos');
   const toast = useToast();

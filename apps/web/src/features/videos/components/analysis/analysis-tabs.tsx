@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
@@ -21,6 +21,9 @@ import { RatingBadge } from '@/components/case/rating-badge';
 import { downloadAnalysisReport, expertProfileOptions } from '@/features/videos/api/analysis-result';
 import { formatDateTime } from '@/components/video/format';
 import { visuallyHidden } from '@/components/video/visually-hidden';
+import type { Storyboard } from '@/components/video/storyboard';
+import { CommentDrawingThumbnail } from '@/features/videos/components/analysis/result-drawings';
+import { PauseOnDrawingsSwitch } from '@/components/drawing/pause-switch';
 
 const KpiRadar = lazy(() => import('@/features/videos/components/analysis/kpi-radar'));
 
@@ -209,7 +212,18 @@ export function AnalysisAdviceTab({ result }: { result: AnalysisResult }) {
 }
 
 /** The comments as a list: a click seeks the player, each has a link to its moment to copy. */
-export function AnalysisComments({ result, onSeek }: { result: AnalysisResult; onSeek(time: number): void }) {
+export function AnalysisComments({
+  result,
+  onSeek,
+  storyboard = null,
+  posterUrl = null,
+}: {
+  result: AnalysisResult;
+  onSeek(time: number): void;
+  /** For the thumbnails of annotated frames. */
+  storyboard?: Storyboard | null;
+  posterUrl?: string | null;
+}) {
   const { t } = useTranslation('analysis');
   const toast = useToast();
   const copy = (start: number) => {
@@ -232,6 +246,7 @@ export function AnalysisComments({ result, onSeek }: { result: AnalysisResult; o
         {t('comments.title', { count: result.comments.length })}
       </Typography>
       {result.comments.length === 0 && <Typography sx={{ color: 'text.secondary' }}>{t('comments.none')}</Typography>}
+      {result.comments.some((c) => c.drawing) && <PauseOnDrawingsSwitch />}
       <Box component="ol" sx={{ m: 0, p: 0, listStyle: 'none', display: 'grid', gap: 1 }}>
         {result.comments.map((comment) => (
           <Box
@@ -255,6 +270,20 @@ export function AnalysisComments({ result, onSeek }: { result: AnalysisResult; o
                 {time(comment)}
               </Button>
               <Typography sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{comment.text}</Typography>
+              {comment.drawing && (
+                <Box
+                  component="a"
+                  href={momentLink(result.videoId, comment.drawing.time)}
+                  onClick={(e: MouseEvent) => {
+                    e.preventDefault();
+                    onSeek(comment.drawing!.time + 0.001);
+                  }}
+                  sx={{ display: 'inline-block', mt: 0.5, borderRadius: 1, '&:focus-visible': { outline: '3px solid #17C7A4' } }}
+                  data-testid="result-comment-drawing"
+                >
+                  <CommentDrawingThumbnail drawing={comment.drawing} text={comment.text} storyboard={storyboard} posterUrl={posterUrl} />
+                </Box>
+              )}
             </Box>
             <Tooltip title={t('result.copyLink')}>
               <IconButton aria-label={t('result.copyLink')} onClick={() => copy(comment.start)} data-testid="result-comment-copy">

@@ -1,0 +1,115 @@
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import Draw from '@mui/icons-material/DrawOutlined';
+import Paper from '@mui/material/Paper';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { ANALYSIS_LIMITS, formatTimecode } from '@sutura/domain/analysis';
+import { errorText } from '@/lib/http';
+import { DrawingToolbar } from '@/components/drawing/drawing-toolbar';
+import type { DrawingEditorState } from '@/components/drawing/use-drawing-editor';
+import { useAddComment } from '@/features/analysis/api/analysis';
+
+/**
+ * The expert's drawing on a paused frame, attached to a new time-coded comment: the comment starts
+ * at the frame (to the tenth of a second below it) and the drawing keeps the frame's exact time.
+ */
+export function DrawingComposer({
+  videoId,
+  fencingToken,
+  time,
+  editor,
+  onClose,
+}: {
+  videoId: string;
+  fencingToken: number;
+  time: number;
+  editor: DrawingEditorState;
+  onClose(): void;
+}) {
+  const { t } = useTranslation('drawing');
+  const add = useAddComment(videoId);
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  // Set at once: a second click in the same instant finds it (isPending follows a render later).
+  const sending = useRef(false);
+
+  const save = () => {
+    if (sending.current) return;
+    if (!editor.shapes.length) return setError(t('empty'));
+    sending.current = true;
+    setError(null);
+    add.mutate(
+      { fencingToken, start: Math.floor(time * 10) / 10, end: null, text, drawing: { time, shapes: editor.shapes } },
+      {
+        onSuccess: onClose,
+        onError: (e) => setError(errorText(e)),
+        onSettled: () => {
+          sending.current = false;
+        },
+      },
+    );
+  };
+
+  return (
+    <Paper
+      variant="outlined"
+      sx={{ p: 2, borderRadius: 2, display: 'grid', gap: 1.5 }}
+      data-testid="drawing-composer"
+      component="section"
+      aria-labelledby="drawing-composer-title"
+    >
+      <Typography id="drawing-composer-title" variant="h3" component="h3">
+        {t('composerTitle', { time: formatTimecode(time) })}
+      </Typography>
+      <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+        {t('composerHelp')}
+      </Typography>
+      <DrawingToolbar editor={editor} />
+      <TextField
+        label={t('comment')}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        multiline
+        minRows={2}
+        required
+        slotProps={{ htmlInput: { maxLength: ANALYSIS_LIMITS.commentMax, 'data-testid': 'drawing-comment-text' } }}
+      />
+      {error && <Alert severity="error">{error}</Alert>}
+      <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end', flexWrap: 'wrap' }}>
+        <Button onClick={onClose} disabled={add.isPending} data-testid="drawing-cancel">
+          {t('cancel')}
+        </Button>
+        <Button
+          variant="contained"
+          onClick={save}
+          disabled={add.isPending || text.trim() === '' || editor.shapes.length === 0}
+          startIcon={add.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}
+          data-testid="drawing-save"
+        >
+          {t('save')}
+        </Button>
+      </Box>
+    </Paper>
+  );
+}
+
+/** Beside a comment that carries a drawing. */
+export function DrawingChip() {
+  const { t } = useTranslation('drawing');
+  return (
+    <Chip
+      size="small"
+      variant="outlined"
+      icon={<Draw aria-hidden />}
+      label={t('withDrawing')}
+      sx={{ mt: 0.5 }}
+      data-testid="comment-has-drawing"
+    />
+  );
+}

@@ -1,0 +1,82 @@
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import Button from '@mui/material/Button';
+import Draw from '@mui/icons-material/DrawOutlined';
+import { formatTimecode, type AnalysisComment } from '@sutura/domain/analysis';
+import { DrawingOverlay } from '@/components/drawing/drawing-overlay';
+import { DrawingSurface } from '@/components/drawing/drawing-surface';
+import { useDrawingStops, usePresentedFrame } from '@/components/drawing/frame-time';
+import { useDrawingEditor } from '@/components/drawing/use-drawing-editor';
+import { DrawingComposer } from '@/features/analysis/components/drawing-composer';
+
+/**
+ * Drawing on the frame on the analysis page: "Draw on this frame" pauses the player and opens the
+ * tools over the picture; saved with its comment, the drawing shows whenever the player stands on
+ * its frame. Returns what the player takes (overlay, element) and the panel under it.
+ */
+export function useFrameDrawing(opts: { videoId: string; comments: readonly AnalysisComment[]; fencingToken: number | null }): {
+  player: { overlay: ReactNode; onMediaElement(video: HTMLVideoElement | null): void };
+  panel: ReactNode;
+} {
+  const { t } = useTranslation('drawing');
+  const [video, setVideo] = useState<HTMLVideoElement | null>(null);
+  const [composing, setComposing] = useState<number | null>(null);
+  const editor = useDrawingEditor();
+  const frameTime = usePresentedFrame(video);
+  const drawings = useMemo(
+    () => opts.comments.flatMap((c) => (c.drawing ? [{ time: c.drawing.time, shapes: c.drawing.shapes, text: c.text, id: c.id }] : [])),
+    [opts.comments],
+  );
+  const shown = useDrawingStops(video, drawings, false);
+
+  // The frame stays put while the expert draws.
+  useEffect(() => {
+    if (!video || composing === null) return;
+    const hold = () => video.pause();
+    video.addEventListener('play', hold);
+    return () => video.removeEventListener('play', hold);
+  }, [video, composing]);
+
+  const start = () => {
+    if (!video) return;
+    video.pause();
+    editor.reset();
+    setComposing(frameTime());
+  };
+
+  const overlay =
+    composing !== null ? (
+      <DrawingSurface video={video} editor={editor} />
+    ) : shown ? (
+      <DrawingOverlay
+        video={video}
+        shapes={shown.shapes}
+        label={t('drawingOf', { time: formatTimecode(shown.time), text: shown.text })}
+        caption={shown.text}
+      />
+    ) : null;
+
+  const panel =
+    opts.fencingToken === null ? null : composing !== null ? (
+      <DrawingComposer
+        videoId={opts.videoId}
+        fencingToken={opts.fencingToken}
+        time={composing}
+        editor={editor}
+        onClose={() => setComposing(null)}
+      />
+    ) : (
+      <Button
+        variant="outlined"
+        startIcon={<Draw aria-hidden />}
+        onClick={start}
+        disabled={!video}
+        data-testid="drawing-start"
+        sx={{ justifySelf: 'start' }}
+      >
+        {t('drawHere')}
+      </Button>
+    );
+
+  return { player: { overlay, onMediaElement: setVideo }, panel };
+}
