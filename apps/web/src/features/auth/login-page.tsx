@@ -12,7 +12,7 @@ import type { LoginBody } from '@sutura/domain/auth';
 import { PasswordInput, TextInput } from '@/components/text-input';
 import { AuthCard } from '@/features/auth/components/auth-card';
 import { useLogin } from '@/features/auth/api/auth';
-import { ssoStartUrl, useSsoOptions } from '@/features/auth/api/sso';
+import { ssoStartUrl, useSsoOptions } from '@/lib/sso';
 import { ApiRequestError, errorText } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
 import { useSession } from '@/lib/session';

@@ -30,8 +30,8 @@ import { useToast } from '@/lib/toast';
 import { PageLoader } from '@/components/page-loader';
 
 // The legal texts (and their translations) load when the dialog first opens.
-const GeneralConditionsText = lazy(async () => ({ default: (await import('@/features/settings/legal-texts')).GeneralConditionsText }));
-const PrivacyPolicyText = lazy(async () => ({ default: (await import('@/features/settings/legal-texts')).PrivacyPolicyText }));
+const GeneralConditionsText = lazy(async () => ({ default: (await import('@/components/legal/legal-texts')).GeneralConditionsText }));
+const PrivacyPolicyText = lazy(async () => ({ default: (await import('@/components/legal/legal-texts')).PrivacyPolicyText }));
 
 type SignUpField = (typeof SIGN_UP_STEPS)[number][number];
 

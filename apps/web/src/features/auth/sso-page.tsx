@@ -20,7 +20,7 @@ import type { Session } from '@sutura/domain/auth';
 import { isErrorCode } from '@sutura/domain/errors';
 import type { SsoPending } from '@sutura/domain/sso';
 import { AuthCard } from '@/features/auth/components/auth-card';
-import { useSsoCancel, useSsoComplete, useSsoLink, useSsoLinkCode, useSsoPending } from '@/features/auth/api/sso';
+import { useSsoCancel, useSsoComplete, useSsoLink, useSsoLinkCode, useSsoPending } from '@/lib/sso';
 import { PageLoader } from '@/components/page-loader';
 import { ApiRequestError, errorText } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
@@ -28,8 +28,8 @@ import { useSession } from '@/lib/session';
 import { useSingleFlight } from '@/lib/single-flight';
 import { useSpecialties } from '@/lib/vocabularies';
 
-const GeneralConditionsText = lazy(async () => ({ default: (await import('@/features/settings/legal-texts')).GeneralConditionsText }));
-const PrivacyPolicyText = lazy(async () => ({ default: (await import('@/features/settings/legal-texts')).PrivacyPolicyText }));
+const GeneralConditionsText = lazy(async () => ({ default: (await import('@/components/legal/legal-texts')).GeneralConditionsText }));
+const PrivacyPolicyText = lazy(async () => ({ default: (await import('@/components/legal/legal-texts')).PrivacyPolicyText }));
 
 type FieldErrors = Partial<Record<'email' | 'specialtyId' | 'acceptTerms' | 'acceptPrivacy' | 'password' | 'code', string>>;
 

@@ -5,17 +5,13 @@ import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import LinkOffOutlined from '@mui/icons-material/LinkOffOutlined';
-import type { SsoIdentity } from '@sutura/domain/sso';
-import { useMyIdentities, useRemoveIdentity, useSsoOptions } from '@/features/auth/api/sso';
+import { identityLabel, useMyIdentities, useRemoveIdentity, useSsoOptions } from '@/lib/sso';
 import { PendingButton } from '@/components/pending-button';
 import { errorText } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
 import { useToast } from '@/lib/toast';
 
 /** What identifies the person at the provider: their RPPS, else their email, else the provider's subject. */
-export function identityLabel(identity: SsoIdentity): string {
-  return identity.rpps ?? identity.email ?? identity.subject;
-}
 
 /** The identities of the provider (Pro Santé Connect, the hospital's) linked to the account, each removable. */
 export function IdentitiesSection() {

@@ -6,8 +6,8 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useSsoAdmin, useSsoOptions, useUserIdentities } from '@/features/auth/api/sso';
-import { identityLabel } from '@/features/account/components/identities-section';
+import { identityLabel, useSsoAdmin, useSsoOptions, useUserIdentities } from '@/lib/sso';
+
 import { errorText } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
 

@@ -27,7 +27,7 @@ import { ReadOnlyNotice } from '@/features/admin/components/read-only-notice';
 import { RolesDialog } from '@/features/admin/components/roles-dialog';
 import { SearchField } from '@/features/admin/components/search-field';
 import { SsoSummary, UserIdentities } from '@/features/admin/components/sso-summary';
-import { useSsoOptions } from '@/features/auth/api/sso';
+import { useSsoOptions } from '@/lib/sso';
 import { useUrlParams } from '@/features/admin/hooks/use-url-params';
 
 const FILTER_KEYS = ['q', 'role', 'state'] as const;

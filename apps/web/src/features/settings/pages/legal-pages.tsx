@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import DeleteSweepOutlined from '@mui/icons-material/DeleteSweepOutlined';
 import { STORAGE_KEYS } from '@sutura/domain/limits';
 import { SettingsPage } from '@/features/settings/components/settings-page';
-import { CookiePolicyText, GeneralConditionsText, LegalNoticeText, PrivacyPolicyText } from '@/features/settings/legal-texts';
+import { CookiePolicyText, GeneralConditionsText, LegalNoticeText, PrivacyPolicyText } from '@/components/legal/legal-texts';
 
 const textFrame = { p: { xs: 2, sm: 3 } } as const;
 

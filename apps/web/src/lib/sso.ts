@@ -1,7 +1,15 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { Session } from '@sutura/domain/auth';
-import type { SsoAdmin, SsoCompleteBody, SsoLinkBody, SsoOptions, SsoPending, ssoIdentitiesResponse } from '@sutura/domain/sso';
+import type {
+  SsoAdmin,
+  SsoCompleteBody,
+  SsoIdentity,
+  SsoLinkBody,
+  SsoOptions,
+  SsoPending,
+  ssoIdentitiesResponse,
+} from '@sutura/domain/sso';
 import { api } from '@/lib/http';
 
 export type SsoIdentities = z.infer<typeof ssoIdentitiesResponse>;
@@ -52,4 +60,9 @@ export function useUserIdentities(userId: string, enabled: boolean) {
 
 export function useSsoAdmin() {
   return useQuery({ queryKey: ['sso', 'admin'], queryFn: () => api<SsoAdmin>('GET', '/admin/sso') });
+}
+
+/** How a linked identity is named to people: its RPPS, else its email, else the provider's subject. */
+export function identityLabel(identity: SsoIdentity): string {
+  return identity.rpps ?? identity.email ?? identity.subject;
 }

@@ -11,7 +11,7 @@ import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
 import { useQuery } from '@tanstack/react-query';
 import { LEGAL_SETTINGS, legalFieldOf } from '@sutura/domain/legal';
-import { isOperatorField, operatorDetails, type OperatorField } from '@/features/settings/operator-details';
+import { isOperatorField, operatorDetails, type OperatorField } from '@/components/legal/operator-details';
 import { api } from '@/lib/http';
 import { useSession } from '@/lib/session';
 
