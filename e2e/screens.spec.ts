@@ -207,8 +207,10 @@ test('every screen and tab of every role passes axe-core (WCAG 2.2 A/AA): no ser
   browser,
   request,
 }) => {
-  test.setTimeout(600_000);
+  test.setTimeout(1_200_000);
+  const began = Date.now();
   const cases = await walkCases(request);
+  console.log(`accessibility walk: cases ready after ${Math.round((Date.now() - began) / 1000)} s`);
   const found: string[] = [];
   let scans = 0;
   for (const pass of A11Y_PASSES) {
@@ -233,6 +235,7 @@ test('every screen and tab of every role passes axe-core (WCAG 2.2 A/AA): no ser
         await openInApp(page, path);
         await expect(page.getByText(/^(Page introuvable|Page not found)$/), `${person.role} opens ${path}`).toHaveCount(0);
         scans += await scanScreen(page, pass.scans, `${pass.locale} ${person.role} ${path}`, found);
+        console.log(`  ${Math.round((Date.now() - began) / 1000)} s: ${pass.locale} ${person.role} ${path}`);
       }
       // The notifications panel, and on a phone the menu drawer: screens of their own.
       await page.getByTestId('notification-bell').click();
@@ -249,6 +252,6 @@ test('every screen and tab of every role passes axe-core (WCAG 2.2 A/AA): no ser
     }
     await context.close();
   }
-  console.log(`accessibility walk: ${scans} scans`);
+  console.log(`accessibility walk: ${scans} scans in ${Math.round((Date.now() - began) / 1000)} s`);
   expect(found).toEqual([]);
 });

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -23,10 +23,12 @@ const ICONS: Record<SaveStatus, React.ReactNode> = {
  */
 function useSaveAnnouncement(status: SaveStatus): SaveStatus | null {
   const [announced, setAnnounced] = useState<SaveStatus | null>(null);
-  useEffect(() => {
+  const [seen, setSeen] = useState(status);
+  if (seen !== status) {
+    setSeen(status);
     if (status === 'offline' || status === 'lost') setAnnounced(status);
-    else if (status === 'saved') setAnnounced((previous) => (previous === 'offline' || previous === 'lost' ? 'saved' : previous));
-  }, [status]);
+    else if (status === 'saved' && (announced === 'offline' || announced === 'lost')) setAnnounced('saved');
+  }
   return announced;
 }
 

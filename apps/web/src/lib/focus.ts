@@ -25,3 +25,4 @@ export function useFocusOnArrival<T extends HTMLElement>(when = true) {
   }, [when]);
   return ref;
 }
+

@@ -119,7 +119,7 @@ export function createAppTheme(mode: ColorMode): Theme {
           outlined: light ? { '&.MuiButton-colorPrimary': { color: TEXT_ON_LIGHT.primary } } : {},
         },
       },
-      // Teal text and outlines on white (2.2:1) take the darker teal: chips, toggles, checked controls.
+      // Teal text and outlines on white (2.2:1) take the darker teal.
       MuiChip: {
         styleOverrides: {
           root: light
@@ -127,13 +127,6 @@ export function createAppTheme(mode: ColorMode): Theme {
                 '&.MuiChip-outlinedPrimary': { color: TEXT_ON_LIGHT.primary, borderColor: TEXT_ON_LIGHT.primary },
                 '&.MuiChip-outlinedSuccess': { color: TEXT_ON_LIGHT.primary, borderColor: TEXT_ON_LIGHT.primary },
               }
-            : {},
-        },
-      },
-      MuiToggleButton: {
-        styleOverrides: {
-          root: light
-            ? { '&.Mui-selected.MuiToggleButton-primary, &.Mui-selected.MuiToggleButton-success': { color: TEXT_ON_LIGHT.primary } }
             : {},
         },
       },

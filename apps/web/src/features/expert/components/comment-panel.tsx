@@ -180,7 +180,13 @@ export function CommentPanel({ videoId, comments, current, fencingToken, readOnl
                   </IconButton>
                   <IconButton
                     aria-label={t('comments.delete')}
-                    onClick={() => remove.mutate({ commentId: comment.id, fencingToken }, { onError: (e) => setError(errorText(e)) })}
+                    onClick={() =>
+                      remove.mutate(
+                        { commentId: comment.id, fencingToken },
+                        // Its button is gone with it: the keyboard goes back to adding.
+                        { onSuccess: () => setFocusTo('add'), onError: (e) => setError(errorText(e)) },
+                      )
+                    }
                     disabled={remove.isPending}
                     data-testid="comment-delete"
                   >
