@@ -28,7 +28,6 @@ test.afterAll(() => {
   if (media.dir) rmSync(media.dir, { recursive: true, force: true });
 });
 
-
 interface FocusState {
   onBody: boolean;
   visible: boolean;
@@ -115,7 +114,7 @@ async function openFromMenu(page: Page, name: string | RegExp, url: RegExp): Pro
 }
 
 test('an administrator adds a vocabulary term and changes a person’s roles with the keyboard alone', async ({ browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   const { page, close } = await signInByKeyboard(browser, admin);
 
   // A specialty, in French and in English, through the dialog.
@@ -273,6 +272,8 @@ test('an editor trims, marks two steps and submits with the keyboard alone; the 
   await tabTo(page, page.getByTestId('to-steps'), 'to steps');
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('preparation-workspace')).toHaveAttribute('data-phase', 'steps');
+  // The button that changed the phase is gone: the keyboard is on what the steps phase asks.
+  await expect(page.getByTestId('phase-help')).toBeFocused();
   await expectFocus(page, 'steps phase');
   await tabTo(page, page.getByTestId('new-step'), 'steps: new');
   await press(page, 'Enter', 'steps: first added');

@@ -25,4 +25,3 @@ export function useFocusOnArrival<T extends HTMLElement>(when = true) {
   }, [when]);
   return ref;
 }
-

@@ -170,7 +170,12 @@ export function adminTheme(outer: Theme): Theme {
   return createTheme(outer, {
     palette: {
       primary: outer.palette.augmentColor({ color: { main: COLORS.primary, contrastText: COLORS.textLight } }),
-      secondary: outer.palette.augmentColor({ color: { main: COLORS.secondary, contrastText: '#FFFFFF' } }),
+      secondary: outer.palette.augmentColor({
+        color:
+          outer.palette.mode === 'light'
+            ? { main: COLORS.secondary, contrastText: '#FFFFFF' }
+            : { main: SECONDARY_ON_DARK, contrastText: COLORS.textLight },
+      }),
       tertiary: outer.palette.augmentColor({ color: { main: COLORS.tertiary, contrastText: COLORS.textLight } }),
     },
   });
