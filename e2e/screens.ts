@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
+import type { Role } from '@sutura/domain/roles';
 
 /** Where the screenshots of every screen go (test-results is the Playwright output folder). */
 export const SCREENS_DIR = path.resolve(import.meta.dirname, '..', 'test-results', 'screens');
@@ -129,3 +130,57 @@ export async function overlappingTexts(a: Locator, b?: Locator): Promise<string[
   );
   return found;
 }
+
+/** The WCAG 2.2 A and AA rules axe-core checks (SPEC: every screen axe-clean). */
+export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/**
+ * The four ways each screen is scanned, paired so that every theme meets every language, every
+ * theme every width and every language every width (a pairwise cover of the 2×2×2 matrix in four
+ * scans instead of eight). One pass per language (the signed-in people follow the browser's
+ * language), two scans per navigation within it (width and theme switched in place).
+ */
+export interface A11yScan {
+  width: number;
+  height: number;
+  theme: 'light' | 'dark';
+}
+export const A11Y_PASSES: readonly { locale: string; scans: readonly A11yScan[] }[] = [
+  {
+    locale: 'en-US',
+    scans: [
+      { width: 1440, height: 900, theme: 'light' },
+      { width: 390, height: 844, theme: 'dark' },
+    ],
+  },
+  {
+    locale: 'fr-FR',
+    scans: [
+      { width: 1440, height: 900, theme: 'dark' },
+      { width: 390, height: 844, theme: 'light' },
+    ],
+  },
+];
+
+/** The cases the walk opens: made by the workflow helpers before it starts. */
+export interface WalkCases {
+  /** Sent, claimed by the editor, in its steps phase with two steps. */
+  preparing: string;
+  /** Prepared, claimed by the expert. */
+  analysing: string;
+  /** Analysed: its results are out. */
+  completed: string;
+}
+
+/**
+ * Screens outside the menus that each role reaches (a case, a completion page, a form): the walk
+ * scans them after every page of the role's menus, each tab of each. A new screen is a new line.
+ */
+export const WALK_EXTRA_SCREENS: Record<'anonymous' | Role, ((cases: WalkCases) => string)[]> = {
+  anonymous: [() => '/auth/login', () => '/auth/sign-up', () => '/auth/forgot-password', () => '/auth/validate-email'],
+  learner: [() => '/videos/add', () => '/my-account/edit-password', (c) => `/videos/${c.preparing}`, (c) => `/videos/${c.completed}`],
+  editor: [(c) => `/editor/${c.preparing}`, (c) => `/editor/${c.analysing}/complete`],
+  expert: [(c) => `/expert/${c.analysing}`, (c) => `/expert/${c.completed}/complete`],
+  administrator: [() => '/admin/best-cases/add'],
+  copil: [],
+};

@@ -123,6 +123,7 @@ describe('menu and route table of SPEC §2', () => {
       '/settings/privacy',
       '/settings/legal-notice',
       '/settings/manage-cookies',
+      '/settings/accessibility',
     ]);
     // SPEC leaves the statistics entry's roles empty: statistics are a learner's own ratings.
     expect(MENU.find((m) => m.path === '/my-stats')!.roles).toEqual(['learner']);

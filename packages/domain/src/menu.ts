@@ -27,7 +27,8 @@ export type MenuIcon =
   | 'conditions'
   | 'privacy'
   | 'legal'
-  | 'cookies';
+  | 'cookies'
+  | 'accessibility';
 
 export interface MenuEntry {
   name: string;
@@ -129,6 +130,14 @@ export const MENU: readonly MenuEntry[] = [
   { name: 'privacy', path: '/settings/privacy', icon: 'privacy', titleKey: 'privacy', roles: ALL, showIn: ['settings'] },
   { name: 'legalNotice', path: '/settings/legal-notice', icon: 'legal', titleKey: 'legalNotice', roles: ALL, showIn: ['settings'] },
   { name: 'cookies', path: '/settings/manage-cookies', icon: 'cookies', titleKey: 'cookies', roles: ALL, showIn: ['settings'] },
+  {
+    name: 'accessibility',
+    path: '/settings/accessibility',
+    icon: 'accessibility',
+    titleKey: 'accessibility',
+    roles: ALL,
+    showIn: ['settings'],
+  },
 ];
 
 /** Page titles and back buttons of SPEC §2 for routes outside the menu list. */

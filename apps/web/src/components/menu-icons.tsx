@@ -1,4 +1,5 @@
 import type SvgIcon from '@mui/material/SvgIcon';
+import AccessibilityNewOutlined from '@mui/icons-material/AccessibilityNewOutlined';
 import AccountCircleOutlined from '@mui/icons-material/AccountCircleOutlined';
 import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
 import BalanceOutlined from '@mui/icons-material/BalanceOutlined';
@@ -48,4 +49,5 @@ export const MENU_ICONS: Record<MenuIcon, typeof SvgIcon> = {
   privacy: PolicyOutlined,
   legal: GavelOutlined,
   cookies: CookieOutlined,
+  accessibility: AccessibilityNewOutlined,
 };

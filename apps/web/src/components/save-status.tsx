@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -5,6 +6,7 @@ import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
 import CloudOffOutlined from '@mui/icons-material/CloudOffOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import ErrorOutlined from '@mui/icons-material/ErrorOutlined';
+import { LiveAnnouncement } from '@/components/live-announcement';
 import type { SaveStatus } from '@/lib/use-autosave';
 
 const ICONS: Record<SaveStatus, React.ReactNode> = {
@@ -15,12 +17,27 @@ const ICONS: Record<SaveStatus, React.ReactNode> = {
   lost: <ErrorOutlined fontSize="small" color="error" />,
 };
 
+/**
+ * What a screen reader hears of the autosave: a problem (offline, not saved) once when it starts,
+ * and "saved" once when it is over, never the pending and saving of every keystroke.
+ */
+function useSaveAnnouncement(status: SaveStatus): SaveStatus | null {
+  const [announced, setAnnounced] = useState<SaveStatus | null>(null);
+  const [seen, setSeen] = useState(status);
+  if (seen !== status) {
+    setSeen(status);
+    if (status === 'offline' || status === 'lost') setAnnounced(status);
+    else if (status === 'saved' && (announced === 'offline' || announced === 'lost')) setAnnounced('saved');
+  }
+  return announced;
+}
+
 /** Whether the server holds what is on screen, always in view (autosave). */
 export function SaveStatusLabel({ status }: { status: SaveStatus }) {
   const { t } = useTranslation('editor');
+  const announced = useSaveAnnouncement(status);
   return (
     <Box
-      role="status"
       data-testid="save-status"
       data-status={status}
       sx={{
@@ -34,6 +51,7 @@ export function SaveStatusLabel({ status }: { status: SaveStatus }) {
     >
       {ICONS[status]}
       {t(`save.${status}`)}
+      <LiveAnnouncement testId="save-status-announcement" text={announced ? t(`save.${announced}`) : ''} />
     </Box>
   );
 }

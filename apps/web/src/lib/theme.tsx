@@ -63,6 +63,11 @@ export function useChartPalette(): ChartPalette {
 
 /** Darker shades for text drawn in a brand colour on a white page, so it reaches WCAG AA. */
 const TEXT_ON_LIGHT = { primary: '#0A6E5A', secondary: '#1D5FD6', error: '#C62828' } as const;
+/**
+ * On the dark page the brand blue as text or outline (a role chip, a text button) falls to 3.3:1:
+ * a lighter blue keeps 6.4:1 there, and dark text on it 6.4:1 (WCAG AA).
+ */
+const SECONDARY_ON_DARK = '#6EA2FF';
 
 export function createAppTheme(mode: ColorMode): Theme {
   const light = mode === 'light';
@@ -72,13 +77,14 @@ export function createAppTheme(mode: ColorMode): Theme {
     palette: {
       mode,
       primary: { main: COLORS.primary, dark: '#13B192', contrastText: COLORS.textLight },
-      secondary: { main: COLORS.secondary, contrastText: '#FFFFFF' },
+      secondary: light ? { main: COLORS.secondary, contrastText: '#FFFFFF' } : { main: SECONDARY_ON_DARK, contrastText: COLORS.textLight },
       tertiary: { main: COLORS.tertiary, contrastText: COLORS.textLight },
       quaternary: { main: COLORS.quaternary, contrastText: COLORS.textLight },
-      error: { main: COLORS.error, contrastText: COLORS.textLight },
+      // The red of destructive and record buttons: 3.3:1 on white as #FF4848, 5.6:1 darker (white text on it too).
+      error: light ? { main: TEXT_ON_LIGHT.error, contrastText: '#FFFFFF' } : { main: COLORS.error, contrastText: COLORS.textLight },
       warning: { main: COLORS.quaternary, contrastText: COLORS.textLight },
       success: { main: COLORS.primary, contrastText: COLORS.textLight },
-      info: { main: COLORS.secondary, contrastText: '#FFFFFF' },
+      info: light ? { main: COLORS.secondary, contrastText: '#FFFFFF' } : { main: SECONDARY_ON_DARK, contrastText: COLORS.textLight },
       text: {
         primary: text,
         secondary: alpha(text, light ? 0.75 : 0.78),
@@ -111,6 +117,17 @@ export function createAppTheme(mode: ColorMode): Theme {
           root: { borderRadius: 10, minHeight: 44 },
           text: light ? { '&.MuiButton-colorPrimary': { color: TEXT_ON_LIGHT.primary } } : {},
           outlined: light ? { '&.MuiButton-colorPrimary': { color: TEXT_ON_LIGHT.primary } } : {},
+        },
+      },
+      // Teal text and outlines on white (2.2:1) take the darker teal.
+      MuiChip: {
+        styleOverrides: {
+          root: light
+            ? {
+                '&.MuiChip-outlinedPrimary': { color: TEXT_ON_LIGHT.primary, borderColor: TEXT_ON_LIGHT.primary },
+                '&.MuiChip-outlinedSuccess': { color: TEXT_ON_LIGHT.primary, borderColor: TEXT_ON_LIGHT.primary },
+              }
+            : {},
         },
       },
       MuiTab: {
@@ -153,7 +170,12 @@ export function adminTheme(outer: Theme): Theme {
   return createTheme(outer, {
     palette: {
       primary: outer.palette.augmentColor({ color: { main: COLORS.primary, contrastText: COLORS.textLight } }),
-      secondary: outer.palette.augmentColor({ color: { main: COLORS.secondary, contrastText: '#FFFFFF' } }),
+      secondary: outer.palette.augmentColor({
+        color:
+          outer.palette.mode === 'light'
+            ? { main: COLORS.secondary, contrastText: '#FFFFFF' }
+            : { main: SECONDARY_ON_DARK, contrastText: COLORS.textLight },
+      }),
       tertiary: outer.palette.augmentColor({ color: { main: COLORS.tertiary, contrastText: COLORS.textLight } }),
     },
   });

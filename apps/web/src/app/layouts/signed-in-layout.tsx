@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import Box from '@mui/material/Box';
@@ -47,6 +47,23 @@ function Shell() {
     setNotificationsOpened(true);
     if (notifications?.data.some((n) => n.status === 'unread')) markAllRead.mutate(notifications.data);
   };
+
+  // After a change of page the keyboard moves to the new page's title, unless the new page took it
+  // already (a field with autofocus, a heading of its own) or a dialog holds it: never left on a
+  // link of the menu just used, nor on the page's body.
+  // Its first page too (after signing in, or loaded): from <body>, the keyboard starts at its title.
+  const shownPath = useRef<string | null>(null);
+  useEffect(() => {
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) {
+      if (active.closest('[role="dialog"]')) return;
+      const main = document.getElementById('main-content');
+      if (main && active !== main && main.contains(active)) return;
+    }
+    document.getElementById('page-title')?.focus({ preventScroll: true });
+  }, [pathname]);
 
   const admin = MENU.some((entry) => entry.admin && isActivePath(entry.path, pathname));
   // A page whose texts or code are still loading shows the loader inside the shell, never its keys.

@@ -74,7 +74,13 @@ export function ShellHeader({ large, showMenuButton, onOpenMenu, onOpenNotificat
         </IconButton>
       )}
       {/* A long title ("Ajouter une vidéo") wraps onto a second line on a phone rather than being cut. */}
-      <Typography variant="h1" sx={{ flex: 1, minWidth: 0, fontSize: { xs: 18, sm: 22 }, lineHeight: 1.25, overflowWrap: 'anywhere' }}>
+      {/* Where the keyboard lands after a change of page (app/layouts/signed-in-layout.tsx). */}
+      <Typography
+        id="page-title"
+        tabIndex={-1}
+        variant="h1"
+        sx={{ flex: 1, minWidth: 0, fontSize: { xs: 18, sm: 22 }, lineHeight: 1.25, overflowWrap: 'anywhere' }}
+      >
         {t(`menu:${titleKey}`)}
       </Typography>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: { xs: 0, sm: 0.5 } }}>

@@ -53,8 +53,8 @@ export function TabBar({ menuOpen, onToggleMenu }: { menuOpen: boolean; onToggle
               key={entry.path}
               value={entry.path}
               // Short labels: a tab's text stays on one line at 390 px, in both languages.
+              // Its name is the text it shows (WCAG 2.5.3); the page's own title is said by the page.
               label={t(`tab-bar:${entry.name}`, { defaultValue: t(`menu:${entry.titleKey}`) })}
-              aria-label={t(`menu:${entry.titleKey}`)}
               icon={<Icon />}
               component={RouterLink}
               to={entry.path}

@@ -4,6 +4,7 @@ import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { UPLOAD_RESET_DELAY_MS } from '@sutura/domain/limits';
+import { LiveAnnouncement, progressMilestone } from '@/components/live-announcement';
 import { useToast } from '@/lib/toast';
 import { useUiState } from '@/lib/ui-state';
 import { useUploads } from '@/lib/uploads';
@@ -29,7 +30,7 @@ export function UploadProgressBar({ compact }: { compact: boolean }) {
   const percent = Math.round(Math.min(100, Math.max(0, value)));
   return (
     <Box
-      role="status"
+      data-testid="upload-progress"
       sx={{ px: { xs: 2.5, md: 3.75, lg: 5 }, py: 1.5, borderBottom: 1, borderColor: 'divider', bgcolor: 'background.default' }}
     >
       <Typography variant="body2" sx={{ fontWeight: 700, mb: 0.75 }}>
@@ -41,6 +42,11 @@ export function UploadProgressBar({ compact }: { compact: boolean }) {
         </Typography>
       )}
       <LinearProgress variant="determinate" value={percent} aria-label={t('uploadProgressLabel')} sx={{ height: 8, borderRadius: 4 }} />
+      {/* Said at each quarter, not at every percent. */}
+      <LiveAnnouncement
+        testId="upload-progress-announcement"
+        text={`${t(compact ? 'uploadProgressApp' : 'uploadProgressDesktop')} ${t('common:percent', { value: progressMilestone(percent) })}`}
+      />
     </Box>
   );
 }

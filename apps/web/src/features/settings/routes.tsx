@@ -21,4 +21,8 @@ export const settingsRoutes: RouteObject[] = [
   { path: '/settings/privacy', lazy: { Component: async () => (await legalPages()).PrivacyPolicyPage } },
   { path: '/settings/legal-notice', lazy: { Component: async () => (await legalPages()).LegalNoticePage } },
   { path: '/settings/manage-cookies', lazy: { Component: async () => (await legalPages()).CookiesPage } },
+  {
+    path: '/settings/accessibility',
+    lazy: { Component: async () => (await import('@/features/settings/pages/accessibility-page')).AccessibilityPage },
+  },
 ];

@@ -1,7 +1,6 @@
 import { useRef, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import Avatar from '@mui/material/Avatar';
-import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -67,10 +66,18 @@ export function AvatarEditor({ profile }: { profile: Profile }) {
 
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 2.5, flexWrap: 'wrap' }}>
-      <Badge
-        overlap="circular"
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        badgeContent={
+      {/* The edit button sits on the avatar's corner, as a sibling of it: nothing hides it from assistive technologies. */}
+      <Box sx={{ position: 'relative' }}>
+        <Avatar
+          src={profile.avatarUrl ?? undefined}
+          alt={t('avatar.alt', { name: fullName })}
+          data-testid="account-avatar"
+          sx={{ width: SIZE, height: SIZE, fontSize: 44, bgcolor: 'secondary.main', color: 'secondary.contrastText' }}
+        >
+          {fullName.charAt(0).toUpperCase()}
+        </Avatar>
+        {busy && <CircularProgress size={SIZE + 8} aria-label={t('avatar.saving')} sx={{ position: 'absolute', top: -4, left: -4 }} />}
+        <Box sx={{ position: 'absolute', right: 0, bottom: 0 }}>
           <Tooltip title={t('avatar.edit')}>
             <span>
               <IconButton
@@ -91,20 +98,8 @@ export function AvatarEditor({ profile }: { profile: Profile }) {
               </IconButton>
             </span>
           </Tooltip>
-        }
-      >
-        <Box sx={{ position: 'relative' }}>
-          <Avatar
-            src={profile.avatarUrl ?? undefined}
-            alt={t('avatar.alt', { name: fullName })}
-            data-testid="account-avatar"
-            sx={{ width: SIZE, height: SIZE, fontSize: 44, bgcolor: 'secondary.main', color: 'secondary.contrastText' }}
-          >
-            {fullName.charAt(0).toUpperCase()}
-          </Avatar>
-          {busy && <CircularProgress size={SIZE + 8} aria-label={t('avatar.saving')} sx={{ position: 'absolute', top: -4, left: -4 }} />}
         </Box>
-      </Badge>
+      </Box>
       <Box sx={{ minWidth: 0 }}>
         <Typography variant="h2" component="h2" sx={{ overflowWrap: 'anywhere' }}>
           {fullName}

@@ -83,7 +83,6 @@ export function AdminDashboardPage() {
                 <CardActionArea
                   component={RouterLink}
                   to={to}
-                  aria-label={t('admin:dashboard.open', { label })}
                   data-testid={`admin-count-${key}`}
                   sx={{ p: 2, height: '100%', display: 'flex', alignItems: 'center', gap: 2, justifyContent: 'flex-start' }}
                 >

@@ -143,7 +143,15 @@ export function SurgeryVideosPage() {
               {t('count', { count: result.total })}
             </Typography>
             {/* At 390 px the table scrolls sideways inside its frame; the page itself never does. */}
-            <Paper variant="outlined" sx={{ overflowX: 'auto', opacity: list.isPlaceholderData ? 0.6 : 1 }} aria-busy={list.isFetching}>
+            <Paper
+              variant="outlined"
+              sx={{ overflowX: 'auto', opacity: list.isPlaceholderData ? 0.6 : 1 }}
+              aria-busy={list.isFetching}
+              // Scrolled sideways on a phone: the keyboard reaches it too (WCAG 2.1.1).
+              tabIndex={0}
+              role="region"
+              aria-label={t('menu:surgeryVideos')}
+            >
               <Box
                 component="table"
                 data-testid="surgery-videos-table"

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -42,11 +42,35 @@ export function CommentPanel({ videoId, comments, current, fencingToken, readOnl
   const [editing, setEditing] = useState<Editing | null>(null);
   const [error, setError] = useState<string | null>(null);
   const pending = add.isPending || update.isPending;
+  // Where the keyboard goes when the form closes: the comment saved, or the add button after a cancel.
+  const [focusTo, setFocusTo] = useState<string | null>(null);
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!focusTo || editing) return;
+    const target =
+      focusTo === 'add'
+        ? panel.current?.querySelector<HTMLElement>('[data-testid="comment-add"]')
+        : panel.current?.querySelector<HTMLElement>(`[data-comment-id="${CSS.escape(focusTo)}"] [data-testid="comment-seek"]`);
+    if (!target) return;
+    target.focus();
+    setFocusTo(null);
+  }, [focusTo, editing, comments]);
+
+  const close = () => {
+    setEditing(null);
+    setFocusTo('add');
+  };
 
   const save = () => {
     if (!editing || fencingToken === null || pending) return;
     const body = { fencingToken, start: editing.start, end: editing.end, text: editing.text };
-    const done = { onSuccess: () => setEditing(null), onError: (e: unknown) => setError(errorText(e)) };
+    const done = {
+      onSuccess: (comment: AnalysisComment) => {
+        setEditing(null);
+        setFocusTo(comment.id);
+      },
+      onError: (e: unknown) => setError(errorText(e)),
+    };
     setError(null);
     if (editing.id) update.mutate({ commentId: editing.id, body }, done);
     else add.mutate(body, done);
@@ -56,7 +80,7 @@ export function CommentPanel({ videoId, comments, current, fencingToken, readOnl
     c.end !== null ? t('comments.range', { start: formatTimecode(c.start), end: formatTimecode(c.end) }) : formatTimecode(c.start);
 
   return (
-    <Box component="section" aria-labelledby="comments-title" sx={{ display: 'grid', gap: 1.5 }} data-testid="comment-panel">
+    <Box ref={panel} component="section" aria-labelledby="comments-title" sx={{ display: 'grid', gap: 1.5 }} data-testid="comment-panel">
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
         <Typography id="comments-title" variant="h3" component="h3" sx={{ flex: 1 }}>
           {t('comments.title', { count: comments.length })}
@@ -102,7 +126,7 @@ export function CommentPanel({ videoId, comments, current, fencingToken, readOnl
             slotProps={{ htmlInput: { maxLength: ANALYSIS_LIMITS.commentMax, 'data-testid': 'comment-text' } }}
           />
           <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end' }}>
-            <Button onClick={() => setEditing(null)} disabled={pending}>
+            <Button onClick={close} disabled={pending}>
               {t('cancel')}
             </Button>
             <Button
@@ -130,6 +154,7 @@ export function CommentPanel({ videoId, comments, current, fencingToken, readOnl
             <Box
               component="li"
               key={comment.id}
+              data-comment-id={comment.id}
               data-testid="comment-item"
               sx={{ display: 'flex', alignItems: 'flex-start', gap: 1, borderLeft: '4px solid #FFB300', pl: 1.5 }}
             >
@@ -157,7 +182,13 @@ export function CommentPanel({ videoId, comments, current, fencingToken, readOnl
                   </IconButton>
                   <IconButton
                     aria-label={t('comments.delete')}
-                    onClick={() => remove.mutate({ commentId: comment.id, fencingToken }, { onError: (e) => setError(errorText(e)) })}
+                    onClick={() =>
+                      remove.mutate(
+                        { commentId: comment.id, fencingToken },
+                        // Its button is gone with it: the keyboard goes back to adding.
+                        { onSuccess: () => setFocusTo('add'), onError: (e) => setError(errorText(e)) },
+                      )
+                    }
                     disabled={remove.isPending}
                     data-testid="comment-delete"
                   >

@@ -60,11 +60,11 @@ function NotificationItem({ notification, now, onOpenLink }: { notification: Not
         py: 1.5,
         borderLeft: 4,
         borderColor: color,
-        opacity: read ? 0.5 : 1,
+        // A read notice is told by its normal weight and faded icon; its text keeps its contrast (WCAG 1.4.3).
         '& + &': { borderTop: 1, borderTopColor: 'divider' },
       }}
     >
-      <Icon sx={{ color, mt: 0.5 }} aria-hidden />
+      <Icon sx={{ color, mt: 0.5, opacity: read ? 0.5 : 1 }} aria-hidden />
       <Box sx={{ flex: 1, minWidth: 0 }}>
         <Typography
           variant="body2"

@@ -53,6 +53,10 @@ const SNAP_PX = 8;
 const RULER = 22;
 const STRIP = 52;
 const LANE = 30;
+/** The width of a range's edge handles: the 24 × 24 px target of WCAG 2.5.8. */
+const HANDLE = 24;
+/** A time as a slider value: seconds, to the hundredth. */
+const seconds = (time: number) => Math.round(time * 100) / 100;
 
 function useWidth<T extends HTMLElement>() {
   const ref = useRef<T>(null);
@@ -151,12 +155,13 @@ export function PreparationTimeline(props: PreparationTimelineProps) {
     if (done) drag.current = null;
   };
 
-  /** Keys on a focused range or edge: a frame, a second with Shift. */
+  /** Keys on a focused range or edge: a frame, a second with Shift (up and down as right and left on an edge). */
   const onRangeKey = (event: ReactKeyboardEvent, range: TimelineRange, edit: RangeEdit) => {
-    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+    const keys = edit === 'move' ? ['ArrowLeft', 'ArrowRight'] : ['ArrowLeft', 'ArrowRight', 'ArrowDown', 'ArrowUp'];
+    if (!keys.includes(event.key)) return;
     event.preventDefault();
     event.stopPropagation();
-    const step = (event.shiftKey ? 1 : frame) * (event.key === 'ArrowLeft' ? -1 : 1);
+    const step = (event.shiftKey ? 1 : frame) * (event.key === 'ArrowLeft' || event.key === 'ArrowDown' ? -1 : 1);
     const value = edit === 'move' ? step : (edit === 'start' ? range.start : range.end) + step;
     props.onRangeChange({ key: range.key, edit, value, done: true });
   };
@@ -305,56 +310,69 @@ export function PreparationTimeline(props: PreparationTimelineProps) {
           const color = variant === 'trims' ? '#17C7A4' : '#1D69EE';
           const edgeLabel = (edge: 'start' | 'end') =>
             t(variant === 'trims' ? `timeline.trimEdge.${edge}` : `timeline.stepEdge.${edge}`, { name: range.label });
+          const name = t(variant === 'trims' ? 'timeline.trim' : 'timeline.step', {
+            name: range.label,
+            start: formatTimecode(range.start, fps),
+            end: formatTimecode(range.end, fps),
+          });
+          // The range is a group of three controls side by side (never one inside another): its
+          // body, a button that moves it, and its two edges, sliders of 24 px at least (WCAG 2.5.8).
           return (
             <Box
               key={range.key}
               data-testid={variant === 'trims' ? 'trim-range' : 'step-range'}
               data-selected={selected || undefined}
-              role="button"
-              tabIndex={0}
-              aria-pressed={selected}
-              aria-label={t(variant === 'trims' ? 'timeline.trim' : 'timeline.step', {
-                name: range.label,
-                start: formatTimecode(range.start, fps),
-                end: formatTimecode(range.end, fps),
-              })}
-              onPointerDown={(e) => begin(e, range.key, 'move')}
-              onFocus={() => props.onSelect(range.key)}
-              onKeyDown={(e) => onRangeKey(e, range, 'move')}
+              role="group"
+              aria-label={name}
               sx={{
                 position: 'absolute',
                 top: rangeTop,
                 height: rangeHeight,
                 left,
                 width: w,
-                border: `2px solid ${color}`,
-                borderRadius: 1,
-                bgcolor: variant === 'trims' ? 'rgba(23,199,164,0.12)' : 'rgba(29,105,238,0.55)',
-                boxShadow: selected ? `0 0 0 2px #fff inset, 0 0 0 1px ${color}` : 'none',
-                cursor: 'grab',
-                outline: 'none',
-                '&:focus-visible': { boxShadow: `0 0 0 3px #fff` },
-                color: '#fff',
-                fontSize: 12,
-                fontWeight: 700,
-                overflow: 'hidden',
-                whiteSpace: 'nowrap',
-                textOverflow: 'ellipsis',
-                px: 1.5,
-                lineHeight: variant === 'trims' ? '20px' : `${rangeHeight - 4}px`,
                 zIndex: selected ? 2 : 1,
               }}
             >
               <Box
-                component="span"
+                role="button"
+                tabIndex={0}
+                aria-pressed={selected}
+                aria-label={name}
+                aria-keyshortcuts="ArrowLeft ArrowRight Shift+ArrowLeft Shift+ArrowRight"
+                onPointerDown={(e) => begin(e, range.key, 'move')}
+                onFocus={() => props.onSelect(range.key)}
+                onKeyDown={(e) => onRangeKey(e, range, 'move')}
                 sx={{
-                  bgcolor: variant === 'trims' ? color : 'transparent',
-                  color: variant === 'trims' ? '#04251E' : '#fff',
-                  px: variant === 'trims' ? 0.5 : 0,
-                  borderRadius: 0.5,
+                  position: 'absolute',
+                  inset: 0,
+                  border: `2px solid ${color}`,
+                  borderRadius: 1,
+                  bgcolor: variant === 'trims' ? 'rgba(23,199,164,0.12)' : 'rgba(29,105,238,0.55)',
+                  boxShadow: selected ? `0 0 0 2px #fff inset, 0 0 0 1px ${color}` : 'none',
+                  cursor: 'grab',
+                  outline: 'none',
+                  '&:focus-visible': { boxShadow: `0 0 0 3px #fff` },
+                  color: '#fff',
+                  fontSize: 12,
+                  fontWeight: 700,
+                  overflow: 'hidden',
+                  whiteSpace: 'nowrap',
+                  textOverflow: 'ellipsis',
+                  px: 3.5,
+                  lineHeight: variant === 'trims' ? '20px' : `${rangeHeight - 4}px`,
                 }}
               >
-                {variant === 'trims' ? index + 1 : range.label}
+                <Box
+                  component="span"
+                  sx={{
+                    bgcolor: variant === 'trims' ? color : 'transparent',
+                    color: variant === 'trims' ? '#04251E' : '#fff',
+                    px: variant === 'trims' ? 0.5 : 0,
+                    borderRadius: 0.5,
+                  }}
+                >
+                  {variant === 'trims' ? index + 1 : range.label}
+                </Box>
               </Box>
               {(['start', 'end'] as const).map((edge) => (
                 <Box
@@ -363,36 +381,36 @@ export function PreparationTimeline(props: PreparationTimelineProps) {
                   tabIndex={0}
                   data-testid={`${variant === 'trims' ? 'trim' : 'step'}-${edge}`}
                   aria-label={edgeLabel(edge)}
-                  aria-valuemin={0}
-                  aria-valuemax={Math.round(duration)}
-                  aria-valuenow={Math.round(range[edge])}
+                  aria-orientation="horizontal"
+                  aria-valuemin={edge === 'start' ? 0 : seconds(range.start)}
+                  aria-valuemax={edge === 'start' ? seconds(range.end) : seconds(duration)}
+                  aria-valuenow={seconds(range[edge])}
                   aria-valuetext={formatTimecode(range[edge], fps)}
                   onPointerDown={(e) => begin(e, range.key, edge)}
-                  onFocus={(e) => {
-                    e.stopPropagation();
-                    props.onSelect(range.key);
-                  }}
+                  onFocus={() => props.onSelect(range.key)}
                   onKeyDown={(e) => onRangeKey(e, range, edge)}
                   sx={{
                     position: 'absolute',
                     top: 0,
                     bottom: 0,
-                    [edge === 'start' ? 'left' : 'right']: -2,
-                    width: 12,
+                    [edge === 'start' ? 'left' : 'right']: 0,
+                    width: HANDLE,
+                    minHeight: HANDLE,
                     cursor: 'ew-resize',
                     bgcolor: color,
+                    borderRadius: 1,
                     outline: 'none',
                     '&::after': {
                       content: '""',
                       position: 'absolute',
                       top: '30%',
                       bottom: '30%',
-                      left: 4,
+                      left: HANDLE / 2 - 1,
                       width: 2,
                       bgcolor: 'rgba(4,37,30,0.7)',
                       borderRadius: 1,
                     },
-                    '&:focus-visible': { bgcolor: '#fff' },
+                    '&:focus-visible': { bgcolor: '#fff', boxShadow: `0 0 0 2px ${color}` },
                   }}
                 />
               ))}

@@ -128,7 +128,10 @@ export function StepList({ editor, vocabulary, selected, onSelect }: StepListPro
                   fontSize: 14,
                   '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main' },
                 }}
-                aria-label={t('steps.goTo', { number: index + 1 })}
+                aria-label={t('steps.goTo', {
+                  number: index + 1,
+                  range: t('trims.range', { start: time(step.start), end: time(step.end) }),
+                })}
               >
                 {t('trims.range', { start: time(step.start), end: time(step.end) })}
               </Box>

@@ -13,6 +13,7 @@ import { VideoPlayer } from '@/components/video/video-player';
 import { usePreparation, type PreparationDetail } from '@/features/preparation/api/preparation';
 import { useEditorRealtime } from '@/features/preparation/hooks/use-editor-realtime';
 import { formatDuration } from '@/components/video/format';
+import { useFocusOnArrival } from '@/lib/focus';
 
 /** The draft's steps (source time) placed on the rendered video, as the learner and the expert will see them. */
 function renderedSteps(detail: PreparationDetail): VideoStep[] {
@@ -39,6 +40,8 @@ export function PreparationCompletePage() {
   const failed = detail?.renderStatus === 'failed';
   const done = detail?.renderStatus === 'done' || (detail && detail.status !== 'in_preparation' && detail.status !== 'processing');
   const kept = detail ? detail.trims.reduce((total, r) => total + r.end - r.start, 0) : 0;
+  // The keyboard arrives on what happened, not on the page's body.
+  const heading = useFocusOnArrival<HTMLHeadingElement>();
 
   return (
     <Box sx={{ maxWidth: 960, mx: 'auto', width: '100%', display: 'grid', gap: 3 }}>
@@ -51,7 +54,14 @@ export function PreparationCompletePage() {
         ) : (
           <CircularProgress aria-hidden />
         )}
-        <Typography variant="h2" component="h2" data-testid="complete-title" data-state={failed ? 'failed' : done ? 'done' : 'rendering'}>
+        <Typography
+          ref={heading}
+          tabIndex={-1}
+          variant="h2"
+          component="h2"
+          data-testid="complete-title"
+          data-state={failed ? 'failed' : done ? 'done' : 'rendering'}
+        >
           {t(failed ? 'complete.failedTitle' : done ? 'complete.doneTitle' : 'complete.renderingTitle')}
         </Typography>
         {detail && (

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import Alert from '@mui/material/Alert';
@@ -104,6 +104,15 @@ function PhaseEditor({ detail, onUrlsExpired }: { detail: PreparationDetail; onU
     );
   };
 
+  // The button that changed the phase is gone with it: the keyboard goes on to what the new phase asks.
+  const phaseHelp = useRef<HTMLElement>(null);
+  const shownPhase = useRef(detail.phase);
+  useEffect(() => {
+    if (shownPhase.current === detail.phase) return;
+    shownPhase.current = detail.phase;
+    phaseHelp.current?.focus();
+  }, [detail.phase]);
+
   const actions =
     detail.phase === 'trim' ? (
       <Button
@@ -161,7 +170,7 @@ function PhaseEditor({ detail, onUrlsExpired }: { detail: PreparationDetail; onU
           <StepLabel>{t('phase.steps')}</StepLabel>
         </Step>
       </Stepper>
-      <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+      <Typography ref={phaseHelp} tabIndex={-1} variant="body2" sx={{ color: 'text.secondary' }} data-testid="phase-help">
         {t(detail.phase === 'trim' ? 'phase.trimHelp' : 'phase.stepsHelp')}
       </Typography>
       {detail.keySteps.length > 0 && (

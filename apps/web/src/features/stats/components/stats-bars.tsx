@@ -65,7 +65,7 @@ export default function StatsBars({
   const height = Math.max(160, data.length * band + 60);
   return (
     <ResponsiveContainer width="100%" height={height}>
-      <BarChart data={data} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+      <BarChart accessibilityLayer={false} data={data} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
         <CartesianGrid stroke={theme.palette.divider} horizontal={false} />
         <XAxis
           type="number"

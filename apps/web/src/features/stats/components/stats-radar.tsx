@@ -19,7 +19,12 @@ export default function StatsRadar({ data, lines }: { data: Record<string, strin
   const wide = useMediaQuery((t: Theme) => t.breakpoints.up('md'), { noSsr: true });
   return (
     <ResponsiveContainer width="100%" height={wide ? 460 : 360}>
-      <RadarChart data={data} outerRadius={wide ? '68%' : '62%'} margin={{ top: 8, right: 4, bottom: 8, left: 4 }}>
+      <RadarChart
+        accessibilityLayer={false}
+        data={data}
+        outerRadius={wide ? '68%' : '62%'}
+        margin={{ top: 8, right: 4, bottom: 8, left: 4 }}
+      >
         <PolarGrid stroke={theme.palette.divider} />
         <PolarAngleAxis dataKey="name" tick={(props: AxisTickProps) => <RadarTick {...props} fill={palette.text} />} />
         {/* The scale between the first two skills, clear of the first skill's name at the top. */}

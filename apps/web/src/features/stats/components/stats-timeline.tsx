@@ -42,7 +42,7 @@ export default function StatsTimeline({
     : [];
   return (
     <ResponsiveContainer width="100%" height={HEIGHT}>
-      <LineChart data={data} margin={{ ...MARGIN, right, left: -16 }}>
+      <LineChart accessibilityLayer={false} data={data} margin={{ ...MARGIN, right, left: -16 }}>
         <CartesianGrid stroke={theme.palette.divider} />
         <XAxis dataKey="month" height={X_AXIS_HEIGHT} tick={{ fill: palette.mutedText, fontSize: 11 }} />
         <YAxis domain={[0, max]} tickCount={6} tick={{ fill: palette.mutedText, fontSize: 11 }} />

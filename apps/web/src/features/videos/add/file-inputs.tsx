@@ -207,9 +207,10 @@ export function VideoFileInput({
         <Button
           ref={buttonRef}
           variant={file ? 'outlined' : 'contained'}
-          disabled={checking}
+          // Not disabled while the file is checked: a disabled button would drop the keyboard's focus to the page.
+          aria-disabled={checking || undefined}
           startIcon={checking ? <CircularProgress size={18} color="inherit" /> : <MovieOutlined aria-hidden />}
-          onClick={() => input.current?.click()}
+          onClick={() => !checking && input.current?.click()}
           onBlur={onBlur}
           aria-describedby={message ? `${helpId} ${errorId}` : helpId}
           data-testid="video-file-button"

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
+import { LiveAnnouncement, progressMilestone } from '@/components/live-announcement';
 import Typography from '@mui/material/Typography';
 import ErrorOutlined from '@mui/icons-material/ErrorOutlined';
 import type { VideoSummary } from '@sutura/domain/videos';
@@ -38,24 +39,34 @@ export function MediaState({ video }: { video: Pick<VideoSummary, 'id' | 'mediaS
       return (
         <Progress
           label={t('media.uploading', { percent: t('common:percent', { value: uploadPercent }) })}
+          announcement={t('media.uploading', { percent: t('common:percent', { value: progressMilestone(uploadPercent) }) })}
           value={uploadPercent}
           status="uploading"
         />
       );
     case 'processing': {
       const value = Math.round(video.processingProgress);
-      return <Progress label={t('media.processing', { percent: t('common:percent', { value }) })} value={value} status="processing" />;
+      return (
+        <Progress
+          label={t('media.processing', { percent: t('common:percent', { value }) })}
+          announcement={t('media.processing', { percent: t('common:percent', { value: progressMilestone(value) }) })}
+          value={value}
+          status="processing"
+        />
+      );
     }
   }
 }
 
-function Progress({ label, value, status }: { label: string; value: number; status: string }) {
+/** A progress bar with its text; screen readers hear `announcement`, which changes at milestones only. */
+function Progress({ label, announcement, value, status }: { label: string; announcement: string; value: number; status: string }) {
   return (
     <Box data-testid="media-state" data-media-status={status}>
       <Typography variant="body2" sx={{ fontWeight: 700, mb: 0.5 }}>
         {label}
       </Typography>
       <LinearProgress variant="determinate" value={value} aria-label={label} sx={{ height: 6, borderRadius: 3 }} />
+      <LiveAnnouncement text={announcement} />
     </Box>
   );
 }

@@ -15,7 +15,12 @@ export default function KpiRadar({ data }: { data: { name: string; rating: numbe
   const narrow = useMediaQuery(theme.breakpoints.down('sm'));
   return (
     <ResponsiveContainer width="100%" height={narrow ? 340 : 380}>
-      <RadarChart data={data} outerRadius={narrow ? '66%' : '72%'} margin={{ top: 4, right: 4, bottom: 4, left: 4 }}>
+      <RadarChart
+        accessibilityLayer={false}
+        data={data}
+        outerRadius={narrow ? '66%' : '72%'}
+        margin={{ top: 4, right: 4, bottom: 4, left: 4 }}
+      >
         <PolarGrid stroke={theme.palette.divider} />
         <PolarAngleAxis
           dataKey="name"

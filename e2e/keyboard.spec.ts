@@ -1,0 +1,392 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import { makeClip, password, prepareVideo, sendVideo } from './workflow.ts';
+
+/**
+ * The main job of each role done with the keyboard alone: Tab and Shift+Tab to move, Enter, Space,
+ * arrows and letters to act, never the mouse. After every key the focus is checked: on an element
+ * of the page (never <body>), with a visible indicator; after a dialog, a form or a change of page
+ * it has moved to the new content.
+ */
+
+const learner = 'learner@sutura.local';
+const editor = 'editor@sutura.local';
+const expert = 'expert@sutura.local';
+const admin = 'admin@sutura.local';
+
+const media = { dir: '', clip: '' };
+
+test.beforeAll(() => {
+  media.dir = mkdtempSync(path.join(tmpdir(), 'sutura-e2e-keyboard-'));
+  media.clip = path.join(media.dir, 'case.mp4');
+  makeClip(media.clip, 8);
+});
+
+test.afterAll(() => {
+  if (media.dir) rmSync(media.dir, { recursive: true, force: true });
+});
+
+interface FocusState {
+  onBody: boolean;
+  visible: boolean;
+  what: string;
+}
+
+/** Where the focus is, and whether it shows: an outline or a ring on it, or MUI's focus state on it or its field. */
+function focusState(page: Page): Promise<FocusState> {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body || el === document.documentElement) return { onBody: true, visible: false, what: 'body' };
+    const testId = el.getAttribute('data-testid') ?? el.closest('[data-testid]')?.getAttribute('data-testid');
+    const what = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${testId ? `[${testId}]` : ''} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}"`;
+    const rect = el.getBoundingClientRect();
+    let visible = false;
+    let node: Element | null = el;
+    for (let depth = 0; node && depth < 5 && !visible; depth += 1, node = node.parentElement) {
+      const style = getComputedStyle(node);
+      const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+      const ring = depth === 0 && style.boxShadow !== 'none';
+      visible = outline || ring || node.classList.contains('Mui-focusVisible') || node.classList.contains('Mui-focused');
+    }
+    return { onBody: false, visible: visible && rect.width > 0 && rect.height > 0, what };
+  });
+}
+
+async function expectFocus(page: Page, step: string): Promise<void> {
+  const state = await focusState(page);
+  expect(state.onBody, `${step}: the focus fell to <body>`).toBe(false);
+  expect(state.visible, `${step}: no visible focus on ${state.what}`).toBe(true);
+}
+
+async function press(page: Page, key: string, step: string): Promise<void> {
+  await page.keyboard.press(key);
+  await expectFocus(page, `${step} [${key}]`);
+}
+
+async function type(page: Page, text: string, step: string): Promise<void> {
+  await page.keyboard.type(text);
+  await expectFocus(page, `${step} [typed]`);
+}
+
+/** Tab (or Shift+Tab when it lies before) until `target` has the focus, checking the focus at every stop. */
+async function tabTo(page: Page, target: Locator, step: string, max = 120): Promise<void> {
+  await expect(target, `${step}: target shown`).toBeVisible();
+  for (let i = 0; i <= max; i += 1) {
+    const where = await target.evaluate((el) => {
+      const active = document.activeElement;
+      if (el === active) return 'here';
+      if (!active || active === document.body) return 'after';
+      return active.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING ? 'before' : 'after';
+    });
+    if (where === 'here') return;
+    await page.keyboard.press(where === 'before' ? 'Shift+Tab' : 'Tab');
+    await expectFocus(page, `${step}, tab stop ${i + 1}`);
+  }
+  throw new Error(`${step}: not reached with ${max} tab stops`);
+}
+
+/** Signs in with the keyboard: the two fields, then Enter; the focus lands on the dashboard's title. */
+async function signInByKeyboard(browser: Browser, email: string): Promise<{ page: Page; close(): Promise<void> }> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR' });
+  await context.grantPermissions(['microphone']);
+  const page = await context.newPage();
+  await page.goto('/auth/login');
+  await tabTo(page, page.getByRole('textbox', { name: /^adresse e-mail$/i }), 'sign-in: e-mail');
+  await type(page, email, 'sign-in: e-mail');
+  await tabTo(page, page.getByLabel(/^mot de passe/i).first(), 'sign-in: password');
+  await type(page, password, 'sign-in: password');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.locator('#page-title')).toBeFocused();
+  await expectFocus(page, 'dashboard reached');
+  return { page, close: () => context.close() };
+}
+
+/** Opens a page of the menu with the keyboard: the focus then moves to the new page's title. */
+async function openFromMenu(page: Page, name: string | RegExp, url: RegExp): Promise<void> {
+  await tabTo(page, page.getByTestId('left-menu').getByRole('link', { name }).first(), `menu: ${String(name)}`);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(url);
+  await expect(page.locator('#page-title')).toBeFocused();
+  await expectFocus(page, `${String(name)} opened`);
+}
+
+test('an administrator adds a vocabulary term and changes a person’s roles with the keyboard alone', async ({ browser }) => {
+  test.setTimeout(300_000);
+  const { page, close } = await signInByKeyboard(browser, admin);
+
+  // A specialty, in French and in English, through the dialog.
+  await openFromMenu(page, 'Vocabulaires', /\/admin\/vocabularies$/);
+  await tabTo(page, page.getByRole('tab', { selected: true }), 'vocabularies: tabs');
+  await press(page, 'ArrowRight', 'vocabularies: next tab');
+  await press(page, 'ArrowRight', 'vocabularies: specialties tab');
+  await press(page, 'Enter', 'vocabularies: open specialties');
+  await expect(page.getByTestId('vocabulary-tab-specialties')).toHaveAttribute('aria-selected', 'true');
+  const name = `Chirurgie ${Date.now().toString(36)}`;
+  await tabTo(page, page.getByTestId('vocabulary-specialties-add'), 'specialties: add');
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  // The dialog takes the focus, on its first field.
+  await expect(dialog.getByTestId('vocabulary-name-fr')).toBeFocused();
+  await type(page, name, 'term: French name');
+  await press(page, 'Tab', 'term: to the English name');
+  await expect(dialog.getByTestId('vocabulary-name-en')).toBeFocused();
+  await type(page, `${name} (en)`, 'term: English name');
+  await tabTo(page, dialog.getByTestId('vocabulary-save'), 'term: save');
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('vocabulary-specialties-row').filter({ hasText: name })).toHaveCount(1);
+  await expectFocus(page, 'term saved, dialog closed');
+
+  // learner2 becomes an editor, then is put back as they were.
+  await openFromMenu(page, 'Utilisateurs', /\/admin\/users$/);
+  await tabTo(page, page.getByRole('textbox', { name: 'Rechercher' }), 'users: search');
+  await type(page, 'learner2@sutura.local', 'users: search');
+  await expect(page.getByTestId('admin-users-count')).toHaveText('1 personne');
+  const card = page.getByTestId('admin-user').filter({ hasText: 'learner2@sutura.local' });
+  for (const on of [true, false]) {
+    await tabTo(page, card.getByTestId('admin-user-roles'), 'users: roles');
+    await page.keyboard.press('Enter');
+    const roles = page.getByRole('dialog', { name: /Rôles de/ });
+    await expect(roles).toBeVisible();
+    await expectFocus(page, 'roles dialog opened');
+    const box = roles.getByRole('checkbox', { name: 'Préparateur' });
+    await tabTo(page, box, 'roles: editor');
+    await press(page, 'Space', 'roles: editor toggled');
+    await expect(box).toBeChecked({ checked: on });
+    await tabTo(page, roles.getByTestId('roles-save'), 'roles: save');
+    await page.keyboard.press('Enter');
+    await expect(roles).toBeHidden();
+    await expect(card.getByTestId('admin-user-role-editor')).toHaveCount(on ? 1 : 0);
+    // Back on the button that opened the dialog.
+    await expect(card.getByTestId('admin-user-roles')).toBeFocused();
+    await expectFocus(page, 'roles saved, dialog closed');
+  }
+  await close();
+});
+
+test('an expert rates, comments, skips the voice advice and submits with the keyboard alone', async ({ browser, request }) => {
+  test.setTimeout(300_000);
+  const videoId = await sendVideo(request, learner, media.clip);
+  await prepareVideo(
+    request,
+    editor,
+    learner,
+    videoId,
+    [
+      { name: 'Dissection', start: 0.5, end: 3.5 },
+      { name: 'Suture', start: 4, end: 7.5 },
+    ],
+    { start: 0, end: 8 },
+  );
+  const { page, close } = await signInByKeyboard(browser, expert);
+  await openFromMenu(page, /Espace expert/, /\/expert$/);
+  const card = page.locator(`[data-testid="expert-video-card"][data-video-id="${videoId}"]`);
+  await tabTo(page, card.getByTestId('expert-claim'), 'expert space: claim');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/expert/${videoId}$`));
+  await expect(page.getByTestId('analysis-title')).toBeVisible();
+  await expectFocus(page, 'analysis page opened');
+
+  // The five skills, each by its number key.
+  await tabTo(page, page.getByTestId('analysis-tab-kpi'), 'analysis: skills tab');
+  await press(page, 'Enter', 'analysis: skills tab opened');
+  for (const kpi of ['depthPerception', 'bimanualDexterity', 'efficiency', 'tissueHandling', 'autonomy']) {
+    const group = page.getByTestId(`kpi-rating-${kpi}`);
+    await tabTo(page, group.getByRole('radio').first(), `skills: ${kpi}`);
+    await press(page, '4', `skills: ${kpi} rated`);
+    await expect(group).toHaveAttribute('data-value', '4');
+  }
+
+  // A comment at the playhead: the form takes the focus, the saved comment has it after.
+  await tabTo(page, page.getByTestId('comment-add'), 'comments: add');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('comment-text')).toBeFocused();
+  await type(page, 'Bonne exposition du champ.', 'comments: text');
+  await tabTo(page, page.getByTestId('comment-save'), 'comments: save');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('comment-item')).toHaveCount(1);
+  await expect(page.getByTestId('comment-item').getByTestId('comment-seek')).toBeFocused();
+  await expectFocus(page, 'comment saved');
+
+  // The whole case and the written advice; the voice advice is left out (it is optional).
+  await tabTo(page, page.getByTestId('analysis-tab-advice'), 'analysis: advice tab');
+  await press(page, 'Enter', 'analysis: advice tab opened');
+  await tabTo(page, page.getByTestId('global-rating').getByRole('radio').first(), 'advice: global rating');
+  await press(page, '4', 'advice: global rating given');
+  await expect(page.getByTestId('global-rating')).toHaveAttribute('data-value', '4');
+  await tabTo(page, page.getByTestId('analysis-advice'), 'advice: text');
+  await type(page, 'Garder la traction constante.', 'advice: text');
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-status', 'saved', { timeout: 20_000 });
+
+  // Submitted: what stays unrated (the steps) is confirmed, then the completion page's heading has the focus.
+  await tabTo(page, page.getByTestId('analysis-tab-finalize'), 'analysis: finalize tab');
+  await press(page, 'Enter', 'analysis: finalize tab opened');
+  await tabTo(page, page.getByTestId('analysis-finalize'), 'finalize');
+  await page.keyboard.press('Enter');
+  const confirm = page.getByTestId('confirm-anyway');
+  await expect(confirm).toBeVisible();
+  await expectFocus(page, 'unrated list shown');
+  await tabTo(page, confirm, 'finalize: confirm anyway');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/expert/${videoId}/complete$`));
+  await expect(page.getByTestId('analysis-complete-title')).toBeFocused();
+  await expectFocus(page, 'completion page');
+  await close();
+});
+
+test('an editor trims, marks two steps and submits with the keyboard alone; the handles say their times', async ({ browser, request }) => {
+  test.setTimeout(300_000);
+  const videoId = await sendVideo(request, learner, media.clip);
+  const { page, close } = await signInByKeyboard(browser, editor);
+  await openFromMenu(page, /Espace préparateur/, /\/editor$/);
+  const card = page.locator(`[data-testid="pool-card"][data-video-id="${videoId}"]`);
+  await tabTo(page, card.getByTestId('claim-video'), 'pool: claim');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/editor/${videoId}$`));
+  await expectFocus(page, 'preparation page opened');
+  await expect
+    .poll(() => page.getByTestId('source-video').evaluate((v: HTMLVideoElement) => v.duration), { timeout: 20_000 })
+    .toBeGreaterThan(7.9);
+
+  // A kept part from the start, its end moved by the arrow keys on its slider.
+  await tabTo(page, page.getByTestId('new-trim'), 'trim: new');
+  await press(page, 'Enter', 'trim: added');
+  await expect(page.getByTestId('trim-item')).toHaveCount(1);
+  const end = page.getByTestId('trim-end').first();
+  await tabTo(page, end, 'trim: end handle');
+  await expect(end).toHaveAttribute('role', 'slider');
+  const before = (await end.getAttribute('aria-valuetext'))!;
+  await press(page, 'Shift+ArrowRight', 'trim: end one second later');
+  await press(page, 'ArrowRight', 'trim: end one frame later');
+  await expect(end).not.toHaveAttribute('aria-valuetext', before);
+  await expect(end).toHaveAttribute('aria-valuetext', /^0:00:0\d:\d\d$/);
+  for (let i = 0; i < 4; i += 1) await press(page, 'Shift+ArrowRight', 'trim: end later');
+  const kept = (await end.getAttribute('aria-valuetext'))!;
+  await expect(page.getByTestId('trim-item').first()).toContainText(kept);
+
+  // Steps: two, at the start and one second later, each named.
+  await tabTo(page, page.getByTestId('to-steps'), 'to steps');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('preparation-workspace')).toHaveAttribute('data-phase', 'steps');
+  // The button that changed the phase is gone: the keyboard is on what the steps phase asks.
+  await expect(page.getByTestId('phase-help')).toBeFocused();
+  await expectFocus(page, 'steps phase');
+  await tabTo(page, page.getByTestId('new-step'), 'steps: new');
+  await press(page, 'Enter', 'steps: first added');
+  await tabTo(page, page.getByTestId('step-start').first(), 'steps: first step start');
+  await expect(page.getByTestId('step-start').first()).toHaveAttribute('aria-valuetext', /^0:00:0\d:\d\d$/);
+  await tabTo(page, page.getByTestId('new-step'), 'steps: new');
+  for (let i = 0; i < 1; i += 1) await page.keyboard.press('Shift+ArrowRight');
+  await expectFocus(page, 'playhead moved');
+  await press(page, 'Enter', 'steps: second added');
+  await expect(page.getByTestId('step-item')).toHaveCount(2);
+  for (const [index, name] of [
+    [0, 'Dissection'],
+    [1, 'Suture'],
+  ] as const) {
+    await tabTo(page, page.getByTestId('step-name').nth(index), `steps: name ${index + 1}`);
+    await type(page, name, `steps: name ${index + 1}`);
+    await press(page, 'Escape', `steps: name ${index + 1} list closed`);
+  }
+  await press(page, 'Tab', 'steps: names done');
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-status', 'saved', { timeout: 20_000 });
+  await tabTo(page, page.getByTestId('submit-preparation'), 'submit');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/editor/${videoId}/complete$`));
+  await expect(page.getByTestId('complete-title')).toBeFocused();
+  await expectFocus(page, 'completion page');
+  await close();
+});
+
+test('a learner adds a video and sends it with the keyboard alone', async ({ browser }) => {
+  test.setTimeout(300_000);
+  const { page, close } = await signInByKeyboard(browser, learner);
+  await openFromMenu(page, 'Mes vidéos', /\/videos$/);
+  await tabTo(page, page.getByTestId('add-video'), 'videos: add');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/videos\/add$/);
+  await expectFocus(page, 'add page opened');
+
+  /** An MUI select: opened with Enter, an option chosen with the arrows and Enter. */
+  const choose = async (label: RegExp, option: string) => {
+    await tabTo(page, page.getByRole('combobox', { name: label }), `select ${String(label)}`);
+    await press(page, 'Enter', `select ${String(label)} opened`);
+    const listbox = page.getByRole('listbox');
+    await expect(listbox).toBeVisible();
+    const target = listbox.getByRole('option', { name: option }).first();
+    for (let i = 0; i < 40 && !(await target.evaluate((el) => el === document.activeElement)); i += 1) {
+      await press(page, 'ArrowDown', `select ${String(label)} option`);
+    }
+    await press(page, 'Enter', `select ${String(label)} chosen`);
+    await expect(listbox).toBeHidden();
+  };
+  const radio = async (group: string, option: string) => {
+    const target = page.getByRole('radiogroup', { name: group }).getByRole('radio', { name: option });
+    await tabTo(page, page.getByRole('radiogroup', { name: group }).getByRole('radio').first(), `radio ${group}`);
+    for (let i = 0; i < 8 && !(await target.isChecked()); i += 1) await press(page, 'ArrowRight', `radio ${group}`);
+    await expect(target).toBeChecked();
+  };
+  const text = async (testId: string, value: string) => {
+    await tabTo(page, page.getByTestId(testId), `field ${testId}`);
+    await type(page, value, `field ${testId}`);
+  };
+
+  await choose(/^Intervention/, 'Transplantation rénale');
+  await expect(page.getByRole('combobox', { name: /^Organe/ })).toHaveText('Rein');
+  await tabTo(page, page.getByRole('combobox', { name: /Étapes clés à analyser/ }), 'key steps');
+  await press(page, 'Enter', 'key steps opened');
+  await press(page, 'Enter', 'key step 1 chosen');
+  await press(page, 'ArrowDown', 'key step 2');
+  await press(page, 'Enter', 'key step 2 chosen');
+  await press(page, 'Escape', 'key steps closed');
+  await text('equipment-brand', 'Intuitive Surgical');
+  await text('surgery-duration', '95');
+  await text('equipment-used', 'da Vinci Xi');
+  await radio('Main dominante', 'Droite');
+  await choose(/Tranche d'âge/, '45 à 59 ans');
+  await radio('Sexe du patient', 'Homme');
+  await radio('IMC du patient', 'De 30 à 40');
+  await radio('Complication', 'Non');
+  await radio('Antécédent de radiothérapie', 'Non');
+  for (const dimension of ['mentalDemand', 'physicalDemand', 'temporalDemand', 'performance', 'effort', 'frustration']) {
+    await tabTo(page, page.getByTestId(`tlx-${dimension}`).locator('input'), `NASA-TLX ${dimension}`);
+    await press(page, 'ArrowRight', `NASA-TLX ${dimension}`);
+  }
+  await expect(page.getByTestId('tlx-raw-score')).toContainText('55');
+
+  // The video file: the file chooser opens from the keyboard (the browser's own dialog picks the file).
+  await tabTo(page, page.getByTestId('video-file-button'), 'video file');
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+  await chooser.setFiles(media.clip);
+  await expectFocus(page, 'video file chosen');
+
+  await tabTo(page, page.getByTestId('submit-video'), 'send the case');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/videos$/, { timeout: 30_000 });
+  await expectFocus(page, 'back on the list');
+
+  // Ready after processing: opened from its card, then sent to the editors.
+  const card = page.getByTestId('video-card').first();
+  await expect(card.getByTestId('video-status')).toHaveText('Enregistrée', { timeout: 120_000 });
+  await tabTo(page, card.getByRole('link').first(), 'card');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/videos\/[0-9a-f-]{36}$/);
+  await expectFocus(page, 'case opened');
+  const send = page.getByTestId('send-video');
+  await expect(send).toBeEnabled({ timeout: 120_000 });
+  await tabTo(page, send, 'send');
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await expectFocus(page, 'send dialog');
+  await tabTo(page, dialog.getByTestId('confirm-send'), 'send: confirm');
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('video-status')).toHaveAttribute('data-status', /pending_preparation/, { timeout: 30_000 });
+  await expectFocus(page, 'case sent');
+  await close();
+});
