@@ -39,6 +39,8 @@ import { createAdminService } from './modules/admin/admin.service.ts';
 import { createAuditLogService } from './modules/admin/audit-log.service.ts';
 import { analysisRoutes } from './modules/analysis/analysis.routes.ts';
 import { createAnalysisService } from './modules/analysis/analysis.service.ts';
+import { createReviewService } from './modules/review/review.service.ts';
+import { reviewRoutes } from './modules/review/review.routes.ts';
 import { createVoiceStore } from './modules/analysis/voice.ts';
 import { createAudit, createAuditCounter, createAuditEraser } from './modules/audit/audit.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -105,6 +107,8 @@ export interface AppDeps {
   queue: Queue;
   log: Logger;
   clock?: () => Date;
+  /** The random source of the second-review draw (docs/double-review.md); tests inject known numbers. */
+  random?: () => number;
   /** How push endpoints' host names resolve (the system resolver by default). */
   pushResolve?: ResolveHost;
   /** Serve the built web app (off in API tests). */
@@ -203,8 +207,10 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const eraseAudit = createAuditEraser(db);
   const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, videos, eraseAudit, clock });
   const vocabularies = createVocabularyService(db);
+  const review = createReviewService({ db, audit, notifications, hub, clock, random: deps.random });
   const preparationJobs = createPreparationJobs({
     db,
+    review,
     storage,
     scratch,
     claims,
@@ -217,7 +223,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     audit,
   });
   const voice = createVoiceStore({ mediaService, ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
-  const analysis = createAnalysisService({ db, mediaService, notifications, audit, claims, voice, hub, clock });
+  const analysis = createAnalysisService({ db, mediaService, notifications, audit, claims, voice, hub, review, clock });
   const contact = createContactService({ db, queue, users, notifications, supportEmail: config.supportEmail, clock });
   const stats = createStatsService({ db, clock, timeZone: config.timeZone });
   const vocabularyAdmin = createVocabularyAdmin({ db, audit, clock });
@@ -226,7 +232,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     claims,
     audit,
     notifications,
-    onReleasing: async ({ videoId, stage }, tx) => (stage === 'analysis' ? analysis.draftReleased(tx, videoId) : null),
+    onReleasing: async ({ videoId, stage }, tx) => (stage !== 'preparation' ? analysis.draftReleased(tx, videoId) : null),
     onReleased: async ({ videoId, stage, authorId }, leftover) => {
       if (stage === 'preparation') {
         preparation.poolChanged(videoId, 'returned');
@@ -242,6 +248,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const dashboard = createDashboardService({ db, clock, timeZone: config.timeZone });
   return {
     scratch,
+    review,
     uploads,
     dashboard,
     dashboardEvents,
@@ -410,6 +417,7 @@ export async function buildApp(deps: AppDeps): Promise<{
       await v1.register(preparationRoutes({ preparation: services.preparation }));
       await v1.register(analysisRoutes({ analysis: services.analysis }));
       await v1.register(statsRoutes({ stats: services.stats }));
+      await v1.register(reviewRoutes({ review: services.review }));
       await v1.register(
         adminCatalogRoutes({ vocabularies: services.vocabularyAdmin, surgeryVideos: services.surgeryVideosAdmin, videos: services.videos }),
       );

@@ -22,7 +22,15 @@ export function createAnalysisComments(deps: { audit: Audit; drafts: AnalysisDra
         if ((n?.n ?? 0) >= ANALYSIS_LIMITS.commentsMax) throw new AppError('COMMENTS_LIMIT', { max: ANALYSIS_LIMITS.commentsMax });
         const [row] = await tx
           .insert(analysisComments)
-          .values({ videoId, round: draft.round, start: body.start, end: body.end ?? null, text: body.text, createdAt: clock(), updatedAt: clock() })
+          .values({
+            videoId,
+            round: draft.round,
+            start: body.start,
+            end: body.end ?? null,
+            text: body.text,
+            createdAt: clock(),
+            updatedAt: clock(),
+          })
           .returning();
         return row;
       });
