@@ -1,4 +1,5 @@
 import { asc, eq, sql } from 'drizzle-orm';
+import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analysisResultSchema, expertWorkspaceSchema, KPIS, type Kpi } from '@sutura/domain/analysis';
 import { disagreementListSchema, reviewSettingsViewSchema } from '@sutura/domain/review';
@@ -263,6 +264,15 @@ describe('a case reviewed twice', () => {
       JSON.stringify(shown.disagreement),
     ).toEqual(['Depth perception', 'Bimanual dexterity', 'Movement efficiency', 'Tissue handling', 'Autonomy']);
     expect(shown.furtherReviewPending).toBe(false);
+    // The PDF report carries both reviews, the mean and the disagreement.
+    const report = await ctx.inject({ method: 'GET', url: `/v1/videos/${videoId}/analysis/report?langCode=en`, token: learner.token });
+    expect(report.statusCode).toBe(200);
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(report.rawPayload)), { mergePages: true });
+    const flat = text.replace(/\s+/g, ' ');
+    expect(flat).toContain('Double review');
+    expect(flat).toContain('Marc Lefèvre');
+    expect(flat).toContain('The experts differ by 2 levels or more on: Depth perception');
+    expect(flat).toContain('Advice of Marc');
     // The second review's submit told the learner once the result was shown.
     const rows = await db().select().from(analyses).where(eq(analyses.videoId, videoId));
     expect(rows.map((r) => r.round).sort()).toEqual([1, 2]);
