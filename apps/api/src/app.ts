@@ -40,6 +40,8 @@ import { createAuditLogService } from './modules/admin/audit-log.service.ts';
 import { analysisRoutes } from './modules/analysis/analysis.routes.ts';
 import { createFrameGrabber } from './modules/analysis/annotated-frames.ts';
 import { createAnalysisService } from './modules/analysis/analysis.service.ts';
+import { createReviewService } from './modules/review/review.service.ts';
+import { reviewRoutes } from './modules/review/review.routes.ts';
 import { createVoiceStore } from './modules/analysis/voice.ts';
 import { createAudit, createAuditCounter, createAuditEraser } from './modules/audit/audit.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -114,6 +116,8 @@ export interface AppDeps {
   queue: Queue;
   log: Logger;
   clock?: () => Date;
+  /** The random source of the second-review draw (docs/double-review.md); tests inject known numbers. */
+  random?: () => number;
   /** How push endpoints' host names resolve (the system resolver by default). */
   pushResolve?: ResolveHost;
   /** Serve the built web app (off in API tests). */
@@ -226,8 +230,10 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const eraseAudit = createAuditEraser(db);
   const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, videos, eraseAudit, clock });
   const vocabularies = createVocabularyService(db);
+  const review = createReviewService({ db, audit, notifications, hub, clock, random: deps.random });
   const preparationJobs = createPreparationJobs({
     db,
+    review,
     storage,
     scratch,
     claims,
@@ -240,7 +246,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     audit,
   });
   const voice = createVoiceStore({ mediaService, ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
-  const analysis = createAnalysisService({ db, mediaService, notifications, audit, claims, voice, hub, clock });
+  const analysis = createAnalysisService({ db, mediaService, notifications, audit, claims, voice, hub, review, clock });
   const frames = createFrameGrabber({ storage, scratch, mediaService, ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
   const contact = createContactService({ db, queue, users, notifications, supportEmail: config.supportEmail, clock });
   const stats = createStatsService({ db, clock, timeZone: config.timeZone });
@@ -251,7 +257,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     claims,
     audit,
     notifications,
-    onReleasing: async ({ videoId, stage }, tx) => (stage === 'analysis' ? analysis.draftReleased(tx, videoId) : null),
+    onReleasing: async ({ videoId, stage }, tx) => (stage !== 'preparation' ? analysis.draftReleased(tx, videoId) : null),
     onReleased: async ({ videoId, stage, authorId }, leftover) => {
       if (stage === 'preparation') {
         preparation.poolChanged(videoId, 'returned');
@@ -269,6 +275,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const dashboard = createDashboardService({ db, clock, timeZone: config.timeZone });
   return {
     scratch,
+    review,
     uploads,
     dashboard,
     dashboardEvents,
@@ -453,6 +460,7 @@ export async function buildApp(deps: AppDeps): Promise<{
       await v1.register(analysisRoutes({ analysis: services.analysis, scratch: services.scratch, frames: services.frames }));
       await v1.register(statsRoutes({ stats: services.stats }));
       await v1.register(calibrationRoutes({ calibration: services.calibration }));
+      await v1.register(reviewRoutes({ review: services.review }));
       await v1.register(
         adminCatalogRoutes({ vocabularies: services.vocabularyAdmin, surgeryVideos: services.surgeryVideosAdmin, videos: services.videos }),
       );

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { KPIS } from '@sutura/domain/analysis';
+import { disagreementsOf, largestGap } from '@sutura/domain/review';
 import { LEASE_MS } from '@sutura/domain/claims';
 import { DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_PREFERENCES } from '@sutura/domain/preferences';
 import type { NasaTlx } from '@sutura/domain/videos';
@@ -13,6 +14,7 @@ import {
   analyses,
   analysisComments,
   appState,
+  disagreements,
   claims,
   media,
   preparations,
@@ -243,10 +245,19 @@ export async function seedDemoHistory(deps: {
       await db
         .select({ id: users.id, email: users.email })
         .from(users)
-        .where(inArray(users.email, ['expert@sutura.local', 'editor@sutura.local', 'editor2@sutura.local', 'learner@sutura.local']))
+        .where(
+          inArray(users.email, [
+            'expert@sutura.local',
+            'expert2@sutura.local',
+            'editor@sutura.local',
+            'editor2@sutura.local',
+            'learner@sutura.local',
+          ]),
+        )
     ).map((u) => [u.email, u.id]),
   );
   const expertId = staff.get('expert@sutura.local');
+  const secondExpertId = staff.get('expert2@sutura.local');
   const editorIds = [staff.get('editor@sutura.local'), staff.get('editor2@sutura.local')].filter((id): id is string => !!id);
   // Without the demo learner (deleted, or no demo accounts) there is nobody to make a history for.
   if (!expertId || editorIds.length === 0 || !staff.get('learner@sutura.local')) return { created: 0 };
@@ -523,6 +534,57 @@ export async function seedDemoHistory(deps: {
           createdAt: submittedAt,
           updatedAt: submittedAt,
         });
+        // Every sixth case was drawn for a second review (docs/double-review.md): most agree within
+        // a level, the first one disagrees by 2 levels on tissue handling and is flagged.
+        const twice = secondExpertId && plan.index % 6 === 2;
+        await tx
+          .update(videos)
+          .set({
+            resultReleasedAt: new Date(submittedAt.getTime() + (twice ? 20 * 3600_000 : 0)),
+            ...(twice ? { reviewsRequired: 2, secondReviewReason: 'drawn', secondReviewShare: 20, secondReviewDraw: 0.1 } : {}),
+          })
+          .where(eq(videos.id, plan.videoId));
+        if (twice) {
+          const flagged = plan.index === 2;
+          const shift = (value: number, i: number) => clamp(value + ((i + plan.index) % 3 === 0 ? 1 : 0) * (value >= 5 ? -1 : 1), 1, 5);
+          const secondKpis = Object.fromEntries(KPIS.map((k, i) => [k, shift(kpiRatings[k]!, i)]));
+          if (flagged)
+            secondKpis.tissueHandling = kpiRatings.tissueHandling! >= 3 ? kpiRatings.tissueHandling! - 2 : kpiRatings.tissueHandling! + 2;
+          const secondSteps = Object.fromEntries(Object.entries(stepRatings).map(([id, v], i) => [id, shift(v, i + 1)]));
+          const secondAt = new Date(submittedAt.getTime() + 20 * 3600_000);
+          await tx.insert(analyses).values({
+            videoId: plan.videoId,
+            round: 2,
+            expertId: secondExpertId,
+            status: 'submitted',
+            stepRatings: secondSteps,
+            kpiRatings: secondKpis,
+            globalRating: clamp(Math.round(level + (flagged ? -1 : 0)), 1, 5),
+            assessment: words.assessment,
+            advice: words.advice,
+            createdAt: new Date(secondAt.getTime() - 2 * 3600_000),
+            updatedAt: secondAt,
+            submittedAt: secondAt,
+          });
+          await tx.insert(analysisComments).values({
+            videoId: plan.videoId,
+            round: 2,
+            start: steps[0]!.start + 5,
+            text: words.comment,
+            createdAt: secondAt,
+            updatedAt: secondAt,
+          });
+          const items = disagreementsOf(
+            [
+              { round: 1, kpiRatings, stepRatings },
+              { round: 2, kpiRatings: secondKpis, stepRatings: secondSteps },
+            ],
+            steps.map((s) => s.id),
+          );
+          if (items.length) {
+            await tx.insert(disagreements).values({ videoId: plan.videoId, items, maxGap: largestGap(items), flaggedAt: secondAt });
+          }
+        }
         created++;
       }
     });

@@ -19,6 +19,8 @@ export const DEMO_ACCOUNTS: { email: string; role: Role; firstName: string; last
   { email: 'editor@sutura.local', role: 'editor', firstName: 'Hugo', lastName: 'Bernard' },
   { email: 'editor2@sutura.local', role: 'editor', firstName: 'Inès', lastName: 'Roussel' },
   { email: 'expert@sutura.local', role: 'expert', firstName: 'Claire', lastName: 'Dubois' },
+  // The second reviewer of the demo history's double-reviewed cases (docs/double-review.md).
+  { email: 'expert2@sutura.local', role: 'expert', firstName: 'Antoine', lastName: 'Mercier' },
   { email: 'admin@sutura.local', role: 'administrator', firstName: 'Nadia', lastName: 'Lefèvre' },
   { email: 'copil@sutura.local', role: 'copil', firstName: 'Marc', lastName: 'Girard' },
 ];

@@ -109,6 +109,8 @@ export async function createTestContext(
     /** On S3, parts of this size instead of 16 MiB (so that a small file crosses several). */
     s3PartBytes?: number;
     pushResolve?: ResolveHost;
+    /** The random source of the second-review draw (docs/double-review.md). */
+    random?: () => number;
   } = {},
 ): Promise<TestContext> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sutura-test-'));
@@ -177,6 +179,7 @@ export async function createTestContext(
     // Every JSON answer of every API test is checked against what /v1/docs says of it.
     validateResponses: true,
     ...(opts.pushResolve ? { pushResolve: opts.pushResolve } : {}),
+    ...(opts.random ? { random: opts.random } : {}),
   });
   if (opts.workers !== false) {
     const pipeline = {

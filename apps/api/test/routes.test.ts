@@ -149,6 +149,9 @@ const BY_ID: Record<string, (id: string, viewer: Person) => { query?: string; bo
   'PUT /v1/admin/users/:id/roles': () => ({ body: { roles: ['editor'] } }),
   'PUT /v1/admin/users/:id/active': () => ({ body: { active: false } }),
   'POST /v1/admin/users/:id/validation-mail': () => ({ body: {} }),
+  'PUT /v1/admin/review-settings/surgeries/:id': () => ({ body: { secondReviewShare: 50 } }),
+  'POST /v1/admin/videos/:id/reviews': () => ({ body: {} }),
+  'POST /v1/admin/disagreements/:id/discussed': () => ({ body: { note: 'Discussed with both experts.' } }),
 };
 
 /** Routes whose body is not JSON, and the refusal of a JSON body there. */

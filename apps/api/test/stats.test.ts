@@ -542,7 +542,14 @@ describe('a double-reviewed case', () => {
       .returning();
     await db.insert(analyses).values([
       { videoId: twice!.id, round: 1, status: 'submitted', kpiRatings: ratings(2), globalRating: 2, submittedAt: daysAgo(9) },
-      { videoId: twice!.id, round: 2, status: 'submitted', kpiRatings: ratings(4, { autonomy: null }), globalRating: 4, submittedAt: daysAgo(8) },
+      {
+        videoId: twice!.id,
+        round: 2,
+        status: 'submitted',
+        kpiRatings: ratings(4, { autonomy: null }),
+        globalRating: 4,
+        submittedAt: daysAgo(8),
+      },
     ]);
     // A single review (level 5), and a case whose second review is awaited: its first does not count yet.
     await analysed(g.id, daysAgo(6), ratings(5), 5);
@@ -550,7 +557,9 @@ describe('a double-reviewed case', () => {
       .insert(videos)
       .values({ authorId: g.id, status: 'pending_review', reviewRound: 2, mediaStatus: 'ready', reviewsRequired: 2 })
       .returning();
-    await db.insert(analyses).values({ videoId: waiting!.id, round: 1, status: 'submitted', kpiRatings: ratings(1), globalRating: 1, submittedAt: daysAgo(4) });
+    await db
+      .insert(analyses)
+      .values({ videoId: waiting!.id, round: 1, status: 'submitted', kpiRatings: ratings(1), globalRating: 1, submittedAt: daysAgo(4) });
 
     const result = shown(await stats().learner(viewer(g), 'all'));
     const now = result.radar.find((s) => s.key === 0)!;
@@ -561,8 +570,13 @@ describe('a double-reviewed case', () => {
     expect(june).toMatchObject({ analyses: 2, global: 4 });
 
     // Once the awaited review is in and the result shown, the case counts, with its mean.
-    await db.insert(analyses).values({ videoId: waiting!.id, round: 2, status: 'submitted', kpiRatings: ratings(3), globalRating: 3, submittedAt: daysAgo(3) });
-    await db.update(videos).set({ status: 'analysed', resultReleasedAt: daysAgo(3) }).where(eq(videos.id, waiting!.id));
+    await db
+      .insert(analyses)
+      .values({ videoId: waiting!.id, round: 2, status: 'submitted', kpiRatings: ratings(3), globalRating: 3, submittedAt: daysAgo(3) });
+    await db
+      .update(videos)
+      .set({ status: 'analysed', resultReleasedAt: daysAgo(3) })
+      .where(eq(videos.id, waiting!.id));
     const after = shown(await stats().learner(viewer(g), 'all'));
     // (3 + 5 + 2) / 3 for depth perception.
     expect(after.radar.find((s) => s.key === 0)!).toMatchObject({ analyses: 3, kpis: { depthPerception: 3.3 } });

@@ -424,6 +424,34 @@ export const analysisResultSchema = z.object({
   nonActiveTime: z.number(),
   comments: z.array(commentSchema),
   reportUrl: z.string(),
+  /**
+   * Every submitted review of the case, round by round, each signed by its expert (the fields above
+   * are the first review's); one entry for a case reviewed once (docs/double-review.md).
+   */
+  reviews: z.array(
+    z.object({
+      round: z.number(),
+      expert: z.object({ id: z.string(), firstName: z.string(), lastName: z.string() }),
+      submittedAt: z.string(),
+      globalRating: ratingSchema.nullable(),
+      assessment: z.string(),
+      advice: z.string(),
+      voice: voiceAdviceSchema.nullable(),
+      kpis: z.array(z.object({ kpi: z.enum(KPIS), rating: ratingSchema.nullable() })),
+      steps: z.array(z.object({ id: z.string(), rating: ratingSchema.nullable() })),
+      comments: z.array(commentSchema),
+    }),
+  ),
+  /** The mean of the reviews per KPI and step (one decimal), null when no review rated it or ratings are hidden. */
+  mean: z.object({
+    globalRating: z.number().nullable(),
+    kpis: z.array(z.object({ kpi: z.enum(KPIS), rating: z.number().nullable() })),
+    steps: z.array(z.object({ id: z.string(), rating: z.number().nullable() })),
+  }),
+  /** Where the experts disagreed (2 levels or more), by KPI and step names; null when they agree. */
+  disagreement: z.object({ items: z.array(z.object({ kind: z.enum(['kpi', 'step']), key: z.string(), name: z.string() })) }).nullable(),
+  /** Another expert reviews the case now: the result shown is that of the reviews submitted so far. */
+  furtherReviewPending: z.boolean(),
 });
 export type AnalysisResult = z.infer<typeof analysisResultSchema>;
 

@@ -7,13 +7,15 @@ import { LEASE_HOURS } from './limits.ts';
  * the video's fencing token, and every write of the holder carries it, so that a holder whose
  * lease expired or was taken over is refused.
  */
-export const CLAIM_STAGES = ['preparation', 'analysis'] as const;
+export const CLAIM_STAGES = ['preparation', 'analysis', 'review'] as const;
 export type ClaimStage = (typeof CLAIM_STAGES)[number];
 
 /** The video status a stage claims from (the pool) and the one it holds in. */
 export const CLAIM_STATUSES = {
   preparation: { pending: 'pending_preparation', held: 'in_preparation' },
   analysis: { pending: 'pending_analysis', held: 'in_analysis' },
+  /** A second or third independent review of an analysed case (docs/double-review.md). */
+  review: { pending: 'pending_review', held: 'in_review' },
 } as const satisfies Record<ClaimStage, { pending: string; held: string }>;
 
 export const LEASE_MS = LEASE_HOURS * 3600 * 1000;

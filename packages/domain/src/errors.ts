@@ -265,6 +265,16 @@ export const ERRORS = {
     en: 'This analysis has been submitted and can no longer be changed',
     fr: 'Cette analyse a été envoyée et ne peut plus être modifiée',
   },
+  REVIEW_ALREADY_REVIEWED: {
+    status: 409,
+    en: 'You have already reviewed this case: another expert must review it',
+    fr: 'Vous avez déjà analysé ce cas : un autre expert doit l’analyser',
+  },
+  REVIEW_NOT_POSSIBLE: {
+    status: 409,
+    en: 'This case cannot be sent for another review now',
+    fr: 'Ce cas ne peut pas être envoyé pour une autre analyse maintenant',
+  },
   ANALYSIS_NOT_READY: {
     status: 404,
     en: 'The analysis of this video is not available yet',

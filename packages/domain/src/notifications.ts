@@ -151,6 +151,16 @@ export const NOTIFICATION_KINDS = {
     en: 'Your video of {surgery} has been analysed by {expert}: read the advice.',
     fr: 'Votre vidéo de {surgery} a été analysée par {expert} : consultez les conseils.',
   },
+  secondReviewStarted: {
+    type: 'other',
+    group: 'analysis',
+    subject: {
+      en: 'Sutura: a second expert reviews your video of {surgery}',
+      fr: 'Sutura : un second expert analyse votre vidéo de {surgery}',
+    },
+    en: 'A second expert now reviews your video of {surgery}: your result stays available and will be updated when the review arrives.',
+    fr: 'Un second expert analyse maintenant votre vidéo de {surgery} : votre résultat reste disponible et sera mis à jour à son arrivée.',
+  },
   preparationClaimReleased: {
     type: 'other',
     group: 'preparation',

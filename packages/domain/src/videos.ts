@@ -9,6 +9,9 @@ export const VIDEO_STATUSES = [
   'processing',
   'pending_analysis',
   'in_analysis',
+  // A second or third independent review (docs/double-review.md).
+  'pending_review',
+  'in_review',
   'analysed',
 ] as const;
 export type VideoStatus = (typeof VIDEO_STATUSES)[number];

@@ -756,9 +756,11 @@ export const analysisComments = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    foreignKey({ name: 'analysis_comments_review_fk', columns: [t.videoId, t.round], foreignColumns: [analyses.videoId, analyses.round] }).onDelete(
-      'cascade',
-    ),
+    foreignKey({
+      name: 'analysis_comments_review_fk',
+      columns: [t.videoId, t.round],
+      foreignColumns: [analyses.videoId, analyses.round],
+    }).onDelete('cascade'),
     index('analysis_comments_video').on(t.videoId, t.round, t.start),
   ],
 );

@@ -22,6 +22,14 @@ import {
 } from '@sutura/domain/analysis';
 import { rppsCheckResponse, sessionSchema, signUpResponse } from '@sutura/domain/auth';
 import { signOutResponse, ssoAdminSchema, ssoIdentitiesResponse, ssoOptionsSchema, ssoPendingSchema } from '@sutura/domain/sso';
+import {
+  discussedResponse,
+  disagreementListSchema,
+  moreReviewResponse,
+  reviewSettingsSchema,
+  reviewSettingsViewSchema,
+  surgeryShareSchema,
+} from '@sutura/domain/review';
 import { claimResponse, releaseResponse } from '@sutura/domain/claims';
 import { dashboardSchema } from '@sutura/domain/dashboard';
 import { bestCaseDrawingSchema } from '@sutura/domain/drawing';
@@ -341,6 +349,18 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'GET /v1/stats/me/nasa-tlx': json(learnerNasaTlxSchema, "The learner's NASA-TLX against the average."),
   'GET /v1/stats/me/steps': json(learnerStepTimesSchema, "The learner's step times for a surgery against that surgery's average."),
 
+  'GET /v1/admin/review-settings': json(
+    reviewSettingsViewSchema,
+    'The share of cases drawn for a second review: the default and each surgery’s.',
+  ),
+  'PUT /v1/admin/review-settings': json(reviewSettingsSchema, 'The installation’s default share is saved.'),
+  'PUT /v1/admin/review-settings/surgeries/:id': json(surgeryShareSchema, 'The surgery’s share is saved (null: the default applies).'),
+  'POST /v1/admin/videos/:id/reviews': json(
+    moreReviewResponse,
+    'The case is sent for another review (a second, or a third when flagged); REVIEW_NOT_POSSIBLE otherwise.',
+  ),
+  'GET /v1/admin/disagreements': json(disagreementListSchema, 'The flagged cases, newest first, by status and surgery.'),
+  'POST /v1/admin/disagreements/:id/discussed': json(discussedResponse, 'The disagreement is marked discussed, with its note.'),
   'GET /v1/admin/vocabularies': json(adminVocabulariesSchema, 'Every vocabulary with both names, retired terms included.'),
   'POST /v1/admin/vocabularies/organs': json(idOnly, 'The new organ.', 201),
   'POST /v1/admin/vocabularies/surgeries': json(idOnly, 'The new surgery.', 201),

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'dr
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { ADMIN_VIDEO_SEARCH_MAX, type AdminVideo, type AdminVideoList } from '@sutura/domain/admin-catalog';
-import { CLAIM_STATUSES } from '@sutura/domain/claims';
+import { CLAIM_STATUSES, type ClaimStage } from '@sutura/domain/claims';
 import type { Language } from '@sutura/domain/i18n';
 import type { ListQuery } from '@sutura/domain/query';
 import { MEDIA_STATUSES, VIDEO_STATUSES, type MediaStatus, type VideoStatus } from '@sutura/domain/videos';
@@ -35,9 +35,9 @@ export function createSurgeryVideosAdmin(deps: {
   notifications: NotificationService;
   /** The stage whose claim ended hears of it (pool and status events, the expert's draft dropped). */
   /** In the release's transaction: the work of the claim that goes with it (an expert's draft); what to tidy once committed. */
-  onReleasing: (claim: { videoId: string; stage: 'preparation' | 'analysis' }, tx: ClaimsTx) => Promise<string | null>;
+  onReleasing: (claim: { videoId: string; stage: ClaimStage }, tx: ClaimsTx) => Promise<string | null>;
   /** Once committed, with what `onReleasing` returned. */
-  onReleased: (claim: { videoId: string; stage: 'preparation' | 'analysis'; authorId: string }, leftover: string | null) => Promise<void>;
+  onReleased: (claim: { videoId: string; stage: ClaimStage; authorId: string }, leftover: string | null) => Promise<void>;
 }) {
   const { db, claims, audit, notifications } = deps;
 

@@ -1,5 +1,6 @@
 import { and, asc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import { KPIS, type AnalysisComment, type AnalysisDraft, type AnalysisStep, type Kpi, type RatingLevel } from '@sutura/domain/analysis';
+import type { ClaimStage } from '@sutura/domain/claims';
 import type { Language } from '@sutura/domain/i18n';
 import type { Db } from '../../db/client.ts';
 import { analyses, analysisComments, videos } from '../../db/schema.ts';
@@ -117,11 +118,22 @@ export function createAnalysisDrafts(deps: { db: Db; mediaService: MediaService;
     if (voiceMediaId) await mediaService.remove(voiceMediaId);
   }
 
+  /**
+   * The review round the case is at, and its claim stage: round 1 is the analysis stage, rounds 2
+   * and 3 the review stage (docs/double-review.md).
+   */
+  async function roundOf(videoId: string, tx: Db | ClaimsTx = db): Promise<{ round: number; stage: ClaimStage }> {
+    const [video] = await tx.select({ round: videos.reviewRound }).from(videos).where(eq(videos.id, videoId));
+    const round = video?.round ?? 1;
+    return { round, stage: round > 1 ? 'review' : 'analysis' };
+  }
+
   /** The holder's write: the claim module checks the token, then the draft must still be a draft. */
   async function fenced(viewer: RequestUser, videoId: string, fencingToken: number) {
-    const video = await claims.assertHolder('analysis', videoId, viewer.id, fencingToken);
-    const draft = await holderDraft(videoId, viewer.id);
-    return { video, draft };
+    const { round, stage } = await roundOf(videoId);
+    const video = await claims.assertHolder(stage, videoId, viewer.id, fencingToken);
+    const draft = await holderDraft(videoId, viewer.id, db, round);
+    return { video, draft, stage };
   }
 
   /** The holder's write, in one transaction with the claim checked and held (see claims.whileHolding). */
@@ -131,11 +143,12 @@ export function createAnalysisDrafts(deps: { db: Db; mediaService: MediaService;
     fencingToken: number,
     write: (tx: ClaimsTx, held: { video: VideoRow; draft: AnalysisRow }) => Promise<T>,
   ): Promise<T> {
-    return claims.whileHolding('analysis', videoId, viewer.id, fencingToken, async (tx, video) =>
-      write(tx, { video, draft: await holderDraft(videoId, viewer.id, tx) }),
+    const { round, stage } = await roundOf(videoId);
+    return claims.whileHolding(stage, videoId, viewer.id, fencingToken, async (tx, video) =>
+      write(tx, { video, draft: await holderDraft(videoId, viewer.id, tx, round) }),
     );
   }
 
-  return { stepsOf, commentsOf, voiceOf, draftOf, analysisRow, holderDraft, deleteDraft, discardDraft, fenced, fencedWrite };
+  return { stepsOf, commentsOf, voiceOf, draftOf, analysisRow, holderDraft, deleteDraft, discardDraft, roundOf, fenced, fencedWrite };
 }
 export type AnalysisDrafts = ReturnType<typeof createAnalysisDrafts>;

@@ -262,6 +262,8 @@ export async function renderAnalysisReport(data: ReportData, lang: Language): Pr
     if (c.drawing && frame) annotatedFrame(doc, frame, c.drawing, t.frameAt.replace('{t}', formatTimecode(c.drawing.time)));
   }
 
+  reviewsSection(doc, result, lang, width);
+
   // Footer on every page: the case, the expert, the page number.
   const range = doc.bufferedPageRange();
   for (let i = range.start; i < range.start + range.count; i++) {
@@ -278,6 +280,103 @@ export async function renderAnalysisReport(data: ReportData, lang: Language): Pr
   }
   doc.end();
   return done;
+}
+
+const REVIEW_TEXT = {
+  fr: {
+    heading: 'Double analyse',
+    intro: 'Ce cas a été analysé indépendamment par {n} experts : leurs notes côte à côte et leur moyenne.',
+    item: 'Critère',
+    mean: 'Moyenne',
+    global: 'Note globale',
+    disagreement: 'Les experts diffèrent de 2 niveaux ou plus sur : {items}.',
+    agreement: 'Les experts ne diffèrent nulle part de 2 niveaux ou plus.',
+    pending: 'Un autre expert analyse ce cas : ce rapport sera mis à jour à son arrivée.',
+    advice: 'Conseils de {expert}',
+    comments: 'Commentaires de {expert}',
+  },
+  en: {
+    heading: 'Double review',
+    intro: 'This case was reviewed independently by {n} experts: their ratings side by side and their mean.',
+    item: 'Item',
+    mean: 'Mean',
+    global: 'Global rating',
+    disagreement: 'The experts differ by 2 levels or more on: {items}.',
+    agreement: 'The experts nowhere differ by 2 levels or more.',
+    pending: 'Another expert is reviewing this case: this report will be updated when the review arrives.',
+    advice: 'Advice of {expert}',
+    comments: 'Comments of {expert}',
+  },
+} as const;
+
+/**
+ * The further reviews of a case reviewed twice or more (docs/double-review.md): each expert's
+ * ratings side by side per KPI and step with their mean, the disagreement, and the advice and
+ * comments of the reviews after the first, each signed. Nothing for a case reviewed once.
+ */
+function reviewsSection(doc: PDFKit.PDFDocument, result: AnalysisResult, lang: Language, width: number) {
+  const t = REVIEW_TEXT[lang];
+  if (result.furtherReviewPending) {
+    doc.moveDown(0.8).font('regular').fontSize(10).fillColor(MUTED).text(t.pending, MARGIN, undefined, { width }).fillColor(INK);
+  }
+  if (result.reviews.length < 2) return;
+  const name = (r: AnalysisResult['reviews'][number]) => `${r.expert.firstName} ${r.expert.lastName}`.trim();
+  doc.moveDown(1).font('bold').fontSize(14).fillColor(COLORS.primary).text(t.heading, MARGIN).moveDown(0.3);
+  doc
+    .font('regular')
+    .fontSize(10)
+    .fillColor(INK)
+    .text(t.intro.replace('{n}', String(result.reviews.length)), MARGIN, undefined, { width });
+  doc.moveDown(0.4);
+  const n = result.reviews.length;
+  const first = 0.34;
+  const columns = [first, ...Array.from({ length: n + 1 }, () => (1 - first) / (n + 1))];
+  if (result.ratingsShown) {
+    tableRow(doc, [t.item, ...result.reviews.map(name), t.mean], columns, width, true);
+    const cell = (v: number | null) => (v === null ? '–' : `${v}/5`);
+    tableRow(doc, [t.global, ...result.reviews.map((r) => cell(r.globalRating)), cell(result.mean.globalRating)], columns, width, false);
+    KPIS.forEach((kpi, i) => {
+      const values = result.reviews.map((r) => cell(r.kpis[i]?.rating ?? null));
+      tableRow(doc, [KPI_DEFINITIONS[kpi].name[lang], ...values, cell(result.mean.kpis[i]?.rating ?? null)], columns, width, false);
+    });
+    result.steps.forEach((step, i) => {
+      const values = result.reviews.map((r) => cell(r.steps[i]?.rating ?? null));
+      tableRow(doc, [step.name, ...values, cell(result.mean.steps[i]?.rating ?? null)], columns, width, false);
+    });
+    doc.moveDown(0.5);
+  }
+  const items = result.disagreement?.items ?? [];
+  doc
+    .font('regular')
+    .fontSize(10)
+    .fillColor(items.length ? COLORS.secondary : INK)
+    .text(items.length ? t.disagreement.replace('{items}', items.map((i) => i.name).join(', ')) : t.agreement, MARGIN, undefined, { width })
+    .fillColor(INK);
+  for (const review of result.reviews.slice(1)) {
+    ensureSpace(doc, 60);
+    doc
+      .moveDown(0.6)
+      .font('bold')
+      .fontSize(11)
+      .text(t.advice.replace('{expert}', name(review)), MARGIN);
+    doc
+      .font('regular')
+      .fontSize(10)
+      .text(review.advice.trim() || '–', MARGIN, undefined, { width });
+    if (review.comments.length) {
+      doc
+        .moveDown(0.3)
+        .font('bold')
+        .fontSize(11)
+        .text(t.comments.replace('{expert}', name(review)), MARGIN);
+      for (const c of review.comments) {
+        ensureSpace(doc, 30);
+        const at = c.end != null ? `${formatTimecode(c.start)}–${formatTimecode(c.end)}` : formatTimecode(c.start);
+        doc.font('bold').fontSize(10).fillColor(COLORS.secondary).text(at, MARGIN, undefined, { continued: true });
+        doc.font('regular').fillColor(INK).text(`  ${c.text}`, { width });
+      }
+    }
+  }
 }
 
 function ensureSpace(doc: PDFKit.PDFDocument, height: number) {

@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { activeTimes, KPIS, type AnalysisResult, type RatingLevel } from '@sutura/domain/analysis';
 import type { Language } from '@sutura/domain/i18n';
 import type { Db } from '../../db/client.ts';
-import { users, videos } from '../../db/schema.ts';
+import { analyses, users, videos, videoSteps } from '../../db/schema.ts';
+import type { ReviewService } from '../review/review.service.ts';
 import type { RequestUser } from '../../http/access.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 
@@ -10,8 +11,8 @@ import type { CaseReads } from '../cases/case-read.ts';
 import type { AnalysisDrafts } from './analysis.drafts.ts';
 
 /** The learner's result of a submitted analysis, and what its PDF report needs. */
-export function createAnalysisResult(deps: { db: Db; cases: CaseReads; drafts: AnalysisDrafts }) {
-  const { db, cases, drafts } = deps;
+export function createAnalysisResult(deps: { db: Db; cases: CaseReads; drafts: AnalysisDrafts; review: Pick<ReviewService, 'ofCase'> }) {
+  const { db, cases, drafts, review } = deps;
   const { stepsOf, voiceOf, commentsOf, analysisRow } = drafts;
 
   /** Who may read a submitted analysis: its learner, and administrators; 404 for anyone else. */
@@ -21,8 +22,37 @@ export function createAnalysisResult(deps: { db: Db; cases: CaseReads; drafts: A
     const isAdmin = viewer.roles.includes('administrator');
     if (!video || (!isAuthor && !isAdmin)) throw notFound();
     const analysis = await analysisRow(video.id);
-    if (video.status !== 'analysed' || analysis?.status !== 'submitted') throw new AppError('ANALYSIS_NOT_READY');
+    // Shown once every required review is in (and kept while a further review is under way).
+    const shown = video.status === 'analysed' || video.resultReleasedAt !== null;
+    if (!shown || analysis?.status !== 'submitted') throw new AppError('ANALYSIS_NOT_READY');
     return { video, analysis, isAuthor };
+  }
+
+  /** The submitted reviews, round by round, each with its expert's name. */
+  async function submittedReviews(videoId: string, viewerId: string, rating: (value: number | null | undefined) => RatingLevel | null) {
+    const rows = await db
+      .select({ a: analyses, firstName: users.firstName, lastName: users.lastName })
+      .from(analyses)
+      .leftJoin(users, eq(users.id, analyses.expertId))
+      .where(and(eq(analyses.videoId, videoId), eq(analyses.status, 'submitted')))
+      .orderBy(asc(analyses.round));
+    const stepIds = (
+      await db.select({ id: videoSteps.id }).from(videoSteps).where(eq(videoSteps.videoId, videoId)).orderBy(asc(videoSteps.position))
+    ).map((s) => s.id);
+    return Promise.all(
+      rows.map(async ({ a, firstName, lastName }) => ({
+        round: a.round,
+        expert: { id: a.expertId ?? '', firstName: firstName ?? '', lastName: lastName ?? '' },
+        submittedAt: a.submittedAt!.toISOString(),
+        globalRating: rating(a.globalRating),
+        assessment: a.assessment,
+        advice: a.advice,
+        voice: voiceOf(a, viewerId),
+        kpis: KPIS.map((kpi) => ({ kpi, rating: rating(a.kpiRatings[kpi]) })),
+        steps: stepIds.map((id) => ({ id, rating: rating(a.stepRatings[id]) })),
+        comments: await commentsOf(videoId, a.round),
+      })),
+    );
   }
 
   const service = {
@@ -39,6 +69,12 @@ export function createAnalysisResult(deps: { db: Db; cases: CaseReads; drafts: A
             .where(eq(users.id, analysis.expertId))
         : [];
       const times = activeTimes(steps, video.duration ?? 0);
+      const reviews = await submittedReviews(video.id, viewer.id, rating);
+      const mean = (values: (number | null)[]) => {
+        const rated = values.filter((v): v is number => v !== null);
+        return rated.length ? Math.round((rated.reduce((a, b) => a + b, 0) / rated.length) * 10) / 10 : null;
+      };
+      const disagreement = reviews.length > 1 ? await review.ofCase(video.id, lang) : null;
       return {
         videoId: video.id,
         ratingsShown,
@@ -54,6 +90,14 @@ export function createAnalysisResult(deps: { db: Db; cases: CaseReads; drafts: A
         nonActiveTime: times.nonActive,
         comments: await commentsOf(video.id),
         reportUrl: `/v1/videos/${video.id}/analysis/report`,
+        reviews,
+        mean: {
+          globalRating: mean(reviews.map((r) => r.globalRating)),
+          kpis: KPIS.map((kpi, i) => ({ kpi, rating: mean(reviews.map((r) => r.kpis[i]!.rating)) })),
+          steps: steps.map((s, i) => ({ id: s.id, rating: mean(reviews.map((r) => r.steps[i]?.rating ?? null)) })),
+        },
+        disagreement: disagreement ? { items: disagreement.items.map((i) => ({ kind: i.kind, key: i.key, name: i.name })) } : null,
+        furtherReviewPending: video.status !== 'analysed',
       };
     },
 

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import { KPIS, type AnalysisDraft, type ExpertListItem, type ExpertWorkspace, type SaveAnalysisBody } from '@sutura/domain/analysis';
-import { leaseHoursLeft } from '@sutura/domain/claims';
+import { CLAIM_STATUSES, leaseHoursLeft } from '@sutura/domain/claims';
 import type { Language } from '@sutura/domain/i18n';
 import type { ListQuery } from '@sutura/domain/query';
 import { nasaTlxRawScore, type VideoFields } from '@sutura/domain/videos';
@@ -9,7 +9,7 @@ import { analyses, organs, specialties, surgeries, users, videos } from '../../d
 import type { RequestUser } from '../../http/access.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Audit } from '../audit/audit.service.ts';
-import type { Claims } from '../claims/claims.service.ts';
+import type { Claims, ClaimsTx } from '../claims/claims.service.ts';
 import type { MediaService } from '../media/media.service.ts';
 import { aboutCase, type NotificationService } from '../notifications/notifications.service.ts';
 import type { VoiceStore } from './voice.ts';
@@ -18,6 +18,9 @@ type VideoRow = typeof videos.$inferSelect;
 import type { CaseReads } from '../cases/case-read.ts';
 import { localName, surgeryNamesOf } from '../cases/names.ts';
 import type { AnalysisDrafts } from './analysis.drafts.ts';
+
+/** A case an expert holds: its first review, or a further one. */
+const HELD: string[] = [CLAIM_STATUSES.analysis.held, CLAIM_STATUSES.review.held];
 
 /** The case fields an expert reads: everything the learner gave about the case, nothing about the learner. */
 const CASE_FIELDS = [
@@ -54,10 +57,12 @@ export function createAnalysisWorkspace(deps: {
   cases: CaseReads;
   drafts: AnalysisDrafts;
   inPool: (now: Date) => SQL;
+  /** In the submit's transaction, once the last required review of a case reviewed twice or more is in. */
+  onReviewsComplete: (tx: ClaimsTx, videoId: string, stepIds: string[]) => Promise<void>;
   clock: () => Date;
 }) {
-  const { db, mediaService, notifications, audit, claims, voice, cases, drafts, inPool, clock } = deps;
-  const { stepsOf, draftOf, analysisRow, holderDraft, fenced, fencedWrite } = drafts;
+  const { db, mediaService, notifications, audit, claims, voice, cases, drafts, inPool, onReviewsComplete, clock } = deps;
+  const { stepsOf, draftOf, holderDraft, fenced, fencedWrite } = drafts;
 
   function listItem(
     r: {
@@ -116,12 +121,15 @@ export function createAnalysisWorkspace(deps: {
     if (!video) throw notFound();
     const now = clock();
     const holding =
-      video.status === 'in_analysis' && video.claimHolderId === viewer.id && video.leaseEndsAt !== null && video.leaseEndsAt > now;
-    if (holding) return { video, holding, analysis: await holderDraft(video.id, viewer.id) };
-    const analysis = await analysisRow(video.id);
-    if (video.status === 'analysed' && analysis?.status === 'submitted' && analysis.expertId === viewer.id) {
-      return { video, holding, analysis };
-    }
+      HELD.includes(video.status) && video.claimHolderId === viewer.id && video.leaseEndsAt !== null && video.leaseEndsAt > now;
+    if (holding) return { video, holding, analysis: await holderDraft(video.id, viewer.id, db, video.reviewRound) };
+    // Their own submitted review only: never another expert's (docs/double-review.md, blind reviews).
+    const [analysis] = await db
+      .select()
+      .from(analyses)
+      .where(and(eq(analyses.videoId, video.id), eq(analyses.expertId, viewer.id), eq(analyses.status, 'submitted')))
+      .orderBy(desc(analyses.round));
+    if (analysis) return { video, holding, analysis };
     throw notFound();
   }
 
@@ -129,7 +137,9 @@ export function createAnalysisWorkspace(deps: {
     // ---- The expert's lists
 
     async pool(viewer: RequestUser, query: ListQuery, lang: Language) {
-      const where = and(inPool(clock()), ...poolFilters(query.filter))!;
+      // A further review is independent: a case the expert already reviewed is not in their pool.
+      const notReviewed = sql`not exists (select 1 from analyses x where x.video_id = ${videos.id} and x.expert_id = ${viewer.id} and x.status = 'submitted')`;
+      const where = and(inPool(clock()), notReviewed, ...poolFilters(query.filter))!;
       const rows = await db
         .select(listColumns)
         .from(videos)
@@ -154,7 +164,7 @@ export function createAnalysisWorkspace(deps: {
         .from(videos)
         .leftJoin(surgeries, eq(surgeries.id, videos.surgeryId))
         .leftJoin(organs, eq(organs.id, videos.organId))
-        .where(and(eq(videos.status, 'in_analysis'), eq(videos.claimHolderId, viewer.id), gt(videos.leaseEndsAt, clock())))
+        .where(and(inArray(videos.status, HELD), eq(videos.claimHolderId, viewer.id), gt(videos.leaseEndsAt, clock())))
         .orderBy(asc(videos.leaseEndsAt));
       return { data: rows.map((r) => listItem(r, viewer.id, lang, true)) };
     },
@@ -254,7 +264,14 @@ export function createAnalysisWorkspace(deps: {
         const [saved] = await tx
           .update(analyses)
           .set(changes)
-          .where(and(eq(analyses.videoId, videoId), eq(analyses.round, draft.round), eq(analyses.status, 'draft'), eq(analyses.expertId, viewer.id)))
+          .where(
+            and(
+              eq(analyses.videoId, videoId),
+              eq(analyses.round, draft.round),
+              eq(analyses.status, 'draft'),
+              eq(analyses.expertId, viewer.id),
+            ),
+          )
           .returning();
         if (!saved) throw new AppError('ANALYSIS_SUBMITTED');
         return saved;
@@ -270,7 +287,7 @@ export function createAnalysisWorkspace(deps: {
      * in the error's details. The video becomes analysed and the learner is told.
      */
     async finalize(viewer: RequestUser, videoId: string, fencingToken: number, confirmAnyway: boolean, ip: string, lang: Language) {
-      const { draft } = await fenced(viewer, videoId, fencingToken);
+      const { draft, stage } = await fenced(viewer, videoId, fencingToken);
       const steps = await stepsOf(videoId, lang);
       const unrated = [
         ...steps.filter((s) => !draft.stepRatings[s.id]).map((s) => `stepRatings.${s.id}`),
@@ -283,29 +300,64 @@ export function createAnalysisWorkspace(deps: {
           unrated.map((path) => ({ path, code: 'FIELD_REQUIRED' as const })),
         );
       }
-      // The claim module moves the video on only under the live token; the analysis follows in
-      // the same transaction (an analysed video always has its submitted analysis), and the
-      // dashboards hear of it once both are committed.
-      const { video, submitted } = await claims.transaction(async (tx) => {
-        const video = await claims.finish('analysis', videoId, viewer.id, fencingToken, 'analysed', tx);
+      // The claim module moves the video on only under the live token; the review follows in the
+      // same transaction (an analysed video always has its submitted reviews), and the dashboards
+      // hear of it once both are committed. A case needing another review goes to the review pool
+      // for its next round; the last required review releases the result (docs/double-review.md).
+      const { video, submitted, complete } = await claims.transaction(async (tx) => {
+        const [current] = await tx.select().from(videos).where(eq(videos.id, videoId));
+        const complete = !current || draft.round >= current.reviewsRequired;
+        const video = await claims.finish(stage, videoId, viewer.id, fencingToken, complete ? 'analysed' : 'pending_review', tx);
         const [submitted] = await tx
           .update(analyses)
           .set({ status: 'submitted', submittedAt: clock(), updatedAt: clock() })
-          .where(and(eq(analyses.videoId, videoId), eq(analyses.round, draft.round), eq(analyses.status, 'draft'), eq(analyses.expertId, viewer.id)))
+          .where(
+            and(
+              eq(analyses.videoId, videoId),
+              eq(analyses.round, draft.round),
+              eq(analyses.status, 'draft'),
+              eq(analyses.expertId, viewer.id),
+            ),
+          )
           .returning();
-        return { video, submitted };
+        if (complete) {
+          await tx
+            .update(videos)
+            .set({ resultReleasedAt: current?.resultReleasedAt ?? clock() })
+            .where(eq(videos.id, videoId));
+          if (draft.round > 1)
+            await onReviewsComplete(
+              tx,
+              videoId,
+              steps.map((s) => s.id),
+            );
+        } else {
+          await tx
+            .update(videos)
+            .set({ reviewRound: draft.round + 1, claimHolderId: null, leaseEndsAt: null })
+            .where(eq(videos.id, videoId));
+        }
+        return { video, submitted, complete };
       });
-      await audit(viewer.id, 'analysis.submitted', 'video', videoId, ip, { unrated: unrated.length });
-      const [expert] = await db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, viewer.id));
-      await notifications.notify(
-        video.authorId,
-        'analysisSubmitted',
-        {
-          ...aboutCase(await surgeryNamesOf(db, video.surgeryId), video),
-          expert: `${expert?.firstName ?? ''} ${expert?.lastName ?? ''}`.trim(),
-        },
-        `/videos/${videoId}`,
-      );
+      await audit(viewer.id, stage === 'review' ? 'review.submitted' : 'analysis.submitted', 'video', videoId, ip, {
+        unrated: unrated.length,
+        round: draft.round,
+      });
+      if (complete) {
+        const [expert] = await db
+          .select({ firstName: users.firstName, lastName: users.lastName })
+          .from(users)
+          .where(eq(users.id, viewer.id));
+        await notifications.notify(
+          video.authorId,
+          'analysisSubmitted',
+          {
+            ...aboutCase(await surgeryNamesOf(db, video.surgeryId), video),
+            expert: `${expert?.firstName ?? ''} ${expert?.lastName ?? ''}`.trim(),
+          },
+          `/videos/${videoId}`,
+        );
+      }
       return draftOf(submitted ?? draft, steps, viewer.id);
     },
 
@@ -314,7 +366,7 @@ export function createAnalysisWorkspace(deps: {
     /** Before reading an upload: 404 unless the caller is the video's current holder. */
     async assertHolding(viewer: RequestUser, videoId: string): Promise<void> {
       const [video] = await db.select({ holderId: videos.claimHolderId, status: videos.status }).from(videos).where(eq(videos.id, videoId));
-      if (!video || video.status !== 'in_analysis' || video.holderId !== viewer.id) throw notFound();
+      if (!video || !HELD.includes(video.status) || video.holderId !== viewer.id) throw notFound();
     },
 
     /** Checked and transcoded by the voice store; replaces the previous recording. */

@@ -24,6 +24,7 @@ import { renderRanges, type FrameRange } from '../../media-pipeline/render-range
 import type { Queue } from '../../jobs/queue.ts';
 import type { Scratch } from '../../storage/scratch.ts';
 import type { Storage } from '../../storage/storage.ts';
+import type { ReviewService } from '../review/review.service.ts';
 import type { Audit } from '../audit/audit.service.ts';
 import type { Claims } from '../claims/claims.service.ts';
 import type { DashboardEvents } from '../dashboard/dashboard.events.ts';
@@ -48,6 +49,8 @@ export interface PreparationJobDeps {
   log: Logger;
   /** The render's end is a change of state: recorded as the system's (no actor). */
   audit?: Audit;
+  /** The second-review draw, made once as the case enters the analysis stage. */
+  review?: Pick<ReviewService, 'draw'>;
 }
 
 /** Kept ranges in seconds of the source to frame indices. */
@@ -219,6 +222,7 @@ export function createPreparationJobs(deps: PreparationJobDeps) {
                   updatedAt: new Date(),
                 })
                 .where(and(eq(videos.id, videoId), eq(videos.status, 'processing')));
+              await deps.review?.draw(tx, videoId);
               return true;
             });
             if (!recorded) {

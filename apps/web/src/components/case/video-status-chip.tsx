@@ -10,6 +10,8 @@ const COLOURS: Record<VideoStatus, ChipProps['color']> = {
   processing: 'secondary',
   pending_analysis: 'quaternary',
   in_analysis: 'secondary',
+  pending_review: 'quaternary',
+  in_review: 'secondary',
   analysed: 'primary',
 };
 

@@ -1,0 +1,355 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analysisResultSchema, expertWorkspaceSchema, KPIS, type Kpi } from '@sutura/domain/analysis';
+import { disagreementListSchema, reviewSettingsViewSchema } from '@sutura/domain/review';
+import { analyses, auditLog, disagreements, surgeries, surgerySteps, videoSteps, videos } from '../src/db/schema.ts';
+import { createTestContext, type TestContext } from './harness.ts';
+import { videoForm } from './video-fixtures.ts';
+
+type Person = Awaited<ReturnType<TestContext['createUser']>>;
+
+let ctx: TestContext;
+let learner: Person;
+let first: Person;
+let second: Person;
+let third: Person;
+let admin: Person;
+/** The next number the draw takes (the app's injected random source). */
+let nextDraw = 0.5;
+
+const db = () => ctx.database.db;
+const nameOf = (who: Person) => (who === first ? 'Claire' : who === second ? 'Marc' : 'Inès');
+const allKpis = (rating: number) => Object.fromEntries(KPIS.map((k) => [k, rating])) as Record<Kpi, number>;
+
+beforeAll(async () => {
+  ctx = await createTestContext({ random: () => nextDraw });
+  learner = await ctx.createUser('learner');
+  first = await ctx.createUser('expert', { firstName: 'Claire', lastName: 'Dubois' });
+  second = await ctx.createUser('expert', { firstName: 'Marc', lastName: 'Lefèvre' });
+  third = await ctx.createUser('expert', { firstName: 'Inès', lastName: 'Garnier' });
+  admin = await ctx.createUser('administrator');
+}, 180_000);
+
+afterAll(async () => {
+  await ctx?.close();
+});
+
+/** A rendered case with two steps, waiting in the analysis pool. */
+async function preparedVideo(reviewsRequired = 1) {
+  const form = await videoForm(ctx);
+  const { kind: _kind, ...fields } = form;
+  const [row] = await db()
+    .insert(videos)
+    .values({
+      ...fields,
+      authorId: learner.id,
+      kind: 'video',
+      status: 'pending_analysis',
+      mediaStatus: 'ready',
+      duration: 60,
+      reviewsRequired,
+    })
+    .returning();
+  const [step] = await db()
+    .select()
+    .from(surgerySteps)
+    .where(eq(surgerySteps.surgeryId, form.surgeryId))
+    .orderBy(asc(surgerySteps.position));
+  await db()
+    .insert(videoSteps)
+    .values([
+      { videoId: row!.id, position: 0, surgeryStepId: step!.id, name: step!.nameEn, start: 0, end: 20 },
+      { videoId: row!.id, position: 1, surgeryStepId: null, name: 'Fermeture', start: 25, end: 50 },
+    ]);
+  return row!;
+}
+
+async function claim(videoId: string, who: Person) {
+  const res = await ctx.inject({ method: 'POST', url: `/v1/expert/videos/${videoId}/claim`, token: who.token, body: {} });
+  return res;
+}
+
+/** Claims, rates every KPI and step at `level` (and one comment), and submits. */
+async function review(videoId: string, who: Person, level: number, stepLevel = level) {
+  const claimed = await claim(videoId, who);
+  expect(claimed.statusCode, claimed.body).toBe(200);
+  const fencingToken = claimed.json().data.fencingToken as number;
+  const ws = expertWorkspaceSchema.parse(
+    (await ctx.inject({ method: 'GET', url: `/v1/expert/videos/${videoId}?langCode=en`, token: who.token })).json().data,
+  );
+  const saved = await ctx.inject({
+    method: 'PUT',
+    url: `/v1/expert/videos/${videoId}/analysis`,
+    token: who.token,
+    body: {
+      fencingToken,
+      kpiRatings: allKpis(level),
+      stepRatings: ws.steps.map((s) => ({ stepId: s.id, rating: stepLevel })),
+      globalRating: level,
+      advice: `Advice of ${nameOf(who)}`,
+    },
+  });
+  expect(saved.statusCode, saved.body).toBe(200);
+  const comment = await ctx.inject({
+    method: 'POST',
+    url: `/v1/expert/videos/${videoId}/comments`,
+    token: who.token,
+    body: { fencingToken, start: 3, text: `Comment of ${nameOf(who)}` },
+  });
+  expect(comment.statusCode, comment.body).toBe(201);
+  const done = await ctx.inject({ method: 'POST', url: `/v1/expert/videos/${videoId}/finalize`, token: who.token, body: { fencingToken } });
+  expect(done.statusCode, done.body).toBe(200);
+  return ws;
+}
+
+const result = (videoId: string, who: Person = learner) =>
+  ctx.inject({ method: 'GET', url: `/v1/videos/${videoId}/analysis?langCode=en`, token: who.token });
+
+describe('the share of cases reviewed twice', () => {
+  it('is set by an administrator, 0 to 100 for the installation and per surgery, and read by the administration', async () => {
+    const denied = await ctx.inject({
+      method: 'PUT',
+      url: '/v1/admin/review-settings',
+      token: first.token,
+      body: { secondReviewShare: 50 },
+    });
+    expect(denied.statusCode).toBe(403);
+    for (const bad of [101, -1, 12.5, '50', null]) {
+      const res = await ctx.inject({
+        method: 'PUT',
+        url: '/v1/admin/review-settings?langCode=en',
+        token: admin.token,
+        body: { secondReviewShare: bad },
+      });
+      expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+      expect(['VALIDATION', 'INVALID_VALUE', 'FIELD_REQUIRED']).toContain(res.json().error.code);
+    }
+    const set = await ctx.inject({ method: 'PUT', url: '/v1/admin/review-settings', token: admin.token, body: { secondReviewShare: 20 } });
+    expect(set.statusCode, set.body).toBe(200);
+    const [surgery] = await db().select().from(surgeries).orderBy(asc(surgeries.position)).limit(1);
+    const missing = await ctx.inject({
+      method: 'PUT',
+      url: `/v1/admin/review-settings/surgeries/${crypto.randomUUID()}`,
+      token: admin.token,
+      body: { secondReviewShare: 50 },
+    });
+    expect(missing.statusCode).toBe(404);
+    const override = await ctx.inject({
+      method: 'PUT',
+      url: `/v1/admin/review-settings/surgeries/${surgery!.id}`,
+      token: admin.token,
+      body: { secondReviewShare: 100 },
+    });
+    expect(override.statusCode, override.body).toBe(200);
+    const read = await ctx.inject({ method: 'GET', url: '/v1/admin/review-settings?langCode=en', token: admin.token });
+    const view = reviewSettingsViewSchema.parse(read.json().data);
+    expect(view.secondReviewShare).toBe(20);
+    expect(view.surgeries.find((s) => s.id === surgery!.id)).toMatchObject({ name: surgery!.nameEn, secondReviewShare: 100 });
+    expect((await ctx.inject({ method: 'GET', url: '/v1/admin/review-settings', token: learner.token })).statusCode).toBe(403);
+    // Back to the surgery following the default.
+    await ctx.inject({
+      method: 'PUT',
+      url: `/v1/admin/review-settings/surgeries/${surgery!.id}`,
+      token: admin.token,
+      body: { secondReviewShare: null },
+    });
+  });
+
+  it('is drawn once per case as it enters the analysis stage, with the share and the number recorded', async () => {
+    const video = await preparedVideo();
+    const draw = (id: string) => ctx.services.review.draw(db(), id);
+    const read = async (id: string) => (await db().select().from(videos).where(eq(videos.id, id)))[0]!;
+    // Default 20 %: 0.19 draws a second review, 0.2 does not.
+    nextDraw = 0.19;
+    await draw(video.id);
+    expect(await read(video.id)).toMatchObject({
+      reviewsRequired: 2,
+      secondReviewShare: 20,
+      secondReviewDraw: 0.19,
+      secondReviewReason: 'drawn',
+    });
+    // Once: a later draw changes nothing.
+    nextDraw = 0.99;
+    await draw(video.id);
+    expect(await read(video.id)).toMatchObject({ reviewsRequired: 2, secondReviewDraw: 0.19 });
+    const other = await preparedVideo();
+    nextDraw = 0.2;
+    await draw(other.id);
+    expect(await read(other.id)).toMatchObject({
+      reviewsRequired: 1,
+      secondReviewShare: 20,
+      secondReviewDraw: 0.2,
+      secondReviewReason: null,
+    });
+    // The surgery's own share wins over the default: 0 % never draws.
+    await db().update(surgeries).set({ secondReviewShare: 0 }).where(eq(surgeries.id, other.surgeryId!));
+    const third = await preparedVideo();
+    nextDraw = 0;
+    await draw(third.id);
+    expect(await read(third.id)).toMatchObject({ reviewsRequired: 1, secondReviewShare: 0 });
+    await db().update(surgeries).set({ secondReviewShare: null }).where(eq(surgeries.id, other.surgeryId!));
+  });
+});
+
+describe('a case reviewed twice', () => {
+  let videoId = '';
+
+  it('goes to the review pool after its first review, hidden from its learner, and not offered to its first expert', async () => {
+    videoId = (await preparedVideo(2)).id;
+    await review(videoId, first, 2);
+    const [video] = await db().select().from(videos).where(eq(videos.id, videoId));
+    expect(video).toMatchObject({ status: 'pending_review', reviewRound: 2, resultReleasedAt: null });
+    const hidden = await result(videoId);
+    expect(hidden.statusCode).toBe(404);
+    expect(hidden.json().error.code).toBe('ANALYSIS_NOT_READY');
+    const again = await claim(videoId, first);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.code).toBe('REVIEW_ALREADY_REVIEWED');
+    const pool = async (who: Person) =>
+      ((await ctx.inject({ method: 'GET', url: '/v1/expert/pool?limit=100', token: who.token })).json().data.data as { id: string }[]).map(
+        (v) => v.id,
+      );
+    expect(await pool(first)).not.toContain(videoId);
+    expect(await pool(second)).toContain(videoId);
+  });
+
+  it('is blind: the second expert reads nothing of the first review, and the first nothing of the second', async () => {
+    const claimed = await claim(videoId, second);
+    expect(claimed.statusCode, claimed.body).toBe(200);
+    const fencingToken = claimed.json().data.fencingToken as number;
+    const ws = (await ctx.inject({ method: 'GET', url: `/v1/expert/videos/${videoId}?langCode=en`, token: second.token })).json().data;
+    const draft = expertWorkspaceSchema.parse(ws).draft!;
+    expect(Object.values(draft.kpiRatings).every((r) => r === null)).toBe(true);
+    expect(draft.stepRatings.every((r) => r.rating === null)).toBe(true);
+    expect(draft.advice).toBe('');
+    expect(draft.comments).toEqual([]);
+    expect(JSON.stringify(ws)).not.toContain('Claire');
+    expect(JSON.stringify(ws)).not.toContain('Advice of');
+    // The first review's comments cannot be reached by id either.
+    const { rows } = await db().execute<{ id: string }>(sql`SELECT id FROM analysis_comments WHERE video_id = ${videoId} AND round = 1`);
+    const [firstComment] = rows;
+    const edit = await ctx.inject({
+      method: 'PUT',
+      url: `/v1/expert/videos/${videoId}/comments/${firstComment!.id}`,
+      token: second.token,
+      body: { fencingToken, start: 1, text: 'Changed' },
+    });
+    expect(edit.statusCode).toBe(404);
+    // The first expert reads their own review only.
+    const mine = (await ctx.inject({ method: 'GET', url: `/v1/expert/videos/${videoId}?langCode=en`, token: first.token })).json().data;
+    expect(mine.draft.advice).toBe('Advice of Claire');
+    await ctx.inject({ method: 'POST', url: `/v1/expert/videos/${videoId}/release`, token: second.token, body: { fencingToken } });
+  });
+
+  it('shows its learner both reviews side by side, their mean, each signed, and where the experts disagreed', async () => {
+    await review(videoId, second, 4, 3);
+    const [video] = await db().select().from(videos).where(eq(videos.id, videoId));
+    expect(video!.status).toBe('analysed');
+    expect(video!.resultReleasedAt).not.toBeNull();
+    const res = await result(videoId);
+    expect(res.statusCode, res.body).toBe(200);
+    const shown = analysisResultSchema.parse(res.json().data);
+    expect(shown.reviews.map((r) => [r.round, r.expert.lastName, r.advice])).toEqual([
+      [1, 'Dubois', 'Advice of Claire'],
+      [2, 'Lefèvre', 'Advice of Marc'],
+    ]);
+    expect(shown.reviews[1]!.comments.map((c) => c.text)).toEqual(['Comment of Marc']);
+    expect(shown.mean.kpis.every((k) => k.rating === 3)).toBe(true);
+    expect(shown.mean.steps.every((s) => s.rating === 2.5)).toBe(true);
+    expect(shown.mean.globalRating).toBe(3);
+    // KPIs differ by 2 levels, steps by 1: the KPIs only, by name.
+    expect(
+      shown.disagreement!.items.map((i) => i.name),
+      JSON.stringify(shown.disagreement),
+    ).toEqual(['Depth perception', 'Bimanual dexterity', 'Movement efficiency', 'Tissue handling', 'Autonomy']);
+    expect(shown.furtherReviewPending).toBe(false);
+    // The PDF report carries both reviews, the mean and the disagreement.
+    const report = await ctx.inject({ method: 'GET', url: `/v1/videos/${videoId}/analysis/report?langCode=en`, token: learner.token });
+    expect(report.statusCode).toBe(200);
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(report.rawPayload)), { mergePages: true });
+    const flat = text.replace(/\s+/g, ' ');
+    expect(flat).toContain('Double review');
+    expect(flat).toContain('Marc Lefèvre');
+    expect(flat).toContain('The experts differ by 2 levels or more on: Depth perception');
+    expect(flat).toContain('Advice of Marc');
+    // The second review's submit told the learner once the result was shown.
+    const rows = await db().select().from(analyses).where(eq(analyses.videoId, videoId));
+    expect(rows.map((r) => r.round).sort()).toEqual([1, 2]);
+  });
+
+  it('is flagged for administrators, who ask a third review, then mark it discussed with a note (audited)', async () => {
+    const list = async (query = '') => {
+      const res = await ctx.inject({ method: 'GET', url: `/v1/admin/disagreements?langCode=en${query}`, token: admin.token });
+      expect(res.statusCode, res.body).toBe(200);
+      return disagreementListSchema.parse(res.json().data).items;
+    };
+    expect((await list()).find((d) => d.videoId === videoId)).toMatchObject({ status: 'flagged', maxGap: 2 });
+    expect((await list('&status=discussed')).find((d) => d.videoId === videoId)).toBeUndefined();
+    const badFilter = await ctx.inject({ method: 'GET', url: '/v1/admin/disagreements?status=maybe', token: admin.token });
+    expect(badFilter.statusCode).toBe(400);
+    expect((await ctx.inject({ method: 'GET', url: '/v1/admin/disagreements', token: first.token })).statusCode).toBe(403);
+
+    const asked = await ctx.inject({ method: 'POST', url: `/v1/admin/videos/${videoId}/reviews`, token: admin.token, body: {} });
+    expect(asked.statusCode, asked.body).toBe(200);
+    expect(asked.json().data).toMatchObject({ reviewsRequired: 3, status: 'pending_review' });
+    // Twice is once: the case is no longer analysed.
+    const twice = await ctx.inject({ method: 'POST', url: `/v1/admin/videos/${videoId}/reviews`, token: admin.token, body: {} });
+    expect(twice.statusCode).toBe(409);
+    // The learner keeps their result meanwhile, told another review is under way.
+    const meanwhile = analysisResultSchema.parse((await result(videoId)).json().data);
+    expect(meanwhile.furtherReviewPending).toBe(true);
+    expect(meanwhile.reviews).toHaveLength(2);
+    // Neither former reviewer may take the third.
+    expect((await claim(videoId, second)).statusCode).toBe(409);
+    await review(videoId, third, 3);
+    const after = analysisResultSchema.parse((await result(videoId)).json().data);
+    expect(after.reviews.map((r) => r.expert.lastName)).toEqual(['Dubois', 'Lefèvre', 'Garnier']);
+    expect(after.furtherReviewPending).toBe(false);
+
+    const empty = await ctx.inject({
+      method: 'POST',
+      url: `/v1/admin/disagreements/${videoId}/discussed`,
+      token: admin.token,
+      body: { note: '' },
+    });
+    expect(empty.statusCode).toBe(400);
+    const done = await ctx.inject({
+      method: 'POST',
+      url: `/v1/admin/disagreements/${videoId}/discussed`,
+      token: admin.token,
+      body: { note: 'Discussed with both experts: tissue handling anchors reread.' },
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    const [row] = await db().select().from(disagreements).where(eq(disagreements.videoId, videoId));
+    expect(row).toMatchObject({ status: 'discussed', resolvedById: admin.id });
+    const again = await ctx.inject({
+      method: 'POST',
+      url: `/v1/admin/disagreements/${videoId}/discussed`,
+      token: admin.token,
+      body: { note: 'Again' },
+    });
+    expect(again.statusCode).toBe(409);
+    const audited = await db().select().from(auditLog).where(eq(auditLog.entityId, videoId));
+    expect(audited.map((a) => a.action)).toEqual(
+      expect.arrayContaining(['review.requested', 'review.disagreement_discussed', 'review.submitted']),
+    );
+  });
+
+  it('lets an administrator send a case reviewed once for a second review; its learner keeps the first result meanwhile', async () => {
+    const video = await preparedVideo();
+    await review(video.id, first, 4);
+    expect((await result(video.id)).statusCode).toBe(200);
+    const denied = await ctx.inject({ method: 'POST', url: `/v1/admin/videos/${video.id}/reviews`, token: learner.token, body: {} });
+    expect(denied.statusCode).toBe(403);
+    const sent = await ctx.inject({ method: 'POST', url: `/v1/admin/videos/${video.id}/reviews`, token: admin.token, body: {} });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const meanwhile = analysisResultSchema.parse((await result(video.id)).json().data);
+    expect(meanwhile).toMatchObject({ furtherReviewPending: true });
+    expect(meanwhile.reviews).toHaveLength(1);
+    await review(video.id, second, 4);
+    const both = analysisResultSchema.parse((await result(video.id)).json().data);
+    expect(both.reviews).toHaveLength(2);
+    expect(both.disagreement).toBeNull();
+  });
+});
