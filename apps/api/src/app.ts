@@ -63,6 +63,9 @@ import { createNotificationService, type RealtimeHub, type RoleRooms } from './m
 import { createPreparationJobs } from './modules/preparation/preparation.jobs.ts';
 import { preparationRoutes } from './modules/preparation/preparation.routes.ts';
 import { createPreparationService } from './modules/preparation/preparation.service.ts';
+import { selfAssessmentRoutes } from './modules/self-assessment/self-assessment.routes.ts';
+import { createSelfAssessmentService } from './modules/self-assessment/self-assessment.service.ts';
+import { createSelfVsExpertStats } from './modules/self-assessment/self-assessment.stats.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { createStatsService } from './modules/stats/stats.service.ts';
 import { rppsRoutes } from './modules/rpps/rpps.routes.ts';
@@ -220,6 +223,8 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const analysis = createAnalysisService({ db, mediaService, notifications, audit, claims, voice, hub, clock });
   const contact = createContactService({ db, queue, users, notifications, supportEmail: config.supportEmail, clock });
   const stats = createStatsService({ db, clock, timeZone: config.timeZone });
+  const selfAssessment = createSelfAssessmentService({ db, clock });
+  const selfVsExpert = createSelfVsExpertStats({ db, clock, timeZone: config.timeZone });
   const vocabularyAdmin = createVocabularyAdmin({ db, audit, clock });
   const surgeryVideosAdmin = createSurgeryVideosAdmin({
     db,
@@ -268,6 +273,8 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     voice,
     analysis,
     stats,
+    selfAssessment,
+    selfVsExpert,
     admin,
     auditLog,
   };
@@ -410,6 +417,7 @@ export async function buildApp(deps: AppDeps): Promise<{
       await v1.register(preparationRoutes({ preparation: services.preparation }));
       await v1.register(analysisRoutes({ analysis: services.analysis }));
       await v1.register(statsRoutes({ stats: services.stats }));
+      await v1.register(selfAssessmentRoutes({ selfAssessment: services.selfAssessment, stats: services.selfVsExpert }));
       await v1.register(
         adminCatalogRoutes({ vocabularies: services.vocabularyAdmin, surgeryVideos: services.surgeryVideosAdmin, videos: services.videos }),
       );

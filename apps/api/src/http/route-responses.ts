@@ -32,6 +32,7 @@ import {
   preparationDraftSchema,
   preparedListResponse,
 } from '@sutura/domain/preparation';
+import { learnerSelfVsExpertSchema, selfAssessmentSchema } from '@sutura/domain/self-assessment';
 import { learnerNasaTlxSchema, learnerStatsSchema, learnerStepTimesSchema } from '@sutura/domain/stats';
 import { mediaUploadResponse, profileSchema, publicUserSchema } from '@sutura/domain/users';
 import { videoDetailSchema, videoListResponse } from '@sutura/domain/videos';
@@ -301,6 +302,11 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'GET /v1/stats/me': json(learnerStatsSchema, "The learner's skills radar and month-by-month series."),
   'GET /v1/stats/me/nasa-tlx': json(learnerNasaTlxSchema, "The learner's NASA-TLX against the average."),
   'GET /v1/stats/me/steps': json(learnerStepTimesSchema, "The learner's step times for a surgery against that surgery's average."),
+
+  'GET /v1/videos/:id/self-assessment': json(selfAssessmentSchema, "The author's self-assessment of the case, and once the result is seen, self against expert."),
+  'PUT /v1/videos/:id/self-assessment': json(selfAssessmentSchema, 'The self-assessment is saved (refused once the result was seen).'),
+  'POST /v1/videos/:id/self-assessment/skip': json(selfAssessmentSchema, 'The invitation is declined (nothing changes when already rated or skipped).'),
+  'GET /v1/stats/me/self-assessment': json(learnerSelfVsExpertSchema, "The learner's self-ratings against the experts', month by month."),
 
   'GET /v1/admin/vocabularies': json(adminVocabulariesSchema, 'Every vocabulary with both names, retired terms included.'),
   'POST /v1/admin/vocabularies/organs': json(idOnly, 'The new organ.', 201),

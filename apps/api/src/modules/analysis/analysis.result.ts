@@ -7,11 +7,12 @@ import type { RequestUser } from '../../http/access.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 
 import type { CaseReads } from '../cases/case-read.ts';
+import { markResultSeen } from '../self-assessment/self-assessment.service.ts';
 import type { AnalysisDrafts } from './analysis.drafts.ts';
 
 /** The learner's result of a submitted analysis, and what its PDF report needs. */
-export function createAnalysisResult(deps: { db: Db; cases: CaseReads; drafts: AnalysisDrafts }) {
-  const { db, cases, drafts } = deps;
+export function createAnalysisResult(deps: { db: Db; cases: CaseReads; drafts: AnalysisDrafts; clock: () => Date }) {
+  const { db, cases, drafts, clock } = deps;
   const { stepsOf, voiceOf, commentsOf, analysisRow } = drafts;
 
   /** Who may read a submitted analysis: its learner, and administrators; 404 for anyone else. */
@@ -29,6 +30,8 @@ export function createAnalysisResult(deps: { db: Db; cases: CaseReads; drafts: A
     /** Once submitted, for its learner (ratings only with their showRatings on) and administrators. */
     async result(viewer: RequestUser, videoId: string, lang: Language): Promise<AnalysisResult> {
       const { video, analysis, isAuthor } = await readableResult(viewer, videoId);
+      // Served to its author: the self-assessment of the case is locked from now on.
+      if (isAuthor) await markResultSeen(db, video.id, viewer.id, clock());
       const ratingsShown = isAuthor ? viewer.preferences.showRatings : true;
       const rating = (value: number | null | undefined) => (ratingsShown && value ? (value as RatingLevel) : null);
       const steps = await stepsOf(video.id, lang);

@@ -90,7 +90,7 @@ export function createAnalysisService(deps: {
 
     ...workspace,
     ...createAnalysisComments({ audit, drafts, clock }),
-    ...createAnalysisResult({ db, cases, drafts }),
+    ...createAnalysisResult({ db, cases, drafts, clock }),
   };
 }
 export type AnalysisService = ReturnType<typeof createAnalysisService>;
