@@ -20,7 +20,12 @@ const levels = (level: number, overrides: Partial<Record<Kpi, number | null>> = 
   ({ ...Object.fromEntries(KPIS.map((k) => [k, level])), ...overrides }) as Record<Kpi, number>;
 
 /** A case of `authorId` at `status`; with `expertKpis`, an expert's submitted analysis of it. */
-async function caseOf(authorId: string, status: 'saved' | 'pending_analysis' | 'analysed', expertKpis?: Record<string, number | null>, at = new Date()) {
+async function caseOf(
+  authorId: string,
+  status: 'saved' | 'pending_analysis' | 'analysed',
+  expertKpis?: Record<string, number | null>,
+  at = new Date(),
+) {
   const [video] = await db()
     .insert(videos)
     .values({ authorId, status, mediaStatus: 'ready', duration: 60, sentAt: status === 'saved' ? null : at })
@@ -79,7 +84,12 @@ describe('the self-assessment of a case', () => {
     expect(after.data.canRate).toBe(false);
     expect(after.data.resultSeenAt).not.toBeNull();
     expect(after.data.comparison).toEqual([
-      ...KPIS.map((kpi) => ({ kpi, self: kpi === 'autonomy' ? 1 : 5, expert: kpi === 'autonomy' ? 2 : 3, gap: kpi === 'autonomy' ? -1 : 2 })),
+      ...KPIS.map((kpi) => ({
+        kpi,
+        self: kpi === 'autonomy' ? 1 : 5,
+        expert: kpi === 'autonomy' ? 2 : 3,
+        gap: kpi === 'autonomy' ? -1 : 2,
+      })),
       { kpi: 'global', self: null, expert: 3, gap: null },
     ]);
 
@@ -195,7 +205,10 @@ describe('self vs expert statistics', () => {
     // May: one case, the expert left tissue handling unrated: |4-3|=1 on the four others.
     const may = await rated(new Date('2026-05-05T10:00:00Z'), levels(4), levels(3, { tissueHandling: null }));
     // The expert rating may be a mean of reviews (3 and 4 → 3.5 on depth perception): stood in for by one analysis at 3.5.
-    await db().update(analyses).set({ kpiRatings: levels(3, { tissueHandling: null, depthPerception: 3.5 }) }).where(eq(analyses.videoId, may));
+    await db()
+      .update(analyses)
+      .set({ kpiRatings: levels(3, { tissueHandling: null, depthPerception: 3.5 }) })
+      .where(eq(analyses.videoId, may));
     // Skipped: never counted.
     await rated(new Date('2026-05-06T10:00:00Z'), null, levels(1), true);
     // The last day of April in Paris (22:30 UTC on 30 April is 1 May 00:30 in Paris): a May case.
@@ -209,10 +222,7 @@ describe('self vs expert statistics', () => {
       roles: ['learner' as const],
       preferences: { langCode: 'en' as const, theme: 'auto' as const, showRatings: true },
     };
-    const result = (await stats.learner(viewer)) as Extract<
-      LearnerSelfVsExpert,
-      { ratingsShown: true }
-    >;
+    const result = (await stats.learner(viewer)) as Extract<LearnerSelfVsExpert, { ratingsShown: true }>;
     expect(result.months).toHaveLength(12);
     expect(result.months[0]!.month).toBe('2025-07-01');
     const byMonth = Object.fromEntries(result.months.map((m) => [m.month, m]));

@@ -303,9 +303,15 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'GET /v1/stats/me/nasa-tlx': json(learnerNasaTlxSchema, "The learner's NASA-TLX against the average."),
   'GET /v1/stats/me/steps': json(learnerStepTimesSchema, "The learner's step times for a surgery against that surgery's average."),
 
-  'GET /v1/videos/:id/self-assessment': json(selfAssessmentSchema, "The author's self-assessment of the case, and once the result is seen, self against expert."),
+  'GET /v1/videos/:id/self-assessment': json(
+    selfAssessmentSchema,
+    "The author's self-assessment of the case, and once the result is seen, self against expert.",
+  ),
   'PUT /v1/videos/:id/self-assessment': json(selfAssessmentSchema, 'The self-assessment is saved (refused once the result was seen).'),
-  'POST /v1/videos/:id/self-assessment/skip': json(selfAssessmentSchema, 'The invitation is declined (nothing changes when already rated or skipped).'),
+  'POST /v1/videos/:id/self-assessment/skip': json(
+    selfAssessmentSchema,
+    'The invitation is declined (nothing changes when already rated or skipped).',
+  ),
   'GET /v1/stats/me/self-assessment': json(learnerSelfVsExpertSchema, "The learner's self-ratings against the experts', month by month."),
 
   'GET /v1/admin/vocabularies': json(adminVocabulariesSchema, 'Every vocabulary with both names, retired terms included.'),
