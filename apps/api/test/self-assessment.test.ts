@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KPIS, type Kpi } from '@sutura/domain/analysis';
 import { selfVsExpertTrend, type LearnerSelfVsExpert, type SelfAssessment } from '@sutura/domain/self-assessment';
@@ -184,6 +185,32 @@ describe('the self-assessment of a case', () => {
     expect((await read(id, hidden.token)).data).toMatchObject({ state: 'submitted', canRate: false, comparison: null });
     const stats = await ctx.inject({ method: 'GET', url: '/v1/stats/me/self-assessment', token: hidden.token });
     expect(stats.json().data).toEqual({ ratingsShown: false });
+  });
+});
+
+describe('the PDF report', () => {
+  const reportText = async (id: string, lang: 'en' | 'fr') => {
+    const res = await ctx.inject({ method: 'GET', url: `/v1/videos/${id}/analysis/report?langCode=${lang}`, token: learner.token });
+    expect(res.statusCode).toBe(200);
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(res.rawPayload)), { mergePages: true });
+    return text;
+  };
+
+  it('carries the self-assessment against the expert when there is one, and locks it', async () => {
+    const id = await caseOf(learner.id, 'analysed', levels(3));
+    expect((await rate(id, { kpiRatings: levels(4, { efficiency: 3 }), globalRating: 2 })).statusCode).toBe(200);
+    const en = await reportText(id, 'en');
+    expect(en).toContain('Self-assessment');
+    expect(en).toMatch(/Depth perception\s*4\s*3\s*1 higher/);
+    expect(en).toMatch(/Movement efficiency\s*3\s*3\s*agree/);
+    expect(en).toMatch(/Overall rating\s*2\s*3\s*1 lower/);
+    expect(await reportText(id, 'fr')).toContain('Auto-évaluation');
+    // The report is the result too: served to the author, it locks the self-assessment.
+    expect((await read(id)).data.canRate).toBe(false);
+
+    const skipped = await caseOf(learner.id, 'analysed', levels(3));
+    await skip(skipped);
+    expect(await reportText(skipped, 'en')).not.toContain('Self-assessment');
   });
 });
 

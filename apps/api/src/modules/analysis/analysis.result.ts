@@ -7,7 +7,7 @@ import type { RequestUser } from '../../http/access.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 
 import type { CaseReads } from '../cases/case-read.ts';
-import { markResultSeen } from '../self-assessment/self-assessment.service.ts';
+import { markResultSeen, reportComparison } from '../self-assessment/self-assessment.service.ts';
 import type { AnalysisDrafts } from './analysis.drafts.ts';
 
 /** The learner's result of a submitted analysis, and what its PDF report needs. */
@@ -65,7 +65,9 @@ export function createAnalysisResult(deps: { db: Db; cases: CaseReads; drafts: A
       const result = await service.result(viewer, videoId, lang);
       const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
       const { surgery, organ } = await cases.refs(video!, lang);
-      return { result, video: video!, surgery: surgery?.name ?? null, organ: organ?.name ?? null };
+      // The author's self-assessment against the expert, with their ratings shown (docs/self-assessment.md).
+      const selfAssessment = result.ratingsShown ? await reportComparison(db, videoId, viewer.id) : null;
+      return { result, video: video!, surgery: surgery?.name ?? null, organ: organ?.name ?? null, selfAssessment };
     },
   };
   return service;

@@ -64,6 +64,14 @@ export function compareWithExpert(
   return items;
 }
 
+/** Self against expert for the PDF report: the author's submitted self-assessment, or null. */
+export async function reportComparison(db: Db, videoId: string, viewerId: string): Promise<SelfVsExpertItem[] | null> {
+  const [row] = await db.select().from(selfAssessments).where(eq(selfAssessments.videoId, videoId));
+  if (!row?.submittedAt || row.authorId !== viewerId) return null;
+  const expert = await expertMeans(db, videoId);
+  return expert ? compareWithExpert({ kpiRatings: row.kpiRatings, globalRating: row.globalRating }, expert) : null;
+}
+
 /**
  * The self-assessment of a case (docs/self-assessment.md). Only the case's author reads or
  * writes it (404 for anyone else, administrators and the experts included).
