@@ -71,7 +71,8 @@ export function SelfVsExpertSection() {
           </Box>
         ))}
       </Box>
-      <TableContainer sx={{ maxWidth: '100%' }}>
+      {/* Scrolls sideways on a phone: reachable by the keyboard, named by the section. */}
+      <TableContainer tabIndex={0} role="region" aria-labelledby="self-vs-expert-stats-title" sx={{ maxWidth: '100%' }}>
         <Table size="small" data-testid="stats-self-vs-expert-table">
           <caption style={{ captionSide: 'top', textAlign: 'left', padding: 0 }}>{t('selfVsExpert.chartLabel')}</caption>
           <TableHead>

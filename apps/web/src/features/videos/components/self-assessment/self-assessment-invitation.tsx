@@ -7,6 +7,7 @@ import Typography from '@mui/material/Typography';
 import { KPI_DEFINITIONS, KPIS, type Kpi, type RatingLevel } from '@sutura/domain/analysis';
 import { errorText } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
+import { useSingleFlight } from '@/lib/single-flight';
 import { useToast } from '@/lib/toast';
 import { PendingButton } from '@/components/pending-button';
 import { RatingScale } from '@/components/case/rating-scale';
@@ -25,19 +26,20 @@ export function SelfAssessmentInvitation({ videoId, status, onDone }: { videoId:
   const [kpis, setKpis] = useState<Partial<Record<Kpi, RatingLevel>>>({});
   const [global, setGlobal] = useState<RatingLevel | null>(null);
   const complete = KPIS.every((k) => kpis[k] !== undefined);
-  const pending = action.isPending;
-
-  const save = () => {
-    if (!complete || pending) return;
-    action.mutate(
-      { kind: 'save', body: { kpiRatings: kpis as Record<Kpi, RatingLevel>, globalRating: global } },
-      { onSuccess: () => onDone(true), onError: (error) => toast('error', errorText(error)) },
-    );
-  };
-  const skip = () => {
-    if (pending) return;
-    action.mutate({ kind: 'skip' }, { onSuccess: () => onDone(false), onError: (error) => toast('error', errorText(error)) });
-  };
+  // Once, whatever the clicks; the answer unmounts this invitation, so `onDone` follows the promise.
+  const { run, pending } = useSingleFlight(async (kind: 'save' | 'skip') => {
+    try {
+      if (kind === 'save') {
+        if (!complete) return;
+        await action.mutateAsync({ kind, body: { kpiRatings: kpis as Record<Kpi, RatingLevel>, globalRating: global } });
+      } else await action.mutateAsync({ kind });
+      onDone(kind === 'save');
+    } catch (error) {
+      toast('error', errorText(error));
+    }
+  });
+  const save = () => void run('save');
+  const skip = () => void run('skip');
 
   return (
     <Paper

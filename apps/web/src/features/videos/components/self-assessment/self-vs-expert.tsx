@@ -10,7 +10,6 @@ import Typography from '@mui/material/Typography';
 import { KPI_DEFINITIONS, ratingColor, type RatingLevel } from '@sutura/domain/analysis';
 import { gapWord, type SelfVsExpertItem } from '@sutura/domain/self-assessment';
 import { currentLanguage } from '@/lib/i18n';
-import { visuallyHidden } from '@/components/video/visually-hidden';
 
 const level = (value: number) => Math.min(5, Math.max(1, Math.round(value))) as RatingLevel;
 const place = (value: number) => `${((value - 1) / 4) * 100}%`;
@@ -76,8 +75,7 @@ export function SelfVsExpert({ items }: { items: SelfVsExpertItem[] }) {
           </Box>
         ))}
       </Box>
-      <Table size="small" data-testid="self-vs-expert-table">
-        <caption style={visuallyHidden}>{t('selfAssessment.compareTitle')}</caption>
+      <Table size="small" aria-labelledby="self-vs-expert-title" data-testid="self-vs-expert-table">
         <TableHead>
           <TableRow>
             <TableCell component="th" scope="col">
