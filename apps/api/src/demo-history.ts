@@ -560,8 +560,6 @@ function demoSelfAssessment(
   const resultSeenAt = new Date(plan.submittedAt.getTime() + 3600_000);
   if (plan.index % 5 === 4) return { skippedAt: ratedAt, resultSeenAt, createdAt: ratedAt, updatedAt: ratedAt };
   const bias = lerp(1.6, 0.2, plan.progress);
-  const kpiRatings = Object.fromEntries(
-    KPIS.map((k) => [k, clamp(Math.round(expert[k]! + bias + (jitter() - 0.5) * 0.8), 1, 5)]),
-  );
+  const kpiRatings = Object.fromEntries(KPIS.map((k) => [k, clamp(Math.round(expert[k]! + bias + (jitter() - 0.5) * 0.8), 1, 5)]));
   return { kpiRatings, submittedAt: ratedAt, resultSeenAt, createdAt: ratedAt, updatedAt: ratedAt };
 }

@@ -58,7 +58,7 @@ describe('the demo history', () => {
     expect(months.at(-1)!.global!).toBeGreaterThan(months[0]!.global!);
   });
 
-  it("gives the demo learner self-assessments whose gap to the experts narrows over the months", async () => {
+  it('gives the demo learner self-assessments whose gap to the experts narrows over the months', async () => {
     const token = await signIn('learner@sutura.local');
     const res = await ctx.inject({ method: 'GET', url: '/v1/stats/me/self-assessment', token });
     expect(res.statusCode, res.body).toBe(200);

@@ -790,5 +790,9 @@ export const selfAssessments = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   // The learner's "self vs expert" statistics read their submitted self-assessments.
-  (t) => [index('self_assessments_author_submitted').on(t.authorId, t.submittedAt).where(sql`submitted_at IS NOT NULL`)],
+  (t) => [
+    index('self_assessments_author_submitted')
+      .on(t.authorId, t.submittedAt)
+      .where(sql`submitted_at IS NOT NULL`),
+  ],
 );

@@ -298,7 +298,8 @@ const SELF_TEXT = {
 /** The learner's self-assessment against the expert, a row per KPI (and the global rating). */
 function selfAssessmentSection(doc: PDFKit.PDFDocument, items: SelfVsExpertItem[], lang: Language, width: number) {
   const t = SELF_TEXT[lang];
-  const number = (v: number | null) => (v === null ? '–' : v.toLocaleString(lang === 'fr' ? 'fr-FR' : 'en-GB', { maximumFractionDigits: 2 }));
+  const number = (v: number | null) =>
+    v === null ? '–' : v.toLocaleString(lang === 'fr' ? 'fr-FR' : 'en-GB', { maximumFractionDigits: 2 });
   const columns = [0.46, 0.14, 0.14, 0.26];
   tableRow(doc, [...t.header], columns, width, true);
   for (const item of items) {
