@@ -74,6 +74,9 @@ import { preparationRoutes } from './modules/preparation/preparation.routes.ts';
 import { createPreparationService } from './modules/preparation/preparation.service.ts';
 import { calibrationRoutes } from './modules/calibration/calibration.routes.ts';
 import { createCalibrationService } from './modules/calibration/calibration.service.ts';
+import { selfAssessmentRoutes } from './modules/self-assessment/self-assessment.routes.ts';
+import { createSelfAssessmentService } from './modules/self-assessment/self-assessment.service.ts';
+import { createSelfVsExpertStats } from './modules/self-assessment/self-assessment.stats.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { createStatsService } from './modules/stats/stats.service.ts';
 import { rppsRoutes } from './modules/rpps/rpps.routes.ts';
@@ -251,6 +254,8 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const contact = createContactService({ db, queue, users, notifications, supportEmail: config.supportEmail, clock });
   const stats = createStatsService({ db, clock, timeZone: config.timeZone });
   const calibration = createCalibrationService({ db, timeZone: config.timeZone });
+  const selfAssessment = createSelfAssessmentService({ db, clock });
+  const selfVsExpert = createSelfVsExpertStats({ db, clock, timeZone: config.timeZone });
   const vocabularyAdmin = createVocabularyAdmin({ db, audit, clock });
   const surgeryVideosAdmin = createSurgeryVideosAdmin({
     db,
@@ -307,6 +312,8 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     frames,
     stats,
     calibration,
+    selfAssessment,
+    selfVsExpert,
     admin,
     auditLog,
   };
@@ -461,6 +468,7 @@ export async function buildApp(deps: AppDeps): Promise<{
       await v1.register(statsRoutes({ stats: services.stats }));
       await v1.register(calibrationRoutes({ calibration: services.calibration }));
       await v1.register(reviewRoutes({ review: services.review }));
+      await v1.register(selfAssessmentRoutes({ selfAssessment: services.selfAssessment, stats: services.selfVsExpert }));
       await v1.register(
         adminCatalogRoutes({ vocabularies: services.vocabularyAdmin, surgeryVideos: services.surgeryVideosAdmin, videos: services.videos }),
       );

@@ -18,6 +18,7 @@ import {
   claims,
   media,
   preparations,
+  selfAssessments,
   specialties,
   surgeries,
   surgerySteps,
@@ -527,6 +528,8 @@ export async function seedDemoHistory(deps: {
           updatedAt: submittedAt,
           submittedAt,
         });
+        const self = demoSelfAssessment(plan, kpiRatings, jitter);
+        if (self) await tx.insert(selfAssessments).values({ videoId: plan.videoId, authorId, ...self });
         await tx.insert(analysisComments).values({
           videoId: plan.videoId,
           start: steps[1]!.start + 12,
@@ -599,3 +602,25 @@ export async function seedDemoHistory(deps: {
 }
 
 class HistoryAlreadyMade extends Error {}
+
+/** The demo learner's self-assessments of their past cases: the ones who rate themselves, and from when. */
+const SELF_ASSESSING = 'learner@sutura.local';
+
+/**
+ * A past case's self-assessment (docs/self-assessment.md): the demo learner rated most of their
+ * cases, overrating by about a level and a half at first and by little at the end (the gap
+ * narrows month by month); every fifth case skipped. The result was seen an hour after it came.
+ */
+function demoSelfAssessment(
+  plan: { authorEmail: string; submittedAt: Date; progress: number; index: number },
+  expert: Record<string, number>,
+  jitter: () => number,
+) {
+  if (plan.authorEmail !== SELF_ASSESSING) return null;
+  const ratedAt = new Date(plan.submittedAt.getTime() - 30 * 3600_000);
+  const resultSeenAt = new Date(plan.submittedAt.getTime() + 3600_000);
+  if (plan.index % 5 === 4) return { skippedAt: ratedAt, resultSeenAt, createdAt: ratedAt, updatedAt: ratedAt };
+  const bias = lerp(1.6, 0.2, plan.progress);
+  const kpiRatings = Object.fromEntries(KPIS.map((k) => [k, clamp(Math.round(expert[k]! + bias + (jitter() - 0.5) * 0.8), 1, 5)]));
+  return { kpiRatings, submittedAt: ratedAt, resultSeenAt, createdAt: ratedAt, updatedAt: ratedAt };
+}

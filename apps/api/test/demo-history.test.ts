@@ -1,8 +1,9 @@
 import pino from 'pino';
 import { count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LearnerSelfVsExpert } from '@sutura/domain/self-assessment';
 import type { LearnerStats } from '@sutura/domain/stats';
-import { analyses, claims, media, preparations, users, videoSteps, videos } from '../src/db/schema.ts';
+import { analyses, claims, media, preparations, selfAssessments, users, videoSteps, videos } from '../src/db/schema.ts';
 import { DEMO_HISTORY_LEARNERS, seedDemoHistory } from '../src/demo-history.ts';
 import { DEMO_PASSWORD, seed } from '../src/seed.ts';
 import { createTestContext, type TestContext } from './harness.ts';
@@ -61,6 +62,22 @@ describe('the demo history', () => {
     const months = stats.timeline.filter((m) => m.analyses > 0);
     expect(months.length).toBeGreaterThanOrEqual(9);
     expect(months.at(-1)!.global!).toBeGreaterThan(months[0]!.global!);
+  });
+
+  it('gives the demo learner self-assessments whose gap to the experts narrows over the months', async () => {
+    const token = await signIn('learner@sutura.local');
+    const res = await ctx.inject({ method: 'GET', url: '/v1/stats/me/self-assessment', token });
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data as LearnerSelfVsExpert;
+    if (!data.ratingsShown) throw new Error('ratings hidden');
+    const months = data.months.filter((m) => m.cases > 0);
+    expect(months.length).toBeGreaterThanOrEqual(6);
+    expect(data.trend).toBe('closer');
+    expect(data.last!).toBeLessThan(data.first! - 0.5);
+    // Some cases skipped, none left open: every past result was seen.
+    const rows = await ctx.database.db.select().from(selfAssessments);
+    expect(rows.some((r) => r.skippedAt && !r.submittedAt)).toBe(true);
+    expect(rows.every((r) => r.resultSeenAt)).toBe(true);
   });
 
   it('compares with a specialty of its own: two specialties have cases', async () => {

@@ -130,6 +130,11 @@ const BY_ID: Record<string, (id: string, viewer: Person) => { query?: string; bo
   'DELETE /v1/expert/videos/:id/voice': () => ({ body: { fencingToken: 1 } }),
   'GET /v1/videos/:id/analysis': () => ({}),
   'GET /v1/videos/:id/analysis/report': () => ({}),
+  'GET /v1/videos/:id/self-assessment': () => ({}),
+  'PUT /v1/videos/:id/self-assessment': () => ({
+    body: { kpiRatings: { depthPerception: 3, bimanualDexterity: 3, efficiency: 3, tissueHandling: 3, autonomy: 3 } },
+  }),
+  'POST /v1/videos/:id/self-assessment/skip': () => ({ body: {} }),
   'DELETE /v1/uploads/:id': () => ({}),
   'POST /v1/admin/vocabularies/surgeries/:id/steps': () => ({ body: { nameFr: 'Étape', nameEn: 'Step' } }),
   'PUT /v1/admin/vocabularies/surgeries/:id/steps/order': (id) => ({ body: { ids: [id] } }),

@@ -280,6 +280,16 @@ export const ERRORS = {
     en: 'The analysis of this video is not available yet',
     fr: "L'analyse de cette vidéo n'est pas encore disponible",
   },
+  SELF_ASSESSMENT_LOCKED: {
+    status: 409,
+    en: 'You have seen the result of this case: your self-assessment can no longer be changed',
+    fr: 'Vous avez vu le résultat de ce cas : votre auto-évaluation ne peut plus être modifiée',
+  },
+  SELF_ASSESSMENT_NOT_SENT: {
+    status: 409,
+    en: 'Send this case for analysis before assessing yourself',
+    fr: 'Envoyez ce cas en analyse avant de vous auto-évaluer',
+  },
   COMMENTS_LIMIT: {
     status: 409,
     en: 'You have reached the maximum number of comments ({max})',

@@ -937,3 +937,34 @@ export const rateLimits = pgTable(
   },
   (t) => [index('rate_limits_window_ends_at_idx').on(t.windowEndsAt)],
 );
+
+/**
+ * The surgeon's self-assessment of a case (docs/self-assessment.md): one per case, made by its
+ * author between sending it and first seeing its result (`result_seen_at`, recorded when the
+ * result is first served to the author); rated, skipped, or neither yet.
+ */
+export const selfAssessments = pgTable(
+  'self_assessments',
+  {
+    videoId: uuid('video_id')
+      .primaryKey()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    authorId: uuid('author_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The five KPIs, levels 1..5, all present once submitted; null until then. */
+    kpiRatings: jsonb('kpi_ratings').$type<Record<string, number>>(),
+    globalRating: integer('global_rating'),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    skippedAt: timestamp('skipped_at', { withTimezone: true }),
+    resultSeenAt: timestamp('result_seen_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  // The learner's "self vs expert" statistics read their submitted self-assessments.
+  (t) => [
+    index('self_assessments_author_submitted')
+      .on(t.authorId, t.submittedAt)
+      .where(sql`submitted_at IS NOT NULL`),
+  ],
+);

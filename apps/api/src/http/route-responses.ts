@@ -44,6 +44,7 @@ import {
   preparedListResponse,
 } from '@sutura/domain/preparation';
 import { agreementReportSchema, expertCalibrationSchema } from '@sutura/domain/calibration';
+import { learnerSelfVsExpertSchema, selfAssessmentSchema } from '@sutura/domain/self-assessment';
 import { learnerNasaTlxSchema, learnerStatsSchema, learnerStepTimesSchema } from '@sutura/domain/stats';
 import { mediaUploadResponse, profileSchema, publicUserSchema } from '@sutura/domain/users';
 import { videoDetailSchema, videoListResponse } from '@sutura/domain/videos';
@@ -361,6 +362,17 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   ),
   'GET /v1/admin/disagreements': json(disagreementListSchema, 'The flagged cases, newest first, by status and surgery.'),
   'POST /v1/admin/disagreements/:id/discussed': json(discussedResponse, 'The disagreement is marked discussed, with its note.'),
+  'GET /v1/videos/:id/self-assessment': json(
+    selfAssessmentSchema,
+    "The author's self-assessment of the case, and once the result is seen, self against expert.",
+  ),
+  'PUT /v1/videos/:id/self-assessment': json(selfAssessmentSchema, 'The self-assessment is saved (refused once the result was seen).'),
+  'POST /v1/videos/:id/self-assessment/skip': json(
+    selfAssessmentSchema,
+    'The invitation is declined (nothing changes when already rated or skipped).',
+  ),
+  'GET /v1/stats/me/self-assessment': json(learnerSelfVsExpertSchema, "The learner's self-ratings against the experts', month by month."),
+
   'GET /v1/admin/vocabularies': json(adminVocabulariesSchema, 'Every vocabulary with both names, retired terms included.'),
   'POST /v1/admin/vocabularies/organs': json(idOnly, 'The new organ.', 201),
   'POST /v1/admin/vocabularies/surgeries': json(idOnly, 'The new surgery.', 201),

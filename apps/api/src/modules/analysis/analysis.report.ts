@@ -10,6 +10,7 @@ import {
 } from '@sutura/domain/analysis';
 import { DRAWING_COLOR_HEX, DRAWING_OUTLINE, DRAWING_STYLE, type Drawing } from '@sutura/domain/drawing';
 import type { Language } from '@sutura/domain/i18n';
+import { gapWord, type SelfVsExpertItem } from '@sutura/domain/self-assessment';
 import { COLORS } from '@sutura/domain/limits';
 import { nasaTlxRawScore, type NasaTlx } from '@sutura/domain/videos';
 import type { FramePicture } from './annotated-frames.ts';
@@ -114,6 +115,8 @@ export interface ReportData {
   organ: string | null;
   /** The frames drawings were made on, by drawing time (see annotated-frames.ts). */
   frames?: ReadonlyMap<number, FramePicture>;
+  /** The author's self-assessment against the expert, when they gave one. */
+  selfAssessment?: SelfVsExpertItem[] | null;
 }
 
 const MARGIN = 50;
@@ -223,6 +226,11 @@ export async function renderAnalysisReport(data: ReportData, lang: Language): Pr
       doc.font('regular').fontSize(9).fillColor(MUTED).text(def.summary[lang], MARGIN);
     }
     doc.moveDown(0.3);
+  }
+
+  if (data.selfAssessment) {
+    heading(SELF_TEXT[lang].title);
+    selfAssessmentSection(doc, data.selfAssessment, lang, width);
   }
 
   heading(t.steps);
@@ -376,6 +384,36 @@ function reviewsSection(doc: PDFKit.PDFDocument, result: AnalysisResult, lang: L
         doc.font('regular').fillColor(INK).text(`  ${c.text}`, { width });
       }
     }
+  }
+}
+
+const SELF_TEXT = {
+  fr: {
+    title: 'Auto-évaluation',
+    header: ['Compétence', 'Vous', 'Expert', 'Écart'],
+    global: 'Note globale',
+    gap: { agree: 'd’accord', higher: '{g} plus haut', lower: '{g} plus bas', none: '–' },
+  },
+  en: {
+    title: 'Self-assessment',
+    header: ['Skill', 'You', 'Expert', 'Gap'],
+    global: 'Overall rating',
+    gap: { agree: 'agree', higher: '{g} higher', lower: '{g} lower', none: '–' },
+  },
+} as const;
+
+/** The learner's self-assessment against the expert, a row per KPI (and the global rating). */
+function selfAssessmentSection(doc: PDFKit.PDFDocument, items: SelfVsExpertItem[], lang: Language, width: number) {
+  const t = SELF_TEXT[lang];
+  const number = (v: number | null) =>
+    v === null ? '–' : v.toLocaleString(lang === 'fr' ? 'fr-FR' : 'en-GB', { maximumFractionDigits: 2 });
+  const columns = [0.46, 0.14, 0.14, 0.26];
+  tableRow(doc, [...t.header], columns, width, true);
+  for (const item of items) {
+    const word = gapWord(item.gap);
+    const gap = word === null ? t.gap.none : t.gap[word].replace('{g}', number(item.gap === null ? null : Math.abs(item.gap)));
+    const name = item.kpi === 'global' ? t.global : KPI_DEFINITIONS[item.kpi].name[lang];
+    tableRow(doc, [name, number(item.self), number(item.expert), gap], columns, width, false);
   }
 }
 

@@ -8,11 +8,18 @@ import type { RequestUser } from '../../http/access.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 
 import type { CaseReads } from '../cases/case-read.ts';
+import { markResultSeen, reportComparison } from '../self-assessment/self-assessment.service.ts';
 import type { AnalysisDrafts } from './analysis.drafts.ts';
 
 /** The learner's result of a submitted analysis, and what its PDF report needs. */
-export function createAnalysisResult(deps: { db: Db; cases: CaseReads; drafts: AnalysisDrafts; review: Pick<ReviewService, 'ofCase'> }) {
-  const { db, cases, drafts, review } = deps;
+export function createAnalysisResult(deps: {
+  db: Db;
+  cases: CaseReads;
+  drafts: AnalysisDrafts;
+  review: Pick<ReviewService, 'ofCase'>;
+  clock: () => Date;
+}) {
+  const { db, cases, drafts, review, clock } = deps;
   const { stepsOf, voiceOf, commentsOf, analysisRow } = drafts;
 
   /** Who may read a submitted analysis: its learner, and administrators; 404 for anyone else. */
@@ -59,6 +66,8 @@ export function createAnalysisResult(deps: { db: Db; cases: CaseReads; drafts: A
     /** Once submitted, for its learner (ratings only with their showRatings on) and administrators. */
     async result(viewer: RequestUser, videoId: string, lang: Language): Promise<AnalysisResult> {
       const { video, analysis, isAuthor } = await readableResult(viewer, videoId);
+      // Served to its author: the self-assessment of the case is locked from now on.
+      if (isAuthor) await markResultSeen(db, video.id, viewer.id, clock());
       const ratingsShown = isAuthor ? viewer.preferences.showRatings : true;
       const rating = (value: number | null | undefined) => (ratingsShown && value ? (value as RatingLevel) : null);
       const steps = await stepsOf(video.id, lang);
@@ -106,7 +115,9 @@ export function createAnalysisResult(deps: { db: Db; cases: CaseReads; drafts: A
       const result = await service.result(viewer, videoId, lang);
       const [video] = await db.select().from(videos).where(eq(videos.id, videoId));
       const { surgery, organ } = await cases.refs(video!, lang);
-      return { result, video: video!, surgery: surgery?.name ?? null, organ: organ?.name ?? null };
+      // The author's self-assessment against the expert, with their ratings shown (docs/self-assessment.md).
+      const selfAssessment = result.ratingsShown ? await reportComparison(db, videoId, viewer.id) : null;
+      return { result, video: video!, surgery: surgery?.name ?? null, organ: organ?.name ?? null, selfAssessment };
     },
   };
   return service;

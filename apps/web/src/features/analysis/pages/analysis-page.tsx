@@ -37,7 +37,7 @@ import { useToast } from '@/lib/toast';
 import { saveAnalysis, useAbandonAnalysis, useFinalizeAnalysis, useWorkspace } from '@/features/analysis/api/analysis';
 import { CommentPanel } from '@/features/analysis/components/comment-panel';
 import { useFrameDrawing } from '@/features/analysis/components/frame-drawing';
-import { RatingScale } from '@/features/analysis/components/rating-scale';
+import { RatingScale } from '@/components/case/rating-scale';
 import { VoiceRecorder } from '@/features/analysis/components/voice-recorder';
 import { ClaimedWorkHeader, ClaimedWorkStatus, GiveBackDialog, LeaseLostAlert, isClaimGone } from '@/components/claimed-work';
 import { readLocalDraft, useAutosave } from '@/lib/use-autosave';

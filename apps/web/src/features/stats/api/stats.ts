@@ -1,4 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { LearnerSelfVsExpert } from '@sutura/domain/self-assessment';
 import type { LearnerNasaTlx, LearnerStats, LearnerStepTimes, StatsComparison } from '@sutura/domain/stats';
 import { api } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
@@ -40,6 +41,17 @@ export function useMyStepTimes(surgeryId: string | null, enabled = true) {
     queryFn: () =>
       api<LearnerStepTimes>('GET', '/stats/me/steps', { query: { langCode: lang, ...(surgeryId ? { filter: { surgeryId } } : {}) } }),
     placeholderData: keepPreviousData,
+    enabled,
+  });
+}
+
+/** Self against expert month by month (docs/statistics.md); the key follows showRatings. */
+export function useMySelfVsExpert(enabled = true) {
+  const { session } = useSession();
+  const showRatings = session?.preferences.showRatings ?? true;
+  return useQuery({
+    queryKey: ['stats', 'me', 'self-assessment', showRatings] as const,
+    queryFn: () => api<LearnerSelfVsExpert>('GET', '/stats/me/self-assessment'),
     enabled,
   });
 }

@@ -34,6 +34,7 @@ import { useSession } from '@/lib/session';
 import { useToast } from '@/lib/toast';
 import { useMyNasaTlx, useMyStats, useMyStepTimes } from '@/features/stats/api/stats';
 import type { RadarLine } from '@/features/stats/components/stats-radar';
+import { SelfVsExpertSection } from '@/features/stats/components/self-vs-expert-section';
 
 const StatsRadar = lazy(() => import('@/features/stats/components/stats-radar'));
 const StatsTimeline = lazy(() => import('@/features/stats/components/stats-timeline'));
@@ -583,6 +584,7 @@ export function MyStatsPage() {
       </Tabs>
       <Box id="stats-tab-panel" role="tabpanel" aria-labelledby={`stats-tab-${tab}`} sx={{ display: 'grid', gap: 2, minWidth: 0 }}>
         {(tab === 'overview' || tab === 'kpis') && <RatingsTab tab={tab} compare={compare} onCompare={setCompare} />}
+        {tab === 'kpis' && <SelfVsExpertSection />}
         {tab === 'nasaTlx' && <NasaTlxTab compare={compare} onCompare={setCompare} />}
         {tab === 'steps' && <StepTimesTab surgeryId={surgeryId} onSurgery={(id) => setSearch({ tab: 'steps', surgery: id })} />}
       </Box>

@@ -5,6 +5,7 @@ import { currentLanguage, i18n } from '@/lib/i18n';
 import { queryClient } from '@/lib/query';
 import { analysisResultOptions } from '@/features/videos/api/analysis-result';
 import { bestCaseRequestOptions } from '@/features/videos/api/best-case-request';
+import { selfAssessmentOptions } from '@/features/videos/api/self-assessment';
 import { videoKeys } from '@/features/videos/api/video-keys';
 import { signedUrlExpiry } from '@/components/video/signed-url';
 
@@ -56,7 +57,13 @@ export const videoDetailOptions = (id: string, lang: string) =>
 function prefetchCaseParts(video: VideoDetail, lang: string): void {
   const own = video.access === 'author' || video.access === 'admin';
   if (own && video.status === 'analysed') {
-    void queryClient.prefetchQuery(analysisResultOptions(video.id, lang));
+    // The author's result waits for the self-assessment: served, it would lock an open invitation.
+    if (video.access === 'author')
+      void queryClient.fetchQuery(selfAssessmentOptions(video.id, lang, video.status)).then(
+        (self) => (self.invite ? undefined : queryClient.prefetchQuery(analysisResultOptions(video.id, lang))),
+        () => undefined,
+      );
+    else void queryClient.prefetchQuery(analysisResultOptions(video.id, lang));
     if (video.access === 'author') void queryClient.prefetchQuery(bestCaseRequestOptions(video.id));
   }
 }

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
@@ -20,6 +20,9 @@ import type { VideoDetail } from '@sutura/domain/videos';
 import { currentLanguage } from '@/lib/i18n';
 import { useSession } from '@/lib/session';
 import { useAnalysisResult } from '@/features/videos/api/analysis-result';
+import { useSelfAssessment } from '@/features/videos/api/self-assessment';
+import { SelfAssessmentInvitation } from '@/features/videos/components/self-assessment/self-assessment-invitation';
+import { SelfVsExpert } from '@/features/videos/components/self-assessment/self-vs-expert';
 import {
   AnalysisAdviceTab,
   AnalysisComments,
@@ -68,7 +71,18 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
   const authorName = `${video.author.firstName} ${video.author.lastName}`.trim();
   // The expert's result, for the author and administrators once the analysis is submitted.
   const analysed = video.status === 'analysed' && !readOnly;
-  const result = useAnalysisResult(video.id, analysed);
+  // The author's self-assessment is asked first: an open invitation comes before the result,
+  // whose reading locks it (docs/self-assessment.md).
+  const selfAssessment = useSelfAssessment(video.id, video.status, author && analysed);
+  const inviting = author && analysed && (selfAssessment.isPending || selfAssessment.data?.invite === true);
+  const result = useAnalysisResult(video.id, analysed && !inviting);
+  const resultRead = result.isSuccess;
+  const refetchSelfAssessment = selfAssessment.refetch;
+  const seenRecorded = selfAssessment.data?.resultSeenAt != null;
+  useEffect(() => {
+    // The result has just been served: the comparison is now there to read.
+    if (author && resultRead && !seenRecorded) void refetchSelfAssessment();
+  }, [author, resultRead, seenRecorded, refetchSelfAssessment]);
   const [searchParams] = useSearchParams();
   const startAt = useMemo(() => {
     const t0 = Number(searchParams.get('t'));
@@ -258,6 +272,11 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
       </Box>
 
       <Box sx={{ gridArea: 'tabs', minWidth: 0 }}>
+        {inviting && selfAssessment.data?.invite && (
+          <Box sx={{ mb: 3 }}>
+            <SelfAssessmentInvitation videoId={video.id} status={video.status} onDone={(rated) => rated && setTab('kpi')} />
+          </Box>
+        )}
         <Tabs
           value={shownTab}
           onChange={(_, next: DetailTab) => setTab(next)}
@@ -280,6 +299,11 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
         <Box role="tabpanel" id={`detail-panel-${shownTab}`} aria-labelledby={`detail-tab-${shownTab}`}>
           {shownTab === 'global' && <CaseData video={video} />}
           {shownTab === 'nasaTlx' && video.fields.nasaTlx && <NasaTlxChart tlx={video.fields.nasaTlx} />}
+          {shownTab === 'kpi' && result.data && selfAssessment.data?.comparison && (
+            <Box sx={{ mb: 3 }}>
+              <SelfVsExpert items={selfAssessment.data.comparison} />
+            </Box>
+          )}
           {shownTab === 'kpi' && result.data && <AnalysisKpiTab result={result.data} />}
           {shownTab === 'steps' && result.data && <AnalysisStepsTab result={result.data} onSeek={seek} />}
           {shownTab === 'advice' && result.data && <AnalysisAdviceTab result={result.data} />}

@@ -1,0 +1,168 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { KPIS, type Kpi, type RatingLevel } from '@sutura/domain/analysis';
+import {
+  roundGap,
+  type SaveSelfAssessmentBody,
+  type SelfAssessment,
+  type SelfAssessmentState,
+  type SelfVsExpertItem,
+} from '@sutura/domain/self-assessment';
+import type { VideoStatus } from '@sutura/domain/videos';
+import type { Db } from '../../db/client.ts';
+import { selfAssessments, videos } from '../../db/schema.ts';
+import type { RequestUser } from '../../http/access.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+
+type Row = typeof selfAssessments.$inferSelect;
+
+/** A case is sent once it left 'saved': from then on its author may assess themselves. */
+const SENT: readonly VideoStatus[] = ['pending_preparation', 'in_preparation', 'processing', 'pending_analysis', 'in_analysis', 'analysed'];
+
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * The moment the author first saw the result of a case, recorded when the result (or its PDF
+ * report) is first served to them; from then on the self-assessment is locked.
+ */
+export async function markResultSeen(db: Db, videoId: string, authorId: string, at: Date): Promise<void> {
+  await db
+    .insert(selfAssessments)
+    .values({ videoId, authorId, resultSeenAt: at, updatedAt: at })
+    .onConflictDoUpdate({
+      target: selfAssessments.videoId,
+      set: { resultSeenAt: sql`coalesce(${selfAssessments.resultSeenAt}, excluded.result_seen_at)` },
+    });
+}
+
+/** The expert's rating of each KPI and the global rating: the mean of the submitted reviews of the case. */
+export async function expertMeans(db: Db, videoId: string): Promise<Record<Kpi | 'global', number | null> | null> {
+  const { rows } = await db.execute<Record<string, unknown>>(sql`
+    SELECT count(*)::int AS n,
+      ${sql.join(
+        KPIS.map((k) => sql`avg(${sql.raw(`kpi_${snake(k)}`)})::float8 AS ${sql.raw(`"${k}"`)}`),
+        sql`, `,
+      )},
+      avg(global_rating)::float8 AS global
+    FROM analyses WHERE video_id = ${videoId} AND status = 'submitted'`);
+  const row = rows[0];
+  if (!row || Number(row.n) === 0) return null;
+  const value = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return Object.fromEntries([...KPIS, 'global'].map((k) => [k, value(row[k])])) as Record<Kpi | 'global', number | null>;
+}
+
+/** Self against expert for each KPI and the global rating (a row for the global rating only when either gave one). */
+export function compareWithExpert(
+  self: { kpiRatings: Record<string, number> | null; globalRating: number | null },
+  expert: Record<Kpi | 'global', number | null>,
+): SelfVsExpertItem[] {
+  const item = (kpi: Kpi | 'global', mine: number | null): SelfVsExpertItem => {
+    const theirs = expert[kpi] === null ? null : roundGap(expert[kpi]);
+    return { kpi, self: mine, expert: theirs, gap: mine === null || theirs === null ? null : roundGap(mine - theirs) };
+  };
+  const items = KPIS.map((k) => item(k, self.kpiRatings?.[k] ?? null));
+  if (self.globalRating !== null || expert.global !== null) items.push(item('global', self.globalRating));
+  return items;
+}
+
+/** Self against expert for the PDF report: the author's submitted self-assessment, or null. */
+export async function reportComparison(db: Db, videoId: string, viewerId: string): Promise<SelfVsExpertItem[] | null> {
+  const [row] = await db.select().from(selfAssessments).where(eq(selfAssessments.videoId, videoId));
+  if (!row?.submittedAt || row.authorId !== viewerId) return null;
+  const expert = await expertMeans(db, videoId);
+  return expert ? compareWithExpert({ kpiRatings: row.kpiRatings, globalRating: row.globalRating }, expert) : null;
+}
+
+/**
+ * The self-assessment of a case (docs/self-assessment.md). Only the case's author reads or
+ * writes it (404 for anyone else, administrators and the experts included).
+ */
+export function createSelfAssessmentService(deps: { db: Db; clock: () => Date }) {
+  const { db, clock } = deps;
+
+  async function authorsCase(viewer: RequestUser, videoId: string) {
+    const [video] = await db
+      .select({ id: videos.id, authorId: videos.authorId, status: videos.status })
+      .from(videos)
+      .where(eq(videos.id, videoId));
+    if (!video || video.authorId !== viewer.id) throw notFound();
+    return video;
+  }
+
+  async function rowOf(videoId: string): Promise<Row | null> {
+    const [row] = await db.select().from(selfAssessments).where(eq(selfAssessments.videoId, videoId));
+    return row ?? null;
+  }
+
+  function stateOf(row: Row | null): SelfAssessmentState {
+    if (row?.submittedAt) return 'submitted';
+    return row?.skippedAt ? 'skipped' : 'open';
+  }
+
+  async function view(viewer: RequestUser, video: { id: string; status: string }, row: Row | null): Promise<SelfAssessment> {
+    const state = stateOf(row);
+    const seen = row?.resultSeenAt ?? null;
+    const sent = (SENT as readonly string[]).includes(video.status);
+    const expert = video.status === 'analysed' ? await expertMeans(db, video.id) : null;
+    const showComparison = seen !== null && state === 'submitted' && expert !== null && viewer.preferences.showRatings;
+    return {
+      videoId: video.id,
+      state,
+      canRate: sent && seen === null,
+      resultSeenAt: seen?.toISOString() ?? null,
+      invite: expert !== null && seen === null && state === 'open',
+      kpiRatings: state === 'submitted' ? (row!.kpiRatings as Record<Kpi, RatingLevel>) : null,
+      globalRating: state === 'submitted' ? ((row!.globalRating ?? null) as RatingLevel | null) : null,
+      submittedAt: row?.submittedAt?.toISOString() ?? null,
+      skippedAt: row?.skippedAt?.toISOString() ?? null,
+      comparison: showComparison ? compareWithExpert({ kpiRatings: row!.kpiRatings, globalRating: row!.globalRating }, expert) : null,
+    };
+  }
+
+  /** Refuses a change: the case is not sent yet, or its result was seen. */
+  function assertOpen(video: { status: string }, row: Row | null) {
+    if (row?.resultSeenAt) throw new AppError('SELF_ASSESSMENT_LOCKED');
+    if (!(SENT as readonly string[]).includes(video.status)) throw new AppError('SELF_ASSESSMENT_NOT_SENT');
+  }
+
+  return {
+    async get(viewer: RequestUser, videoId: string): Promise<SelfAssessment> {
+      const video = await authorsCase(viewer, videoId);
+      return view(viewer, video, await rowOf(videoId));
+    },
+
+    /** Rates (or rates again) the case; a skipped one may still be rated while the result is unseen. */
+    async save(viewer: RequestUser, videoId: string, body: SaveSelfAssessmentBody): Promise<SelfAssessment> {
+      const video = await authorsCase(viewer, videoId);
+      assertOpen(video, await rowOf(videoId));
+      const now = clock();
+      const values = { kpiRatings: body.kpiRatings, globalRating: body.globalRating ?? null, submittedAt: now, updatedAt: now };
+      // The lock is checked again in the write: a result served meanwhile wins.
+      const written = await db
+        .insert(selfAssessments)
+        .values({ videoId, authorId: viewer.id, ...values })
+        .onConflictDoUpdate({ target: selfAssessments.videoId, set: values, setWhere: isNull(selfAssessments.resultSeenAt) })
+        .returning();
+      if (!written.length) throw new AppError('SELF_ASSESSMENT_LOCKED');
+      return view(viewer, video, written[0]!);
+    },
+
+    /** Declines the invitation once; nothing changes when already rated or skipped. */
+    async skip(viewer: RequestUser, videoId: string): Promise<SelfAssessment> {
+      const video = await authorsCase(viewer, videoId);
+      const row = await rowOf(videoId);
+      assertOpen(video, row);
+      if (row?.submittedAt || row?.skippedAt) return view(viewer, video, row);
+      const now = clock();
+      await db
+        .insert(selfAssessments)
+        .values({ videoId, authorId: viewer.id, skippedAt: now, updatedAt: now })
+        .onConflictDoUpdate({
+          target: selfAssessments.videoId,
+          set: { skippedAt: sql`coalesce(${selfAssessments.skippedAt}, excluded.skipped_at)`, updatedAt: now },
+          setWhere: and(isNull(selfAssessments.resultSeenAt), isNull(selfAssessments.submittedAt)),
+        });
+      return view(viewer, video, await rowOf(videoId));
+    },
+  };
+}
+export type SelfAssessmentService = ReturnType<typeof createSelfAssessmentService>;

@@ -1,0 +1,147 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { KPIS } from '@sutura/domain/analysis';
+import { checkScreen, settle } from './screens.ts';
+import { signIn } from './support.ts';
+import { analyseVideo, apiToken, makeClip, password, prepareVideo, sendVideo } from './workflow.ts';
+
+// A learner's two analysed cases: the first rated before its result (then self against expert at
+// 1440 and 390 px), the second skipped; once a result is seen, no change is accepted.
+test.describe.configure({ mode: 'serial' });
+
+const author = 'learner2@sutura.local';
+const cases = { rated: '', skipped: '' };
+let clip: string;
+
+async function analysedCase(request: APIRequestContext): Promise<string> {
+  const videoId = await sendVideo(request, author, clip);
+  await prepareVideo(
+    request,
+    'editor@sutura.local',
+    author,
+    videoId,
+    [
+      { name: 'Exposition', start: 0, end: 3 },
+      { name: 'Dissection', start: 3, end: 6 },
+    ],
+    { start: 0, end: 6 },
+  );
+  await analyseVideo(request, 'expert@sutura.local', videoId, 3);
+  return videoId;
+}
+
+async function selfAssessment(request: APIRequestContext, videoId: string) {
+  const headers = { Authorization: `Bearer ${await apiToken(request, author)}` };
+  return (await (await request.get(`/v1/videos/${videoId}/self-assessment`, { headers })).json()) as {
+    data: { state: string; canRate: boolean; resultSeenAt: string | null };
+  };
+}
+
+/** Axe on the page, or on one part of it (the result's KPI radar is another screen's: it is checked there). */
+async function expectNoAxeViolations(page: Page, part?: string) {
+  const builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']);
+  const result = await (part ? builder.include(part) : builder).analyze();
+  expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+test.beforeAll(() => {
+  clip = path.join(mkdtempSync(path.join(tmpdir(), 'sutura-self-assessment-')), 'case.mp4');
+  makeClip(clip, 6);
+});
+
+test('the learner opens an analysed case, rates the five skills first, then reads self against expert (1440 px, then 390 px dark)', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(300_000);
+  cases.rated = await analysedCase(request);
+  cases.skipped = await analysedCase(request);
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, author, password);
+  await page.goto(`/videos/${cases.rated}`);
+  const invitation = page.getByTestId('self-assessment-invitation');
+  // The first case page of the run loads its code and texts on a busy machine.
+  await expect(invitation).toBeVisible({ timeout: 60_000 });
+  // The result waits behind the invitation: not shown, not served.
+  await expect(page.getByTestId('analysis-summary')).toHaveCount(0);
+  expect((await selfAssessment(request, cases.rated)).data).toMatchObject({ state: 'open', resultSeenAt: null });
+  await settle(page);
+  await checkScreen(page, 'self-assessment-invitation-desktop');
+  await expectNoAxeViolations(page);
+
+  // Saving needs the five skills; the level's description shows as on the expert's scale.
+  const save = page.getByTestId('self-assessment-save');
+  await expect(save).toBeDisabled();
+  for (const kpi of KPIS)
+    await page
+      .getByTestId(`self-rating-${kpi}`)
+      .locator(`[data-level="${kpi === 'autonomy' ? 2 : 4}"]`)
+      .click();
+  await expect(page.getByTestId('self-rating-autonomy-goals')).not.toBeEmpty();
+  // With the keyboard: the global rating, key 5.
+  await page.getByTestId('self-rating-global').locator('[data-level="1"]').focus();
+  await page.keyboard.press('5');
+  await expect(page.getByTestId('self-rating-global')).toHaveAttribute('data-value', '5');
+  await save.dblclick();
+
+  await expect(invitation).toHaveCount(0);
+  await expect(page.getByTestId('analysis-summary')).toBeVisible();
+  const comparison = page.getByTestId('self-vs-expert');
+  await expect(comparison).toBeVisible();
+  await expect(comparison.getByTestId('self-vs-expert-table').locator('tbody tr')).toHaveCount(6);
+  await expect(comparison.getByTestId('self-vs-expert-depthPerception')).toContainText(/1/);
+  await expect(comparison.getByTestId('self-vs-expert-summary')).toContainText(/0/);
+  const after = (await selfAssessment(request, cases.rated)).data;
+  expect(after).toMatchObject({ state: 'submitted', canRate: false });
+  expect(after.resultSeenAt).not.toBeNull();
+  await settle(page);
+  await checkScreen(page, 'self-assessment-result-desktop');
+  await expectNoAxeViolations(page, '[data-testid="self-vs-expert"]');
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.reload();
+  await expect(page.getByTestId('self-assessment-invitation')).toHaveCount(0);
+  await page.getByTestId('detail-tab-kpi').click();
+  await expect(page.getByTestId('self-vs-expert')).toBeVisible();
+  await settle(page);
+  await checkScreen(page, 'self-assessment-result-phone-dark');
+  await expectNoAxeViolations(page, '[data-testid="self-vs-expert"]');
+
+  // The statistics gain self against expert, with its table.
+  await page.goto('/my-stats?tab=kpis');
+  await expect(page.getByTestId('stats-self-vs-expert')).toBeVisible();
+  await expect(page.getByTestId('stats-self-vs-expert-table').locator('tbody tr')).not.toHaveCount(0);
+  await settle(page);
+  await checkScreen(page, 'self-assessment-stats-phone-dark');
+  await expectNoAxeViolations(page, '[data-testid="stats-self-vs-expert"]');
+});
+
+test('a second case is skipped: the result follows, and no self-assessment is accepted after it', async ({ page, request }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, author, password);
+  await page.goto(`/videos/${cases.skipped}`);
+  await expect(page.getByTestId('self-assessment-invitation')).toBeVisible();
+  await page.getByTestId('self-assessment-skip').click();
+  await expect(page.getByTestId('self-assessment-invitation')).toHaveCount(0);
+  await expect(page.getByTestId('analysis-summary')).toBeVisible();
+  await page.getByTestId('detail-tab-kpi').click();
+  await expect(page.getByTestId('self-vs-expert')).toHaveCount(0);
+  // The invitation does not come back.
+  await page.reload();
+  await expect(page.getByTestId('analysis-summary')).toBeVisible();
+  await expect(page.getByTestId('self-assessment-invitation')).toHaveCount(0);
+
+  const headers = { Authorization: `Bearer ${await apiToken(request, author)}`, 'Accept-Language': 'en' };
+  const kpiRatings = Object.fromEntries(KPIS.map((k) => [k, 3]));
+  for (const videoId of [cases.skipped, cases.rated]) {
+    const refused = await request.put(`/v1/videos/${videoId}/self-assessment`, { headers, data: { kpiRatings } });
+    expect(refused.status()).toBe(409);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('SELF_ASSESSMENT_LOCKED');
+  }
+  expect((await selfAssessment(request, cases.skipped)).data).toMatchObject({ state: 'skipped', canRate: false });
+});
