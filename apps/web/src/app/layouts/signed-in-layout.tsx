@@ -52,27 +52,15 @@ function Shell() {
   // already (a field with autofocus, a heading of its own) or a dialog holds it: never left on a
   // link of the menu just used, nor on the page's body.
   // Its first page too (after signing in, or loaded): from <body>, the keyboard starts at its title.
-  // An element of the page left keeps the focus while that page is still shown (its successor
-  // still loading): it was focused before the change, so it is no choice of the new page.
   const shownPath = useRef<string | null>(null);
-  const focusedOn = useRef(new WeakMap<Element, string>());
-  useEffect(() => {
-    const note = (event: FocusEvent) => {
-      if (event.target instanceof Element) focusedOn.current.set(event.target, window.location.pathname);
-    };
-    document.addEventListener('focusin', note);
-    return () => document.removeEventListener('focusin', note);
-  }, []);
   useEffect(() => {
     if (shownPath.current === pathname) return;
-    const left = shownPath.current;
     shownPath.current = pathname;
     const active = document.activeElement;
     if (active && active !== document.body && active.isConnected) {
       if (active.closest('[role="dialog"]')) return;
       const main = document.getElementById('main-content');
-      const fromPageLeft = left !== null && focusedOn.current.get(active) === left;
-      if (main && active !== main && main.contains(active) && !fromPageLeft) return;
+      if (main && active !== main && main.contains(active)) return;
     }
     document.getElementById('page-title')?.focus({ preventScroll: true });
   }, [pathname]);
