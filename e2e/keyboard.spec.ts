@@ -81,10 +81,26 @@ async function tabTo(page: Page, target: Locator, step: string, max = 120): Prom
       return active.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING ? 'before' : 'after';
     });
     if (where === 'here') return;
+    const from = (await focusState(page)).what;
     await page.keyboard.press(where === 'before' ? 'Shift+Tab' : 'Tab');
-    await expectFocus(page, `${step}, tab stop ${i + 1}`);
+    await expectFocus(page, `${step}, tab stop ${i + 1} (from ${from})`);
   }
   throw new Error(`${step}: not reached with ${max} tab stops`);
+}
+
+/**
+ * Opens a tab of a tab list as the keyboard does it: Tab reaches the list on its selected tab
+ * (one stop for the whole list), the arrows move to the wanted tab, Enter opens it.
+ */
+async function openTab(page: Page, tab: Locator, step: string): Promise<void> {
+  const list = tab.locator('xpath=ancestor::*[@role="tablist"][1]');
+  await tabTo(page, list.getByRole('tab', { selected: true }), `${step}: tab list`);
+  for (let i = 0; i < 12 && !(await tab.evaluate((el) => el === document.activeElement)); i += 1) {
+    await press(page, 'ArrowRight', `${step}: next tab`);
+  }
+  await expect(tab).toBeFocused();
+  await press(page, 'Enter', `${step}: opened`);
+  await expect(tab).toHaveAttribute('aria-selected', 'true');
 }
 
 /** Signs in with the keyboard: the two fields, then Enter; the focus lands on the dashboard's title. */
@@ -192,8 +208,7 @@ test('an expert rates, comments, skips the voice advice and submits with the key
   await expectFocus(page, 'analysis page opened');
 
   // The five skills, each by its number key.
-  await tabTo(page, page.getByTestId('analysis-tab-kpi'), 'analysis: skills tab');
-  await press(page, 'Enter', 'analysis: skills tab opened');
+  await openTab(page, page.getByTestId('analysis-tab-kpi'), 'analysis: skills tab');
   for (const kpi of ['depthPerception', 'bimanualDexterity', 'efficiency', 'tissueHandling', 'autonomy']) {
     const group = page.getByTestId(`kpi-rating-${kpi}`);
     await tabTo(page, group.getByRole('radio').first(), `skills: ${kpi}`);
@@ -213,8 +228,7 @@ test('an expert rates, comments, skips the voice advice and submits with the key
   await expectFocus(page, 'comment saved');
 
   // The whole case and the written advice; the voice advice is left out (it is optional).
-  await tabTo(page, page.getByTestId('analysis-tab-advice'), 'analysis: advice tab');
-  await press(page, 'Enter', 'analysis: advice tab opened');
+  await openTab(page, page.getByTestId('analysis-tab-advice'), 'analysis: advice tab');
   await tabTo(page, page.getByTestId('global-rating').getByRole('radio').first(), 'advice: global rating');
   await press(page, '4', 'advice: global rating given');
   await expect(page.getByTestId('global-rating')).toHaveAttribute('data-value', '4');
@@ -223,8 +237,7 @@ test('an expert rates, comments, skips the voice advice and submits with the key
   await expect(page.getByTestId('save-status')).toHaveAttribute('data-status', 'saved', { timeout: 20_000 });
 
   // Submitted: what stays unrated (the steps) is confirmed, then the completion page's heading has the focus.
-  await tabTo(page, page.getByTestId('analysis-tab-finalize'), 'analysis: finalize tab');
-  await press(page, 'Enter', 'analysis: finalize tab opened');
+  await openTab(page, page.getByTestId('analysis-tab-finalize'), 'analysis: finalize tab');
   await tabTo(page, page.getByTestId('analysis-finalize'), 'finalize');
   await page.keyboard.press('Enter');
   const confirm = page.getByTestId('confirm-anyway');
@@ -363,6 +376,7 @@ test('a learner adds a video and sends it with the keyboard alone', async ({ bro
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
   await chooser.setFiles(media.clip);
   await expectFocus(page, 'video file chosen');
+  await text('message-to-proctor', 'Merci de regarder la dissection.');
 
   await tabTo(page, page.getByTestId('submit-video'), 'send the case');
   await page.keyboard.press('Enter');

@@ -32,7 +32,16 @@ import { localDraftKey, usePreparationEditor } from '@/features/preparation/hook
 import { stepProblems } from '@/features/preparation/model/steps';
 
 /** One phase of the preparation, mounted again when the phase changes so its history starts afresh. */
-function PhaseEditor({ detail, onUrlsExpired }: { detail: PreparationDetail; onUrlsExpired(): void }) {
+function PhaseEditor({
+  detail,
+  phaseChanged,
+  onUrlsExpired,
+}: {
+  detail: PreparationDetail;
+  /** Shown after a change of phase on this page (not on opening it): the keyboard goes to the phase's help. */
+  phaseChanged: boolean;
+  onUrlsExpired(): void;
+}) {
   const { t } = useTranslation('editor');
   const navigate = useNavigate();
   const toast = useToast();
@@ -105,13 +114,11 @@ function PhaseEditor({ detail, onUrlsExpired }: { detail: PreparationDetail; onU
   };
 
   // The button that changed the phase is gone with it: the keyboard goes on to what the new phase asks.
+  // Each phase has its own editor (keyed by the phase), so it is on its first showing that it takes the keyboard.
   const phaseHelp = useRef<HTMLElement>(null);
-  const shownPhase = useRef(detail.phase);
   useEffect(() => {
-    if (shownPhase.current === detail.phase) return;
-    shownPhase.current = detail.phase;
-    phaseHelp.current?.focus();
-  }, [detail.phase]);
+    if (phaseChanged) phaseHelp.current?.focus();
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
   const actions =
     detail.phase === 'trim' ? (
@@ -231,6 +238,10 @@ export function PreparationPage() {
   const { id = '' } = useParams();
   const query = usePreparation(id);
   useEditorRealtime();
+  // Whether the phase shown changed while the page was open (the last phase seen, kept across renders).
+  const phase = query.data?.phase ?? null;
+  const [seen, setSeen] = useState<{ phase: typeof phase; changed: boolean }>({ phase, changed: false });
+  if (phase !== null && phase !== seen.phase) setSeen({ phase, changed: seen.phase !== null });
 
   const detail = query.data;
   // Not this editor's video any more, failed, or loading.
@@ -239,5 +250,5 @@ export function PreparationPage() {
   if (detail.status !== 'in_preparation' || detail.renderStatus === 'rendering') {
     return <Navigate to={`/editor/${encodeURIComponent(detail.id)}/complete`} replace />;
   }
-  return <PhaseEditor key={detail.phase} detail={detail} onUrlsExpired={() => void query.refetch()} />;
+  return <PhaseEditor key={detail.phase} detail={detail} phaseChanged={seen.changed} onUrlsExpired={() => void query.refetch()} />;
 }
