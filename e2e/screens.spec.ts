@@ -210,12 +210,14 @@ test('every screen and tab of every role passes axe-core (WCAG 2.2 A/AA): no ser
   test.setTimeout(1_800_000);
   // A part of the walk when retrying one role (A11Y_WALK_ROLES=administrator,copil): the whole walk otherwise.
   const only = process.env.A11Y_WALK_ROLES?.split(',');
+  // One language's pass only (A11Y_WALK_LOCALES=fr-FR): both otherwise.
+  const locales = process.env.A11Y_WALK_LOCALES?.split(',');
   const began = Date.now();
   const cases = await walkCases(request);
   console.log(`accessibility walk: cases ready after ${Math.round((Date.now() - began) / 1000)} s`);
   const found: string[] = [];
   let scans = 0;
-  for (const pass of A11Y_PASSES) {
+  for (const pass of A11Y_PASSES.filter((p) => !locales || locales.includes(p.locale))) {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: pass.locale });
     const page = await context.newPage();
     for (const path of WALK_EXTRA_SCREENS.anonymous.map((screen) => screen(cases))) {
