@@ -207,6 +207,9 @@ test('every screen and tab of every role passes axe-core (WCAG 2.2 A/AA): no ser
   browser,
   request,
 }) => {
+  // The walk takes 7–16 minutes on a 2-core machine: `npm run test:a11y` runs it (A11Y_WALK=1); the
+  // default suite keeps the learner's axe checks of each spec and the layout walk above.
+  test.skip(process.env.A11Y_WALK !== '1', 'the whole accessibility walk runs with npm run test:a11y');
   test.setTimeout(1_800_000);
   // A part of the walk when retrying one role (A11Y_WALK_ROLES=administrator,copil): the whole walk otherwise.
   const only = process.env.A11Y_WALK_ROLES?.split(',');
