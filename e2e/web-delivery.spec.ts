@@ -37,7 +37,7 @@ const FIRST_SCREEN_FREE = {
   textField: sharedChunk('TextField'),
   modal: sharedChunk('Modal'),
   notificationsPanel: chunkOf(/src\/features\/notifications\/components\/notifications-sidebar\.tsx$/),
-  expertSpace: chunkOf(/src\/features\/expert\/pages\/expert-space-page\.tsx$/),
+  expertSpace: chunkOf(/src\/features\/analysis\/pages\/expert-space-page\.tsx$/),
 };
 
 const HEAVY = {
