@@ -44,7 +44,7 @@ const HEAVY = {
   player: chunkOf(/src\/features\/videos\/pages\/video-detail-page\.tsx$/),
   upload: chunkOf(/node_modules\/tus-js-client\//),
   socket: chunkOf(/node_modules\/socket\.io-client\//),
-  legal: chunkOf(/src\/features\/settings\/legal-texts\.tsx$/),
+  legal: chunkOf(/src\/components\/legal\/legal-texts\.tsx$/),
   legalTexts: chunkOf(/src\/locales\/fr\/legal\.json$/),
   english: chunkOf(/src\/locales\/en\/auth\.json$/),
 };
