@@ -171,6 +171,13 @@ test('the expert draws on a frame and attaches it to a comment; the learner find
   expect(finalize.status(), await finalize.text()).toBe(200);
   await expertContext.close();
 
+  // The learner declines the self-assessment first: the result shows at once (the invitation has its own spec).
+  const skipped = await request.post(`/v1/videos/${videoId}/self-assessment/skip`, {
+    data: {},
+    headers: { Authorization: `Bearer ${await apiToken(request, learner)}` },
+  });
+  expect(skipped.status(), await skipped.text()).toBe(200);
+
   // ---- The learner, in dark mode: a desktop, then a phone's width, then a reload
   const learnerContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB', colorScheme: 'dark' });
   const learnerPage = await learnerContext.newPage();
