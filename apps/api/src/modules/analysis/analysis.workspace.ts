@@ -3,7 +3,7 @@ import { KPIS, type AnalysisDraft, type ExpertListItem, type ExpertWorkspace, ty
 import { CLAIM_STATUSES, leaseHoursLeft } from '@sutura/domain/claims';
 import type { Language } from '@sutura/domain/i18n';
 import type { ListQuery } from '@sutura/domain/query';
-import { nasaTlxRawScore, type VideoFields } from '@sutura/domain/videos';
+import { nasaTlxRawScore } from '@sutura/domain/videos';
 import type { Db } from '../../db/client.ts';
 import { analyses, organs, specialties, surgeries, users, videos } from '../../db/schema.ts';
 import type { RequestUser } from '../../http/access.ts';
@@ -16,31 +16,12 @@ import type { VoiceStore } from './voice.ts';
 
 type VideoRow = typeof videos.$inferSelect;
 import type { CaseReads } from '../cases/case-read.ts';
+import { FIELD_KEYS } from '../cases/case-views.ts';
 import { localName, surgeryNamesOf } from '../cases/names.ts';
 import type { AnalysisDrafts } from './analysis.drafts.ts';
 
 /** A case an expert holds: its first review, or a further one. */
 const HELD: string[] = [CLAIM_STATUSES.analysis.held, CLAIM_STATUSES.review.held];
-
-/** The case fields an expert reads: everything the learner gave about the case, nothing about the learner. */
-const CASE_FIELDS = [
-  'surgeryId',
-  'organId',
-  'keyStepIds',
-  'equipmentBrand',
-  'equipmentUsed',
-  'ageRange',
-  'patientSex',
-  'bmi',
-  'complication',
-  'surgicalHistory',
-  'radiationHistory',
-  'medicalBackground',
-  'mainHand',
-  'surgeryDuration',
-  'messageToProctor',
-  'nasaTlx',
-] as const satisfies readonly (keyof VideoFields & keyof VideoRow)[];
 
 /** When the video entered the analysis pool: the end of its render, else when it was sent. */
 const pendingSince = sql<Date>`coalesce((select p.rendered_at from preparations p where p.video_id = ${videos.id}), ${videos.sentAt}, ${videos.createdAt})`;
@@ -209,7 +190,8 @@ export function createAnalysisWorkspace(deps: {
       const pictures = await cases.pictures(video.id);
       const steps = await stepsOf(video.id, lang);
       const fields: Record<string, unknown> = {};
-      for (const key of CASE_FIELDS) if (video[key] !== null) fields[key] = video[key];
+      // The case fields an expert reads: everything the learner gave about the case, nothing about the learner.
+      for (const key of FIELD_KEYS) if (video[key] !== null) fields[key] = video[key];
       return {
         id: video.id,
         status: video.status,
