@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { signIn } from './support.ts';
-import { apiToken, makeClip, password, prepareVideo, sendVideo } from './workflow.ts';
+import { apiToken, makeClip, password, prepareVideo, sendVideo, skipSelfAssessment } from './workflow.ts';
 
 const learner = 'learner@sutura.local';
 const editor = 'editor@sutura.local';
@@ -145,7 +145,8 @@ test('an expert rates, records, comments and submits anyway; the learner reads t
   await expect(page.getByTestId('analysis-complete-title')).toBeVisible();
   await expertContext.close();
 
-  // ---- The learner
+  // ---- The learner, who declines to rate the case first (the invitation has its own spec)
+  await skipSelfAssessment(request, learner, videoId);
   const { context, page: learnerPage } = await open(browser, learner);
   await learnerPage.goto(`/videos/${videoId}`);
   await expect(learnerPage.getByTestId('analysis-summary')).toBeVisible();

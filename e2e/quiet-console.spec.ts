@@ -5,7 +5,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { MENU } from '@sutura/domain/menu';
 import type { Role } from '@sutura/domain/roles';
 import { signIn } from './support.ts';
-import { analyseVideo, makeClip, password, prepareVideo, sendVideo } from './workflow.ts';
+import { analyseVideo, makeClip, password, prepareVideo, sendVideo, skipSelfAssessment } from './workflow.ts';
 
 /**
  * Normal use makes no noise: every main page of each role, walked as its people walk it, logs no
@@ -35,6 +35,7 @@ test.beforeAll(async ({ request }) => {
   await prepareVideo(request, editor, learner, cases.analysed, steps, { start: 0, end: 6 });
   await prepareVideo(request, editor, learner, cases.toAnalyse, steps, { start: 0, end: 6 });
   await analyseVideo(request, expert, cases.analysed, 4);
+  await skipSelfAssessment(request, learner, cases.analysed);
 });
 
 test.afterAll(() => {

@@ -12,6 +12,15 @@ export async function apiToken(request: APIRequestContext, email: string): Promi
   return ((await response.json()) as { data: { token: string } }).data.token;
 }
 
+/** The learner declines to rate their own case first, so that opening it shows the expert's result at once. */
+export async function skipSelfAssessment(request: APIRequestContext, learnerEmail: string, videoId: string): Promise<void> {
+  const skipped = await request.post(`/v1/videos/${videoId}/self-assessment/skip`, {
+    data: {},
+    headers: { Authorization: `Bearer ${await apiToken(request, learnerEmail)}` },
+  });
+  expect(skipped.status(), await skipped.text()).toBe(200);
+}
+
 /** A short test clip made with ffmpeg (pattern and tone), small enough to keep the run fast. */
 export function makeClip(file: string, seconds: number): void {
   execFileSync(
@@ -32,13 +41,13 @@ export async function sendVideo(
   learnerEmail: string,
   clip: string,
   priority = false,
-  options: { pictures?: string[] } = {},
+  options: { pictures?: string[]; surgeryId?: string } = {},
 ): Promise<string> {
   const headers = { Authorization: `Bearer ${await apiToken(request, learnerEmail)}` };
   const surgeries = (await (await request.get('/v1/vocabularies/surgeries?langCode=fr')).json()) as {
     data: { id: string; organId: string | null; steps: { id: string }[] }[];
   };
-  const surgery = surgeries.data.find((s) => s.organId && s.steps.length >= 2)!;
+  const surgery = surgeries.data.find((s) => (options.surgeryId ? s.id === options.surgeryId : s.organId && s.steps.length >= 2))!;
   const created = await request.post('/v1/videos', {
     headers,
     data: {
