@@ -95,7 +95,7 @@ test('a surgeon adds a video, watches it, shares it, revokes the share and delet
   // A slow uplink, so that the upload lasts long enough to be seen and to move around meanwhile.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
-  const seconds = 6;
+  const seconds = 15;
   await cdp.send('Network.emulateNetworkConditions', {
     offline: false,
     latency: 0,
@@ -104,7 +104,8 @@ test('a surgeon adds a video, watches it, shares it, revokes the share and delet
   });
   await page.getByTestId('submit-video').click();
   await expect(page).toHaveURL(/\/videos$/, { timeout: 30_000 });
-  const bar = page.getByText(/Envoi de votre vidéo en cours/);
+  // The visible line (the live region beside it repeats it for screen readers, at each quarter).
+  const bar = page.getByTestId('upload-progress').locator('p', { hasText: /Envoi de votre vidéo en cours/ });
   await expect(bar).toBeVisible();
   // The card of the case being uploaded shows this tab's progress.
   const card = page.getByTestId('video-card').first();
