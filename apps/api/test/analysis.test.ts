@@ -683,3 +683,118 @@ describe('the expert’s public profile', () => {
     expect(res.body).not.toContain(expert.email);
   });
 });
+
+describe('the result page’s data', () => {
+  let video: Awaited<ReturnType<typeof preparedVideo>>;
+
+  /** An analysed case of the learner, reviewed by `who`. */
+  async function analysedBy(who: Person) {
+    const row = await preparedVideo();
+    const token = await claim(row.id, who);
+    const ws = await workspace(row.id, who);
+    const saved = await save(
+      row.id,
+      { fencingToken: token, stepRatings: ws.steps.map((s) => ({ stepId: s.id, rating: 4 })), kpiRatings: allKpis(4), globalRating: 4 },
+      who,
+    );
+    expect(saved.statusCode, saved.body).toBe(200);
+    const done = await ctx.inject({
+      method: 'POST',
+      url: `/v1/expert/videos/${row.id}/finalize`,
+      token: who.token,
+      body: { fencingToken: token },
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    return row;
+  }
+
+  const read = (id: string, who: Person, query = '') =>
+    ctx.inject({ method: 'GET', url: `/v1/videos/${id}/analysis?langCode=fr${query}`, token: who.token });
+
+  beforeAll(async () => {
+    // The expert's public profile: a specialty and an avatar.
+    const [avatar] = await db()
+      .insert(media)
+      .values({ ownerId: otherExpert.id, kind: 'avatar', storageKey: `avatars/${otherExpert.id}.png`, contentType: 'image/png', size: 10 })
+      .returning();
+    await db()
+      .update(users)
+      .set({ firstName: 'Hélène', lastName: 'Marchal', specialtyId: await ctx.specialtyId(), avatarMediaId: avatar!.id })
+      .where(eq(users.id, otherExpert.id));
+    video = await analysedBy(otherExpert);
+  });
+
+  it('asked with the case, answers null while the self-assessment invitation is open, and leaves it open', async () => {
+    const early = await read(video.id, learner, '&ifReady=true');
+    expect(early.statusCode, early.body).toBe(200);
+    expect(early.json().data).toBeNull();
+    const self = await ctx.inject({ method: 'GET', url: `/v1/videos/${video.id}/self-assessment`, token: learner.token });
+    expect(self.json().data).toMatchObject({ invite: true, resultSeenAt: null, canRate: true });
+
+    // A case not analysed yet: null rather than ANALYSIS_NOT_READY.
+    const waiting = await preparedVideo();
+    const notYet = await read(waiting.id, learner, '&ifReady=true');
+    expect(notYet.statusCode, notYet.body).toBe(200);
+    expect(notYet.json().data).toBeNull();
+    expect((await read(waiting.id, learner)).json().error.code).toBe('ANALYSIS_NOT_READY');
+
+    // The same access rules otherwise, and a flag that is not a boolean is refused.
+    for (const who of [otherLearner, colleague, editor, expert])
+      expect((await read(video.id, who, '&ifReady=true')).statusCode, who.email).toBe(404);
+    expect((await ctx.inject({ method: 'GET', url: `/v1/videos/${video.id}/analysis?ifReady=true` })).statusCode).toBe(401);
+    const bad = await read(video.id, learner, '&ifReady=maybe');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.code).toBe('INVALID_VALUE');
+  });
+
+  it('carries its expert’s public profile (name, specialty, avatar), as GET /v1/users/{id} gives it', async () => {
+    // An administrator's reading does not lock the invitation, and gets the result at once.
+    const asAdmin = await read(video.id, admin, '&ifReady=true');
+    expect(asAdmin.statusCode, asAdmin.body).toBe(200);
+    expect(asAdmin.json().data.videoId).toBe(video.id);
+
+    const skip = await ctx.inject({ method: 'POST', url: `/v1/videos/${video.id}/self-assessment/skip`, token: learner.token, body: {} });
+    expect(skip.statusCode, skip.body).toBe(200);
+    const res = await read(video.id, learner, '&ifReady=true');
+    expect(res.statusCode, res.body).toBe(200);
+    const result = analysisResultSchema.parse(res.json().data);
+    const profile = (
+      await ctx.inject({
+        method: 'GET',
+        url: `/v1/users/${otherExpert.id}?select=career,information,mediaId&populate=career.specialty,media&langCode=fr`,
+        token: learner.token,
+      })
+    ).json().data;
+    expect(profile.career.specialty.name).toBeTruthy();
+    expect(result.expert).toMatchObject({
+      id: otherExpert.id,
+      firstName: profile.information.firstName,
+      lastName: profile.information.lastName,
+      specialty: profile.career.specialty,
+      media: { id: profile.mediaId },
+    });
+    expect(result.expert.firstName).toBe('Hélène');
+    expect(result.expert.media!.url).toContain(profile.mediaId);
+    expect(result.reviews.map((r) => r.expert)).toEqual([result.expert]);
+    expect(res.body).not.toContain(otherExpert.email);
+    // Served: the result is seen, the self-assessment locked.
+    const self = await ctx.inject({ method: 'GET', url: `/v1/videos/${video.id}/self-assessment`, token: learner.token });
+    expect(self.json().data.resultSeenAt).not.toBeNull();
+
+    // In English, the specialty's English name; an expert without specialty nor avatar has null for both.
+    const en = analysisResultSchema.parse(
+      (await ctx.inject({ method: 'GET', url: `/v1/videos/${video.id}/analysis?langCode=en`, token: learner.token })).json().data,
+    );
+    const profileEn = (
+      await ctx.inject({
+        method: 'GET',
+        url: `/v1/users/${otherExpert.id}?select=career&populate=career.specialty&langCode=en`,
+        token: learner.token,
+      })
+    ).json().data;
+    expect(en.expert.specialty).toEqual(profileEn.career.specialty);
+    await db().update(users).set({ specialtyId: null, avatarMediaId: null }).where(eq(users.id, otherExpert.id));
+    const bare = analysisResultSchema.parse((await read(video.id, learner)).json().data);
+    expect(bare.expert).toMatchObject({ id: otherExpert.id, specialty: null, media: null });
+  });
+});

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { fencingTokenSchema } from './claims.ts';
 import { drawingSchema } from './drawing.ts';
+import { LANGUAGES } from './i18n.ts';
 import { COLORS } from './limits.ts';
+import { specialtyRef } from './users.ts';
 import { nasaTlxSchema } from './videos.ts';
 
 /**
@@ -408,10 +410,26 @@ export type ExpertWorkspace = z.infer<typeof expertWorkspaceSchema>;
  * GET /videos/{id}/analysis, once submitted. With the reader's showRatings off, every rating
  * (steps, KPIs, global) is null and `ratingsShown` false: the server leaves them out.
  */
+/**
+ * The expert who signs a review, with what the result page shows of their public profile (the
+ * same as `GET /v1/users/{id}` with the career's specialty and the avatar), so that the page does
+ * not ask for it after the result.
+ */
+export const resultExpertSchema = z.object({
+  id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  /** Their specialty in the reader's language; null when they have none. */
+  specialty: specialtyRef.nullable(),
+  /** Their avatar, by a URL signed for the reader; null when they have none. */
+  media: z.object({ id: z.string(), url: z.string() }).nullable(),
+});
+export type ResultExpert = z.infer<typeof resultExpertSchema>;
+
 export const analysisResultSchema = z.object({
   videoId: z.string(),
   ratingsShown: z.boolean(),
-  expert: z.object({ id: z.string(), firstName: z.string(), lastName: z.string() }),
+  expert: resultExpertSchema,
   submittedAt: z.string(),
   globalRating: ratingSchema.nullable(),
   assessment: z.string(),
@@ -431,7 +449,7 @@ export const analysisResultSchema = z.object({
   reviews: z.array(
     z.object({
       round: z.number(),
-      expert: z.object({ id: z.string(), firstName: z.string(), lastName: z.string() }),
+      expert: resultExpertSchema,
       submittedAt: z.string(),
       globalRating: ratingSchema.nullable(),
       assessment: z.string(),
@@ -454,6 +472,17 @@ export const analysisResultSchema = z.object({
   furtherReviewPending: z.boolean(),
 });
 export type AnalysisResult = z.infer<typeof analysisResultSchema>;
+
+/**
+ * `GET /v1/videos/{id}/analysis?ifReady=true`: asked together with the case, before the page knows
+ * whether the case is analysed or whether its author's self-assessment invitation is open. Instead
+ * of ANALYSIS_NOT_READY, and instead of serving the result (which would lock the self-assessment)
+ * while the invitation is open, the answer is null.
+ */
+export const analysisResultQuery = z.object({
+  ifReady: z.enum(['true', 'false'], { error: 'INVALID_VALUE' }).optional(),
+  langCode: z.enum(LANGUAGES, { error: 'INVALID_VALUE' }).optional(),
+});
 
 /** Active time: the union of the steps' ranges; the rest of the video is non-active. */
 export function activeTimes(steps: readonly { start: number; end: number }[], duration: number): { active: number; nonActive: number } {

@@ -101,6 +101,8 @@ export interface QueryParams {
   limit?: number;
   langCode?: Language;
   template?: string;
+  /** `GET /v1/videos/{id}/analysis`: null rather than a result that is not to be read yet (analysisResultQuery). */
+  ifReady?: boolean;
 }
 
 /** The client side of the same syntax. */
@@ -120,6 +122,7 @@ export function serializeQuery(params: QueryParams): string {
   if (params.limit) out.set('limit', String(params.limit));
   if (params.sort?.length) out.set('sort', params.sort.join(','));
   if (params.template) out.set('template', params.template);
+  if (params.ifReady) out.set('ifReady', 'true');
   const s = out.toString();
   return s ? `?${s}` : '';
 }

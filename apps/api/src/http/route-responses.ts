@@ -331,8 +331,10 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'POST /v1/expert/videos/:id/voice': json(voiceAdviceSchema, 'The voice advice, stored as AAC in MP4 (replaces the previous one).'),
   'DELETE /v1/expert/videos/:id/voice': json(empty, 'The voice advice is deleted.'),
   'GET /v1/videos/:id/analysis': json(
-    analysisResultSchema,
-    "The expert's analysis of the case, as its learner (or an administrator) reads it.",
+    analysisResultSchema.nullable(),
+    "The expert's analysis of the case, as its learner (or an administrator) reads it, each review signed by its expert's " +
+      'name, specialty and avatar. Null only with `ifReady=true`, instead of ANALYSIS_NOT_READY, when the case is not ' +
+      'analysed, and for its author while the self-assessment invitation is open (the result is then not served: it stays unseen).',
   ),
   'GET /v1/videos/:id/analysis/report': {
     kind: 'raw',

@@ -3,7 +3,14 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ANALYSIS_LIMITS, commentBody, fencedBody, finalizeAnalysisBody, saveAnalysisBody } from '@sutura/domain/analysis';
+import {
+  ANALYSIS_LIMITS,
+  analysisResultQuery,
+  commentBody,
+  fencedBody,
+  finalizeAnalysisBody,
+  saveAnalysisBody,
+} from '@sutura/domain/analysis';
 import { fencingTokenSchema } from '@sutura/domain/claims';
 import { parseListQuery } from '@sutura/domain/query';
 import { requireUser } from '../../http/access.ts';
@@ -174,8 +181,13 @@ export function analysisRoutes(deps: { analysis: AnalysisService; scratch: Scrat
 
     app.get(
       '/videos/:id/analysis',
-      { config: { access: 'authenticated' }, schema: { tags: ['analysis'], params: idParams } },
-      async (request) => ok(await analysis.result(requireUser(request), request.params.id, requestLanguage(request))),
+      { config: { access: 'authenticated' }, schema: { tags: ['analysis'], params: idParams, querystring: analysisResultQuery } },
+      async (request) => {
+        const [viewer, id, lang] = [requireUser(request), request.params.id, requestLanguage(request)];
+        return ok(
+          request.query.ifReady === 'true' ? await analysis.resultIfReady(viewer, id, lang) : await analysis.result(viewer, id, lang),
+        );
+      },
     );
 
     app.get(

@@ -122,7 +122,7 @@ export function createAnalysisService(deps: {
 
     ...workspace,
     ...createAnalysisComments({ audit, drafts, clock }),
-    ...createAnalysisResult({ db, cases, drafts, review: reviews, clock }),
+    ...createAnalysisResult({ db, cases, drafts, review: reviews, mediaService, clock }),
   };
 }
 export type AnalysisService = ReturnType<typeof createAnalysisService>;

@@ -34,6 +34,18 @@ export async function markResultSeen(db: Db, videoId: string, authorId: string, 
     });
 }
 
+/**
+ * Whether the author of an analysed case is still invited to assess themselves: the result unseen
+ * and the self-assessment neither submitted nor skipped (`invite` of the self-assessment).
+ */
+export async function invitationOpen(db: Db, videoId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ seen: selfAssessments.resultSeenAt, submitted: selfAssessments.submittedAt, skipped: selfAssessments.skippedAt })
+    .from(selfAssessments)
+    .where(eq(selfAssessments.videoId, videoId));
+  return !row || (row.seen === null && row.submitted === null && row.skipped === null);
+}
+
 /** The expert's rating of each KPI and the global rating: the mean of the submitted reviews of the case. */
 export async function expertMeans(db: Db, videoId: string): Promise<Record<Kpi | 'global', number | null> | null> {
   const { rows } = await db.execute<Record<string, unknown>>(sql`

@@ -1,5 +1,6 @@
 import type { RouteObject } from 'react-router';
 import type { RouteHandle } from '@/app/router';
+import { prefetchCasePage } from '@/features/videos/api/video-detail';
 
 /** The video pages, mounted inside the signed-in shell. */
 export const videoRoutes: RouteObject[] = [
@@ -8,10 +9,11 @@ export const videoRoutes: RouteObject[] = [
   {
     path: '/videos/:id',
     lazy: { Component: async () => (await import('@/features/videos/pages/video-detail-page')).VideoDetailPage },
-    // The case, then its result and expert, asked with the page's code rather than after it.
+    // The case and its result (with its expert), asked together with the page's code rather than
+    // after it; from the app's first chunk, so that the requests leave before any page code loads.
     handle: {
       prefetch: ({ id }) => {
-        if (id) void import('@/features/videos/api/video-detail').then((m) => m.prefetchCasePage(id));
+        if (id) prefetchCasePage(id);
       },
     } satisfies RouteHandle,
   },

@@ -3,7 +3,7 @@ import type { VideoDetail } from '@sutura/domain/videos';
 import { api } from '@/lib/http';
 import { currentLanguage, i18n } from '@/lib/i18n';
 import { queryClient } from '@/lib/query';
-import { analysisResultOptions } from '@/features/videos/api/analysis-result';
+import { analysisResultOptions, prefetchEarlyResult } from '@/features/videos/api/analysis-result';
 import { bestCaseRequestOptions } from '@/features/videos/api/best-case-request';
 import { selfAssessmentOptions } from '@/features/videos/api/self-assessment';
 import { videoKeys } from '@/features/videos/api/video-keys';
@@ -51,8 +51,9 @@ export const videoDetailOptions = (id: string, lang: string) =>
 
 /**
  * The parts of a case page that depend on the case, asked the moment the case arrives rather
- * than once the page has drawn with it: the expert's result (then their profile) for an analysed
- * case of one's own (or an administrator's), and the author's best-case request.
+ * than once the page has drawn with it: the author's self-assessment, the expert's result (when
+ * not brought already with the case, prefetchCasePage) for an analysed case of one's own (or an
+ * administrator's), and the author's best-case request.
  */
 function prefetchCaseParts(video: VideoDetail, lang: string): void {
   const own = video.access === 'author' || video.access === 'admin';
@@ -70,12 +71,14 @@ function prefetchCaseParts(video: VideoDetail, lang: string): void {
 
 /**
  * A case page's data and texts, asked together as soon as its address is known (the first URL
- * with the app's code, or a navigation): not the session, the code, the case, its result and its
- * expert one after another.
+ * with the app's code, or a navigation): the case and its result (with its expert's profile) side
+ * by side, while the session and the page's code load, rather than one after another.
  */
 export function prefetchCasePage(id: string): void {
+  const lang = currentLanguage();
   void i18n.loadNamespaces(['videos', 'analysis', 'best-cases', 'case-file']);
-  void queryClient.prefetchQuery(videoDetailOptions(id, currentLanguage()));
+  void queryClient.prefetchQuery(videoDetailOptions(id, lang));
+  prefetchEarlyResult(id, lang);
 }
 
 export function useVideoDetail(id: string) {

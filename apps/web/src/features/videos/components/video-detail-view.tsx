@@ -74,8 +74,10 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
   // The author's self-assessment is asked first: an open invitation comes before the result,
   // whose reading locks it (docs/self-assessment.md).
   const selfAssessment = useSelfAssessment(video.id, video.status, author && analysed);
-  const inviting = author && analysed && (selfAssessment.isPending || selfAssessment.data?.invite === true);
-  const result = useAnalysisResult(video.id, analysed && !inviting);
+  const invited = author && analysed && (selfAssessment.isPending || selfAssessment.data?.invite === true);
+  const result = useAnalysisResult(video.id, analysed && !invited);
+  // A result already served (asked with the case) means no invitation is open: drawn at once.
+  const inviting = invited && !result.data;
   const resultRead = result.isSuccess;
   const refetchSelfAssessment = selfAssessment.refetch;
   const seenRecorded = selfAssessment.data?.resultSeenAt != null;
