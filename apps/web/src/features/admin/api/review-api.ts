@@ -37,12 +37,12 @@ export const useSetSurgeryShare = () =>
 
 /** The flagged cases, newest first (GET /admin/disagreements). */
 export function useDisagreements(params: DisagreementParams) {
-  const query: Record<string, string> = {};
-  if (params.status) query.status = params.status;
-  if (params.surgeryId) query.surgeryId = params.surgeryId;
+  const search: Record<string, string> = {};
+  if (params.status) search.status = params.status;
+  if (params.surgeryId) search.surgeryId = params.surgeryId;
   return useQuery({
     queryKey: [...keys.disagreements, currentLanguage(), params],
-    queryFn: () => api<DisagreementList>('GET', '/admin/disagreements', { query }),
+    queryFn: () => api<DisagreementList>('GET', '/admin/disagreements', { search }),
     placeholderData: keepPreviousData,
   });
 }

@@ -205,7 +205,7 @@ export function DisagreementsPage() {
                       }}
                     >
                       <dt>{t('disagreements.surgery')}</dt>
-                      <dd>{d.surgery ?? t('disagreements.noSurgery')}</dd>
+                      <dd data-testid="disagreement-surgery">{d.surgery ?? t('disagreements.noSurgery')}</dd>
                       <dt>{t('disagreements.gap')}</dt>
                       <dd data-testid="disagreement-gap">{t('disagreements.gapValue', { count: d.maxGap })}</dd>
                       <dt>{t('disagreements.flaggedAt')}</dt>
@@ -249,7 +249,7 @@ export function DisagreementsPage() {
                             variant="outlined"
                             startIcon={<RateReviewOutlined aria-hidden />}
                             onClick={() => setAsking(d)}
-                            aria-label={t('disagreements.askThirdNamed', { name })}
+                            aria-label={t('named', { action: t('disagreements.askThird'), name })}
                             data-testid="disagreement-ask-third"
                             data-write
                           >
@@ -262,7 +262,7 @@ export function DisagreementsPage() {
                             variant="contained"
                             startIcon={<ForumOutlined aria-hidden />}
                             onClick={() => setDiscussing(d)}
-                            aria-label={t('disagreements.markDiscussedNamed', { name })}
+                            aria-label={t('named', { action: t('disagreements.markDiscussed'), name })}
                             data-testid="disagreement-discussed"
                             data-write
                           >

@@ -189,7 +189,7 @@ function SurgeriesSection({ settings, canWrite }: { settings: ReviewSettingsView
                       startIcon={<EditOutlined aria-hidden />}
                       onClick={() => setEditing(surgery)}
                       disabled={reset.pending}
-                      aria-label={t('settings.setOwnNamed', { surgery: surgery.name })}
+                      aria-label={t('named', { action: own ? t('settings.changeOwn') : t('settings.setOwn'), name: surgery.name })}
                       data-testid="review-surgery-edit"
                       data-write
                     >
@@ -201,7 +201,7 @@ function SurgeriesSection({ settings, canWrite }: { settings: ReviewSettingsView
                         pending={reset.pending}
                         icon={<RestartAltOutlined aria-hidden />}
                         onClick={() => void reset.run(surgery)}
-                        aria-label={t('settings.resetNamed', { surgery: surgery.name })}
+                        aria-label={t('named', { action: t('settings.reset'), name: surgery.name })}
                         data-testid="review-surgery-reset"
                         data-write
                       >
