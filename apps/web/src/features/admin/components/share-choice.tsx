@@ -7,32 +7,7 @@ import FormLabel from '@mui/material/FormLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
-import { secondReviewShareSchema } from '@sutura/domain/review';
-
-export type ShareMode = 'never' | 'drawn' | 'always';
-/** What the form holds: the choice, and the percentage typed for a share drawn at random. */
-export interface ShareDraft {
-  mode: ShareMode;
-  percent: string;
-}
-
-export const draftOf = (share: number): ShareDraft =>
-  share <= 0 ? { mode: 'never', percent: '' } : share >= 100 ? { mode: 'always', percent: '' } : { mode: 'drawn', percent: String(share) };
-
-/**
- * The share the draft stands for, checked by the shared schema; a share drawn at random is
- * strictly between never and always. Returns an error code of the catalogue, or the key
- * `review:share.between` for a share drawn at random that is 0 or 100.
- */
-export function shareOf(draft: ShareDraft): { share: number } | { error: string } {
-  if (draft.mode === 'never') return { share: 0 };
-  if (draft.mode === 'always') return { share: 100 };
-  const text = draft.percent.trim();
-  const parsed = secondReviewShareSchema.safeParse(text === '' ? undefined : Number(text));
-  if (!parsed.success) return { error: parsed.error.issues[0]?.message ?? 'INVALID_VALUE' };
-  if (parsed.data === 0 || parsed.data === 100) return { error: 'review:share.between' };
-  return { share: parsed.data };
-}
+import type { ShareDraft, ShareMode } from '@/features/admin/model/share-draft';
 
 /** "Never (0 %)", "25 % drawn at random", "Always (100 %)": how a share reads in a list. */
 export function useShareText(): (share: number) => string {

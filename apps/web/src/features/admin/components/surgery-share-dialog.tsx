@@ -13,7 +13,8 @@ import { useSingleFlight } from '@/lib/single-flight';
 import { useToast } from '@/lib/toast';
 import { PendingButton } from '@/components/pending-button';
 import { useSetSurgeryShare } from '@/features/admin/api/review-api';
-import { draftOf, ShareChoice, shareOf, useShareText } from '@/features/admin/components/share-choice';
+import { ShareChoice, useShareText } from '@/features/admin/components/share-choice';
+import { draftOf, shareOf } from '@/features/admin/model/share-draft';
 
 /** A surgery's own share of cases reviewed twice, instead of the installation's default. */
 export function SurgeryShareDialog({

@@ -20,7 +20,8 @@ import { PendingButton } from '@/components/pending-button';
 import { RetryAlert } from '@/components/retry-alert';
 import { useReviewSettings, useSetDefaultShare, useSetSurgeryShare } from '@/features/admin/api/review-api';
 import { ReadOnlyNotice } from '@/features/admin/components/read-only-notice';
-import { draftOf, ShareChoice, shareOf, useShareText } from '@/features/admin/components/share-choice';
+import { ShareChoice, useShareText } from '@/features/admin/components/share-choice';
+import { draftOf, shareOf } from '@/features/admin/model/share-draft';
 import { SurgeryShareDialog } from '@/features/admin/components/surgery-share-dialog';
 
 type Surgery = ReviewSettingsView['surgeries'][number];
