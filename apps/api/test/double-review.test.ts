@@ -1,9 +1,10 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analysisResultSchema, expertWorkspaceSchema, KPIS, type Kpi } from '@sutura/domain/analysis';
+import { DEFAULT_PREFERENCES } from '@sutura/domain/preferences';
 import { disagreementListSchema, reviewSettingsViewSchema } from '@sutura/domain/review';
-import { analyses, auditLog, disagreements, surgeries, surgerySteps, videoSteps, videos } from '../src/db/schema.ts';
+import { analyses, auditLog, disagreements, notifications, surgeries, surgerySteps, users, videoSteps, videos } from '../src/db/schema.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 import { videoForm } from './video-fixtures.ts';
 
@@ -15,6 +16,7 @@ let first: Person;
 let second: Person;
 let third: Person;
 let admin: Person;
+let formerAdmin: Person;
 /** The next number the draw takes (the app's injected random source). */
 let nextDraw = 0.5;
 
@@ -29,6 +31,8 @@ beforeAll(async () => {
   second = await ctx.createUser('expert', { firstName: 'Marc', lastName: 'Lefèvre' });
   third = await ctx.createUser('expert', { firstName: 'Inès', lastName: 'Garnier' });
   admin = await ctx.createUser('administrator');
+  formerAdmin = await ctx.createUser('administrator');
+  await db().update(users).set({ deactivatedAt: new Date() }).where(eq(users.id, formerAdmin.id));
 }, 180_000);
 
 afterAll(async () => {
@@ -278,13 +282,53 @@ describe('a case reviewed twice', () => {
     expect(rows.map((r) => r.round).sort()).toEqual([1, 2]);
   });
 
+  it('tells every active administrator in the app, in their language, that the experts disagree', async () => {
+    const told = async (who: Person) =>
+      db()
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.userId, who.id), eq(notifications.key, 'casesDisagree')));
+    const [note] = await told(admin);
+    expect(note).toMatchObject({ link: '/admin/disagreements?status=flagged', status: 'unread' });
+    expect(note!.params).toMatchObject({ gap: 2 });
+    expect(await told(formerAdmin)).toEqual([]);
+    expect(await told(learner)).toEqual([]);
+    const read = async (lang: 'fr' | 'en') => {
+      await db()
+        .update(users)
+        .set({ preferences: { ...DEFAULT_PREFERENCES, langCode: lang } })
+        .where(eq(users.id, admin.id));
+      const res = await ctx.inject({ method: 'GET', url: '/v1/notification/list?limit=50', token: admin.token });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().data.data as { key: string; content: string }[]).find((n) => n.key === 'casesDisagree')?.content;
+    };
+    expect(await read('en')).toMatch(/^Two experts disagree on the case of .+ \(up to 2 levels apart\)/);
+    expect(await read('fr')).toMatch(/^Deux experts sont en désaccord sur le cas de .+ \(jusqu'à 2 niveaux d'écart\)/);
+  });
+
   it('is flagged for administrators, who ask a third review, then mark it discussed with a note (audited)', async () => {
     const list = async (query = '') => {
       const res = await ctx.inject({ method: 'GET', url: `/v1/admin/disagreements?langCode=en${query}`, token: admin.token });
       expect(res.statusCode, res.body).toBe(200);
       return disagreementListSchema.parse(res.json().data).items;
     };
-    expect((await list()).find((d) => d.videoId === videoId)).toMatchObject({ status: 'flagged', maxGap: 2 });
+    const flagged = (await list()).find((d) => d.videoId === videoId);
+    expect(flagged).toMatchObject({ status: 'flagged', maxGap: 2, author: { lastName: 'learner' } });
+    expect(flagged!.items.find((i) => i.key === 'autonomy')).toMatchObject({ name: 'Autonomy', levels: { '1': 2, '2': 4 } });
+    const [video] = await db().select().from(videos).where(eq(videos.id, videoId));
+    expect(flagged!.caseCreatedAt).toBe(video!.createdAt.toISOString());
+    // Copil reads the flagged cases too, but acts on none.
+    const copil = await ctx.createUser('copil');
+    expect((await ctx.inject({ method: 'GET', url: '/v1/admin/disagreements', token: copil.token })).statusCode).toBe(200);
+    const copilAsk = await ctx.inject({ method: 'POST', url: `/v1/admin/videos/${videoId}/reviews`, token: copil.token, body: {} });
+    expect(copilAsk.statusCode).toBe(403);
+    const copilNote = await ctx.inject({
+      method: 'POST',
+      url: `/v1/admin/disagreements/${videoId}/discussed`,
+      token: copil.token,
+      body: { note: 'Seen' },
+    });
+    expect(copilNote.statusCode).toBe(403);
     expect((await list('&status=discussed')).find((d) => d.videoId === videoId)).toBeUndefined();
     const badFilter = await ctx.inject({ method: 'GET', url: '/v1/admin/disagreements?status=maybe', token: admin.token });
     expect(badFilter.statusCode).toBe(400);
@@ -334,6 +378,37 @@ describe('a case reviewed twice', () => {
     expect(audited.map((a) => a.action)).toEqual(
       expect.arrayContaining(['review.requested', 'review.disagreement_discussed', 'review.submitted']),
     );
+  });
+
+  it('never lets the case’s author claim a further review of it, even as an expert', async () => {
+    const author = await ctx.createUser('expert', { roles: ['learner', 'expert'] });
+    const form = await videoForm(ctx);
+    const { kind: _kind, ...fields } = form;
+    const [own] = await db()
+      .insert(videos)
+      .values({
+        ...fields,
+        authorId: author.id,
+        kind: 'video',
+        status: 'pending_analysis',
+        mediaStatus: 'ready',
+        duration: 60,
+        reviewsRequired: 2,
+      })
+      .returning();
+    await db().insert(videoSteps).values({ videoId: own!.id, position: 0, surgeryStepId: null, name: 'Dissection', start: 0, end: 20 });
+    await review(own!.id, first, 3);
+    const pool = (await ctx.inject({ method: 'GET', url: '/v1/expert/pool?limit=100', token: author.token })).json().data.data as {
+      id: string;
+    }[];
+    expect(pool.map((v) => v.id)).not.toContain(own!.id);
+    const mine = await claim(own!.id, author);
+    expect(mine.statusCode).toBe(409);
+    expect(mine.json().error.code).toBe('REVIEW_OWN_CASE');
+    const [still] = await db().select().from(videos).where(eq(videos.id, own!.id));
+    expect(still).toMatchObject({ status: 'pending_review', claimHolderId: null });
+    // Another expert may.
+    await review(own!.id, second, 3);
   });
 
   it('lets an administrator send a case reviewed once for a second review; its learner keeps the first result meanwhile', async () => {

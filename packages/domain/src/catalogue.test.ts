@@ -113,6 +113,8 @@ describe('menu and route table of SPEC §2', () => {
       '/admin/users',
       '/admin/audit',
       '/admin/calibration',
+      '/admin/double-review',
+      '/admin/disagreements',
       '/settings',
     ]);
     expect(paths(['learner'], 'settings')).toContain('/settings/preferences');

@@ -270,6 +270,11 @@ export const ERRORS = {
     en: 'You have already reviewed this case: another expert must review it',
     fr: 'Vous avez déjà analysé ce cas : un autre expert doit l’analyser',
   },
+  REVIEW_OWN_CASE: {
+    status: 409,
+    en: 'This case is yours: another expert must review it',
+    fr: 'Ce cas est le vôtre : un autre expert doit l’analyser',
+  },
   REVIEW_NOT_POSSIBLE: {
     status: 409,
     en: 'This case cannot be sent for another review now',

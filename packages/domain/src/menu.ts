@@ -13,6 +13,8 @@ export type MenuIcon =
   | 'users'
   | 'auditLog'
   | 'calibration'
+  | 'doubleReview'
+  | 'disagreements'
   | 'stats'
   | 'videos'
   | 'editor'
@@ -88,6 +90,24 @@ export const MENU: readonly MenuEntry[] = [
     path: '/admin/calibration',
     icon: 'calibration',
     titleKey: 'calibration',
+    roles: ADMIN,
+    showIn: ['drawer'],
+    admin: true,
+  },
+  {
+    name: 'doubleReview',
+    path: '/admin/double-review',
+    icon: 'doubleReview',
+    titleKey: 'doubleReview',
+    roles: ADMIN,
+    showIn: ['drawer'],
+    admin: true,
+  },
+  {
+    name: 'disagreements',
+    path: '/admin/disagreements',
+    icon: 'disagreements',
+    titleKey: 'disagreements',
     roles: ADMIN,
     showIn: ['drawer'],
     admin: true,

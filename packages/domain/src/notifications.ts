@@ -161,6 +161,16 @@ export const NOTIFICATION_KINDS = {
     en: 'A second expert now reviews your video of {surgery}: your result stays available and will be updated when the review arrives.',
     fr: 'Un second expert analyse maintenant votre vidéo de {surgery} : votre résultat reste disponible et sera mis à jour à son arrivée.',
   },
+  casesDisagree: {
+    type: 'other',
+    group: 'analysis',
+    subject: {
+      en: 'Sutura: two experts disagree on a case of {surgery}',
+      fr: 'Sutura : deux experts sont en désaccord sur un cas de {surgery}',
+    },
+    en: 'Two experts disagree on the case of {surgery} (up to {gap} levels apart): read it among the disagreements.',
+    fr: "Deux experts sont en désaccord sur le cas de {surgery} (jusqu'à {gap} niveaux d'écart) : consultez-le parmi les désaccords.",
+  },
   preparationClaimReleased: {
     type: 'other',
     group: 'preparation',

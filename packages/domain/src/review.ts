@@ -105,6 +105,9 @@ export type DisagreementItem = z.infer<typeof disagreementItemSchema>;
 export const disagreementSchema = z.object({
   videoId: z.string(),
   surgery: z.string().nullable(),
+  /** The case's learner and the day it was added, so that administrators tell cases apart. */
+  author: z.object({ firstName: z.string(), lastName: z.string() }),
+  caseCreatedAt: z.string(),
   status: z.enum(DISAGREEMENT_STATUSES),
   maxGap: z.number(),
   items: z.array(disagreementItemSchema),

@@ -6,6 +6,7 @@ import BalanceOutlined from '@mui/icons-material/BalanceOutlined';
 import BarChartOutlined from '@mui/icons-material/BarChartOutlined';
 import ContrastOutlined from '@mui/icons-material/ContrastOutlined';
 import CookieOutlined from '@mui/icons-material/CookieOutlined';
+import CompareArrowsOutlined from '@mui/icons-material/CompareArrowsOutlined';
 import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
 import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
 import EmojiEventsOutlined from '@mui/icons-material/EmojiEventsOutlined';
@@ -16,6 +17,7 @@ import MenuBookOutlined from '@mui/icons-material/MenuBookOutlined';
 import MovieEditIcon from '@mui/icons-material/MovieEdit';
 import NotificationsActiveOutlined from '@mui/icons-material/NotificationsActiveOutlined';
 import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
+import PeopleAltOutlined from '@mui/icons-material/PeopleAltOutlined';
 import PolicyOutlined from '@mui/icons-material/PolicyOutlined';
 import RateReviewOutlined from '@mui/icons-material/RateReviewOutlined';
 import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
@@ -34,6 +36,8 @@ export const MENU_ICONS: Record<MenuIcon, typeof SvgIcon> = {
   users: PeopleOutlined,
   auditLog: FactCheckOutlined,
   calibration: BalanceOutlined,
+  doubleReview: PeopleAltOutlined,
+  disagreements: CompareArrowsOutlined,
   stats: BarChartOutlined,
   videos: VideoLibraryOutlined,
   editor: MovieEditIcon,

@@ -53,7 +53,13 @@ function genericError(status = 0): ApiRequestError {
 export async function api<T>(
   method: HttpMethod,
   path: string,
-  opts: { body?: unknown; query?: QueryParams; form?: FormData } = {},
+  opts: {
+    body?: unknown;
+    query?: QueryParams;
+    form?: FormData;
+    /** Plain parameters of routes that take their own (`?status=flagged`), beside the shared ones of `query`. */
+    search?: Record<string, string>;
+  } = {},
 ): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json', ...SESSION_HEADERS };
   let body: BodyInit | undefined;
@@ -62,7 +68,9 @@ export async function api<T>(
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(opts.body);
   }
-  const url = `${API_BASE}${path}${serializeQuery({ ...opts.query, langCode: currentLanguage() })}`;
+  const shared = serializeQuery({ ...opts.query, langCode: currentLanguage() });
+  const own = new URLSearchParams(opts.search).toString();
+  const url = `${API_BASE}${path}${shared}${own ? `${shared ? '&' : '?'}${own}` : ''}`;
 
   let response: Response;
   try {

@@ -2,7 +2,7 @@ import { and, eq, or } from 'drizzle-orm';
 import { ANALYSIS_SOCKET_EVENTS } from '@sutura/domain/analysis';
 import type { ClaimResponse } from '@sutura/domain/claims';
 import type { Db } from '../../db/client.ts';
-import { analyses } from '../../db/schema.ts';
+import { analyses, videos } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/access.ts';
 import type { Audit } from '../audit/audit.service.ts';
@@ -54,7 +54,7 @@ export function createAnalysisService(deps: {
   claims: Claims;
   voice: VoiceStore;
   hub: RealtimeHub;
-  review: Pick<ReviewService, 'recordDisagreement' | 'ofCase'>;
+  review: Pick<ReviewService, 'recordDisagreement' | 'tellFlagged' | 'ofCase'>;
   clock: () => Date;
 }) {
   const { db, mediaService, notifications, audit, claims, voice, hub, review: reviews, clock } = deps;
@@ -77,11 +77,19 @@ export function createAnalysisService(deps: {
     cases,
     drafts,
     inPool: (now: Date) => or(stage.inPool(now), review.inPool(now))!,
-    onReviewsComplete: async (tx, videoId, stepIds) => {
-      await reviews.recordDisagreement(tx, videoId, stepIds);
-    },
+    onReviewsComplete: (tx, videoId, stepIds) => reviews.recordDisagreement(tx, videoId, stepIds),
+    onFlagged: (videoId) => reviews.tellFlagged(videoId),
     clock,
   });
+
+  /** Whether the person is the case's author. */
+  async function authorOf(userId: string, videoId: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: videos.id })
+      .from(videos)
+      .where(and(eq(videos.id, videoId), eq(videos.authorId, userId)));
+    return Boolean(row);
+  }
 
   /** Whether the expert submitted a review of the case (any round). */
   async function reviewedBy(expertId: string, videoId: string): Promise<boolean> {
@@ -112,6 +120,8 @@ export function createAnalysisService(deps: {
       const at = await stageOf(videoId);
       // A further review is independent: never by an expert who already reviewed the case.
       if (at === review && (await reviewedBy(viewer.id, videoId))) throw new AppError('REVIEW_ALREADY_REVIEWED');
+      // Nor by the case's author, whatever their roles.
+      if (at === review && (await authorOf(viewer.id, videoId))) throw new AppError('REVIEW_OWN_CASE');
       return at.claim(viewer, videoId, ip);
     },
 

@@ -39,10 +39,13 @@ export function createAnalysisWorkspace(deps: {
   drafts: AnalysisDrafts;
   inPool: (now: Date) => SQL;
   /** In the submit's transaction, once the last required review of a case reviewed twice or more is in. */
-  onReviewsComplete: (tx: ClaimsTx, videoId: string, stepIds: string[]) => Promise<void>;
+  /** In the submit's transaction of the last required review of a case reviewed more than once: true when flagged. */
+  onReviewsComplete: (tx: ClaimsTx, videoId: string, stepIds: string[]) => Promise<boolean>;
+  /** Once the flagging submit is committed. */
+  onFlagged: (videoId: string) => Promise<void>;
   clock: () => Date;
 }) {
-  const { db, mediaService, notifications, audit, claims, voice, cases, drafts, inPool, onReviewsComplete, clock } = deps;
+  const { db, mediaService, notifications, audit, claims, voice, cases, drafts, inPool, onReviewsComplete, onFlagged, clock } = deps;
   const { stepsOf, draftOf, holderDraft, fenced, fencedWrite } = drafts;
 
   function listItem(
@@ -120,7 +123,9 @@ export function createAnalysisWorkspace(deps: {
     async pool(viewer: RequestUser, query: ListQuery, lang: Language) {
       // A further review is independent: a case the expert already reviewed is not in their pool.
       const notReviewed = sql`not exists (select 1 from analyses x where x.video_id = ${videos.id} and x.expert_id = ${viewer.id} and x.status = 'submitted')`;
-      const where = and(inPool(clock()), notReviewed, ...poolFilters(query.filter))!;
+      // Nor is a further review of the expert's own case.
+      const notOwnFurther = sql`not (${videos.status} in ('pending_review', 'in_review') and ${videos.authorId} = ${viewer.id})`;
+      const where = and(inPool(clock()), notReviewed, notOwnFurther, ...poolFilters(query.filter))!;
       const rows = await db
         .select(listColumns)
         .from(videos)
@@ -286,9 +291,10 @@ export function createAnalysisWorkspace(deps: {
       // same transaction (an analysed video always has its submitted reviews), and the dashboards
       // hear of it once both are committed. A case needing another review goes to the review pool
       // for its next round; the last required review releases the result (docs/double-review.md).
-      const { video, submitted, complete } = await claims.transaction(async (tx) => {
+      const { video, submitted, complete, flagged } = await claims.transaction(async (tx) => {
         const [current] = await tx.select().from(videos).where(eq(videos.id, videoId));
         const complete = !current || draft.round >= current.reviewsRequired;
+        let flagged = false;
         const video = await claims.finish(stage, videoId, viewer.id, fencingToken, complete ? 'analysed' : 'pending_review', tx);
         const [submitted] = await tx
           .update(analyses)
@@ -307,24 +313,26 @@ export function createAnalysisWorkspace(deps: {
             .update(videos)
             .set({ resultReleasedAt: current?.resultReleasedAt ?? clock() })
             .where(eq(videos.id, videoId));
-          if (draft.round > 1)
-            await onReviewsComplete(
+          if (draft.round > 1) {
+            flagged = await onReviewsComplete(
               tx,
               videoId,
               steps.map((s) => s.id),
             );
+          }
         } else {
           await tx
             .update(videos)
             .set({ reviewRound: draft.round + 1, claimHolderId: null, leaseEndsAt: null })
             .where(eq(videos.id, videoId));
         }
-        return { video, submitted, complete };
+        return { video, submitted, complete, flagged };
       });
       await audit(viewer.id, stage === 'review' ? 'review.submitted' : 'analysis.submitted', 'video', videoId, ip, {
         unrated: unrated.length,
         round: draft.round,
       });
+      if (flagged) await onFlagged(videoId);
       if (complete) {
         const [expert] = await db
           .select({ firstName: users.firstName, lastName: users.lastName })

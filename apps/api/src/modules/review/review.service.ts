@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { ANALYSIS_SOCKET_EVENTS, KPI_DEFINITIONS, type Kpi } from '@sutura/domain/analysis';
 import type { Language } from '@sutura/domain/i18n';
 import {
@@ -15,7 +15,7 @@ import {
   type ReviewSettingsView,
 } from '@sutura/domain/review';
 import type { Db } from '../../db/client.ts';
-import { analyses, appState, disagreements, surgeries, videos, videoSteps } from '../../db/schema.ts';
+import { analyses, appState, disagreements, surgeries, users, videos, videoSteps } from '../../db/schema.ts';
 import type { RequestUser } from '../../http/access.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Audit } from '../audit/audit.service.ts';
@@ -143,8 +143,29 @@ export function createReviewService(deps: {
         .where(eq(videos.id, videoId));
     },
 
-    /** In the submit's transaction of the last required review (see analysis.workspace). */
+    /** In the submit's transaction of the last required review (see analysis.workspace): true when flagged. */
     recordDisagreement,
+
+    /**
+     * Once a flag is committed: every active administrator is told in the app (and by mail where
+     * they asked for the analysis notifications), with a link to the disagreements.
+     */
+    async tellFlagged(videoId: string): Promise<void> {
+      const [row] = await db
+        .select({ video: videos, maxGap: disagreements.maxGap })
+        .from(disagreements)
+        .innerJoin(videos, eq(videos.id, disagreements.videoId))
+        .where(and(eq(disagreements.videoId, videoId), eq(disagreements.status, 'flagged')));
+      if (!row) return;
+      const admins = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(sql`${users.roles} @> array['administrator']::text[]`, isNull(users.deactivatedAt)));
+      const params = { ...aboutCase(await surgeryNamesOf(db, row.video.surgeryId), row.video), gap: row.maxGap };
+      for (const admin of admins) {
+        await notifications.notify(admin.id, 'casesDisagree', params, `/admin/disagreements?status=flagged`);
+      }
+    },
 
     /**
      * An administrator sends an analysed case for another review: a second for any, a third for a
@@ -203,9 +224,15 @@ export function createReviewService(deps: {
       if (query.status) where.push(eq(disagreements.status, query.status));
       if (query.surgeryId) where.push(eq(videos.surgeryId, query.surgeryId));
       const rows = await db
-        .select({ d: disagreements, surgery: { nameFr: surgeries.nameFr, nameEn: surgeries.nameEn } })
+        .select({
+          d: disagreements,
+          surgery: { nameFr: surgeries.nameFr, nameEn: surgeries.nameEn },
+          author: { firstName: users.firstName, lastName: users.lastName },
+          caseCreatedAt: videos.createdAt,
+        })
         .from(disagreements)
         .innerJoin(videos, eq(videos.id, disagreements.videoId))
+        .innerJoin(users, eq(users.id, videos.authorId))
         .leftJoin(surgeries, eq(surgeries.id, videos.surgeryId))
         .where(and(...where))
         .orderBy(desc(disagreements.flaggedAt), asc(disagreements.videoId))
@@ -216,9 +243,11 @@ export function createReviewService(deps: {
         lang,
       );
       return {
-        items: rows.map(({ d, surgery }) => ({
+        items: rows.map(({ d, surgery, author, caseCreatedAt }) => ({
           videoId: d.videoId,
           surgery: surgery?.nameFr ? localName(surgery as { nameFr: string; nameEn: string }, lang) : null,
+          author,
+          caseCreatedAt: caseCreatedAt.toISOString(),
           status: d.status as Disagreement['status'],
           maxGap: d.maxGap,
           items: d.items.map((i) => ({ ...i, name: itemName(i, names, lang) })),

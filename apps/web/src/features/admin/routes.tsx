@@ -1,8 +1,16 @@
 import type { RouteObject } from 'react-router';
 
-/** The administration area's own pages (dashboard, people, audit log); each loads when opened. */
+/** The administration area's own pages (dashboard, people, audit log, double review); each loads when opened. */
 export const adminRoutes: RouteObject[] = [
   { path: '/admin', lazy: { Component: async () => (await import('@/features/admin/pages/admin-dashboard-page')).AdminDashboardPage } },
   { path: '/admin/users', lazy: { Component: async () => (await import('@/features/admin/pages/admin-users-page')).AdminUsersPage } },
   { path: '/admin/audit', lazy: { Component: async () => (await import('@/features/admin/pages/audit-log-page')).AuditLogPage } },
+  {
+    path: '/admin/double-review',
+    lazy: { Component: async () => (await import('@/features/admin/pages/double-review-page')).DoubleReviewPage },
+  },
+  {
+    path: '/admin/disagreements',
+    lazy: { Component: async () => (await import('@/features/admin/pages/disagreements-page')).DisagreementsPage },
+  },
 ];

@@ -39,6 +39,7 @@ import { FavouriteToggle } from '@/features/videos/components/favourite-toggle';
 import { NasaTlxChart } from '@/components/case/nasa-tlx-chart';
 import { OrganLabel } from '@/components/video/organ-label';
 import { PictureGallery } from '@/components/case/picture-gallery';
+import { SecondReviewAction } from '@/features/videos/components/second-review-action';
 import { SendVideoDialog } from '@/features/videos/components/send-video-dialog';
 import { SharesList, ShareVideoDialog } from '@/features/videos/components/share-video-section';
 import { VideoMediaPanel } from '@/features/videos/components/video-media-panel';
@@ -244,6 +245,7 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
                   {t('detail.offerBestCase')}
                 </Button>
               )}
+              {canOfferBestCase && <SecondReviewAction video={video} reviews={result.data?.reviews.length} />}
               {canDelete && (
                 <Button
                   variant="outlined"
