@@ -30,8 +30,9 @@ export const analysisResultOptions = (videoId: string, lang: string) =>
     queryKey: ['videos', 'detail', videoId, lang, 'analysis'] as const,
     queryFn: async () => {
       const result = await api<AnalysisResult>('GET', `/videos/${videoId}/analysis`);
-      // The expert's profile is asked as soon as their id is known, not after the page draws.
-      if (result.expert.id) void queryClient.prefetchQuery(expertProfileOptions(result.expert.id, lang));
+      // The experts' profiles are asked as soon as their ids are known, not after the page draws.
+      const ids = new Set([result.expert.id, ...result.reviews.map((r) => r.expert.id)]);
+      for (const id of ids) if (id) void queryClient.prefetchQuery(expertProfileOptions(id, lang));
       return result;
     },
     // Asked together with the case (video-detail.ts): not asked again when the page mounts.
