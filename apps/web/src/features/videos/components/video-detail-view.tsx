@@ -30,8 +30,8 @@ import {
   AnalysisKpiTab,
   AnalysisStepsTab,
   AnalysisSummary,
-  signedComments,
 } from '@/features/videos/components/analysis/analysis-tabs';
+import { signedComments } from '@/features/videos/components/analysis/reviews';
 import { BestCaseRequestPanel } from '@/features/videos/components/best-case-request';
 import { CaseData } from '@/components/case/case-data';
 import { DeleteVideoDialog } from '@/features/videos/components/delete-video-dialog';

@@ -16,14 +16,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import LinkOutlined from '@mui/icons-material/LinkOutlined';
 import PictureAsPdfOutlined from '@mui/icons-material/PictureAsPdfOutlined';
-import {
-  KPI_DEFINITIONS,
-  formatTimecode,
-  momentLink,
-  type AnalysisComment,
-  type AnalysisResult,
-  type RatingLevel,
-} from '@sutura/domain/analysis';
+import { KPI_DEFINITIONS, formatTimecode, momentLink, type AnalysisResult, type RatingLevel } from '@sutura/domain/analysis';
 import { errorText } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
 import { useToast } from '@/lib/toast';
@@ -36,37 +29,11 @@ import { CommentDrawingThumbnail } from '@/features/videos/components/analysis/r
 import { PauseOnDrawingsSwitch } from '@/components/drawing/pause-switch';
 import { useChartPalette } from '@/lib/theme';
 import type { RadarSeries } from '@/features/videos/components/analysis/kpi-radar';
+import { expertName, formatMean, isMultiReview, signedComments } from '@/features/videos/components/analysis/reviews';
 
 const KpiRadar = lazy(() => import('@/features/videos/components/analysis/kpi-radar'));
 
 type Review = AnalysisResult['reviews'][number];
-
-/** Two or three submitted reviews: the result shows them side by side (docs/double-review.md). */
-export function isMultiReview(result: AnalysisResult): boolean {
-  return result.reviews.length > 1;
-}
-
-const expertName = (expert: { firstName: string; lastName: string }) => `${expert.firstName} ${expert.lastName}`.trim();
-
-/** A comment with the name of the expert who wrote it (null for a case reviewed once: nothing to tell apart). */
-export interface SignedComment extends AnalysisComment {
-  expert: string | null;
-  /** The review's place among the reviews (its colour). */
-  reviewIndex: number;
-}
-
-/** Every comment of the result in time order, each signed by its expert when the case has several reviews. */
-export function signedComments(result: AnalysisResult): SignedComment[] {
-  if (!isMultiReview(result)) return result.comments.map((c) => ({ ...c, expert: null, reviewIndex: 0 }));
-  return result.reviews
-    .flatMap((review, reviewIndex) => review.comments.map((c) => ({ ...c, expert: expertName(review.expert), reviewIndex })))
-    .sort((a, b) => a.start - b.start || a.reviewIndex - b.reviewIndex);
-}
-
-/** A mean of levels, one decimal, in the reader's language. */
-function formatMean(value: number, lang: string): string {
-  return value.toLocaleString(lang, { minimumFractionDigits: 0, maximumFractionDigits: 1 });
-}
 
 /** A mean of the experts' levels: the number out of 5 (not a level of the scale, so no level's colour). */
 function MeanValue({ value }: { value: number | null }) {

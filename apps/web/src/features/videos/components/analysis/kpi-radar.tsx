@@ -57,7 +57,13 @@ export default function KpiRadar({ data, series = SINGLE }: { data: Record<strin
             />
           );
         })}
-        {legend && <Legend verticalAlign="bottom" wrapperStyle={{ fontSize: 13, color: palette.text, paddingTop: 8 }} />}
+        {legend && (
+          <Legend
+            verticalAlign="bottom"
+            wrapperStyle={{ fontSize: 13, paddingTop: 8 }}
+            formatter={(value: string) => <span style={{ color: palette.text }}>{value}</span>}
+          />
+        )}
       </RadarChart>
     </ResponsiveContainer>
   );
