@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, type APIRequestContext } from '@playwright/test';
+import { KPIS, type Kpi } from '@sutura/domain/analysis';
 
 /** Helpers that carry a case through the workflow by the API, as the people before the tested one would. */
 
@@ -151,28 +152,63 @@ export async function prepareVideo(
     .toBe('pending_analysis');
 }
 
+/** What an expert writes beyond the same level everywhere (analyseVideo). */
+export interface AnalysisInput {
+  /** Levels of some skills, over `rating`. */
+  kpiRatings?: Partial<Record<Kpi, number>>;
+  /** One level for every step of the prepared case. */
+  stepRating?: number;
+  assessment?: string;
+  advice?: string;
+  /** Time-coded comments, in seconds of the prepared video. */
+  comments?: { start: number; end?: number; text: string }[];
+  /** Runs while the expert holds the case, everything saved, before the submit. */
+  beforeSubmit?: () => Promise<void>;
+}
+
 /**
- * The expert's work through the API: claim a prepared case, rate the five skills and the whole
- * case (none when `rating` is null), and finalize it (its steps unrated).
+ * The expert's work through the API: claim a prepared case (or one waiting for a further
+ * review), rate the five skills and the whole case (none when `rating` is null), and finalize it
+ * (its steps unrated unless `input.stepRating`). `input` adds per-skill levels, texts and comments.
  */
 export async function analyseVideo(
   request: APIRequestContext,
   expertEmail: string,
   videoId: string,
   rating: number | null = null,
+  input: AnalysisInput = {},
 ): Promise<void> {
   const headers = { Authorization: `Bearer ${await apiToken(request, expertEmail)}` };
   const claim = await request.post(`/v1/expert/videos/${videoId}/claim`, { headers, data: {} });
   expect(claim.status(), await claim.text()).toBe(200);
   const { fencingToken } = ((await claim.json()) as { data: { fencingToken: number } }).data;
+  const data: Record<string, unknown> = {};
   if (rating !== null) {
-    const kpiRatings = { depthPerception: rating, bimanualDexterity: rating, efficiency: rating, tissueHandling: rating, autonomy: rating };
-    const saved = await request.put(`/v1/expert/videos/${videoId}/analysis`, {
-      headers,
-      data: { fencingToken, kpiRatings, globalRating: rating, assessment: 'Geste sûr, exposition claire.', advice: 'Anticiper la suture.' },
+    Object.assign(data, {
+      kpiRatings: Object.fromEntries(KPIS.map((k) => [k, rating])),
+      globalRating: rating,
+      assessment: 'Geste sûr, exposition claire.',
+      advice: 'Anticiper la suture.',
     });
+  }
+  if (input.kpiRatings) data.kpiRatings = { ...(data.kpiRatings as object | undefined), ...input.kpiRatings };
+  if (input.assessment !== undefined) data.assessment = input.assessment;
+  if (input.advice !== undefined) data.advice = input.advice;
+  if (input.stepRating !== undefined) {
+    const workspace = await request.get(`/v1/expert/videos/${videoId}`, { headers });
+    expect(workspace.status(), await workspace.text()).toBe(200);
+    const { steps } = ((await workspace.json()) as { data: { steps: { id: string }[] } }).data;
+    data.stepRatings = steps.map((s) => ({ stepId: s.id, rating: input.stepRating }));
+  }
+  if (Object.keys(data).length > 0) {
+    const saved = await request.put(`/v1/expert/videos/${videoId}/analysis`, { headers, data: { fencingToken, ...data } });
     expect(saved.status(), await saved.text()).toBe(200);
   }
+  for (const comment of input.comments ?? []) {
+    const added = await request.post(`/v1/expert/videos/${videoId}/comments`, { headers, data: { fencingToken, ...comment } });
+    expect(added.status(), await added.text()).toBe(201);
+  }
+  await input.beforeSubmit?.();
   const finalize = await request.post(`/v1/expert/videos/${videoId}/finalize`, { headers, data: { fencingToken, confirmAnyway: true } });
   expect(finalize.status(), await finalize.text()).toBe(200);
 }

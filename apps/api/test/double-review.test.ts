@@ -428,3 +428,41 @@ describe('a case reviewed twice', () => {
     expect(both.disagreement).toBeNull();
   });
 });
+
+describe('what the learner reads of a case reviewed twice', () => {
+  const summary = async (videoId: string) =>
+    (await ctx.inject({ method: 'GET', url: `/v1/videos/${videoId}`, token: learner.token })).json().data as {
+      status: string;
+      resultShown: boolean;
+    };
+  const selfAssessment = async (videoId: string) =>
+    (await ctx.inject({ method: 'GET', url: `/v1/videos/${videoId}/self-assessment`, token: learner.token })).json().data as {
+      canRate: boolean;
+      comparison: { kpi: string; self: number | null; expert: number | null; gap: number | null }[] | null;
+    };
+
+  it('self-assesses while the second review is awaited, then compares with the experts’ mean, kept during a third review', async () => {
+    const { id: videoId } = await preparedVideo(2);
+    await review(videoId, first, 2);
+    expect(await summary(videoId)).toMatchObject({ status: 'pending_review', resultShown: false });
+    expect((await selfAssessment(videoId)).canRate).toBe(true);
+    const rated = await ctx.inject({
+      method: 'PUT',
+      url: `/v1/videos/${videoId}/self-assessment`,
+      token: learner.token,
+      body: { kpiRatings: allKpis(5), globalRating: 5 },
+    });
+    expect(rated.statusCode, rated.body).toBe(200);
+    await review(videoId, second, 4);
+    expect(await summary(videoId)).toMatchObject({ status: 'analysed', resultShown: true });
+    expect((await result(videoId)).statusCode).toBe(200);
+    const compared = (await selfAssessment(videoId)).comparison!;
+    expect(compared.find((c) => c.kpi === 'autonomy')).toEqual({ kpi: 'autonomy', self: 5, expert: 3, gap: 2 });
+
+    // A third review asked after the disagreement: the result and the comparison stay meanwhile.
+    const asked = await ctx.inject({ method: 'POST', url: `/v1/admin/videos/${videoId}/reviews`, token: admin.token, body: {} });
+    expect(asked.statusCode, asked.body).toBe(200);
+    expect(await summary(videoId)).toMatchObject({ status: 'pending_review', resultShown: true });
+    expect((await selfAssessment(videoId)).comparison!.find((c) => c.kpi === 'autonomy')).toMatchObject({ expert: 3 });
+  });
+});

@@ -124,6 +124,11 @@ export const videoSummarySchema = z.object({
   keySteps: z.array(z.object({ id: z.string(), name: z.string() })),
   createdAt: z.string(),
   sentAt: z.string().nullable(),
+  /**
+   * The expert's result can be read: every required review was submitted once. True while a case
+   * sent for a further review after its result was shown waits for it (docs/double-review.md).
+   */
+  resultShown: z.boolean(),
   /** What the caller may do: the web shows only these actions. */
   access: z.enum(['author', 'shared', 'admin']),
 });

@@ -115,6 +115,7 @@ export function createCaseViews(deps: { db: Db; mediaService: MediaService; uplo
       keySteps: extra.keySteps.map((s) => ({ id: s.id, name: localName(s, lang) })),
       createdAt: row.createdAt.toISOString(),
       sentAt: row.sentAt?.toISOString() ?? null,
+      resultShown: row.status === 'analysed' || row.resultReleasedAt !== null,
       access: extra.access,
     };
   }

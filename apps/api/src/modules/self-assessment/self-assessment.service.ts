@@ -16,7 +16,16 @@ import { AppError, notFound } from '../../http/errors.ts';
 type Row = typeof selfAssessments.$inferSelect;
 
 /** A case is sent once it left 'saved': from then on its author may assess themselves. */
-const SENT: readonly VideoStatus[] = ['pending_preparation', 'in_preparation', 'processing', 'pending_analysis', 'in_analysis', 'analysed'];
+const SENT: readonly VideoStatus[] = [
+  'pending_preparation',
+  'in_preparation',
+  'processing',
+  'pending_analysis',
+  'in_analysis',
+  'pending_review',
+  'in_review',
+  'analysed',
+];
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
@@ -93,7 +102,7 @@ export function createSelfAssessmentService(deps: { db: Db; clock: () => Date })
 
   async function authorsCase(viewer: RequestUser, videoId: string) {
     const [video] = await db
-      .select({ id: videos.id, authorId: videos.authorId, status: videos.status })
+      .select({ id: videos.id, authorId: videos.authorId, status: videos.status, resultReleasedAt: videos.resultReleasedAt })
       .from(videos)
       .where(eq(videos.id, videoId));
     if (!video || video.authorId !== viewer.id) throw notFound();
@@ -110,11 +119,18 @@ export function createSelfAssessmentService(deps: { db: Db; clock: () => Date })
     return row?.skippedAt ? 'skipped' : 'open';
   }
 
-  async function view(viewer: RequestUser, video: { id: string; status: string }, row: Row | null): Promise<SelfAssessment> {
+  async function view(
+    viewer: RequestUser,
+    video: { id: string; status: string; resultReleasedAt: Date | null },
+    row: Row | null,
+  ): Promise<SelfAssessment> {
     const state = stateOf(row);
     const seen = row?.resultSeenAt ?? null;
     const sent = (SENT as readonly string[]).includes(video.status);
-    const expert = video.status === 'analysed' ? await expertMeans(db, video.id) : null;
+    // The experts' mean once the result is shown: every required review in, or a further review
+    // under way after it was shown (its submitted reviews stay the result meanwhile).
+    const shown = video.status === 'analysed' || video.resultReleasedAt !== null;
+    const expert = shown ? await expertMeans(db, video.id) : null;
     const showComparison = seen !== null && state === 'submitted' && expert !== null && viewer.preferences.showRatings;
     return {
       videoId: video.id,

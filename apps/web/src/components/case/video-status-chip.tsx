@@ -15,16 +15,22 @@ const COLOURS: Record<VideoStatus, ChipProps['color']> = {
   analysed: 'primary',
 };
 
+/** A second or third review of the case is awaited or under way. */
+const REVIEWING: readonly VideoStatus[] = ['pending_review', 'in_review'];
+
 /**
  * The workflow status of SPEC §4, in the person's language. Before the file of a saved case is
  * ready, the chip says where the file stands instead (uploading with its percent, stopped,
- * processing, failed): "uploaded" is said only of a file that is.
+ * processing, failed): "uploaded" is said only of a file that is. The learner and the people
+ * they share the case with read a review round as a second expert's review (before the result
+ * is shown) or another expert's (a further review after it); administrators read the workflow's
+ * own status (docs/double-review.md).
  */
 export function VideoStatusChip({
   video,
   size = 'small',
 }: {
-  video: Pick<VideoSummary, 'id' | 'status' | 'mediaStatus'>;
+  video: Pick<VideoSummary, 'id' | 'status' | 'mediaStatus'> & Partial<Pick<VideoSummary, 'resultShown' | 'access'>>;
   size?: ChipProps['size'];
 }) {
   const { t } = useTranslation(['videos', 'case-file']);
@@ -34,6 +40,8 @@ export function VideoStatusChip({
   const label = (() => {
     switch (media) {
       case null:
+        if (REVIEWING.includes(status) && video.access !== undefined && video.access !== 'admin')
+          return t(video.resultShown ? 'learnerStatus.furtherReview' : 'learnerStatus.secondReview');
         return t(`status.${status}`);
       case 'uploading':
         return uploadPercent === null

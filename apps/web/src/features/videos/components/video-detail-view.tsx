@@ -31,6 +31,7 @@ import {
   AnalysisStepsTab,
   AnalysisSummary,
 } from '@/features/videos/components/analysis/analysis-tabs';
+import { signedComments } from '@/features/videos/components/analysis/reviews';
 import { BestCaseRequestPanel } from '@/features/videos/components/best-case-request';
 import { CaseData } from '@/components/case/case-data';
 import { DeleteVideoDialog } from '@/features/videos/components/delete-video-dialog';
@@ -70,8 +71,9 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
   const saved = video.status === 'saved';
   const hasMedia = video.kind === 'video';
   const authorName = `${video.author.firstName} ${video.author.lastName}`.trim();
-  // The expert's result, for the author and administrators once the analysis is submitted.
-  const analysed = video.status === 'analysed' && !readOnly;
+  // The expert's result, for the author and administrators once every required review is
+  // submitted; kept while a further review is under way (docs/double-review.md).
+  const analysed = (video.status === 'analysed' || video.resultShown) && !readOnly;
   // The author's self-assessment is asked first: an open invitation comes before the result,
   // whose reading locks it (docs/self-assessment.md).
   const selfAssessment = useSelfAssessment(video.id, video.status, author && analysed);
@@ -93,8 +95,18 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
   }, [searchParams]);
   const [seekRequest, setSeekRequest] = useState<{ time: number } | null>(null);
   const seek = (time: number) => setSeekRequest({ time });
-  const markers = result.data?.comments.map((c) => ({ id: c.id, start: c.start, end: c.end, label: c.text })) ?? [];
-  const drawings = useResultDrawings(result.data?.comments);
+  const comments = useMemo(
+    () =>
+      result.data
+        ? signedComments(result.data).map((c) => ({
+            ...c,
+            text: c.expert ? t('analysis:reviews.commentBy', { name: c.expert, text: c.text }) : c.text,
+          }))
+        : undefined,
+    [result.data, t],
+  );
+  const markers = comments?.map((c) => ({ id: c.id, start: c.start, end: c.end, label: c.text })) ?? [];
+  const drawings = useResultDrawings(comments);
 
   const tabs: DetailTab[] = ['global'];
   if (video.fields.nasaTlx) tabs.push('nasaTlx');
@@ -264,7 +276,7 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
         {result.data && <AnalysisSummary result={result.data} />}
         {result.data && <AnalysisComments result={result.data} onSeek={seek} storyboard={video.storyboard} posterUrl={video.posterUrl} />}
         {analysed && result.isError && <AnalysisError error={result.error} onRetry={() => void result.refetch()} />}
-        {author && analysed && <BestCaseRequestPanel videoId={video.id} />}
+        {author && analysed && video.status === 'analysed' && <BestCaseRequestPanel videoId={video.id} />}
         {author && (
           <Paper variant="outlined" component="section" aria-labelledby="shares-title" sx={{ p: 2.5, borderRadius: 2 }}>
             <Typography id="shares-title" variant="h3" component="h3" sx={{ mb: 1 }}>
@@ -305,7 +317,7 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
           {shownTab === 'nasaTlx' && video.fields.nasaTlx && <NasaTlxChart tlx={video.fields.nasaTlx} />}
           {shownTab === 'kpi' && result.data && selfAssessment.data?.comparison && (
             <Box sx={{ mb: 3 }}>
-              <SelfVsExpert items={selfAssessment.data.comparison} />
+              <SelfVsExpert items={selfAssessment.data.comparison} experts={result.data.reviews.length} />
             </Box>
           )}
           {shownTab === 'kpi' && result.data && <AnalysisKpiTab result={result.data} />}

@@ -11,9 +11,12 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import AlertTitle from '@mui/material/AlertTitle';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
 import LinkOutlined from '@mui/icons-material/LinkOutlined';
 import PictureAsPdfOutlined from '@mui/icons-material/PictureAsPdfOutlined';
-import { KPI_DEFINITIONS, formatTimecode, momentLink, type AnalysisResult } from '@sutura/domain/analysis';
+import { KPI_DEFINITIONS, formatTimecode, momentLink, type AnalysisResult, type RatingLevel } from '@sutura/domain/analysis';
 import { errorText } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
 import { useToast } from '@/lib/toast';
@@ -24,8 +27,229 @@ import { visuallyHidden } from '@/components/video/visually-hidden';
 import type { Storyboard } from '@/components/video/storyboard';
 import { CommentDrawingThumbnail } from '@/features/videos/components/analysis/result-drawings';
 import { PauseOnDrawingsSwitch } from '@/components/drawing/pause-switch';
+import { useChartPalette } from '@/lib/theme';
+import type { RadarSeries } from '@/features/videos/components/analysis/kpi-radar';
+import { expertName, formatMean, isMultiReview, signedComments } from '@/features/videos/components/analysis/reviews';
 
 const KpiRadar = lazy(() => import('@/features/videos/components/analysis/kpi-radar'));
+
+type Review = AnalysisResult['reviews'][number];
+
+/** A mean of the experts' levels: the number out of 5 (not a level of the scale, so no level's colour). */
+function MeanValue({ value }: { value: number | null }) {
+  const { t } = useTranslation('analysis');
+  const lang = currentLanguage();
+  if (value === null) return <>{t('result.unrated')}</>;
+  return (
+    <Box
+      component="span"
+      data-testid="rating-mean"
+      data-value={value}
+      sx={{
+        display: 'inline-flex',
+        px: 1,
+        py: 0.25,
+        borderRadius: 1,
+        border: 2,
+        borderColor: 'text.primary',
+        fontWeight: 700,
+        fontSize: 14,
+        whiteSpace: 'nowrap',
+        fontVariantNumeric: 'tabular-nums',
+      }}
+    >
+      {t('reviews.meanValue', { value: formatMean(value, lang) })}
+    </Box>
+  );
+}
+
+/** An expert of the result: their photo, name and specialty from their public profile. */
+function ExpertIdentity({ expert, testId }: { expert: Review['expert']; testId?: string }) {
+  const { t } = useTranslation('analysis');
+  const lang = currentLanguage();
+  const profile = useQuery({ ...expertProfileOptions(expert.id, lang), enabled: expert.id !== '' });
+  const name = profile.data?.information ? expertName(profile.data.information) : expertName(expert);
+  return (
+    <Box sx={{ display: 'flex', gap: 1.5, alignItems: 'center' }} data-testid={testId}>
+      <Avatar src={profile.data?.media?.url ?? undefined} alt="" />
+      <Box sx={{ minWidth: 0 }}>
+        <Typography sx={{ fontWeight: 700 }}>{name}</Typography>
+        <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+          {profile.data?.career?.specialty?.name ?? t('result.expert')}
+        </Typography>
+      </Box>
+    </Box>
+  );
+}
+
+/**
+ * What the learner is told beside the result: another expert reviews the case now, and where the
+ * experts disagreed by 2 levels or more.
+ */
+function ReviewNotices({ result }: { result: AnalysisResult }) {
+  const { t } = useTranslation('analysis');
+  const items = result.disagreement?.items ?? [];
+  return (
+    <>
+      {result.furtherReviewPending && (
+        <Alert severity="info" role="status" data-testid="further-review-notice">
+          <AlertTitle component="p">{t('reviews.furtherTitle')}</AlertTitle>
+          {t('reviews.furtherLead')}
+        </Alert>
+      )}
+      {items.length > 0 && (
+        <Alert severity="warning" role="note" data-testid="disagreement-notice">
+          <AlertTitle component="p">{t('reviews.disagreementTitle')}</AlertTitle>
+          <Typography variant="body2">{t('reviews.disagreementLead')}</Typography>
+          <Box component="ul" sx={{ my: 0.5, pl: 2.5 }}>
+            {items.map((item) => (
+              <li key={`${item.kind}-${item.key}`} data-testid="disagreement-item" data-kind={item.kind}>
+                <Box component="span" sx={{ fontWeight: 700 }}>
+                  {item.name}
+                </Box>{' '}
+                ({t(item.kind === 'kpi' ? 'reviews.kindKpi' : 'reviews.kindStep')})
+              </li>
+            ))}
+          </Box>
+          <Typography variant="body2">{t('reviews.disagreementExplain')}</Typography>
+        </Alert>
+      )}
+    </>
+  );
+}
+
+interface CompareRow {
+  key: string;
+  name: string;
+  /** Under the name (the level's description, a step's time). */
+  detail?: string;
+  ratings: (RatingLevel | null)[];
+  mean: number | null;
+}
+
+/**
+ * Each expert's rating side by side, and their mean: a table with its headers from the tablet up;
+ * on a phone one card per row, each value named by its expert (a description list).
+ */
+function RatingsCompare({
+  caption,
+  rowHeader,
+  experts,
+  rows,
+  testId,
+}: {
+  caption: string;
+  rowHeader: string;
+  experts: string[];
+  rows: CompareRow[];
+  testId: string;
+}) {
+  const { t } = useTranslation('analysis');
+  const theme = useTheme();
+  const narrow = useMediaQuery(theme.breakpoints.down('sm'));
+  const rating = (level: RatingLevel | null) => (level !== null ? <RatingBadge level={level} /> : t('result.unrated'));
+  if (narrow) {
+    return (
+      <Box component="section" aria-label={caption} data-testid={testId} data-layout="cards">
+        <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0, display: 'grid', gap: 1.5 }}>
+          {rows.map((row) => (
+            <Paper
+              component="li"
+              variant="outlined"
+              key={row.key}
+              sx={{ p: 1.5, borderRadius: 2 }}
+              data-testid={`${testId}-row`}
+              data-key={row.key}
+            >
+              <Typography sx={{ fontWeight: 700 }}>{row.name}</Typography>
+              {row.detail && (
+                <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                  {row.detail}
+                </Typography>
+              )}
+              <Box
+                component="dl"
+                sx={{
+                  m: 0,
+                  mt: 1,
+                  display: 'grid',
+                  gridTemplateColumns: 'minmax(0, 1fr) auto',
+                  columnGap: 1.5,
+                  rowGap: 0.75,
+                  alignItems: 'center',
+                }}
+              >
+                {experts.map((name, index) => (
+                  <Box key={name + index} sx={{ display: 'contents' }}>
+                    <Box component="dt" sx={{ overflowWrap: 'anywhere' }}>
+                      {name}
+                    </Box>
+                    <Box component="dd" sx={{ m: 0 }}>
+                      {rating(row.ratings[index] ?? null)}
+                    </Box>
+                  </Box>
+                ))}
+                <Box component="dt" sx={{ fontWeight: 700 }}>
+                  {t('reviews.mean')}
+                </Box>
+                <Box component="dd" sx={{ m: 0 }}>
+                  <MeanValue value={row.mean} />
+                </Box>
+              </Box>
+            </Paper>
+          ))}
+        </Box>
+      </Box>
+    );
+  }
+  return (
+    <Box sx={{ overflowX: 'auto' }} data-testid={testId} data-layout="table">
+      <Box
+        component="table"
+        sx={{
+          borderCollapse: 'collapse',
+          width: '100%',
+          '& td, & th': { py: 1, px: 1, borderBottom: 1, borderColor: 'divider', textAlign: 'left', verticalAlign: 'top' },
+        }}
+      >
+        <Box component="caption" sx={visuallyHidden}>
+          {caption}
+        </Box>
+        <thead>
+          <tr>
+            <th scope="col">{rowHeader}</th>
+            {experts.map((name, index) => (
+              <th scope="col" key={name + index}>
+                {name}
+              </th>
+            ))}
+            <th scope="col">{t('reviews.mean')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.key} data-testid={`${testId}-row`} data-key={row.key}>
+              <th scope="row">
+                <Typography sx={{ fontWeight: 700 }}>{row.name}</Typography>
+                {row.detail && (
+                  <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                    {row.detail}
+                  </Typography>
+                )}
+              </th>
+              {experts.map((name, index) => (
+                <td key={name + index}>{rating(row.ratings[index] ?? null)}</td>
+              ))}
+              <td>
+                <MeanValue value={row.mean} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </Box>
+    </Box>
+  );
+}
 
 /** The expert's public profile (SPEC §7 call table), their date, the global rating and the PDF report. */
 export function AnalysisSummary({ result }: { result: AnalysisResult }) {
@@ -33,6 +257,7 @@ export function AnalysisSummary({ result }: { result: AnalysisResult }) {
   const lang = currentLanguage();
   const toast = useToast();
   const [downloading, setDownloading] = useState(false);
+  const multi = isMultiReview(result);
   const profile = useQuery({ ...expertProfileOptions(result.expert.id, lang), enabled: result.expert.id !== '' });
   const name = profile.data?.information
     ? `${profile.data.information.firstName} ${profile.data.information.lastName}`
@@ -56,25 +281,66 @@ export function AnalysisSummary({ result }: { result: AnalysisResult }) {
       data-testid="analysis-summary"
     >
       <Typography id="result-title" variant="h3" component="h3">
-        {t('result.title')}
+        {t(multi ? 'reviews.title' : 'result.title')}
       </Typography>
-      <Box sx={{ display: 'flex', gap: 1.5, alignItems: 'center' }} data-testid="analysis-expert">
-        <Avatar src={profile.data?.media?.url ?? undefined} alt="" />
-        <Box sx={{ minWidth: 0 }}>
-          <Typography sx={{ fontWeight: 700 }}>{name}</Typography>
-          <Typography variant="body2" sx={{ color: 'text.secondary' }} data-testid={profile.data ? 'analysis-expert-profile' : undefined}>
-            {profile.data?.career?.specialty?.name ?? t('result.expert')}
+      <ReviewNotices result={result} />
+      {multi ? (
+        <>
+          <Typography variant="body2">{t(result.reviews.length > 2 ? 'reviews.leadThree' : 'reviews.lead')}</Typography>
+          {result.reviews.map((review) => (
+            <Box
+              key={review.round}
+              sx={{ display: 'grid', gap: 0.75, borderTop: 1, borderColor: 'divider', pt: 1.5 }}
+              data-testid="analysis-review"
+              data-round={review.round}
+            >
+              <ExpertIdentity expert={review.expert} testId="analysis-review-expert" />
+              <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                {t('result.submittedOn', { date: formatDateTime(review.submittedAt, lang) })}
+              </Typography>
+              {result.ratingsShown && review.globalRating !== null && (
+                <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }} data-testid="analysis-review-global">
+                  <Typography sx={{ fontWeight: 700 }}>{t('advice.globalRating')}</Typography>
+                  <RatingBadge level={review.globalRating} />
+                </Box>
+              )}
+            </Box>
+          ))}
+          {result.ratingsShown && result.mean.globalRating !== null && (
+            <Box
+              sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', borderTop: 1, borderColor: 'divider', pt: 1.5 }}
+              data-testid="analysis-global-mean"
+            >
+              <Typography sx={{ fontWeight: 700 }}>{t('reviews.globalMean')}</Typography>
+              <MeanValue value={result.mean.globalRating} />
+            </Box>
+          )}
+        </>
+      ) : (
+        <>
+          <Box sx={{ display: 'flex', gap: 1.5, alignItems: 'center' }} data-testid="analysis-expert">
+            <Avatar src={profile.data?.media?.url ?? undefined} alt="" />
+            <Box sx={{ minWidth: 0 }}>
+              <Typography sx={{ fontWeight: 700 }}>{name}</Typography>
+              <Typography
+                variant="body2"
+                sx={{ color: 'text.secondary' }}
+                data-testid={profile.data ? 'analysis-expert-profile' : undefined}
+              >
+                {profile.data?.career?.specialty?.name ?? t('result.expert')}
+              </Typography>
+            </Box>
+          </Box>
+          <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+            {t('result.submittedOn', { date: formatDateTime(result.submittedAt, lang) })}
           </Typography>
-        </Box>
-      </Box>
-      <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-        {t('result.submittedOn', { date: formatDateTime(result.submittedAt, lang) })}
-      </Typography>
-      {result.ratingsShown && result.globalRating !== null && (
-        <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }} data-testid="analysis-global-rating">
-          <Typography sx={{ fontWeight: 700 }}>{t('advice.globalRating')}</Typography>
-          <RatingBadge level={result.globalRating} />
-        </Box>
+          {result.ratingsShown && result.globalRating !== null && (
+            <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }} data-testid="analysis-global-rating">
+              <Typography sx={{ fontWeight: 700 }}>{t('advice.globalRating')}</Typography>
+              <RatingBadge level={result.globalRating} />
+            </Box>
+          )}
+        </>
       )}
       <Button
         variant="outlined"
@@ -94,6 +360,7 @@ export function AnalysisKpiTab({ result }: { result: AnalysisResult }) {
   const { t } = useTranslation('analysis');
   const lang = currentLanguage() === 'fr' ? 'fr' : 'en';
   const data = result.kpis.map((k) => ({ name: KPI_DEFINITIONS[k.kpi].name[lang], rating: k.rating ?? 0 }));
+  if (isMultiReview(result) && result.ratingsShown) return <MultiReviewKpis result={result} />;
   return (
     <Box sx={{ display: 'grid', gap: 2, maxWidth: 720 }}>
       {result.ratingsShown && (
@@ -141,9 +408,46 @@ export function AnalysisKpiTab({ result }: { result: AnalysisResult }) {
   );
 }
 
+/**
+ * The KPIs of a case reviewed by several experts: one outline per expert and the mean (dashed) on
+ * the radar, named in its legend; then each expert's rating and the mean, side by side.
+ */
+function MultiReviewKpis({ result }: { result: AnalysisResult }) {
+  const { t } = useTranslation('analysis');
+  const lang = currentLanguage() === 'fr' ? 'fr' : 'en';
+  const experts = result.reviews.map((r) => expertName(r.expert));
+  const series: RadarSeries[] = [
+    ...result.reviews.map((r, index) => ({ key: `review${index}`, label: experts[index]!, colourIndex: index + 1 })),
+    { key: 'mean', label: t('reviews.chartMean'), dashed: true },
+  ];
+  const data = result.mean.kpis.map((m) => ({
+    name: KPI_DEFINITIONS[m.kpi].name[lang],
+    mean: m.rating ?? 0,
+    ...Object.fromEntries(result.reviews.map((r, index) => [`review${index}`, r.kpis.find((k) => k.kpi === m.kpi)?.rating ?? 0])),
+  }));
+  const rows: CompareRow[] = result.mean.kpis.map((m) => ({
+    key: m.kpi,
+    name: KPI_DEFINITIONS[m.kpi].name[lang],
+    detail: KPI_DEFINITIONS[m.kpi].summary[lang],
+    ratings: result.reviews.map((r) => r.kpis.find((k) => k.kpi === m.kpi)?.rating ?? null),
+    mean: m.rating,
+  }));
+  return (
+    <Box sx={{ display: 'grid', gap: 2, maxWidth: 860 }}>
+      <Box aria-hidden data-testid="kpi-radar" sx={{ minHeight: { xs: 388, sm: 428 } }}>
+        <Suspense fallback={<Skeleton variant="circular" width={280} height={280} sx={{ mx: 'auto' }} />}>
+          <KpiRadar data={data} series={series} />
+        </Suspense>
+      </Box>
+      <RatingsCompare caption={t('reviews.kpiCaption')} rowHeader={t('result.skill')} experts={experts} rows={rows} testId="kpi-compare" />
+    </Box>
+  );
+}
+
 /** Steps tab: each step's time and length (and rating), then active and non-active time. */
 export function AnalysisStepsTab({ result, onSeek }: { result: AnalysisResult; onSeek(time: number): void }) {
   const { t } = useTranslation('analysis');
+  const multi = isMultiReview(result);
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
       <Box sx={{ display: 'flex', gap: 3, flexWrap: 'wrap' }} data-testid="active-times">
@@ -170,10 +474,29 @@ export function AnalysisStepsTab({ result, onSeek }: { result: AnalysisResult; o
             <Typography variant="body2" sx={{ color: 'text.secondary' }}>
               {t('steps.length', { length: formatTimecode(step.duration) })}
             </Typography>
-            {result.ratingsShown && <RatingBadge level={step.rating} />}
+            {result.ratingsShown && !multi && <RatingBadge level={step.rating} />}
           </Box>
         ))}
       </Box>
+      {multi && result.ratingsShown && (
+        <Box component="section" aria-labelledby="step-ratings-title" sx={{ display: 'grid', gap: 1 }}>
+          <Typography id="step-ratings-title" variant="h3" component="h3">
+            {t('reviews.stepRatings')}
+          </Typography>
+          <RatingsCompare
+            caption={t('reviews.stepCaption')}
+            rowHeader={t('tabs.steps')}
+            experts={result.reviews.map((r) => expertName(r.expert))}
+            rows={result.steps.map((step, index) => ({
+              key: step.id,
+              name: t('steps.name', { number: index + 1, name: step.name }),
+              ratings: result.reviews.map((r) => r.steps.find((s) => s.id === step.id)?.rating ?? null),
+              mean: result.mean.steps.find((s) => s.id === step.id)?.rating ?? null,
+            }))}
+            testId="step-compare"
+          />
+        </Box>
+      )}
     </Box>
   );
 }
@@ -181,6 +504,15 @@ export function AnalysisStepsTab({ result, onSeek }: { result: AnalysisResult; o
 /** Advice tab: the assessment, the written advice and the voice advice. */
 export function AnalysisAdviceTab({ result }: { result: AnalysisResult }) {
   const { t } = useTranslation('analysis');
+  if (isMultiReview(result)) {
+    return (
+      <Box sx={{ display: 'grid', gap: 3, maxWidth: 800 }} data-testid="result-advice">
+        {result.reviews.map((review) => (
+          <ReviewAdvice key={review.round} review={review} />
+        ))}
+      </Box>
+    );
+  }
   return (
     <Box sx={{ display: 'grid', gap: 2.5, maxWidth: 800 }} data-testid="result-advice">
       {result.assessment && (
@@ -211,6 +543,57 @@ export function AnalysisAdviceTab({ result }: { result: AnalysisResult }) {
   );
 }
 
+/** One expert's assessment, written and voice advice, under their name. */
+function ReviewAdvice({ review }: { review: Review }) {
+  const { t } = useTranslation('analysis');
+  const id = (part: string) => `review-${review.round}-${part}`;
+  return (
+    <Paper
+      variant="outlined"
+      component="section"
+      aria-labelledby={id('title')}
+      sx={{ p: { xs: 2, sm: 2.5 }, borderRadius: 2, display: 'grid', gap: 2 }}
+      data-testid="result-review-advice"
+      data-round={review.round}
+    >
+      <Typography id={id('title')} variant="h3" component="h3">
+        {t('reviews.reviewBy', { name: expertName(review.expert) })}
+      </Typography>
+      {review.assessment && (
+        <Box component="section" aria-labelledby={id('assessment')}>
+          <Typography id={id('assessment')} variant="h4" component="h4" sx={{ mb: 0.5, fontSize: 17 }}>
+            {t('advice.assessment')}
+          </Typography>
+          <Typography sx={{ whiteSpace: 'pre-wrap' }}>{review.assessment}</Typography>
+        </Box>
+      )}
+      <Box component="section" aria-labelledby={id('advice')}>
+        <Typography id={id('advice')} variant="h4" component="h4" sx={{ mb: 0.5, fontSize: 17 }}>
+          {t('advice.advice')}
+        </Typography>
+        <Typography sx={{ whiteSpace: 'pre-wrap' }}>{review.advice || t('result.noAdvice')}</Typography>
+      </Box>
+      {review.voice && (
+        <Box component="section" aria-labelledby={id('voice')}>
+          <Typography id={id('voice')} variant="h4" component="h4" sx={{ mb: 0.5, fontSize: 17 }}>
+            {t('voice.title')}
+          </Typography>
+          <audio
+            controls
+            src={review.voice.url}
+            preload="metadata"
+            data-testid="result-voice"
+            aria-labelledby={`${id('voice')} ${id('title')}`}
+            style={{ width: '100%', maxWidth: 480 }}
+          >
+            <track kind="captions" />
+          </audio>
+        </Box>
+      )}
+    </Paper>
+  );
+}
+
 /** The comments as a list: a click seeks the player, each has a link to its moment to copy. */
 export function AnalysisComments({
   result,
@@ -235,6 +618,8 @@ export function AnalysisComments({
   };
   const time = (c: { start: number; end: number | null }) =>
     c.end !== null ? t('comments.range', { start: formatTimecode(c.start), end: formatTimecode(c.end) }) : formatTimecode(c.start);
+  const palette = useChartPalette();
+  const comments = signedComments(result);
   return (
     <Paper
       variant="outlined"
@@ -243,19 +628,30 @@ export function AnalysisComments({
       sx={{ p: 2.5, borderRadius: 2, display: 'grid', gap: 1 }}
     >
       <Typography id="result-comments-title" variant="h3" component="h3">
-        {t('comments.title', { count: result.comments.length })}
+        {t('comments.title', { count: comments.length })}
       </Typography>
-      {result.comments.length === 0 && <Typography sx={{ color: 'text.secondary' }}>{t('comments.none')}</Typography>}
-      {result.comments.some((c) => c.drawing) && <PauseOnDrawingsSwitch />}
+      {comments.length === 0 && <Typography sx={{ color: 'text.secondary' }}>{t('comments.none')}</Typography>}
+      {comments.some((c) => c.drawing) && <PauseOnDrawingsSwitch />}
       <Box component="ol" sx={{ m: 0, p: 0, listStyle: 'none', display: 'grid', gap: 1 }}>
-        {result.comments.map((comment) => (
+        {comments.map((comment) => (
           <Box
             component="li"
             key={comment.id}
             data-testid="result-comment"
-            sx={{ display: 'flex', gap: 1, borderLeft: '4px solid #FFB300', pl: 1.5 }}
+            data-expert={comment.expert ?? undefined}
+            sx={{
+              display: 'flex',
+              gap: 1,
+              borderLeft: `4px solid ${comment.expert === null ? '#FFB300' : palette.series[(comment.reviewIndex + 1) % palette.series.length]}`,
+              pl: 1.5,
+            }}
           >
             <Box sx={{ flex: 1, minWidth: 0 }}>
+              {comment.expert !== null && (
+                <Typography variant="body2" sx={{ fontWeight: 700, color: 'text.secondary' }} data-testid="result-comment-expert">
+                  {t('reviews.byExpert', { name: comment.expert })}
+                </Typography>
+              )}
               <Button
                 size="small"
                 href={momentLink(result.videoId, comment.start)}

@@ -17,9 +17,12 @@ const place = (value: number) => `${((value - 1) / 4) * 100}%`;
 /**
  * "You / Expert" per KPI: two dots on the 1..5 line of each skill (a hollow one for the learner,
  * a filled one for the expert) and the gap in words; the table below is the accessible version.
+ * A case reviewed by several experts compares with their mean (the server's `expert`), so named.
  */
-export function SelfVsExpert({ items }: { items: SelfVsExpertItem[] }) {
+export function SelfVsExpert({ items, experts = 1 }: { items: SelfVsExpertItem[]; experts?: number }) {
   const { t } = useTranslation('videos');
+  const several = experts > 1;
+  const expertLabel = t(several ? 'selfAssessment.expertsMean' : 'selfAssessment.expert');
   const lang = currentLanguage() === 'fr' ? 'fr' : 'en';
   const number = (v: number | null) => (v === null ? '—' : v.toLocaleString(lang, { maximumFractionDigits: 2 }));
   const name = (kpi: SelfVsExpertItem['kpi']) => (kpi === 'global' ? t('selfAssessment.globalShort') : KPI_DEFINITIONS[kpi].name[lang]);
@@ -40,15 +43,15 @@ export function SelfVsExpert({ items }: { items: SelfVsExpertItem[] }) {
     >
       <Box sx={{ display: 'grid', gap: 0.5 }}>
         <Typography id="self-vs-expert-title" variant="h3" component="h3">
-          {t('selfAssessment.compareTitle')}
+          {t(several ? 'selfAssessment.compareTitleExperts' : 'selfAssessment.compareTitle')}
         </Typography>
         <Typography variant="body2" data-testid="self-vs-expert-summary">
-          {t('selfAssessment.summary', { agreeing, rated })}
+          {t(several ? 'selfAssessment.summaryExperts' : 'selfAssessment.summary', { agreeing, rated })}
         </Typography>
       </Box>
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }} aria-hidden>
         <Legend filled={false} label={t('selfAssessment.you')} />
-        <Legend filled label={t('selfAssessment.expert')} />
+        <Legend filled label={expertLabel} />
       </Box>
       <Box component="ul" aria-hidden sx={{ listStyle: 'none', m: 0, p: 0, display: 'grid', gap: 1.5 }}>
         {items.map((item) => (
@@ -85,7 +88,7 @@ export function SelfVsExpert({ items }: { items: SelfVsExpertItem[] }) {
               {t('selfAssessment.you')}
             </TableCell>
             <TableCell component="th" scope="col" align="right">
-              {t('selfAssessment.expert')}
+              {expertLabel}
             </TableCell>
             <TableCell component="th" scope="col">
               {t('selfAssessment.gapTitle')}
