@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { playerState, signIn } from './support.ts';
+import { measureEllipse, playerState, signIn } from './support.ts';
 import { apiToken, makeClip, password, prepareVideo, sendVideo } from './workflow.ts';
 
 const learner = 'learner@sutura.local';
@@ -22,32 +22,6 @@ test.beforeAll(() => {
 test.afterAll(() => {
   if (media.dir) rmSync(media.dir, { recursive: true, force: true });
 });
-
-interface Measured {
-  cx: number;
-  cy: number;
-  rx: number;
-  ry: number;
-}
-
-/**
- * The drawn ellipse's centre and radii in video coordinates, measured on screen: its box against
- * the picture's box, which is worked out here from the video element alone (object-fit: contain).
- */
-function measureEllipse(page: Page, scope: string): Promise<Measured> {
-  return page.evaluate((scope) => {
-    const video = document.querySelector<HTMLVideoElement>('[data-testid="video-player"] video')!;
-    const r = video.getBoundingClientRect();
-    const scale = Math.min(r.width / video.videoWidth, r.height / video.videoHeight);
-    const pw = video.videoWidth * scale;
-    const ph = video.videoHeight * scale;
-    const left = r.left + (r.width - pw) / 2;
-    const top = r.top + (r.height - ph) / 2;
-    const ellipse = document.querySelector(`[data-testid="${scope}"] [data-kind="ellipse"] ellipse:last-of-type`)!;
-    const e = ellipse.getBoundingClientRect();
-    return { cx: (e.left + e.width / 2 - left) / pw, cy: (e.top + e.height / 2 - top) / ph, rx: e.width / 2 / pw, ry: e.height / 2 / ph };
-  }, scope);
-}
 
 /** A point of the picture (video coordinates) in page pixels, from the drawing surface's box. */
 async function at(page: Page, x: number, y: number): Promise<[number, number]> {
@@ -245,4 +219,131 @@ test('the expert draws on a frame and attaches it to a comment; the learner find
   await learnerPage.getByTestId('player-play').click();
   await learnerPage.getByTestId('pause-on-drawings').check();
   await learnerContext.close();
+});
+
+test('on a tablet the expert draws with a finger and with a pen; a saved comment’s drawing opens again, by the keyboard, and changes', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(300_000);
+  const videoId = await sendVideo(request, learner, media.clip);
+  await prepareVideo(
+    request,
+    editor,
+    learner,
+    videoId,
+    [
+      { name: 'Exposition', start: 1, end: 4 },
+      { name: 'Dissection', start: 5, end: 7.5 },
+    ],
+    { start: 0, end: 8 },
+  );
+
+  const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, hasTouch: true, locale: 'en-GB' });
+  const page = await context.newPage();
+  await signIn(page, expert, password);
+  await page.goto('/expert');
+  await page.locator(`[data-testid="expert-video-card"][data-video-id="${videoId}"]`).getByTestId('expert-claim').click();
+  await expect(page).toHaveURL(new RegExp(`/expert/${videoId}$`));
+  await page.getByTestId('player-step').first().click();
+  await expect.poll(async () => (await playerState(page)).time).toBeCloseTo(1, 2);
+  await page.getByTestId('drawing-start').click();
+  const surface = page.getByTestId('drawing-surface');
+  await expect(surface).toBeVisible();
+  // A finger or a pen on it draws instead of scrolling the page.
+  await expect(surface).toHaveCSS('touch-action', 'none');
+  await surface.evaluate((el) => {
+    const seen: string[] = [];
+    (window as unknown as { pointerTypes: string[] }).pointerTypes = seen;
+    el.addEventListener('pointerdown', (e) => seen.push((e as PointerEvent).pointerType));
+  });
+  const shapes = surface.getByTestId('drawing-shape');
+  // Real input, as the browser gets it from a touch screen and a stylus (not events made up in the page).
+  const cdp = await context.newCDPSession(page);
+  const steps = (from: [number, number], to: [number, number]) =>
+    Array.from({ length: 8 }, (_, i) => ({
+      x: from[0] + ((to[0] - from[0]) * (i + 1)) / 8,
+      y: from[1] + ((to[1] - from[1]) * (i + 1)) / 8,
+    }));
+
+  // A finger draws an ellipse.
+  await page.getByTestId('drawing-tool-ellipse').click();
+  const fingerFrom = await at(page, 0.3, 0.4);
+  const fingerTo = await at(page, 0.42, 0.55);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: fingerFrom[0], y: fingerFrom[1] }] });
+  for (const point of steps(fingerFrom, fingerTo)) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [point] });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await expect(shapes).toHaveCount(1);
+  await expect(shapes.nth(0)).toHaveAttribute('data-kind', 'ellipse');
+
+  // A pen draws a freehand stroke.
+  await page.getByTestId('drawing-tool-freehand').click();
+  const penFrom = await at(page, 0.6, 0.2);
+  const penTo = await at(page, 0.75, 0.35);
+  const pen = { button: 'left' as const, buttons: 1, pointerType: 'pen' as const, clickCount: 1 };
+  await cdp.send('Input.dispatchMouseEvent', { type: 'mousePressed', x: penFrom[0], y: penFrom[1], ...pen });
+  for (const point of steps(penFrom, penTo)) await cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', ...point, ...pen });
+  await cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: penTo[0], y: penTo[1], ...pen, buttons: 0 });
+  await expect(shapes).toHaveCount(2);
+  await expect(shapes.nth(1)).toHaveAttribute('data-kind', 'freehand');
+  expect(await page.evaluate(() => (window as unknown as { pointerTypes: string[] }).pointerTypes)).toEqual(['touch', 'pen']);
+
+  await page.getByTestId('drawing-comment-text').fill('Take the plane here.');
+  await page.getByTestId('drawing-save').click();
+  await expect(page.getByTestId('drawing-composer')).toHaveCount(0);
+  await expect(page.getByTestId('comment-item')).toHaveCount(1);
+
+  const expertToken = await apiToken(request, expert);
+  type Stored = { start: number; text: string; drawing: { time: number; shapes: { kind: string; center?: [number, number] }[] } };
+  const storedComments = async () =>
+    (
+      (await (await request.get(`/v1/expert/videos/${videoId}`, { headers: { Authorization: `Bearer ${expertToken}` } })).json()) as {
+        data: { draft: { comments: Stored[] } };
+      }
+    ).data.draft.comments;
+  const [first] = await storedComments();
+  expect(first!.drawing.shapes.map((s) => s.kind)).toEqual(['ellipse', 'freehand']);
+  expect(first!.drawing.shapes[0]!.center![0]).toBeCloseTo(0.3, 1);
+  expect(first!.drawing.time).toBeCloseTo(1, 3);
+
+  // Elsewhere in the video, the expert opens the comment's drawing again from the keyboard: the player goes back to its frame.
+  await page.getByTestId('player-step').nth(1).click();
+  await expect.poll(async () => (await playerState(page)).time).toBeCloseTo(5, 1);
+  await page.getByTestId('comment-edit-drawing').focus();
+  await page.keyboard.press('Enter');
+  const composer = page.getByTestId('drawing-composer');
+  await expect(composer).toBeVisible();
+  // Its frame's time in the heading (in the expert's language, whichever an earlier spec left).
+  await expect(composer.getByRole('heading', { level: 3 })).toContainText('0:01');
+  await expect(composer).toBeFocused();
+  await expect.poll(async () => (await playerState(page)).time).toBeCloseTo(1, 2);
+  await expect(shapes).toHaveCount(2);
+  await expect(page.getByTestId('drawing-comment-text')).toHaveValue('Take the plane here.');
+
+  // A line added with the mouse, the stroke removed with the keyboard, undone and redone.
+  await page.getByTestId('drawing-tool-line').click();
+  await drag(page, [0.1, 0.8], [0.3, 0.85]);
+  await expect(shapes).toHaveCount(3);
+  await shapes.nth(1).focus();
+  await page.keyboard.press('Delete');
+  await expect(shapes).toHaveCount(2);
+  await page.getByTestId('drawing-undo').click();
+  await expect(shapes).toHaveCount(3);
+  await page.getByTestId('drawing-redo').click();
+  await expect(shapes).toHaveCount(2);
+  await expect(shapes.nth(1)).toHaveAttribute('data-kind', 'line');
+  await page.getByTestId('drawing-comment-text').fill('Take the plane here, not lower.');
+  await page.getByTestId('drawing-save').click();
+  await expect(composer).toHaveCount(0);
+  await expect(page.getByTestId('comment-item')).toHaveCount(1);
+  await expect(page.getByTestId('comment-item')).toContainText('Take the plane here, not lower.');
+
+  // The same comment, on the same frame, with its new shapes.
+  const after = await storedComments();
+  expect(after).toHaveLength(1);
+  expect(after[0]!.start).toBe(first!.start);
+  expect(after[0]!.text).toBe('Take the plane here, not lower.');
+  expect(after[0]!.drawing.time).toBe(first!.drawing.time);
+  expect(after[0]!.drawing.shapes.map((s) => s.kind)).toEqual(['ellipse', 'line']);
+  await context.close();
 });

@@ -107,7 +107,7 @@ test('the NASA-TLX and the step times tabs, against the average, with their tabl
   // step times are those of these two cases only.
   const surgery = surgeries.data.filter((s) => s.organId && s.steps.length >= 2).at(-1)!;
   for (let i = 0; i < 2; i++) {
-    const videoId = await sendVideo(request, learner, clip, false, { surgeryId: surgery.id });
+    const videoId = await sendVideo(request, learner, clip, false, { surgery });
     await prepareWithVocabulary(
       request,
       videoId,

@@ -60,3 +60,46 @@ export function watchCsp(page: Page): string[] {
 export function playerState(page: Page): Promise<{ time: number; paused: boolean }> {
   return page.locator('[data-testid="video-player"] video').evaluate((v: HTMLVideoElement) => ({ time: v.currentTime, paused: v.paused }));
 }
+
+/** An ellipse of a drawing measured on screen, in video coordinates (0 to 1 across the picture). */
+export interface MeasuredEllipse {
+  cx: number;
+  cy: number;
+  rx: number;
+  ry: number;
+}
+
+/**
+ * The last ellipse of the drawing layer `layer` (a data-testid: drawing-overlay, drawing-surface)
+ * inside `within` (a CSS selector), measured against the picture of the player that holds it. The
+ * picture's box is worked out from the video element alone (object-fit: contain). Measured only
+ * once everything is laid out: the video knows its size, has a box, and the layer covers exactly
+ * that picture (after a resize or a reload the layer follows a frame later); before that a
+ * measurement would be meaningless (a picture 0 px wide gives NaN).
+ */
+export async function measureEllipse(page: Page, layer: string, within = 'body'): Promise<MeasuredEllipse> {
+  const handle = await page.waitForFunction(
+    ({ layer, within }) => {
+      const overlay = document.querySelector(`${within} [data-testid="${layer}"]`);
+      const video = overlay?.closest('[data-testid="video-player"]')?.querySelector('video');
+      const ellipse = overlay?.querySelector('[data-kind="ellipse"] ellipse:last-of-type');
+      if (!overlay || !video || !ellipse || !video.videoWidth || !video.videoHeight) return null;
+      const r = video.getBoundingClientRect();
+      if (r.width < 1 || r.height < 1) return null;
+      const scale = Math.min(r.width / video.videoWidth, r.height / video.videoHeight);
+      const pw = video.videoWidth * scale;
+      const ph = video.videoHeight * scale;
+      const left = r.left + (r.width - pw) / 2;
+      const top = r.top + (r.height - ph) / 2;
+      const o = overlay.getBoundingClientRect();
+      if (Math.abs(o.left - left) > 1 || Math.abs(o.top - top) > 1 || Math.abs(o.width - pw) > 1 || Math.abs(o.height - ph) > 1)
+        return null;
+      const e = ellipse.getBoundingClientRect();
+      if (e.width < 1 || e.height < 1) return null;
+      return { cx: (e.left + e.width / 2 - left) / pw, cy: (e.top + e.height / 2 - top) / ph, rx: e.width / 2 / pw, ry: e.height / 2 / ph };
+    },
+    { layer, within },
+    { timeout: 15_000 },
+  );
+  return (await handle.jsonValue())!;
+}

@@ -42,13 +42,14 @@ export async function sendVideo(
   learnerEmail: string,
   clip: string,
   priority = false,
-  options: { pictures?: string[]; surgeryId?: string } = {},
+  options: { pictures?: string[]; surgery?: { id: string; organId: string | null; steps: { id: string }[] } } = {},
 ): Promise<string> {
   const headers = { Authorization: `Bearer ${await apiToken(request, learnerEmail)}` };
   const surgeries = (await (await request.get('/v1/vocabularies/surgeries?langCode=fr')).json()) as {
     data: { id: string; organId: string | null; steps: { id: string }[] }[];
   };
-  const surgery = surgeries.data.find((s) => (options.surgeryId ? s.id === options.surgeryId : s.organId && s.steps.length >= 2))!;
+  // The first surgery of the list with an organ and steps, unless the caller brings its own.
+  const surgery = options.surgery ?? surgeries.data.find((s) => s.organId && s.steps.length >= 2)!;
   const created = await request.post('/v1/videos', {
     headers,
     data: {
@@ -211,4 +212,14 @@ export async function analyseVideo(
   await input.beforeSubmit?.();
   const finalize = await request.post(`/v1/expert/videos/${videoId}/finalize`, { headers, data: { fencingToken, confirmAnyway: true } });
   expect(finalize.status(), await finalize.text()).toBe(200);
+}
+
+/** The person's language, set on their account (an earlier spec may have left another one). */
+export async function setLanguage(request: APIRequestContext, email: string, langCode: 'fr' | 'en'): Promise<void> {
+  const headers = { Authorization: `Bearer ${await apiToken(request, email)}` };
+  const current = await request.get('/v1/users/preferences', { headers });
+  expect(current.status(), await current.text()).toBe(200);
+  const { preferences } = ((await current.json()) as { data: { preferences: Record<string, unknown> } }).data;
+  const put = await request.put('/v1/users/preferences', { headers, data: { ...preferences, langCode } });
+  expect(put.status(), await put.text()).toBe(200);
 }

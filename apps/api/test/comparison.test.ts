@@ -87,7 +87,7 @@ async function bestCase(steps: Step[], opts: { published?: boolean; surgeryRow?:
   return { id: row!.id, videoId };
 }
 
-async function call<T>(person: Person | undefined, method: 'GET' | 'PUT', url: string, body?: unknown) {
+async function call<T>(person: Person | undefined, method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, body?: unknown) {
   const res = await ctx.inject({ method, url, token: person?.token, ...(body === undefined ? {} : { body }) });
   return { status: res.statusCode, body: res.json() as { data: T; error?: { code: string; message: string } } };
 }
@@ -354,5 +354,46 @@ describe("the administrator's notes on the steps of a best case", () => {
   it('are cleared by an empty list', async () => {
     const res = await call<AdminBestCaseDetail>(people.administrator, 'PUT', url(), { notes: [] });
     expect(res.body.data.stepNotes).toEqual([]);
+  });
+});
+
+describe("the administrator's teaching drawings on a best case", () => {
+  const ellipse = { kind: 'ellipse', color: 'cyan', center: [0.3, 0.4], rx: 0.12, ry: 0.15 } as const;
+  const arrow = { kind: 'arrow', color: 'yellow', from: [0.8, 0.8], to: [0.55, 0.6] } as const;
+
+  it('come with the best case in the comparison, in time order with their notes, on either side; the case side has none', async () => {
+    const url = `/v1/admin/best-cases/${reference.id}/drawings`;
+    const late = await call<{ id: string }>(people.administrator, 'POST', url, {
+      note: 'Dissect in this plane.',
+      drawing: { time: 30.04, shapes: [ellipse] },
+    });
+    expect(late.status).toBe(201);
+    const early = await call<{ id: string }>(people.administrator, 'POST', url, {
+      note: 'The ureter runs here.',
+      drawing: { time: 5, shapes: [arrow, ellipse] },
+    });
+    expect(early.status).toBe(201);
+
+    const res = await call<Comparison>(people.author, 'GET', `/v1/videos/${caseId}/comparison/${reference.id}?langCode=en`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.bestCase.drawings).toEqual([
+      { id: early.body.data.id, note: 'The ureter runs here.', drawing: { time: 5, shapes: [arrow, ellipse] } },
+      { id: late.body.data.id, note: 'Dissect in this plane.', drawing: { time: 30.04, shapes: [ellipse] } },
+    ]);
+    expect(res.body.data.subject.drawings).toEqual([]);
+
+    // Two best cases: each side carries its own.
+    const pair = await call<Comparison>(people.learner, 'GET', `/v1/best-cases/${second.id}/comparison/${reference.id}`);
+    expect(pair.status).toBe(200);
+    expect(pair.body.data.subject.drawings).toEqual([]);
+    expect(pair.body.data.bestCase.drawings.map((d) => d.note)).toEqual(['The ureter runs here.', 'Dissect in this plane.']);
+    const reverse = await call<Comparison>(people.learner, 'GET', `/v1/best-cases/${reference.id}/comparison/${second.id}`);
+    expect(reverse.body.data.subject.drawings.map((d) => d.id)).toEqual([early.body.data.id, late.body.data.id]);
+
+    // A drawing removed leaves the comparison.
+    expect((await call(people.administrator, 'DELETE', `${url}/${early.body.data.id}`)).status).toBe(200);
+    const after = await call<Comparison>(people.author, 'GET', `/v1/videos/${caseId}/comparison/${reference.id}`);
+    expect(after.body.data.bestCase.drawings.map((d) => d.id)).toEqual([late.body.data.id]);
+    expect((await call(people.administrator, 'DELETE', `${url}/${late.body.data.id}`)).status).toBe(200);
   });
 });

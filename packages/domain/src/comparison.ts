@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bestCaseSummarySchema } from './best-cases.ts';
+import { drawingSchema } from './drawing.ts';
 import { optionalText } from './rules.ts';
 import { storyboardSchema, videoStepSchema } from './videos.ts';
 
@@ -143,6 +144,11 @@ export const comparisonSideSchema = z.object({
   storyboard: storyboardSchema.nullable(),
   /** `note`: what the administrator wrote on the step of a best case, in the reader's language. */
   steps: z.array(videoStepSchema.extend({ note: z.string().nullable() })),
+  /**
+   * The administrator's teaching drawings over frames of a best case, in time order, each with its
+   * note (its text alternative). None on a case: the expert's drawings are on its result.
+   */
+  drawings: z.array(z.object({ id: z.string(), note: z.string(), drawing: drawingSchema })),
 });
 export type ComparisonSide = z.infer<typeof comparisonSideSchema>;
 

@@ -18,7 +18,7 @@ import type { Language } from '@sutura/domain/i18n';
 import type { ListQuery } from '@sutura/domain/query';
 import type { MediaStatus, VideoStep } from '@sutura/domain/videos';
 import type { Db } from '../../db/client.ts';
-import { bestCaseStepNotes, bestCases, organs, surgeries, surgerySteps, videoSteps, videos } from '../../db/schema.ts';
+import { bestCaseDrawings, bestCaseStepNotes, bestCases, organs, surgeries, surgerySteps, videoSteps, videos } from '../../db/schema.ts';
 import type { RequestUser } from '../../http/access.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Storage } from '../../storage/storage.ts';
@@ -207,7 +207,16 @@ export function createBestCaseService(deps: {
 
   /** A best case as one side of a comparison: visible ones only (anything else does not exist here). */
   async function sideOf(row: Joined, viewerId: string, lang: Language): Promise<ComparisonSide> {
-    const [summary, play, notes] = [summaryOf(row, viewerId, lang), await playable(row, viewerId, lang), await stepNotesOf(row.bc.id)];
+    const [summary, play, notes, drawings] = [
+      summaryOf(row, viewerId, lang),
+      await playable(row, viewerId, lang),
+      await stepNotesOf(row.bc.id),
+      await db
+        .select({ id: bestCaseDrawings.id, note: bestCaseDrawings.note, drawing: bestCaseDrawings.drawing })
+        .from(bestCaseDrawings)
+        .where(eq(bestCaseDrawings.bestCaseId, row.bc.id))
+        .orderBy(asc(bestCaseDrawings.time), asc(bestCaseDrawings.createdAt)),
+    ];
     const noteOf = (stepId: string) => {
       const note = notes.find((n) => n.stepId === stepId);
       if (!note) return null;
@@ -224,6 +233,7 @@ export function createBestCaseService(deps: {
       posterUrl: summary.posterUrl,
       storyboard: play.storyboard,
       steps: play.steps.map((step) => ({ ...step, note: noteOf(step.id) })),
+      drawings,
     };
   }
 

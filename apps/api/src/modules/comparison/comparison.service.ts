@@ -31,6 +31,7 @@ export function createComparisonService(deps: { videos: VideoService; bestCases:
     posterUrl: video.posterUrl,
     storyboard: video.storyboard,
     steps: video.steps.map((step) => ({ ...step, note: null })),
+    drawings: [],
   });
 
   /** The other side must be a visible best case of the same surgery, never the same video. */

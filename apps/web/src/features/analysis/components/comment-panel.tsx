@@ -10,6 +10,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import AddComment from '@mui/icons-material/AddCommentOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import Draw from '@mui/icons-material/DrawOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import { ANALYSIS_LIMITS, formatTimecode, type AnalysisComment } from '@sutura/domain/analysis';
 import { errorText } from '@/lib/http';
@@ -31,11 +32,13 @@ interface CommentPanelProps {
   fencingToken: number | null;
   readOnly: boolean;
   onSeek(time: number): void;
+  /** Opens a comment's drawing again on its frame (null while one is open, or without the tools). */
+  onEditDrawing?: ((comment: AnalysisComment) => void) | null;
 }
 
 /** Time-coded comments: added at the playhead (a range when an end is set), edited, deleted; a click seeks. */
-export function CommentPanel({ videoId, comments, current, fencingToken, readOnly, onSeek }: CommentPanelProps) {
-  const { t } = useTranslation('analysis');
+export function CommentPanel({ videoId, comments, current, fencingToken, readOnly, onSeek, onEditDrawing = null }: CommentPanelProps) {
+  const { t } = useTranslation(['analysis', 'drawing']);
   const add = useAddComment(videoId);
   const update = useUpdateComment(videoId);
   const remove = useDeleteComment(videoId);
@@ -173,6 +176,16 @@ export function CommentPanel({ videoId, comments, current, fencingToken, readOnl
               </Box>
               {!readOnly && fencingToken !== null && (
                 <>
+                  {comment.drawing && (
+                    <IconButton
+                      aria-label={t('drawing:editDrawing', { time: formatTimecode(comment.drawing.time) })}
+                      onClick={() => onEditDrawing?.(comment)}
+                      disabled={!onEditDrawing || editing !== null}
+                      data-testid="comment-edit-drawing"
+                    >
+                      <Draw />
+                    </IconButton>
+                  )}
                   <IconButton
                     aria-label={t('comments.edit')}
                     onClick={() => setEditing({ id: comment.id, start: comment.start, end: comment.end, text: comment.text })}

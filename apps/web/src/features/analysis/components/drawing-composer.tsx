@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -9,32 +9,46 @@ import Draw from '@mui/icons-material/DrawOutlined';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { ANALYSIS_LIMITS, formatTimecode } from '@sutura/domain/analysis';
+import { ANALYSIS_LIMITS, formatTimecode, type AnalysisComment } from '@sutura/domain/analysis';
 import { errorText } from '@/lib/http';
 import { DrawingToolbar } from '@/components/drawing/drawing-toolbar';
 import type { DrawingEditorState } from '@/components/drawing/use-drawing-editor';
-import { useAddComment } from '@/features/analysis/api/analysis';
+import { useAddComment, useUpdateComment } from '@/features/analysis/api/analysis';
 
 /**
  * The expert's drawing on a paused frame, attached to a new time-coded comment: the comment starts
  * at the frame (to the tenth of a second below it) and the drawing keeps the frame's exact time.
+ * With `comment`, a saved comment's drawing opened again: its shapes and text are changed in place,
+ * its times stay.
  */
 export function DrawingComposer({
   videoId,
   fencingToken,
   time,
+  comment = null,
   editor,
   onClose,
 }: {
   videoId: string;
   fencingToken: number;
   time: number;
+  comment?: AnalysisComment | null;
   editor: DrawingEditorState;
   onClose(): void;
 }) {
   const { t } = useTranslation('drawing');
   const add = useAddComment(videoId);
-  const [text, setText] = useState('');
+  const update = useUpdateComment(videoId);
+  const pending = add.isPending || update.isPending;
+  const [text, setText] = useState(comment?.text ?? '');
+  const section = useRef<HTMLElement>(null);
+  // Opened from the list of comments: the keyboard goes to the tools, which come into view.
+  const reopened = comment !== null;
+  useEffect(() => {
+    if (!reopened) return;
+    section.current?.scrollIntoView({ block: 'nearest' });
+    section.current?.focus({ preventScroll: true });
+  }, [reopened]);
   const [error, setError] = useState<string | null>(null);
   // Set at once: a second click in the same instant finds it (isPending follows a render later).
   const sending = useRef(false);
@@ -44,16 +58,19 @@ export function DrawingComposer({
     if (!editor.shapes.length) return setError(t('empty'));
     sending.current = true;
     setError(null);
-    add.mutate(
-      { fencingToken, start: Math.floor(time * 10) / 10, end: null, text, drawing: { time, shapes: editor.shapes } },
-      {
-        onSuccess: onClose,
-        onError: (e) => setError(errorText(e)),
-        onSettled: () => {
-          sending.current = false;
-        },
+    const done = {
+      onSuccess: onClose,
+      onError: (e: unknown) => setError(errorText(e)),
+      onSettled: () => {
+        sending.current = false;
       },
-    );
+    };
+    const drawing = { time, shapes: editor.shapes };
+    if (comment) {
+      update.mutate({ commentId: comment.id, body: { fencingToken, start: comment.start, end: comment.end, text, drawing } }, done);
+    } else {
+      add.mutate({ fencingToken, start: Math.floor(time * 10) / 10, end: null, text, drawing }, done);
+    }
   };
 
   return (
@@ -63,9 +80,12 @@ export function DrawingComposer({
       data-testid="drawing-composer"
       component="section"
       aria-labelledby="drawing-composer-title"
+      ref={section}
+      tabIndex={-1}
+      data-editing={comment ? comment.id : undefined}
     >
       <Typography id="drawing-composer-title" variant="h3" component="h3">
-        {t('composerTitle', { time: formatTimecode(time) })}
+        {t(comment ? 'composerEditTitle' : 'composerTitle', { time: formatTimecode(time) })}
       </Typography>
       <Typography variant="body2" sx={{ color: 'text.secondary' }}>
         {t('composerHelp')}
@@ -82,17 +102,17 @@ export function DrawingComposer({
       />
       {error && <Alert severity="error">{error}</Alert>}
       <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end', flexWrap: 'wrap' }}>
-        <Button onClick={onClose} disabled={add.isPending} data-testid="drawing-cancel">
+        <Button onClick={onClose} disabled={pending} data-testid="drawing-cancel">
           {t('cancel')}
         </Button>
         <Button
           variant="contained"
           onClick={save}
-          disabled={add.isPending || text.trim() === '' || editor.shapes.length === 0}
-          startIcon={add.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}
+          disabled={pending || text.trim() === '' || editor.shapes.length === 0}
+          startIcon={pending ? <CircularProgress size={18} color="inherit" /> : undefined}
           data-testid="drawing-save"
         >
-          {t('save')}
+          {t(comment ? 'saveChanges' : 'save')}
         </Button>
       </Box>
     </Paper>

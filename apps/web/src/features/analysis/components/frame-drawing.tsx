@@ -14,13 +14,22 @@ import { DrawingComposer } from '@/features/analysis/components/drawing-composer
  * tools over the picture; saved with its comment, the drawing shows whenever the player stands on
  * its frame. Returns what the player takes (overlay, element) and the panel under it.
  */
-export function useFrameDrawing(opts: { videoId: string; comments: readonly AnalysisComment[]; fencingToken: number | null }): {
+export function useFrameDrawing(opts: {
+  videoId: string;
+  comments: readonly AnalysisComment[];
+  fencingToken: number | null;
+  /** Sends the player to a moment (the page's seek). */
+  seek(time: number): void;
+}): {
   player: { overlay: ReactNode; onMediaElement(video: HTMLVideoElement | null): void };
   panel: ReactNode;
+  /** Opens a saved comment's drawing again, on its frame, to change it; null while a drawing is open. */
+  editDrawing: ((comment: AnalysisComment) => void) | null;
 } {
   const { t } = useTranslation('drawing');
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
-  const [composing, setComposing] = useState<number | null>(null);
+  // The frame drawn on, and the saved comment whose drawing is changed (null for a new one).
+  const [composing, setComposing] = useState<{ time: number; comment: AnalysisComment | null } | null>(null);
   const editor = useDrawingEditor();
   const frameTime = usePresentedFrame(video);
   const drawings = useMemo(
@@ -41,7 +50,16 @@ export function useFrameDrawing(opts: { videoId: string; comments: readonly Anal
     if (!video) return;
     video.pause();
     editor.reset();
-    setComposing(frameTime());
+    setComposing({ time: frameTime(), comment: null });
+  };
+
+  const editDrawing = (comment: AnalysisComment) => {
+    if (!video || !comment.drawing) return;
+    video.pause();
+    // On the drawing's frame: a little past its start, so float rounding lands on it.
+    opts.seek(comment.drawing.time + 0.001);
+    editor.reset(comment.drawing.shapes);
+    setComposing({ time: comment.drawing.time, comment });
   };
 
   const overlay =
@@ -61,7 +79,8 @@ export function useFrameDrawing(opts: { videoId: string; comments: readonly Anal
       <DrawingComposer
         videoId={opts.videoId}
         fencingToken={opts.fencingToken}
-        time={composing}
+        time={composing.time}
+        comment={composing.comment}
         editor={editor}
         onClose={() => setComposing(null)}
       />
@@ -78,5 +97,9 @@ export function useFrameDrawing(opts: { videoId: string; comments: readonly Anal
       </Button>
     );
 
-  return { player: { overlay, onMediaElement: setVideo }, panel };
+  return {
+    player: { overlay, onMediaElement: setVideo },
+    panel,
+    editDrawing: opts.fencingToken !== null && composing === null && video ? editDrawing : null,
+  };
 }

@@ -168,7 +168,12 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
 
   const lost = autosave.status === 'lost';
   const editable = !readOnly && !lost;
-  const drawing = useFrameDrawing({ videoId: ws.id, comments: ws.draft.comments, fencingToken: editable ? ws.fencingToken : null });
+  const drawing = useFrameDrawing({
+    videoId: ws.id,
+    comments: ws.draft.comments,
+    fencingToken: editable ? ws.fencingToken : null,
+    seek,
+  });
   const tabs = TABS.filter((tab) => {
     if (tab === 'nasaTlx') return ws.nasaTlx !== null;
     if (tab === 'pictures') return ws.pictures.length > 0;
@@ -194,6 +199,7 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
         fencingToken={editable ? ws.fencingToken : null}
         readOnly={!editable}
         onSeek={seek}
+        onEditDrawing={drawing.editDrawing}
       />
     </Paper>
   );

@@ -8,93 +8,29 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
-import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import Draw from '@mui/icons-material/DrawOutlined';
 import { formatTimecode } from '@sutura/domain/analysis';
-import type { BestCaseDrawing } from '@sutura/domain/drawing';
 import { errorText } from '@/lib/http';
 import { DrawingSurface } from '@/components/drawing/drawing-surface';
 import { DrawingToolbar } from '@/components/drawing/drawing-toolbar';
 import { usePresentedFrame } from '@/components/drawing/frame-time';
-import { PauseOnDrawingsSwitch } from '@/components/drawing/pause-switch';
+import { asPlayedDrawings, TeachingDrawingList } from '@/components/drawing/teaching-drawing-list';
 import { useDrawingEditor } from '@/components/drawing/use-drawing-editor';
 import { useDrawingPlayback } from '@/components/drawing/use-drawing-playback';
 import { VideoPlayer } from '@/components/video/video-player';
 import { useAdminBestCase } from '@/features/best-cases/api/best-cases';
 import { useAddBestCaseDrawing, useBestCaseDrawings, useDeleteBestCaseDrawing } from '@/features/best-cases/api/best-case-drawings';
 
-const asPlayed = (drawings: readonly BestCaseDrawing[] | undefined) =>
-  (drawings ?? []).map((d) => ({ time: d.drawing.time, shapes: d.drawing.shapes, text: d.note }));
-
 /** The best case's drawings on its player, for whoever watches it. */
 export function useBestCaseDrawingPlayback(id: string) {
   const drawings = useBestCaseDrawings(id).data;
-  const items = useMemo(() => asPlayed(drawings), [drawings]);
+  const items = useMemo(() => asPlayedDrawings(drawings), [drawings]);
   return { drawings: drawings ?? [], player: useDrawingPlayback(items).player };
-}
-
-/** The list under the player: each drawing's note, a click seeks to its frame. */
-export function BestCaseDrawingList({
-  drawings,
-  onSeek,
-  onDelete,
-  deleting = false,
-}: {
-  drawings: readonly BestCaseDrawing[];
-  onSeek(time: number): void;
-  onDelete?(id: string): void;
-  deleting?: boolean;
-}) {
-  const { t } = useTranslation('drawing');
-  if (!drawings.length) return null;
-  return (
-    <Box component="section" aria-labelledby="best-case-drawings-title" sx={{ display: 'grid', gap: 1 }} data-testid="best-case-drawings">
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
-        <Typography id="best-case-drawings-title" variant="h3" component="h3" sx={{ flex: 1 }}>
-          {t('drawings', { count: drawings.length })}
-        </Typography>
-        <PauseOnDrawingsSwitch />
-      </Box>
-      <Box component="ol" sx={{ m: 0, p: 0, listStyle: 'none', display: 'grid', gap: 1 }}>
-        {drawings.map((d) => (
-          <Box
-            component="li"
-            key={d.id}
-            sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', borderLeft: '4px solid #18FFFF', pl: 1.5 }}
-          >
-            <Box sx={{ flex: 1, minWidth: 0 }}>
-              <Button
-                size="small"
-                onClick={() => onSeek(d.drawing.time + 0.001)}
-                aria-label={t('showDrawing', { time: formatTimecode(d.drawing.time) })}
-                sx={{ px: 0.5, minWidth: 0, fontVariantNumeric: 'tabular-nums' }}
-                data-testid="best-case-drawing-seek"
-              >
-                {formatTimecode(d.drawing.time)}
-              </Button>
-              <Typography sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{d.note}</Typography>
-            </Box>
-            {onDelete && (
-              <IconButton
-                aria-label={t('deleteDrawing', { time: formatTimecode(d.drawing.time) })}
-                onClick={() => onDelete(d.id)}
-                disabled={deleting}
-                data-testid="best-case-drawing-delete"
-              >
-                <DeleteOutlined />
-              </IconButton>
-            )}
-          </Box>
-        ))}
-      </Box>
-    </Box>
-  );
 }
 
 function DrawingsEditor({ id }: { id: string }) {
@@ -102,7 +38,7 @@ function DrawingsEditor({ id }: { id: string }) {
   const detail = useAdminBestCase(id).data;
   const loaded = useBestCaseDrawings(id).data;
   const drawings = useMemo(() => loaded ?? [], [loaded]);
-  const items = useMemo(() => asPlayed(loaded), [loaded]);
+  const items = useMemo(() => asPlayedDrawings(loaded), [loaded]);
   const playback = useDrawingPlayback(items);
   const video = playback.video;
   const frameTime = usePresentedFrame(video);
@@ -197,7 +133,7 @@ function DrawingsEditor({ id }: { id: string }) {
           </Box>
         </Paper>
       )}
-      <BestCaseDrawingList
+      <TeachingDrawingList
         drawings={drawings}
         onSeek={(time) => setSeekRequest({ time })}
         onDelete={(drawingId) => remove.mutate(drawingId, { onError: (e) => setError(errorText(e)) })}

@@ -11,8 +11,9 @@ import { ApiRequestError } from '@/lib/http';
 import { formatDuration } from '@/components/video/format';
 import { OrganLabel } from '@/components/video/organ-label';
 import { VideoPlayer } from '@/components/video/video-player';
+import { TeachingDrawingList } from '@/components/drawing/teaching-drawing-list';
 import { useBestCase } from '@/features/best-cases/api/best-cases';
-import { BestCaseDrawingList, useBestCaseDrawingPlayback } from '@/features/best-cases/components/best-case-drawings';
+import { useBestCaseDrawingPlayback } from '@/features/best-cases/components/best-case-drawings';
 import { RetryAlert } from '@/components/retry-alert';
 
 /** `/best-cases/:id`: the video with its steps (the chips seek), the surgery, organ and the administrator's texts. */
@@ -66,7 +67,7 @@ export function BestCasePage() {
           {...drawings.player}
         />
       )}
-      <BestCaseDrawingList drawings={drawings.drawings} onSeek={(time) => setSeekRequest({ time })} />
+      <TeachingDrawingList drawings={drawings.drawings} onSeek={(time) => setSeekRequest({ time })} />
       <Box component="header" sx={{ display: 'grid', gap: 0.5 }}>
         <Typography variant="h2" component="h2" data-testid="best-case-heading" sx={{ overflowWrap: 'anywhere' }}>
           {bestCase.title}

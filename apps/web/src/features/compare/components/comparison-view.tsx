@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -8,11 +8,17 @@ import Typography from '@mui/material/Typography';
 import PlaylistPlay from '@mui/icons-material/PlaylistPlay';
 import Stop from '@mui/icons-material/Stop';
 import type { Comparison, ComparisonSide } from '@sutura/domain/comparison';
+import { asPlayedDrawings, TeachingDrawingList } from '@/components/drawing/teaching-drawing-list';
+import { useDrawingPlayback } from '@/components/drawing/use-drawing-playback';
 import { VideoPlayer } from '@/components/video/video-player';
 import { StepRows } from '@/features/compare/components/step-rows';
 import { useStepByStep, type RowSegments } from '@/features/compare/hooks/use-step-by-step';
 
-/** One video of the comparison with its heading; `children` go under the player (the best case's drawings have their place there). */
+/**
+ * One video of the comparison with its heading. A best case's teaching drawings show over its
+ * picture on their frames (playing through one pauses there, as on the learner's result), and
+ * are listed under it with their notes.
+ */
 function Side({
   side,
   heading,
@@ -20,7 +26,7 @@ function Side({
   testId,
   holder,
   onUrlsExpired,
-  children,
+  onDrawingSeek,
 }: {
   side: ComparisonSide;
   heading: string;
@@ -28,9 +34,13 @@ function Side({
   testId: string;
   holder: React.RefObject<HTMLDivElement | null>;
   onUrlsExpired(): void;
-  children?: ReactNode;
+  /** Before a drawing's frame is sought: the step-by-step playing stops. */
+  onDrawingSeek(): void;
 }) {
   const { t } = useTranslation('compare');
+  const items = useMemo(() => asPlayedDrawings(side.drawings), [side.drawings]);
+  const drawings = useDrawingPlayback(items);
+  const [seekRequest, setSeekRequest] = useState<{ time: number } | null>(null);
   return (
     <Box component="section" aria-label={heading} sx={{ minWidth: 0, display: 'grid', gap: 1, alignContent: 'start' }}>
       <Typography variant="h3" component="h3" sx={{ overflowWrap: 'anywhere' }}>
@@ -44,12 +54,22 @@ function Side({
             storyboard={side.storyboard}
             title={playerTitle}
             onUrlsExpired={onUrlsExpired}
+            seekRequest={seekRequest}
+            {...drawings.player}
           />
         ) : (
           <Alert severity="info">{t('view.noVideo')}</Alert>
         )}
       </Box>
-      {children}
+      <TeachingDrawingList
+        drawings={side.drawings}
+        headingComponent="h4"
+        onSeek={(time) => {
+          onDrawingSeek();
+          drawings.video?.pause();
+          setSeekRequest({ time });
+        }}
+      />
     </Box>
   );
 }
@@ -102,6 +122,7 @@ export function ComparisonView({ comparison, onUrlsExpired }: { comparison: Comp
           testId="compare-player-case"
           holder={subjectHolder}
           onUrlsExpired={onUrlsExpired}
+          onDrawingSeek={player.stop}
         />
         <Side
           side={bestCase}
@@ -110,6 +131,7 @@ export function ComparisonView({ comparison, onUrlsExpired }: { comparison: Comp
           testId="compare-player-best"
           holder={bestHolder}
           onUrlsExpired={onUrlsExpired}
+          onDrawingSeek={player.stop}
         />
       </Box>
 
@@ -158,9 +180,11 @@ export function ComparisonView({ comparison, onUrlsExpired }: { comparison: Comp
               data-testid="compare-play-status"
             >
               {player.state.kind === 'playing'
-                ? player.state.waiting
-                  ? t('play.waiting', { number: player.state.row + 1 })
-                  : t('play.playing', { number: player.state.row + 1, name: playingName })
+                ? player.state.held
+                  ? t('play.held', { number: player.state.row + 1 })
+                  : player.state.waiting
+                    ? t('play.waiting', { number: player.state.row + 1 })
+                    : t('play.playing', { number: player.state.row + 1, name: playingName })
                 : player.state.kind === 'done'
                   ? t('play.done')
                   : player.state.kind === 'nothing'

@@ -11,7 +11,11 @@ export interface RowSegments {
 }
 
 export type StepByStepState =
-  { kind: 'idle' } | { kind: 'playing'; row: number; waiting: boolean } | { kind: 'done' } | { kind: 'nothing' };
+  | { kind: 'idle' }
+  /** `held`: a video stopped before the end of its step (on a drawing, or paused by hand) and waits to be played on. */
+  | { kind: 'playing'; row: number; waiting: boolean; held: boolean }
+  | { kind: 'done' }
+  | { kind: 'nothing' };
 
 /** How often the players are looked at while a step plays: a step ends within this of its mark. */
 const TICK_MS = 50;
@@ -44,7 +48,7 @@ export function useStepByStep(holders: Record<'subject' | 'best', RefObject<HTML
   const playRow = useCallback((row: number) => {
     const segments = rowsRef.current[row]!;
     running.current = { row, done: { subject: false, best: false } };
-    setState({ kind: 'playing', row, waiting: false });
+    setState({ kind: 'playing', row, waiting: false, held: false });
     for (const side of ['subject', 'best'] as const) {
       const video = videosRef.current[side]();
       const segment = segments[side];
@@ -95,6 +99,11 @@ export function useStepByStep(holders: Record<'subject' | 'best', RefObject<HTML
           now.done[side] = true;
         }
       }
+      const held = (['subject', 'best'] as const).some((side) => {
+        const video = videosRef.current[side]();
+        return !now.done[side] && !!video && video.paused && !video.ended;
+      });
+      setState((s) => (s.kind === 'playing' && s.held !== held ? { ...s, held } : s));
       if (now.done.subject && now.done.best) {
         const next = matched(now.row + 1);
         if (next < 0) {
