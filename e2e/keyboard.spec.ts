@@ -60,6 +60,16 @@ async function expectFocus(page: Page, step: string): Promise<void> {
   expect(state.visible, `${step}: no visible focus on ${state.what}`).toBe(true);
 }
 
+/**
+ * After a change of page: the new page has drawn and the keyboard has moved into it (its title, or
+ * what the page gave the focus to). The address changes before the new page draws: until then the
+ * button that was pressed may have gone, and the focus with it.
+ */
+async function arrived(page: Page, step: string): Promise<void> {
+  await expect.poll(async () => (await focusState(page)).onBody, { message: `${step}: the focus moved to the new page` }).toBe(false);
+  await expectFocus(page, step);
+}
+
 async function press(page: Page, key: string, step: string): Promise<void> {
   await page.keyboard.press(key);
   await expectFocus(page, `${step} [${key}]`);
@@ -205,7 +215,7 @@ test('an expert rates, comments, skips the voice advice and submits with the key
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`/expert/${videoId}$`));
   await expect(page.getByTestId('analysis-title')).toBeVisible();
-  await expectFocus(page, 'analysis page opened');
+  await arrived(page, 'analysis page opened');
 
   // The five skills, each by its number key.
   await openTab(page, page.getByTestId('analysis-tab-kpi'), 'analysis: skills tab');
@@ -260,7 +270,8 @@ test('an editor trims, marks two steps and submits with the keyboard alone; the 
   await tabTo(page, card.getByTestId('claim-video'), 'pool: claim');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`/editor/${videoId}$`));
-  await expectFocus(page, 'preparation page opened');
+  await expect(page.getByTestId('preparation-workspace')).toBeVisible();
+  await arrived(page, 'preparation page opened');
   await expect
     .poll(() => page.getByTestId('source-video').evaluate((v: HTMLVideoElement) => v.duration), { timeout: 20_000 })
     .toBeGreaterThan(7.9);
@@ -315,17 +326,14 @@ test('an editor trims, marks two steps and submits with the keyboard alone; the 
   await close();
 });
 
-// Known defect, open: after the form is sent, the list page opens with the focus on <body> instead of
-// its title (the shell's page-change focus leaves it where the sent form's button was). The journey
-// up to that point is done with the keyboard alone; it runs again once the focus is moved.
-test.fixme('a learner adds a video and sends it with the keyboard alone', async ({ browser }) => {
+test('a learner adds a video and sends it with the keyboard alone', async ({ browser }) => {
   test.setTimeout(300_000);
   const { page, close } = await signInByKeyboard(browser, learner);
   await openFromMenu(page, 'Mes vidéos', /\/videos$/);
   await tabTo(page, page.getByTestId('add-video'), 'videos: add');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/videos\/add$/);
-  await expectFocus(page, 'add page opened');
+  await arrived(page, 'add page opened');
 
   /** An MUI select: opened with Enter, an option chosen with the arrows and Enter. */
   const choose = async (label: RegExp, option: string) => {
@@ -383,7 +391,10 @@ test.fixme('a learner adds a video and sends it with the keyboard alone', async 
 
   await tabTo(page, page.getByTestId('submit-video'), 'send the case');
   await page.keyboard.press('Enter');
+  // While the case is saved and its upload starts, the keyboard stays on the button that sent it.
+  await expectFocus(page, 'sending');
   await expect(page).toHaveURL(/\/videos$/, { timeout: 30_000 });
+  await expect(page.locator('#page-title')).toBeFocused();
   await expectFocus(page, 'back on the list');
 
   // Ready after processing: opened from its card, then sent to the editors.
@@ -392,7 +403,7 @@ test.fixme('a learner adds a video and sends it with the keyboard alone', async 
   await tabTo(page, card.getByRole('link').first(), 'card');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/videos\/[0-9a-f-]{36}$/);
-  await expectFocus(page, 'case opened');
+  await arrived(page, 'case opened');
   const send = page.getByTestId('send-video');
   await expect(send).toBeEnabled({ timeout: 120_000 });
   await tabTo(page, send, 'send');

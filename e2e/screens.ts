@@ -93,16 +93,37 @@ export async function openInApp(page: Page, pathname: string): Promise<void> {
   await settle(page);
 }
 
-/** Waits until no skeleton, spinner or page loader is left, and the fonts are in. */
+/**
+ * Waits until no skeleton, spinner or page loader is left, the fonts are in, and the transitions
+ * and animations that end (a drawer, a collapse; not a spinner's endless turn) have ended.
+ */
 export async function settle(page: Page): Promise<void> {
-  await page
-    .waitForFunction(() => !document.querySelector('.MuiSkeleton-root, .MuiCircularProgress-root, [data-testid="page-loader"]'), null, {
-      timeout: 10_000,
-    })
-    .catch(() => {});
-  await page.evaluate(() => document.fonts.ready);
-  // Transitions (drawer, collapses) end.
-  await page.waitForTimeout(250);
+  // In the page, in one go: each round trip to the browser costs on a busy machine.
+  await page.evaluate(async () => {
+    const frame = () => new Promise((done) => requestAnimationFrame(done));
+    const until = async (ready: () => boolean, ms: number) => {
+      const end = performance.now() + ms;
+      while (!ready() && performance.now() < end) await frame();
+    };
+    await until(
+      () =>
+        !document.querySelector(
+          '.MuiSkeleton-root, .MuiCircularProgress-root, [data-testid="page-loader"], [data-testid="route-skeleton"]',
+        ),
+      10_000,
+    );
+    await document.fonts.ready;
+    // Two frames drawn (a change just made has started its transitions), then those that end have ended.
+    await frame();
+    await frame();
+    await until(
+      () =>
+        document
+          .getAnimations()
+          .every((a) => a.playState !== 'running' || !Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity)),
+      3_000,
+    );
+  });
 }
 
 /**
@@ -135,64 +156,65 @@ export async function overlappingTexts(a: Locator, b?: Locator): Promise<string[
 export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /**
- * The ways each screen is scanned. One pass per language (the signed-in people follow the
- * browser's language), the width and theme switched in place within it.
- *
- * By default two scans per screen, English light at 1440 px and French dark at 390 px: both
- * themes, both languages and both widths are met on every screen, and the walk stays within
- * about five minutes (four scans per screen took about twice as long, too much for every CI run).
- * A11Y_WALK_FULL=1 scans the pairwise cover of the 2×2×2 matrix instead, four scans per screen
- * (every theme meets every language, every theme every width, every language every width).
+ * The accessibility walk (screens.spec.ts): every screen is scanned by axe-core in two passes
+ * that run side by side, English in the light theme and French in the dark theme, each at 1440 px
+ * then 390 px: both themes, both languages and both widths on every screen, four scans each.
  */
-export interface A11yScan {
-  width: number;
-  height: number;
-  theme: 'light' | 'dark';
-}
-const DESKTOP = { width: 1440, height: 900 } as const;
-const PHONE = { width: 390, height: 844 } as const;
-export const A11Y_PASSES: readonly { locale: string; scans: readonly A11yScan[] }[] =
-  process.env.A11Y_WALK_FULL === '1'
-    ? [
-        {
-          locale: 'en-US',
-          scans: [
-            { ...DESKTOP, theme: 'light' },
-            { ...PHONE, theme: 'dark' },
-          ],
-        },
-        {
-          locale: 'fr-FR',
-          scans: [
-            { ...DESKTOP, theme: 'dark' },
-            { ...PHONE, theme: 'light' },
-          ],
-        },
-      ]
-    : [
-        { locale: 'en-US', scans: [{ ...DESKTOP, theme: 'light' }] },
-        { locale: 'fr-FR', scans: [{ ...PHONE, theme: 'dark' }] },
-      ];
+export const A11Y_PASSES = [
+  { locale: 'en-US', lang: 'en', theme: 'light' },
+  { locale: 'fr-FR', lang: 'fr', theme: 'dark' },
+] as const;
+export type A11yPass = (typeof A11Y_PASSES)[number];
+export const A11Y_WIDTHS = [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+] as const;
 
-/** The cases the walk opens: made by the workflow helpers before it starts. */
+/** The cases the walk opens: made by the workflow helpers while the walk starts (screens.spec.ts, walkCases). */
 export interface WalkCases {
   /** Sent, claimed by the editor, in its steps phase with two steps. */
   preparing: string;
   /** Prepared, claimed by the expert. */
   analysing: string;
-  /** Analysed: its results are out. */
+  /** Analysed, its self-assessment not given: its page invites the learner to rate the case first. */
   completed: string;
+  /** Analysed and self-assessed: its result, self against expert. */
+  rated: string;
+  /** Two published best cases of the cases' surgery, with their steps. */
+  bestCase: string;
+  otherBestCase: string;
 }
 
+/** A screen of the walk: a path, or a path made from the walk's cases. */
+export type WalkScreen = string | ((cases: WalkCases) => string);
+
 /**
- * Screens outside the menus that each role reaches (a case, a completion page, a form): the walk
- * scans them after every page of the role's menus, each tab of each. A new screen is a new line.
+ * The screens each role reaches besides the pages of its menus (drawer, tab bar, settings list),
+ * which the walk takes from the menus itself. Every tab of each is scanned too, and each role's
+ * notifications panel and phone menu drawer.
+ *
+ * To add a screen: one line in its role's list, a path or a function of the walk's cases, e.g.
+ *   learner: [..., (c) => `/videos/${c.rated}/double-review`],
+ * A screen that needs a case in another state adds that case to WalkCases and to walkCases()
+ * (screens.spec.ts), made through the API with the helpers of workflow.ts.
  */
-export const WALK_EXTRA_SCREENS: Record<'anonymous' | Role, ((cases: WalkCases) => string)[]> = {
-  anonymous: [() => '/auth/login', () => '/auth/sign-up', () => '/auth/forgot-password', () => '/auth/validate-email'],
-  learner: [() => '/videos/add', () => '/my-account/edit-password', (c) => `/videos/${c.preparing}`, (c) => `/videos/${c.completed}`],
-  editor: [(c) => `/editor/${c.preparing}`, (c) => `/editor/${c.analysing}/complete`],
-  expert: [(c) => `/expert/${c.analysing}`, (c) => `/expert/${c.completed}/complete`],
-  administrator: [() => '/admin/best-cases/add'],
-  copil: [],
+export const WALK_SCREENS: { anonymous: string[] } & Record<Role, WalkScreen[]> = {
+  anonymous: ['/auth/login', '/auth/sign-up', '/auth/forgot-password', '/auth/validate-email'],
+  learner: [
+    '/videos/add',
+    '/my-account/edit-password',
+    (c) => `/videos/${c.preparing}`,
+    (c) => `/videos/${c.completed}`,
+    (c) => `/videos/${c.rated}`,
+    (c) => `/videos/${c.rated}/compare`,
+    (c) => `/videos/${c.rated}/compare?with=${c.bestCase}`,
+    (c) => `/best-cases/${c.bestCase}`,
+    (c) => `/best-cases/${c.bestCase}/compare?with=${c.otherBestCase}`,
+    '/my-stats',
+    '/settings/accessibility',
+  ],
+  editor: ['/videos/add', (c) => `/editor/${c.preparing}`, (c) => `/editor/${c.analysing}/complete`],
+  expert: [(c) => `/expert/${c.analysing}`, (c) => `/expert/${c.completed}/complete`, '/my-calibration'],
+  administrator: ['/videos', '/admin/best-cases/add', '/admin/calibration'],
+  copil: ['/videos/add'],
 };

@@ -8,7 +8,8 @@ import { KPIS, type Kpi } from '@sutura/domain/analysis';
 export const password = 'sutura2026';
 
 export async function apiToken(request: APIRequestContext, email: string): Promise<string> {
-  const response = await request.post('/v1/auth', { data: { email, password } });
+  // Signing in hashes the password: slow when several sign in at once on a busy machine.
+  const response = await request.post('/v1/auth', { data: { email, password }, timeout: 60_000 });
   expect(response.status()).toBe(200);
   return ((await response.json()) as { data: { token: string } }).data.token;
 }
@@ -222,4 +223,78 @@ export async function setLanguage(request: APIRequestContext, email: string, lan
   const { preferences } = ((await current.json()) as { data: { preferences: Record<string, unknown> } }).data;
   const put = await request.put('/v1/users/preferences', { headers, data: { ...preferences, langCode } });
   expect(put.status(), await put.text()).toBe(200);
+}
+
+/** The surgery sendVideo chooses (the first with an organ and two steps at least), with its steps. */
+export async function caseSurgery(request: APIRequestContext): Promise<{ id: string; organId: string | null; steps: { id: string }[] }> {
+  const surgeries = (await (await request.get('/v1/vocabularies/surgeries?langCode=fr')).json()) as {
+    data: { id: string; organId: string | null; steps: { id: string }[] }[];
+  };
+  return surgeries.data.find((s) => s.organId && s.steps.length >= 2)!;
+}
+
+/**
+ * An administrator's published best case of `surgery`, its video uploaded by tus and ready, one
+ * step at each second of `starts` (the surgery's steps in their order), a note on the first.
+ */
+export async function publishBestCase(
+  request: APIRequestContext,
+  clip: string,
+  surgery: { id: string; organId: string | null; steps: { id: string }[] },
+  title: string,
+  starts: number[],
+): Promise<string> {
+  const headers = { Authorization: `Bearer ${await apiToken(request, 'admin@sutura.local')}` };
+  const created = await request.post('/v1/admin/best-cases', {
+    headers,
+    data: {
+      source: 'upload',
+      titleFr: `${title} (fr)`,
+      titleEn: `${title} (en)`,
+      descriptionFr: 'Déroulé de référence.',
+      descriptionEn: 'A reference procedure.',
+      surgeryId: surgery.id,
+      organId: surgery.organId,
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id, videoId } = ((await created.json()) as { data: { id: string; videoId: string } }).data;
+  const bytes = readFileSync(clip);
+  const upload = await request.post('/v1/uploads/', {
+    headers: {
+      ...headers,
+      'Tus-Resumable': '1.0.0',
+      'Upload-Length': String(bytes.length),
+      'Upload-Metadata': `videoId ${Buffer.from(videoId).toString('base64')},filetype ${Buffer.from('video/mp4').toString('base64')}`,
+    },
+  });
+  expect(upload.status(), await upload.text()).toBe(201);
+  const location = new URL(upload.headers().location!, 'http://placeholder').pathname;
+  const patch = await request.patch(location, {
+    headers: { ...headers, 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+    data: bytes,
+  });
+  expect(patch.status(), await patch.text()).toBe(204);
+  await expect
+    .poll(
+      async () =>
+        ((await (await request.get(`/v1/admin/best-cases/${id}`, { headers })).json()) as { data: { mediaStatus: string } }).data
+          .mediaStatus,
+      { timeout: 90_000 },
+    )
+    .toBe('ready');
+  const steps = await request.put(`/v1/admin/best-cases/${id}/steps`, {
+    headers,
+    data: { steps: starts.map((start, index) => ({ surgeryStepId: surgery.steps[index % surgery.steps.length]!.id, start })) },
+  });
+  expect(steps.status(), await steps.text()).toBe(200);
+  const stepIds = ((await steps.json()) as { data: { steps: { id: string }[] } }).data.steps.map((s) => s.id);
+  const notes = await request.put(`/v1/admin/best-cases/${id}/step-notes`, {
+    headers,
+    data: { notes: [{ stepId: stepIds[0], noteFr: 'Exposez avant de disséquer.', noteEn: 'Expose before you dissect.' }] },
+  });
+  expect(notes.status(), await notes.text()).toBe(200);
+  const published = await request.put(`/v1/admin/best-cases/${id}/published`, { headers, data: { published: true } });
+  expect(published.status(), await published.text()).toBe(200);
+  return id;
 }

@@ -7,6 +7,7 @@ export function PageLoader({ fullScreen = false }: { fullScreen?: boolean }) {
   return (
     <Box
       role="status"
+      data-testid="page-loader"
       sx={{ display: 'grid', placeItems: 'center', minHeight: fullScreen ? '100dvh' : 240, bgcolor: 'background.default' }}
     >
       <CircularProgress aria-label={t('loading')} />

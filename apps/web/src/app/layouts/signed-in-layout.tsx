@@ -49,20 +49,48 @@ function Shell() {
   };
 
   // After a change of page the keyboard moves to the new page's title, unless the new page took it
-  // already (a field with autofocus, a heading of its own) or a dialog holds it: never left on a
-  // link of the menu just used, nor on the page's body.
-  // Its first page too (after signing in, or loaded): from <body>, the keyboard starts at its title.
-  const shownPath = useRef<string | null>(null);
+  // (a field with autofocus, a heading of its own), a dialog holds it, or the person moved it
+  // already: never left on what had it on the page left (the button that sent a form, a link of
+  // the menu just used), nor on the page's body. Its first page too (after signing in, or loaded):
+  // from <body>, the keyboard starts at its title.
+  // The new page may draw after the change (its code or texts loading, the page left still shown
+  // meanwhile): the focus is checked again at each frame until the page has drawn.
+  const focusedOn = useRef(new WeakMap<Element, string>());
   useEffect(() => {
-    if (shownPath.current === pathname) return;
-    shownPath.current = pathname;
-    const active = document.activeElement;
-    if (active && active !== document.body && active.isConnected) {
-      if (active.closest('[role="dialog"]')) return;
-      const main = document.getElementById('main-content');
-      if (main && active !== main && main.contains(active)) return;
-    }
-    document.getElementById('page-title')?.focus({ preventScroll: true });
+    const note = (event: FocusEvent) => {
+      if (event.target instanceof Element) focusedOn.current.set(event.target, window.location.pathname);
+    };
+    document.addEventListener('focusin', note);
+    return () => document.removeEventListener('focusin', note);
+  }, []);
+  useEffect(() => {
+    const placeFocus = () => {
+      const active = document.activeElement;
+      if (active && active !== document.body && active.isConnected) {
+        if (active.closest('[role="dialog"]')) return;
+        // Focused since the change, on this page: the page's or the person's choice.
+        const at = focusedOn.current.get(active);
+        if (at === pathname && active.id !== 'page-title') return;
+        if (at === undefined) {
+          const main = document.getElementById('main-content');
+          if (main && active !== main && main.contains(active)) return;
+        }
+      }
+      const title = document.getElementById('page-title');
+      if (title && active !== title) title.focus({ preventScroll: true });
+    };
+    const drawn = () => !document.querySelector('#main-content [data-testid="route-skeleton"], #main-content [data-testid="page-loader"]');
+    placeFocus();
+    // Until the page has drawn (and once after), or 20 s at most.
+    const until = performance.now() + 20_000;
+    let frame = 0;
+    const check = () => {
+      placeFocus();
+      if (!drawn() && performance.now() < until) frame = requestAnimationFrame(check);
+      else frame = requestAnimationFrame(placeFocus);
+    };
+    frame = requestAnimationFrame(check);
+    return () => cancelAnimationFrame(frame);
   }, [pathname]);
 
   const admin = MENU.some((entry) => entry.admin && isActivePath(entry.path, pathname));

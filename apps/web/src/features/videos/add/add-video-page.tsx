@@ -214,7 +214,11 @@ function AddVideoForm() {
     <Box
       component="form"
       noValidate
-      onSubmit={(e) => void onSubmit(e)}
+      onSubmit={(e) => {
+        // Sent once: a second Enter while it is being sent does nothing.
+        if (busy) e.preventDefault();
+        else void onSubmit(e);
+      }}
       aria-label={t('formLabel')}
       aria-busy={busy}
       data-testid="add-video-form"
@@ -279,7 +283,8 @@ function AddVideoForm() {
           type="submit"
           variant="contained"
           size="large"
-          disabled={busy}
+          // Not disabled while sending: a disabled button would drop the keyboard's focus to the page's body.
+          aria-disabled={busy}
           startIcon={busy ? <CircularProgress size={18} color="inherit" /> : <CloudUploadOutlined aria-hidden />}
           data-testid="submit-video"
         >
