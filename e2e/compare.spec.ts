@@ -161,6 +161,8 @@ test('a learner compares their analysed case with a best case at 1440 px: side b
   browser,
   request,
 }) => {
+  // Two players, the page's checks and nine seconds of playing, on a machine that may be shared.
+  test.setTimeout(240_000);
   await setLanguage(request, learner, 'en');
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US' });
   const page = await context.newPage();
