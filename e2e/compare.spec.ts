@@ -261,6 +261,8 @@ test('a learner compares their analysed case with a best case at 1440 px: side b
 });
 
 test('at 390 px in dark mode and in French, the comparison is stacked and works with the keyboard alone', async ({ browser, request }) => {
+  // On a machine that may be shared, sign-ins, players and axe take their time.
+  test.setTimeout(180_000);
   await setLanguage(request, learner, 'fr');
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'fr-FR', colorScheme: 'dark' });
   const page = await context.newPage();
@@ -314,6 +316,8 @@ test('a best case page opens the comparison too, and says so plainly when no oth
   browser,
   request,
 }) => {
+  // On a machine that may be shared, sign-ins, players and axe take their time.
+  test.setTimeout(180_000);
   await setLanguage(request, learner, 'en');
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-US', colorScheme: 'dark' });
   const page = await context.newPage();
@@ -343,6 +347,8 @@ test('the administrator writes the notes of the best case steps (390 px), and th
   browser,
   request,
 }) => {
+  // On a machine that may be shared, sign-ins, players and axe take their time.
+  test.setTimeout(180_000);
   await setLanguage(request, administrator, 'fr');
   await setLanguage(request, learner, 'en');
   const admin = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'fr-FR' });
