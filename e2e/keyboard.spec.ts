@@ -328,11 +328,7 @@ test('an editor trims, marks two steps and submits with the keyboard alone; the 
   await close();
 });
 
-// Known defect, open: the journey passes up to its last step (the list's title has the keyboard after
-// the form is sent, checked), but on the case page, once the send dialog is confirmed, the send
-// button goes with the case's new status and the focus falls to <body>. It runs again once the case
-// page gives the focus to what replaced the button.
-test.fixme('a learner adds a video and sends it with the keyboard alone', async ({ browser }) => {
+test('a learner adds a video and sends it with the keyboard alone', async ({ browser }) => {
   test.setTimeout(600_000);
   const { page, close } = await signInByKeyboard(browser, learner);
   await openFromMenu(page, 'Mes vidéos', /\/videos$/);
@@ -421,6 +417,8 @@ test.fixme('a learner adds a video and sends it with the keyboard alone', async 
   await page.keyboard.press('Enter');
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId('video-status')).toHaveAttribute('data-status', /pending_preparation/, { timeout: 30_000 });
+  // The send button went with the new status: the keyboard is on the page's title, not on <body>.
+  await expect(page.locator('#page-title')).toBeFocused();
   await expectFocus(page, 'case sent');
   await close();
 });

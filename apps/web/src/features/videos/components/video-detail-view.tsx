@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
@@ -69,6 +69,14 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
   // An administrator may offer an analysed case as a best case (its author is then asked).
   const canOfferBestCase = !readOnly && video.access === 'admin' && video.status === 'analysed' && mayAdminWrite(session?.roles ?? []);
   const saved = video.status === 'saved';
+  // Once sent, the send button goes with the case's new status (and its dialog with it): the
+  // keyboard is given to the page's title rather than left on nothing.
+  const wasSaved = useRef(saved);
+  useEffect(() => {
+    const active = document.activeElement;
+    if (wasSaved.current && !saved && (!active || active === document.body)) document.getElementById('page-title')?.focus();
+    wasSaved.current = saved;
+  }, [saved]);
   const hasMedia = video.kind === 'video';
   const authorName = `${video.author.firstName} ${video.author.lastName}`.trim();
   // The expert's result, for the author and administrators once every required review is

@@ -14,7 +14,7 @@ const comment = (id: string, start: number, text: string) => ({
 const review = (round: number, firstName: string, lastName: string, comments: ReturnType<typeof comment>[]) =>
   ({
     round,
-    expert: { id: `e${round}`, firstName, lastName },
+    expert: { id: `e${round}`, firstName, lastName, specialty: null, media: null },
     submittedAt: '2026-01-01T00:00:00.000Z',
     globalRating: null,
     assessment: '',
