@@ -7,7 +7,7 @@ import {
   type SelfAssessmentState,
   type SelfVsExpertItem,
 } from '@sutura/domain/self-assessment';
-import type { VideoStatus } from '@sutura/domain/videos';
+import { VIDEO_STATUSES, type VideoStatus } from '@sutura/domain/videos';
 import type { Db } from '../../db/client.ts';
 import { selfAssessments, videos } from '../../db/schema.ts';
 import type { RequestUser } from '../../http/access.ts';
@@ -16,16 +16,7 @@ import { AppError, notFound } from '../../http/errors.ts';
 type Row = typeof selfAssessments.$inferSelect;
 
 /** A case is sent once it left 'saved': from then on its author may assess themselves. */
-const SENT: readonly VideoStatus[] = [
-  'pending_preparation',
-  'in_preparation',
-  'processing',
-  'pending_analysis',
-  'in_analysis',
-  'pending_review',
-  'in_review',
-  'analysed',
-];
+const SENT: readonly VideoStatus[] = VIDEO_STATUSES.filter((status) => status !== 'saved');
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
