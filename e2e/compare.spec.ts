@@ -81,6 +81,12 @@ async function publishBestCase(request: APIRequestContext, clip: string, surgery
   expect(published.status(), await published.text()).toBe(200);
 }
 
+// The people's languages back as they were at first, for the specs that come after.
+test.afterAll(async ({ request }) => {
+  await setLanguage(request, learner, 'auto');
+  await setLanguage(request, administrator, 'auto');
+});
+
 test.beforeAll(async ({ request }) => {
   test.setTimeout(300_000);
   const work = mkdtempSync(path.join(tmpdir(), 'sutura-compare-'));

@@ -5,17 +5,19 @@ import { expect, test, type APIRequestContext, type Browser, type Page } from '@
 import type { Dashboard } from '@sutura/domain/dashboard';
 import { layoutProblems } from './screens.ts';
 import { signIn } from './support.ts';
-import { apiToken, makeClip, password, sendVideo } from './workflow.ts';
+import { apiToken, makeClip, password, sendVideo, setLanguage } from './workflow.ts';
 
 const learner = 'learner@sutura.local';
 const editor = 'editor@sutura.local';
 const otherEditor = 'editor2@sutura.local';
 const media = { dir: '', clip: '' };
 
-test.beforeAll(() => {
+test.beforeAll(async ({ request }) => {
   media.dir = mkdtempSync(path.join(tmpdir(), 'sutura-e2e-dashboard-'));
   media.clip = path.join(media.dir, 'case.mp4');
   makeClip(media.clip, 6);
+  // The browser's language (French) decides, whatever an earlier spec left on these accounts.
+  for (const email of [learner, editor, otherEditor]) await setLanguage(request, email, 'auto');
 });
 test.afterAll(() => rmSync(media.dir, { recursive: true, force: true }));
 

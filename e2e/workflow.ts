@@ -215,8 +215,11 @@ export async function analyseVideo(
   expect(finalize.status(), await finalize.text()).toBe(200);
 }
 
-/** The person's language, set on their account (an earlier spec may have left another one). */
-export async function setLanguage(request: APIRequestContext, email: string, langCode: 'fr' | 'en'): Promise<void> {
+/**
+ * The person's language, set on their account (an earlier spec may have left another one);
+ * 'auto' follows the browser's, as a demo account does at first.
+ */
+export async function setLanguage(request: APIRequestContext, email: string, langCode: 'fr' | 'en' | 'auto'): Promise<void> {
   const headers = { Authorization: `Bearer ${await apiToken(request, email)}` };
   const current = await request.get('/v1/users/preferences', { headers });
   expect(current.status(), await current.text()).toBe(200);
