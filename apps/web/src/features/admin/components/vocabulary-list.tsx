@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -72,6 +72,17 @@ export function VocabularyList({
   const [deleting, setDeleting] = useState<Term | null>(null);
   const lang = currentLanguage();
 
+  // The button the focus goes back to once the list is usable again (its buttons are disabled
+  // while it is saved, and the moved row renders at its new place after the save).
+  const refocus = useRef<string | null>(null);
+  const focusPending = () => {
+    const target = refocus.current ? document.getElementById(refocus.current) : null;
+    if (!target || (target as HTMLButtonElement).disabled) return;
+    refocus.current = null;
+    target.focus();
+  };
+  useEffect(focusPending);
+
   const move = async (index: number, by: -1 | 1) => {
     const ids = terms.map((term) => term.id);
     const [id] = ids.splice(index, 1);
@@ -81,7 +92,8 @@ export function VocabularyList({
     const at = index + by;
     const canAgain = by === -1 ? at > 0 : at < terms.length - 1;
     const direction = (by === -1) === canAgain ? 'up' : 'down';
-    requestAnimationFrame(() => document.getElementById(`${testId}-${direction}-${id}`)?.focus());
+    refocus.current = `${testId}-${direction}-${id}`;
+    requestAnimationFrame(focusPending);
   };
 
   return (

@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { Link as RouterLink } from 'react-router';
+import { useUrlSearch } from '@/lib/url-search';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -38,7 +39,7 @@ const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T
 
 /** The list's state lives in the address (`?status=pending_preparation`), so the dashboard's links open it filtered. */
 function useParams(): [SurgeryVideoParams, (changes: Partial<SurgeryVideoParams>) => void] {
-  const [search, setSearch] = useSearchParams();
+  const [search, setSearch] = useUrlSearch();
   const params = useMemo<SurgeryVideoParams>(() => {
     const page = Number(search.get('page'));
     const q = search.get('q')?.trim();

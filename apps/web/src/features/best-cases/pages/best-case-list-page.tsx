@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useUrlSearch } from '@/lib/url-search';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
@@ -14,7 +14,7 @@ import { CardGrid, cardGridSx, ListPagination, ListStates, pageCount } from '@/c
 /** `/best-cases`: the published best cases, by surgery and organ (the filters live in the address). */
 export function BestCaseListPage() {
   const { t } = useTranslation(['best-cases', 'videos']);
-  const [search, setSearch] = useSearchParams();
+  const [search, setSearch] = useUrlSearch();
   const surgeryId = search.get('surgery') ?? undefined;
   const organId = search.get('organ') ?? undefined;
   const page = Math.max(1, Number(search.get('page')) || 1);
@@ -22,15 +22,19 @@ export function BestCaseListPage() {
   const pages = pageCount(list.data?.total, BEST_CASE_PAGE_SIZE);
   const filtered = !!(surgeryId || organId);
 
-  const update = (next: { surgeryId?: string | undefined; organId?: string | undefined; page?: number }) => {
-    const params = new URLSearchParams();
-    const s = 'surgeryId' in next ? next.surgeryId : surgeryId;
-    const o = 'organId' in next ? next.organId : organId;
-    if (s) params.set('surgery', s);
-    if (o) params.set('organ', o);
-    if (next.page && next.page > 1) params.set('page', String(next.page));
-    setSearch(params, { replace: true });
-  };
+  const update = (next: { surgeryId?: string | undefined; organId?: string | undefined; page?: number }) =>
+    setSearch(
+      (current) => {
+        const params = new URLSearchParams();
+        const s = 'surgeryId' in next ? next.surgeryId : current.get('surgery');
+        const o = 'organId' in next ? next.organId : current.get('organ');
+        if (s) params.set('surgery', s);
+        if (o) params.set('organ', o);
+        if (next.page && next.page > 1) params.set('page', String(next.page));
+        return params;
+      },
+      { replace: true },
+    );
 
   return (
     <Box sx={{ maxWidth: 1400, mx: 'auto', width: '100%', display: 'grid', gap: 3 }}>

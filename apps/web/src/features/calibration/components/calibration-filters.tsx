@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useUrlSearch } from '@/lib/url-search';
 import Box from '@mui/material/Box';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
@@ -15,7 +15,7 @@ const dayOf = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padSta
  * the twelve months up to today.
  */
 export function useCalibrationParams(): { params: CalibrationParams; update: (changes: Partial<CalibrationParams>) => void } {
-  const [search, setSearch] = useSearchParams();
+  const [search, setSearch] = useUrlSearch();
   const today = new Date();
   const yearAgo = new Date(today.getFullYear() - 1, today.getMonth(), today.getDate() + 1);
   const read = (key: string) => search.get(key) ?? '';

@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useUrlSearch } from '@/lib/url-search';
 import { VIDEO_STATUSES, VIDEO_TABS, type VideoStatus, type VideoTab } from '@sutura/domain/videos';
 import { VIDEO_SORT_OPTIONS, type VideoListParams, type VideoSort } from '@/features/videos/api/video-list';
 
@@ -59,7 +59,7 @@ export function activeFilterCount(params: VideoListParams): number {
  * back button shows the same list. Any change but the page goes back to page 1.
  */
 export function useVideoListParams() {
-  const [search, setSearch] = useSearchParams();
+  const [search, setSearch] = useUrlSearch();
   const params = useMemo(() => parseListParams(search), [search]);
 
   const update = useCallback(
