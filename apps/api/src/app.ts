@@ -374,7 +374,7 @@ export async function buildApp(deps: AppDeps): Promise<{
     emitToUser: (userId, event, payload) => live.realtime?.hub.emitToUser(userId, event, payload),
     disconnectSessions: (sessionIds) => live.realtime?.hub.disconnectSessions(sessionIds),
     emitToRole: (role, event, payload) => live.realtime?.hub.emitToRole(role, event, payload),
-    rolesChanged: (userId, roles) => live.realtime?.hub.rolesChanged(userId, roles),
+    rolesChanged: async (userId, roles) => live.realtime?.hub.rolesChanged(userId, roles),
   };
   const services = createServices(deps, hub);
 

@@ -108,7 +108,7 @@ describe('the dashboard counts', () => {
       audit: ctx.services.audit,
       auth: ctx.services.auth,
       users: ctx.services.users,
-      hub: { rolesChanged: () => undefined },
+      hub: { rolesChanged: async () => undefined },
       clock: () => at,
       timeZone,
     }).counts();

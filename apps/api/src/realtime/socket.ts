@@ -45,11 +45,18 @@ const roleRoom = (role: string) => `role:${role}`;
  * rooms of the new roles at once, then their clients are told to fetch the session again.
  */
 function roleMover(io: Server) {
-  return (userId: string, roles: readonly Role[]) => {
-    const sockets = io.in(room(userId));
-    sockets.socketsLeave(ROLES.filter((r) => !roles.includes(r)).map(roleRoom));
-    if (roles.length) sockets.socketsJoin(roles.map(roleRoom));
-    io.to(room(userId)).emit(SOCKET_EVENTS.sessionChanged);
+  return async (userId: string, roles: readonly Role[]) => {
+    // The adapter tells the other processes, then moves this process's sockets: awaited, so that
+    // a client told its session changed already hears its new roles' events, and no longer its
+    // former ones (the NOTIFY of the move is sent before the one of the message).
+    const adapter = io.of('/').adapter;
+    const whose = { rooms: new Set([room(userId)]), except: new Set<string>() };
+    try {
+      await (adapter.delSockets(whose, ROLES.filter((r) => !roles.includes(r)).map(roleRoom)) as void | Promise<void>);
+      if (roles.length) await (adapter.addSockets(whose, roles.map(roleRoom)) as void | Promise<void>);
+    } finally {
+      io.to(room(userId)).emit(SOCKET_EVENTS.sessionChanged);
+    }
   };
 }
 

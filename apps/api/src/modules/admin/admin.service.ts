@@ -188,7 +188,7 @@ export function createAdminService(deps: {
       const changed = before.length !== roles.length || roles.some((r) => !before.includes(r));
       if (changed) {
         // Once committed: the person's open pages move to their new roles' live events and menus.
-        deps.hub.rolesChanged(userId, roles);
+        await deps.hub.rolesChanged(userId, roles);
         await audit(actor.id, 'user.roles_changed', 'user', userId, ip, { from: before, to: roles });
       }
       return toAdminUser(after);

@@ -20,7 +20,7 @@ export interface RealtimeHub {
 /** What the socket server does when a person's roles change. */
 export interface RoleRooms {
   /** The person's open sockets leave the rooms of their former roles and join those of `roles`; their clients are told. */
-  rolesChanged(userId: string, roles: readonly Role[]): void;
+  rolesChanged(userId: string, roles: readonly Role[]): Promise<void>;
 }
 
 type Row = typeof notifications.$inferSelect;

@@ -200,7 +200,7 @@ export function createSsoService(deps: {
     const was = user.roles as Role[];
     if (!roles || (roles.length === was.length && roles.every((r) => was.includes(r)))) return user;
     const [updated] = await db.update(users).set({ roles, updatedAt: clock() }).where(eq(users.id, user.id)).returning();
-    deps.hub.rolesChanged(user.id, roles);
+    await deps.hub.rolesChanged(user.id, roles);
     await audit(null, 'user.roles_changed', 'user', user.id, ip, { from: was, to: roles, provider: provider.id });
     return updated!;
   }
