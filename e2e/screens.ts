@@ -84,12 +84,20 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
   expect.soft(await layoutProblems(page), `layout of ${name}`).toEqual([]);
 }
 
-/** Moves to another page of the app without reloading it (the router follows popstate), then waits for it to settle. */
+/**
+ * Moves to another page of the app without reloading it (the router follows popstate), then waits
+ * for it to settle. The router keeps the page left on screen until the new one's code is there:
+ * in the shell, the wait starts once the shell shows the new page (its menu's choice changed).
+ */
 export async function openInApp(page: Page, pathname: string): Promise<void> {
   await page.evaluate((to) => {
     window.history.pushState({}, '', to);
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, pathname);
+  await page.waitForFunction(() => {
+    const main = document.getElementById('main-content');
+    return !main || main.dataset.pathname === window.location.pathname;
+  });
   await settle(page);
 }
 

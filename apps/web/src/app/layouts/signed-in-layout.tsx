@@ -139,6 +139,9 @@ function Shell() {
         <Box
           component="main"
           id="main-content"
+          // The page the shell shows: a change of page commits once its code is there (the page
+          // left stays meanwhile), after the address has changed.
+          data-pathname={pathname}
           tabIndex={-1}
           sx={{
             flex: 1,

@@ -49,7 +49,9 @@ export function DoubleReviewPage() {
       ) : settings.isError ? (
         <RetryAlert error={settings.error} retry={t('retry')} onRetry={() => void settings.refetch()} />
       ) : (
-        <Skeleton variant="rectangular" height={320} aria-label={t('loading')} />
+        <Box role="status" aria-label={t('loading')}>
+          <Skeleton variant="rectangular" height={320} />
+        </Box>
       )}
     </Box>
   );
