@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { checkScreen, settle } from './screens.ts';
 import { measureEllipse, signIn } from './support.ts';
-import { analyseVideo, apiToken, makeClip, password, prepareVideo, sendVideo, setLanguage } from './workflow.ts';
+import { analyseVideo, apiToken, makeClip, password, prepareVideo, publishBestCase, sendVideo, setLanguage } from './workflow.ts';
 
 // A learner's analysed case and a published best case of the same surgery, compared step by step:
 // the case has steps 1, 2 and 3 of the surgery, the best case 1, 2 and 4 (with a note on step 1).
@@ -19,67 +19,6 @@ const learner = 'learner@sutura.local';
 const administrator = 'admin@sutura.local';
 let videoId: string;
 let vocabulary: { id: string; name: string }[];
-
-async function publishBestCase(request: APIRequestContext, clip: string, surgery: { id: string; organId: string | null }) {
-  const headers = { Authorization: `Bearer ${await apiToken(request, administrator)}` };
-  const created = await request.post('/v1/admin/best-cases', {
-    headers,
-    data: {
-      source: 'upload',
-      titleFr: title.fr,
-      titleEn: title.en,
-      descriptionFr: 'Déroulé de référence.',
-      descriptionEn: 'A reference procedure.',
-      surgeryId: surgery.id,
-      organId: surgery.organId,
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const { id, videoId: bestVideoId } = ((await created.json()) as { data: { id: string; videoId: string } }).data;
-  const bytes = readFileSync(clip);
-  const upload = await request.post('/v1/uploads/', {
-    headers: {
-      ...headers,
-      'Tus-Resumable': '1.0.0',
-      'Upload-Length': String(bytes.length),
-      'Upload-Metadata': `videoId ${Buffer.from(bestVideoId).toString('base64')},filetype ${Buffer.from('video/mp4').toString('base64')}`,
-    },
-  });
-  expect(upload.status(), await upload.text()).toBe(201);
-  const location = new URL(upload.headers().location!, 'http://placeholder').pathname;
-  const patch = await request.patch(location, {
-    headers: { ...headers, 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
-    data: bytes,
-  });
-  expect(patch.status(), await patch.text()).toBe(204);
-  await expect
-    .poll(
-      async () =>
-        ((await (await request.get(`/v1/admin/best-cases/${id}`, { headers })).json()) as { data: { mediaStatus: string } }).data
-          .mediaStatus,
-      { timeout: 90_000 },
-    )
-    .toBe('ready');
-  const steps = await request.put(`/v1/admin/best-cases/${id}/steps`, {
-    headers,
-    data: {
-      steps: [
-        { surgeryStepId: vocabulary[0]!.id, start: 0 },
-        { surgeryStepId: vocabulary[1]!.id, start: 3 },
-        { surgeryStepId: vocabulary[3]!.id, start: 6 },
-      ],
-    },
-  });
-  expect(steps.status(), await steps.text()).toBe(200);
-  const stepIds = ((await steps.json()) as { data: { steps: { id: string }[] } }).data.steps.map((s) => s.id);
-  const notes = await request.put(`/v1/admin/best-cases/${id}/step-notes`, {
-    headers,
-    data: { notes: [{ stepId: stepIds[0], noteFr: 'Exposez avant de disséquer.', noteEn: 'Expose before you dissect.' }] },
-  });
-  expect(notes.status(), await notes.text()).toBe(200);
-  const published = await request.put(`/v1/admin/best-cases/${id}/published`, { headers, data: { published: true } });
-  expect(published.status(), await published.text()).toBe(200);
-}
 
 // The people's languages back as they were at first, for the specs that come after.
 test.afterAll(async ({ request }) => {
@@ -134,7 +73,11 @@ test.beforeAll(async ({ request }) => {
   ];
   await prepareVideo(request, 'editor@sutura.local', learner, videoId, marked, { start: 0, end: 12 });
   await analyseVideo(request, 'expert@sutura.local', videoId, 4);
-  await publishBestCase(request, bestClip, surgery);
+  await publishBestCase(request, bestClip, surgery, title, [
+    { surgeryStepId: vocabulary[0]!.id, start: 0 },
+    { surgeryStepId: vocabulary[1]!.id, start: 3 },
+    { surgeryStepId: vocabulary[3]!.id, start: 6 },
+  ]);
 });
 
 /** Where each player of the comparison stands. */

@@ -37,6 +37,26 @@ export function makeClip(file: string, seconds: number): void {
   );
 }
 
+/** The whole of `clip` sent as one tus upload of the case (or best case) video `videoId`. */
+async function uploadByTus(request: APIRequestContext, headers: Record<string, string>, videoId: string, clip: string): Promise<void> {
+  const bytes = readFileSync(clip);
+  const upload = await request.post('/v1/uploads/', {
+    headers: {
+      ...headers,
+      'Tus-Resumable': '1.0.0',
+      'Upload-Length': String(bytes.length),
+      'Upload-Metadata': `videoId ${Buffer.from(videoId).toString('base64')},filetype ${Buffer.from('video/mp4').toString('base64')}`,
+    },
+  });
+  expect(upload.status(), await upload.text()).toBe(201);
+  const location = new URL(upload.headers().location!, 'http://placeholder').pathname;
+  const patch = await request.patch(location, {
+    headers: { ...headers, 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+    data: bytes,
+  });
+  expect(patch.status(), await patch.text()).toBe(204);
+}
+
 /** The learner's add page through the API: a case, its video by tus, then "send" (as a priority when asked). */
 export async function sendVideo(
   request: APIRequestContext,
@@ -89,22 +109,7 @@ export async function sendVideo(
     expect(sent.status(), await sent.text()).toBe(200);
   }
 
-  const bytes = readFileSync(clip);
-  const upload = await request.post('/v1/uploads/', {
-    headers: {
-      ...headers,
-      'Tus-Resumable': '1.0.0',
-      'Upload-Length': String(bytes.length),
-      'Upload-Metadata': `videoId ${Buffer.from(videoId).toString('base64')},filetype ${Buffer.from('video/mp4').toString('base64')}`,
-    },
-  });
-  expect(upload.status(), await upload.text()).toBe(201);
-  const location = new URL(upload.headers().location!, 'http://placeholder').pathname;
-  const patch = await request.patch(location, {
-    headers: { ...headers, 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
-    data: bytes,
-  });
-  expect(patch.status(), await patch.text()).toBe(204);
+  await uploadByTus(request, headers, videoId, clip);
   await expect
     .poll(
       async () =>
@@ -238,22 +243,23 @@ export async function caseSurgery(request: APIRequestContext): Promise<{ id: str
 
 /**
  * An administrator's published best case of `surgery`, its video uploaded by tus and ready, one
- * step at each second of `starts` (the surgery's steps in their order), a note on the first.
+ * step at each second of `starts` (the surgery's steps in their order, or the steps given), a note
+ * on the first. A title given as one text is made "<title> (fr)" and "<title> (en)".
  */
 export async function publishBestCase(
   request: APIRequestContext,
   clip: string,
   surgery: { id: string; organId: string | null; steps: { id: string }[] },
-  title: string,
-  starts: number[],
+  title: string | { fr: string; en: string },
+  starts: number[] | { surgeryStepId: string; start: number }[],
 ): Promise<string> {
   const headers = { Authorization: `Bearer ${await apiToken(request, 'admin@sutura.local')}` };
   const created = await request.post('/v1/admin/best-cases', {
     headers,
     data: {
       source: 'upload',
-      titleFr: `${title} (fr)`,
-      titleEn: `${title} (en)`,
+      titleFr: typeof title === 'string' ? `${title} (fr)` : title.fr,
+      titleEn: typeof title === 'string' ? `${title} (en)` : title.en,
       descriptionFr: 'Déroulé de référence.',
       descriptionEn: 'A reference procedure.',
       surgeryId: surgery.id,
@@ -262,22 +268,7 @@ export async function publishBestCase(
   });
   expect(created.status(), await created.text()).toBe(201);
   const { id, videoId } = ((await created.json()) as { data: { id: string; videoId: string } }).data;
-  const bytes = readFileSync(clip);
-  const upload = await request.post('/v1/uploads/', {
-    headers: {
-      ...headers,
-      'Tus-Resumable': '1.0.0',
-      'Upload-Length': String(bytes.length),
-      'Upload-Metadata': `videoId ${Buffer.from(videoId).toString('base64')},filetype ${Buffer.from('video/mp4').toString('base64')}`,
-    },
-  });
-  expect(upload.status(), await upload.text()).toBe(201);
-  const location = new URL(upload.headers().location!, 'http://placeholder').pathname;
-  const patch = await request.patch(location, {
-    headers: { ...headers, 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
-    data: bytes,
-  });
-  expect(patch.status(), await patch.text()).toBe(204);
+  await uploadByTus(request, headers, videoId, clip);
   await expect
     .poll(
       async () =>
@@ -288,7 +279,11 @@ export async function publishBestCase(
     .toBe('ready');
   const steps = await request.put(`/v1/admin/best-cases/${id}/steps`, {
     headers,
-    data: { steps: starts.map((start, index) => ({ surgeryStepId: surgery.steps[index % surgery.steps.length]!.id, start })) },
+    data: {
+      steps: starts.map((step, index) =>
+        typeof step === 'number' ? { surgeryStepId: surgery.steps[index % surgery.steps.length]!.id, start: step } : step,
+      ),
+    },
   });
   expect(steps.status(), await steps.text()).toBe(200);
   const stepIds = ((await steps.json()) as { data: { steps: { id: string }[] } }).data.steps.map((s) => s.id);
