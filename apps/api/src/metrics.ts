@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
 
@@ -113,7 +113,8 @@ export function metricsTokenMatches(header: string | undefined, token: string): 
  * for a scraper on an internal network and for worker processes, which have no HTTP server.
  */
 export async function listenMetrics(metrics: Metrics, port: number, host: string): Promise<Server> {
-  const server = createServer((req, res) => {
+  // As push-endpoint.ts does: no ES import of node:http, whose namespace loads undici.
+  const server = process.getBuiltinModule('node:http').createServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
       res.writeHead(404).end();
       return;

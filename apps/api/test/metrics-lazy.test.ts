@@ -9,7 +9,7 @@ const src = path.resolve(import.meta.dirname, '../src');
  * Builds the process's metrics in a child Node (METRICS_TOKEN or METRICS_PORT set, or neither),
  * records a request and a job, and says whether prom-client was loaded and what a scrape reads.
  */
-function metricsIn(enabled: boolean): { promClient: boolean; body: string } {
+function metricsIn(enabled: boolean): { promClient: boolean; undici: boolean; body: string } {
   const metrics = pathToFileURL(path.join(src, 'metrics.ts')).href;
   const app = pathToFileURL(path.join(src, 'app.ts')).href;
   const script = `import { registerHooks } from 'node:module';
@@ -22,10 +22,11 @@ m.requestDuration.observe({ method: 'GET', route: '/v1/videos', status: '200' },
 m.jobDuration.startTimer({ kind: 'video.process' })({ outcome: 'completed' });
 m.uploadBytes.inc(1234);
 const { body } = await m.render();
-process.stdout.write(JSON.stringify({ promClient, body }));`;
+const undici = process.moduleLoadList.some((name) => name.includes('undici'));
+process.stdout.write(JSON.stringify({ promClient, undici, body }));`;
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 120_000 });
   expect(run.status, run.stderr).toBe(0);
-  return JSON.parse(run.stdout) as { promClient: boolean; body: string };
+  return JSON.parse(run.stdout) as { promClient: boolean; undici: boolean; body: string };
 }
 
 describe('the metrics of a process', () => {
@@ -33,6 +34,8 @@ describe('the metrics of a process', () => {
     const off = metricsIn(false);
     expect(off.promClient).toBe(false);
     expect(off.body).toBe('');
+    // Nor Node's fetch implementation (undici, 3 MB of heap), which an ES import of node:http loads.
+    expect(off.undici).toBe(false);
 
     const on = metricsIn(true);
     expect(on.promClient).toBe(true);
