@@ -155,6 +155,94 @@ describe('a source whose pictures start after its container (two recordings join
 
 const exec = promisify(execFile);
 
+/**
+ * Where each beep of a sound starts (seconds): the first sample over a quarter of full scale after
+ * at least 0.1 s below it, in the audio of `file` decoded to mono 48 kHz.
+ */
+async function beepOnsets(file: string): Promise<number[]> {
+  const { stdout } = (await exec(
+    'ffmpeg',
+    ['-v', 'error', '-i', file, '-map', '0:a:0', '-ac', '1', '-ar', '48000', '-f', 's16le', 'pipe:1'],
+    {
+      encoding: 'buffer',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  )) as unknown as { stdout: Buffer };
+  const onsets: number[] = [];
+  let quiet = 4800;
+  for (let i = 0; i + 1 < stdout.length; i += 2) {
+    const loud = Math.abs(stdout.readInt16LE(i)) > 8192;
+    if (loud && quiet >= 4800) onsets.push(i / 2 / 48000);
+    quiet = loud ? 0 : quiet + 1;
+  }
+  return onsets;
+}
+
+describe('the sound of a render', () => {
+  // Beeps of 30 ms every half second from 0.25 s, under pictures that carry their number.
+  const BEEPS = Array.from({ length: 24 }, (_, k) => 0.25 + k / 2);
+  const TRIMS_AV = [
+    { start: 1.12, end: 4.56 },
+    { start: 6.32, end: 9.76 },
+  ];
+
+  it('stays with the pictures at every cut, its AAC frames copied, within one AAC frame (21 ms)', async () => {
+    const pictures = path.join(dir, 'av-pictures.mp4');
+    await makePatternClip({ seconds: 12, frameRate: RATE, gop: 2 }, pictures);
+    const source = path.join(dir, 'av-source.mp4');
+    await exec('ffmpeg', [
+      ...['-v', 'error', '-y', '-i', pictures],
+      ...['-f', 'lavfi', '-i', "aevalsrc='if(lt(mod(t-0.25,0.5),0.03)*gte(t,0.25),0.8*sin(2*PI*1000*t),0)':s=48000:d=12"],
+      ...['-map', '0:v:0', '-map', '1:a:0', '-c:v', 'copy', '-c:a', 'aac', '-b:a', '128k', '-shortest', '-movflags', '+faststart', source],
+    ]);
+    const work = path.join(dir, 'work-av');
+    await mkdir(work);
+    const output = path.join(dir, 'out-av.mp4');
+    const ranges = frameRanges(TRIMS_AV, RATE);
+    const result = await renderRanges(source, ranges, output, work);
+    expect(result.audio).toBe('copy');
+    expect(await readFrameNumbers(output)).toEqual(
+      ranges.flatMap((r) => Array.from({ length: r.endFrame - r.startFrame }, (_, i) => r.startFrame + i)),
+    );
+
+    // Each beep of a kept range is heard when the picture of its moment is shown.
+    const expected: number[] = [];
+    let before = 0;
+    for (const r of ranges) {
+      const from = r.startFrame / RATE;
+      const to = r.endFrame / RATE;
+      for (const beep of BEEPS) if (beep >= from + 0.05 && beep + 0.03 <= to) expected.push(before + beep - from);
+      before += to - from;
+    }
+    const heard = await beepOnsets(output);
+    const nearest = (t: number) => heard.reduce((best, h) => (Math.abs(h - t) < Math.abs(best - t) ? h : best), Infinity);
+    expect(expected.length).toBeGreaterThan(10);
+    for (const t of expected)
+      expect(Math.abs(nearest(t) - t), `the beep due at ${t.toFixed(3)} s`).toBeLessThanOrEqual(1024 / 48000 + 0.002);
+    const probe = await ffprobe(output);
+    const audio = probe.streams.find((s) => s.codec_type === 'audio')!;
+    expect(Math.abs(Number(audio.duration) - before)).toBeLessThanOrEqual(0.05);
+  }, 120_000);
+
+  it('is encoded again when it is not AAC-LC, still with the pictures', async () => {
+    const pictures = path.join(dir, 'av-pictures-he.mp4');
+    await makePatternClip({ seconds: 12, frameRate: RATE, gop: 2 }, pictures);
+    const source = path.join(dir, 'av-source-mp3.mp4');
+    await exec('ffmpeg', [
+      ...['-v', 'error', '-y', '-i', pictures],
+      ...['-f', 'lavfi', '-i', "aevalsrc='if(lt(mod(t-0.25,0.5),0.03)*gte(t,0.25),0.8*sin(2*PI*1000*t),0)':s=48000:d=12"],
+      ...['-map', '0:v:0', '-map', '1:a:0', '-c:v', 'copy', '-c:a', 'libmp3lame', '-b:a', '128k', '-shortest', source],
+    ]);
+    const work = path.join(dir, 'work-av-mp3');
+    await mkdir(work);
+    const output = path.join(dir, 'out-av-mp3.mp4');
+    const result = await renderRanges(source, frameRanges(TRIMS_AV, RATE), output, work);
+    expect(result.audio).toBe('encode');
+    const audio = (await ffprobe(output)).streams.find((s) => s.codec_type === 'audio')!;
+    expect(audio.codec_name).toBe('aac');
+  }, 120_000);
+});
+
 /** An upload turned into the processed source the render reads, as the media pipeline does it. */
 async function processUpload(upload: string, output: string): Promise<'remux' | 'transcode'> {
   const verdict = await probeSource(upload);

@@ -1,4 +1,4 @@
-import { open, writeFile, type FileHandle } from 'node:fs/promises';
+import { open, readFile, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { ffmpegCapabilities, ffprobe, ffprobeText, fileArg, frameTiming, run } from './ffmpeg.ts';
 import { KEYFRAME_SECONDS } from './encode.ts';
@@ -11,9 +11,11 @@ import { KEYFRAME_SECONDS } from './encode.ts';
  * before it, and it carries its parameter sets) to a keyframe before which every picture shown
  * is also coded (no leading picture of an open GOP is lost). Anything else is encoded. Every
  * piece goes through MPEG-TS (parameter sets in-band), so the concat demuxer joins copied and
- * encoded pictures into one stream whatever their encoder settings. Audio is cut to the same
- * ranges and encoded once (an AAC frame is 21 ms: copying it could not cut on a picture).
- * A source of variable frame rate cannot be cut by frame count: it is encoded whole.
+ * encoded pictures into one stream whatever their encoder settings. AAC-LC audio is copied
+ * too, frame by frame: each range takes the AAC frames (21 ms at 48 kHz) nearest its cuts, chosen
+ * so that the sound never drifts from the picture by more than one frame of audio over the whole
+ * render; other audio, or audio that ends before the pictures, is cut to the same ranges and
+ * encoded once. A source of variable frame rate cannot be cut by frame count: it is encoded whole.
  */
 
 export interface FrameRange {
@@ -39,6 +41,9 @@ export interface SourceVideo {
   hasAudio: boolean;
   audioRate: number;
   audioChannels: number;
+  /** The audio's codec and profile: AAC-LC audio is copied, any other encoded. */
+  audioCodec: string;
+  audioProfile: string;
 }
 
 export interface Piece {
@@ -54,6 +59,8 @@ export interface RenderResult {
   duration: number;
   copiedFrames: number;
   encodedFrames: number;
+  /** How the audio was made: its AAC frames copied, encoded again, or none in the source. */
+  audio: 'copy' | 'encode' | 'none';
 }
 
 type Tools = { ffmpegPath?: string | undefined; ffprobePath?: string | undefined; signal?: AbortSignal | undefined };
@@ -107,6 +114,8 @@ export async function describeSource(file: string, tools: Tools = {}): Promise<S
     hasAudio: Boolean(audio),
     audioRate: Number(audio?.sample_rate ?? 48000),
     audioChannels: Number(audio?.channels ?? 2),
+    audioCodec: audio?.codec_name ?? '',
+    audioProfile: audio?.profile ?? '',
   };
 }
 
@@ -328,6 +337,87 @@ async function renderAudio(
   });
 }
 
+/** Where each range's copied audio starts and ends, as timestamps of the source's AAC frames. */
+interface AudioCut {
+  from: number;
+  to: number;
+}
+
+/**
+ * The AAC frames each range keeps, or null when the audio cannot be copied (not AAC-LC, or no
+ * frame where one is needed: the audio ends before the pictures, or has a gap at a cut). A range
+ * starts on the frame nearest its first picture; it ends on the frame boundary nearest where the
+ * pictures kept so far end, counted in audio already taken: the sound stays within half a frame
+ * of the picture at every join, and never drifts from one range to the next.
+ */
+async function planAudioCopy(file: string, source: SourceVideo, ranges: readonly FrameRange[], tools: Tools): Promise<AudioCut[] | null> {
+  if (source.audioCodec !== 'aac' || source.audioProfile !== 'LC') return null;
+  const frame = 1024 / source.audioRate;
+  const at = (n: number) => source.videoStart + n / source.frameRate;
+  // ffprobe's intervals are timestamps of the file (not offsets from its start, as -ss is).
+  const near = (t: number) => `${Math.max(0, t - 1).toFixed(6)}%+2`;
+  // Every cut's neighbourhood in one probe: the AAC frames' timestamps within a second of it.
+  const text = await ffprobeText(
+    [
+      ...['-v', 'error', '-protocol_whitelist', 'file', '-select_streams', 'a:0'],
+      ...['-read_intervals', ranges.flatMap((r) => [near(at(r.startFrame)), near(at(r.endFrame))]).join(',')],
+      ...['-show_entries', 'packet=pts_time', '-of', 'csv=p=0', fileArg(file)],
+    ],
+    { bin: tools.ffprobePath, signal: tools.signal, idleTimeoutMs: 60_000 },
+  );
+  const starts = [
+    ...new Set(
+      text
+        .split('\n')
+        .map(Number)
+        .filter((t) => Number.isFinite(t)),
+    ),
+  ].sort((a, b) => a - b);
+  const nearest = (t: number) => {
+    let best: number | undefined;
+    for (const pts of starts) if (best === undefined || Math.abs(pts - t) < Math.abs(best - t)) best = pts;
+    // Within half a frame, or the audio has no frame there.
+    return best !== undefined && Math.abs(best - t) <= frame * 0.51 ? best : null;
+  };
+  const cuts: AudioCut[] = [];
+  let pictures = 0;
+  let sound = 0;
+  for (const range of ranges) {
+    const from = nearest(at(range.startFrame));
+    pictures += (range.endFrame - range.startFrame) / source.frameRate;
+    const to = from === null ? null : nearest(from + pictures - sound);
+    if (from === null || to === null || to <= from) return null;
+    sound += to - from;
+    cuts.push({ from, to });
+  }
+  return cuts;
+}
+
+/**
+ * Copies each range's AAC frames as ADTS (self-framed: the pieces joined end to end are one
+ * stream, timed by its frames), seeking half a frame before the first one kept and stopping
+ * half a frame before the first one not kept.
+ */
+async function copyAudio(file: string, source: SourceVideo, cuts: readonly AudioCut[], output: string, tools: Tools, timeoutMs: number) {
+  const frame = 1024 / source.audioRate;
+  const pieces = cuts.map((_, i) => `${output}.${i}.aac`);
+  for (const [i, cut] of cuts.entries()) {
+    await run(
+      [
+        ...['-protocol_whitelist', 'file', '-ss', Math.max(0, cut.from - frame / 2 - source.formatStart).toFixed(6), '-i', fileArg(file)],
+        ...['-map', '0:a:0', '-c:a', 'copy', '-copypriorss', '0', '-t', (cut.to - cut.from).toFixed(6), '-f', 'adts', fileArg(pieces[i]!)],
+      ],
+      { bin: tools.ffmpegPath, signal: tools.signal, timeoutMs },
+    );
+  }
+  const joined = await open(output, 'w');
+  try {
+    for (const piece of pieces) await joined.write(await readFile(piece));
+  } finally {
+    await joined.close();
+  }
+}
+
 /** Everything encoded in one pass, for sources whose frames are not evenly spaced. */
 async function encodeWhole(
   file: string,
@@ -406,7 +496,15 @@ export async function renderRanges(
   if (!source.constantRate) {
     await encodeWhole(file, source, ranges, output, opts, timeoutMs);
     const pieces = ranges.map((r) => ({ kind: 'encode' as const, ...r }));
-    return { plan: 'encode', pieces, frames, duration: frames / source.frameRate, copiedFrames: 0, encodedFrames: frames };
+    return {
+      plan: 'encode',
+      pieces,
+      frames,
+      duration: frames / source.frameRate,
+      copiedFrames: 0,
+      encodedFrames: frames,
+      audio: source.hasAudio ? 'encode' : 'none',
+    };
   }
 
   // Any failure (or the caller's abort) stops every ffmpeg still running before this gives up,
@@ -425,10 +523,21 @@ export async function renderRanges(
   };
   const pieces: PieceJob[] = [];
   const files: string[] = [];
-  const audioFile = path.resolve(work, 'audio.m4a');
+  let audio: RenderResult['audio'] = source.hasAudio ? 'encode' : 'none';
+  let audioFile = path.resolve(work, 'audio.m4a');
   try {
-    // The audio needs no plan and is the longest task: it starts at once, beside the planning.
-    if (source.hasAudio) start(() => renderAudio(file, source, ranges, audioFile, tools, timeoutMs));
+    // The audio starts at once, beside the pictures' planning: copied when it can be (a probe
+    // of its frames around the cuts first), else encoded, the longest task of a render.
+    if (source.hasAudio) {
+      const cuts = await planAudioCopy(file, source, ranges, tools);
+      if (cuts) {
+        audio = 'copy';
+        audioFile = path.resolve(work, 'audio.aac');
+        start(() => copyAudio(file, source, cuts, audioFile, tools, timeoutMs));
+      } else {
+        start(() => renderAudio(file, source, ranges, audioFile, tools, timeoutMs));
+      }
+    }
     for (const range of ranges) {
       const { keyframes, reorderDelay } = await sourceKeyframes(file, source, range.startFrame, range.endFrame, tools);
       const planned = planRange(range, keyframes).map((piece, i) => ({
@@ -461,7 +570,8 @@ export async function renderRanges(
       ...(source.hasAudio
         ? ['-protocol_whitelist', 'file', '-i', fileArg(audioFile), '-map', '0:v:0', '-map', '1:a:0']
         : ['-map', '0:v:0']),
-      ...['-c', 'copy', ...CLEAN, '-movflags', '+faststart', '-f', 'mp4', fileArg(output)],
+      ...['-c', 'copy', ...(audio === 'copy' ? ['-bsf:a', 'aac_adtstoasc'] : [])],
+      ...[...CLEAN, '-movflags', '+faststart', '-f', 'mp4', fileArg(output)],
     ],
     { bin: opts.ffmpegPath, signal: opts.signal, timeoutMs },
   );
@@ -474,5 +584,6 @@ export async function renderRanges(
     duration: frames / source.frameRate,
     copiedFrames,
     encodedFrames: frames - copiedFrames,
+    audio,
   };
 }
