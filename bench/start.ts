@@ -17,9 +17,10 @@
  *       output, so (b) pays none of it and (c) and (d) all of it.
  * Each start also gives the server's processor time (user + system, PostgreSQL not counted) and
  * its resident memory once healthy; the restarts of (b) also its idle memory 5 s later, once
- * start-up has settled (target ≤ 120 MB; the web build is served when it is there, as `npm start` does). The last line sums it up:
+ * start-up has settled (target ≤ 120 MB; the web build is served when it is there, as `npm start` does),
+ * and the same restarts as an API process of a deployment with worker processes (WORKERS=off). The last line sums it up:
  * `start: existing folder T s (R× hello world), empty folder T s (R×), cold cache T s (R×); hello world T s;
- * processor on an existing folder T s (R× hello world); idle RSS N MB; load L` — on a busy machine the processor time is
+ * processor on an existing folder T s (R× hello world); idle RSS N MB (M MB for an API process, WORKERS=off); load L` — on a busy machine the processor time is
  * the steadier figure: the wall time mostly measures the wait for a processor.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -220,6 +221,10 @@ try {
   for (let i = 0; i < RUNS; i++) restarts.push(await sutura(existing, {}, true));
   const existingRun = summary('(b) existing DATA_DIR', restarts, hello);
   const existingMs = existingRun.ms;
+  // An API process of a deployment with worker processes (WORKERS=off): no job workers in it.
+  const apiOnly: Start[] = [];
+  for (let i = 0; i < RUNS; i++) apiOnly.push(await sutura(existing, { WORKERS: 'off' }, true));
+  const apiOnlyRun = summary('(b) same, WORKERS=off', apiOnly, hello);
 
   const cold: Start[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -248,7 +253,7 @@ try {
       `empty folder ${(emptyMs / 1000).toFixed(2)} s (${(emptyMs / helloMs).toFixed(1)}×), ` +
       `cold cache ${(coldMs / 1000).toFixed(2)} s (${(coldMs / helloMs).toFixed(1)}×); hello world ${(helloMs / 1000).toFixed(2)} s; ` +
       `processor on an existing folder ${(existingRun.cpuMs / 1000).toFixed(2)} s (${(existingRun.cpuMs / helloRun.cpuMs).toFixed(1)}× hello world); ` +
-      `idle RSS ${existingRun.idleRssMb?.toFixed(0)} MB; load ${load()}`,
+      `idle RSS ${existingRun.idleRssMb?.toFixed(0)} MB (${apiOnlyRun.idleRssMb?.toFixed(0)} MB for an API process, WORKERS=off); load ${load()}`,
   );
 } finally {
   await rm(work, { recursive: true, force: true });
