@@ -131,7 +131,9 @@ export function VocabularyList({
               data-testid={`${testId}-row`}
               data-term-id={term.id}
               data-retired={term.retiredAt ? 'true' : 'false'}
-              sx={{ p: 1.5, opacity: term.retiredAt ? 0.75 : 1 }}
+              // A retired term reads as set aside by its chip and a dashed, tinted card, never by
+              // fading its text (its secondary lines would fall below 4.5:1).
+              sx={term.retiredAt ? { p: 1.5, borderStyle: 'dashed', bgcolor: 'action.hover' } : { p: 1.5 }}
             >
               <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 1.5, flexWrap: 'wrap' }}>
                 <Typography
