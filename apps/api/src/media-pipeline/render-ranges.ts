@@ -1,5 +1,7 @@
-import { open, readFile, writeFile, type FileHandle } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { open, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { ffmpegCapabilities, ffprobe, ffprobeText, fileArg, frameTiming, run } from './ffmpeg.ts';
 import { KEYFRAME_SECONDS } from './encode.ts';
 
@@ -410,12 +412,9 @@ async function copyAudio(file: string, source: SourceVideo, cuts: readonly Audio
       { bin: tools.ffmpegPath, signal: tools.signal, timeoutMs },
     );
   }
-  const joined = await open(output, 'w');
-  try {
-    for (const piece of pieces) await joined.write(await readFile(piece));
-  } finally {
-    await joined.close();
-  }
+  // Joined end to end, streamed: hours of audio are tens of megabytes.
+  await writeFile(output, '');
+  for (const piece of pieces) await pipeline(createReadStream(piece), createWriteStream(output, { flags: 'a' }));
 }
 
 /** Everything encoded in one pass, for sources whose frames are not evenly spaced. */
