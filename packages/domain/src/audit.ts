@@ -97,7 +97,7 @@ export const AUDIT_ACTION_GROUPS = {
   video: { fr: 'Vidéos', en: 'Videos' },
   preparation: { fr: 'Préparation', en: 'Preparation' },
   analysis: { fr: 'Analyse', en: 'Analysis' },
-  review: { fr: 'Double analyse', en: 'Double review' },
+  review: { fr: 'Double relecture', en: 'Double review' },
   best_case: { fr: 'Best cases', en: 'Best cases' },
   vocabulary: { fr: 'Vocabulaires', en: 'Vocabularies' },
   media: { fr: 'Accès aux médias', en: 'Media access' },
