@@ -186,15 +186,21 @@ describe('the sound of a render', () => {
     { start: 6.32, end: 9.76 },
   ];
 
-  it('stays with the pictures at every cut, its AAC frames copied, within one AAC frame (21 ms)', async () => {
-    const pictures = path.join(dir, 'av-pictures.mp4');
+  /** A 12 s source of numbered pictures and those beeps, its audio encoded by `audioArgs`. */
+  async function beepSource(name: string, audioArgs: string[]): Promise<string> {
+    const pictures = path.join(dir, `${name}-pictures.mp4`);
     await makePatternClip({ seconds: 12, frameRate: RATE, gop: 2 }, pictures);
-    const source = path.join(dir, 'av-source.mp4');
+    const source = path.join(dir, `${name}.mp4`);
     await exec('ffmpeg', [
       ...['-v', 'error', '-y', '-i', pictures],
       ...['-f', 'lavfi', '-i', "aevalsrc='if(lt(mod(t-0.25,0.5),0.03)*gte(t,0.25),0.8*sin(2*PI*1000*t),0)':s=48000:d=12"],
-      ...['-map', '0:v:0', '-map', '1:a:0', '-c:v', 'copy', '-c:a', 'aac', '-b:a', '128k', '-shortest', '-movflags', '+faststart', source],
+      ...['-map', '0:v:0', '-map', '1:a:0', '-c:v', 'copy', ...audioArgs, '-shortest', '-movflags', '+faststart', source],
     ]);
+    return source;
+  }
+
+  it('stays with the pictures at every cut, its AAC frames copied, within one AAC frame (21 ms)', async () => {
+    const source = await beepSource('av-aac', ['-c:a', 'aac', '-b:a', '128k']);
     const work = path.join(dir, 'work-av');
     await mkdir(work);
     const output = path.join(dir, 'out-av.mp4');
@@ -225,14 +231,7 @@ describe('the sound of a render', () => {
   }, 120_000);
 
   it('is encoded again when it is not AAC-LC, still with the pictures', async () => {
-    const pictures = path.join(dir, 'av-pictures-he.mp4');
-    await makePatternClip({ seconds: 12, frameRate: RATE, gop: 2 }, pictures);
-    const source = path.join(dir, 'av-source-mp3.mp4');
-    await exec('ffmpeg', [
-      ...['-v', 'error', '-y', '-i', pictures],
-      ...['-f', 'lavfi', '-i', "aevalsrc='if(lt(mod(t-0.25,0.5),0.03)*gte(t,0.25),0.8*sin(2*PI*1000*t),0)':s=48000:d=12"],
-      ...['-map', '0:v:0', '-map', '1:a:0', '-c:v', 'copy', '-c:a', 'libmp3lame', '-b:a', '128k', '-shortest', source],
-    ]);
+    const source = await beepSource('av-mp3', ['-c:a', 'libmp3lame', '-b:a', '128k']);
     const work = path.join(dir, 'work-av-mp3');
     await mkdir(work);
     const output = path.join(dir, 'out-av-mp3.mp4');

@@ -339,6 +339,9 @@ async function renderAudio(
   });
 }
 
+/** An AAC-LC frame: 1024 samples. */
+const aacFrameSeconds = (source: SourceVideo) => 1024 / source.audioRate;
+
 /** Where each range's copied audio starts and ends, as timestamps of the source's AAC frames. */
 interface AudioCut {
   from: number;
@@ -354,7 +357,7 @@ interface AudioCut {
  */
 async function planAudioCopy(file: string, source: SourceVideo, ranges: readonly FrameRange[], tools: Tools): Promise<AudioCut[] | null> {
   if (source.audioCodec !== 'aac' || source.audioProfile !== 'LC') return null;
-  const frame = 1024 / source.audioRate;
+  const frame = aacFrameSeconds(source);
   const at = (n: number) => source.videoStart + n / source.frameRate;
   // ffprobe's intervals are timestamps of the file (not offsets from its start, as -ss is).
   const near = (t: number) => `${Math.max(0, t - 1).toFixed(6)}%+2`;
@@ -401,7 +404,7 @@ async function planAudioCopy(file: string, source: SourceVideo, ranges: readonly
  * half a frame before the first one not kept.
  */
 async function copyAudio(file: string, source: SourceVideo, cuts: readonly AudioCut[], output: string, tools: Tools, timeoutMs: number) {
-  const frame = 1024 / source.audioRate;
+  const frame = aacFrameSeconds(source);
   const pieces = cuts.map((_, i) => `${output}.${i}.aac`);
   for (const [i, cut] of cuts.entries()) {
     await run(
@@ -415,6 +418,29 @@ async function copyAudio(file: string, source: SourceVideo, cuts: readonly Audio
   // Joined end to end, streamed: hours of audio are tens of megabytes.
   await writeFile(output, '');
   for (const piece of pieces) await pipeline(createReadStream(piece), createWriteStream(output, { flags: 'a' }));
+}
+
+/**
+ * The audio of the kept ranges, in `work`: its AAC frames copied when they can be (a probe of
+ * them around the cuts first), else encoded once, the longest task of a render.
+ */
+async function makeAudio(
+  file: string,
+  source: SourceVideo,
+  ranges: readonly FrameRange[],
+  work: string,
+  tools: Tools,
+  timeoutMs: number,
+): Promise<{ audio: 'copy' | 'encode'; file: string }> {
+  const cuts = await planAudioCopy(file, source, ranges, tools);
+  if (cuts) {
+    const output = path.resolve(work, 'audio.aac');
+    await copyAudio(file, source, cuts, output, tools, timeoutMs);
+    return { audio: 'copy', file: output };
+  }
+  const output = path.resolve(work, 'audio.m4a');
+  await renderAudio(file, source, ranges, output, tools, timeoutMs);
+  return { audio: 'encode', file: output };
 }
 
 /** Everything encoded in one pass, for sources whose frames are not evenly spaced. */
@@ -522,20 +548,13 @@ export async function renderRanges(
   };
   const pieces: PieceJob[] = [];
   const files: string[] = [];
-  let audio: RenderResult['audio'] = source.hasAudio ? 'encode' : 'none';
-  let audioFile = path.resolve(work, 'audio.m4a');
+  const sound: { audio: RenderResult['audio']; file: string } = { audio: 'none', file: '' };
   try {
-    // The audio starts at once, beside the pictures' planning: copied when it can be (a probe
-    // of its frames around the cuts first), else encoded, the longest task of a render.
+    // The audio starts at once, beside the pictures' planning.
     if (source.hasAudio) {
-      const cuts = await planAudioCopy(file, source, ranges, tools);
-      if (cuts) {
-        audio = 'copy';
-        audioFile = path.resolve(work, 'audio.aac');
-        start(() => copyAudio(file, source, cuts, audioFile, tools, timeoutMs));
-      } else {
-        start(() => renderAudio(file, source, ranges, audioFile, tools, timeoutMs));
-      }
+      start(async () => {
+        Object.assign(sound, await makeAudio(file, source, ranges, work, tools, timeoutMs));
+      });
     }
     for (const range of ranges) {
       const { keyframes, reorderDelay } = await sourceKeyframes(file, source, range.startFrame, range.endFrame, tools);
@@ -567,9 +586,9 @@ export async function renderRanges(
     [
       ...['-protocol_whitelist', 'file,concat', '-f', 'concat', '-safe', '0', '-i', fileArg(list)],
       ...(source.hasAudio
-        ? ['-protocol_whitelist', 'file', '-i', fileArg(audioFile), '-map', '0:v:0', '-map', '1:a:0']
+        ? ['-protocol_whitelist', 'file', '-i', fileArg(sound.file), '-map', '0:v:0', '-map', '1:a:0']
         : ['-map', '0:v:0']),
-      ...['-c', 'copy', ...(audio === 'copy' ? ['-bsf:a', 'aac_adtstoasc'] : [])],
+      ...['-c', 'copy', ...(sound.audio === 'copy' ? ['-bsf:a', 'aac_adtstoasc'] : [])],
       ...[...CLEAN, '-movflags', '+faststart', '-f', 'mp4', fileArg(output)],
     ],
     { bin: opts.ffmpegPath, signal: opts.signal, timeoutMs },
@@ -583,6 +602,6 @@ export async function renderRanges(
     duration: frames / source.frameRate,
     copiedFrames,
     encodedFrames: frames - copiedFrames,
-    audio,
+    audio: sound.audio,
   };
 }
