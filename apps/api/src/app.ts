@@ -87,6 +87,7 @@ import { uploadRoutes } from './modules/videos/tus.ts';
 import { videoRoutes } from './modules/videos/videos.routes.ts';
 import { createVideoService } from './modules/videos/videos.service.ts';
 import { createUploadHousekeeping } from './modules/videos/upload-housekeeping.ts';
+import { testingRoutes } from './modules/testing/testing.routes.ts';
 import { vocabularyRoutes } from './modules/vocabularies/vocabularies.routes.ts';
 import { createVocabularyService } from './modules/vocabularies/vocabularies.service.ts';
 import { ffmpegCapabilities } from './media-pipeline/ffmpeg.ts';
@@ -466,6 +467,8 @@ export async function buildApp(deps: AppDeps): Promise<{
       await v1.register(preparationRoutes({ preparation: services.preparation }));
       await v1.register(analysisRoutes({ analysis: services.analysis, scratch: services.scratch, frames: services.frames }));
       await v1.register(statsRoutes({ stats: services.stats }));
+      // The end-to-end suite's people: the route exists only on a server started for the tests.
+      if (config.testSeeding) await v1.register(testingRoutes({ db: deps.database.db }));
       await v1.register(calibrationRoutes({ calibration: services.calibration }));
       await v1.register(reviewRoutes({ review: services.review }));
       await v1.register(selfAssessmentRoutes({ selfAssessment: services.selfAssessment, stats: services.selfVsExpert }));

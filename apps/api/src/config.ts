@@ -29,6 +29,8 @@ const envSchema = z.object({
   WORKERS: z.enum(['on', 'off', 'only']).default('on'),
   DEMO_DATA: onOff.optional(),
   DEMO_VIDEOS: onOff.default('on'),
+  TEST_SEEDING: onOff.default('off'),
+  NODE_ENV: z.string().optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Sutura <no-reply@sutura.local>'),
   SUPPORT_EMAIL: z.email().default('support@sutura.local'),
@@ -135,6 +137,8 @@ export type Config = {
   demoData: boolean;
   /** With the demo accounts, generate demo videos (ffmpeg) in the background at first start. */
   demoVideos: boolean;
+  /** The end-to-end suite's seeding route (/v1/testing/people): only with NODE_ENV=test. */
+  testSeeding: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
   supportEmail: string;
@@ -218,6 +222,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`, { cause: error });
   }
+  if (e.TEST_SEEDING === 'on' && e.NODE_ENV !== 'test') {
+    throw new ConfigError('Invalid configuration:\n  TEST_SEEDING: only for the test suite (NODE_ENV=test)');
+  }
   if (e.SSO_ONLY === 'on' && providers.length === 0) {
     throw new ConfigError('Invalid configuration:\n  SSO_ONLY: needs at least one provider in OIDC_PROVIDERS');
   }
@@ -235,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Demo accounts and videos only ever go into the embedded database unless asked for.
     demoData: e.DEMO_DATA ? e.DEMO_DATA === 'on' : !e.DATABASE_URL,
     demoVideos: e.DEMO_VIDEOS === 'on',
+    testSeeding: e.TEST_SEEDING === 'on',
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     supportEmail: e.SUPPORT_EMAIL,
