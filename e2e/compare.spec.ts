@@ -73,7 +73,7 @@ test.beforeAll(async ({ request }) => {
   ];
   await prepareVideo(request, 'editor@sutura.local', learner, videoId, marked, { start: 0, end: 12 });
   await analyseVideo(request, 'expert@sutura.local', videoId, 4);
-  await publishBestCase(request, bestClip, surgery, title, [
+  await publishBestCase(request, 'admin@sutura.local', bestClip, surgery, title, [
     { surgeryStepId: vocabulary[0]!.id, start: 0 },
     { surgeryStepId: vocabulary[1]!.id, start: 3 },
     { surgeryStepId: vocabulary[3]!.id, start: 6 },

@@ -1,12 +1,13 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
-/** One real server on the embedded defaults, with its own data folder, for the whole run. */
-const port = Number(process.env.E2E_PORT ?? 3100);
-export const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'sutura-e2e-'));
-process.env.E2E_DATA_DIR = dataDir;
+/**
+ * Every spec file on a real server of its own (e2e/fixtures.ts), started from a data folder made
+ * once (e2e/global-setup.ts); as many workers as the machine has cores. No retry: a spec passes
+ * or it fails, it does not pass on a second try.
+ */
+const workers = Number(process.env.E2E_WORKERS ?? Math.max(1, Math.min(availableParallelism(), 4)));
 const root = path.resolve(import.meta.dirname, '..');
 
 export default defineConfig({
@@ -14,12 +15,12 @@ export default defineConfig({
   testMatch: '*.spec.ts',
   timeout: 90_000,
   expect: { timeout: 15_000 },
-  workers: 1,
-  retries: process.env.CI ? 1 : 0,
-  reporter: [['list']],
+  workers,
+  retries: 0,
+  globalSetup: './global-setup.ts',
+  reporter: [['list'], ['./phase-reporter.ts']],
   outputDir: path.join(root, 'test-results'),
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
     locale: 'fr-FR',
     trace: 'retain-on-failure',
     actionTimeout: 15_000,
@@ -36,25 +37,6 @@ export default defineConfig({
         '--no-first-run',
         '--disable-quic',
       ],
-    },
-  },
-  webServer: {
-    command: 'node apps/api/src/main.js',
-    cwd: root,
-    url: `http://127.0.0.1:${port}/v1/health`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    // Stopped as an operator stops it, so that it stops its embedded PostgreSQL server too.
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
-    stdout: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: 'warn',
-      DEMO_VIDEOS: 'off',
-      RATE_LIMIT_AUTH_PER_MINUTE: '200',
     },
   },
 });

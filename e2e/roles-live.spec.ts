@@ -1,17 +1,21 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { signIn } from './support.ts';
 import { apiToken, password } from './workflow.ts';
-
-// A demo learner of the embedded server, whose roles are put back as they were at the end.
-const managed = 'learner2@sutura.local';
 
 async function setRoles(request: APIRequestContext, token: string, userId: string, roles: string[]) {
   const response = await request.put(`/v1/admin/users/${userId}/roles`, { headers: { authorization: `Bearer ${token}` }, data: { roles } });
   expect(response.status()).toBe(200);
 }
 
-test('a person’s menu gains and loses the editor space the moment an administrator changes their roles', async ({ page, request }) => {
-  const admin = await apiToken(request, 'admin@sutura.local');
+test('a person’s menu gains and loses the editor space the moment an administrator changes their roles', async ({
+  page,
+  request,
+  cast,
+}) => {
+  // A learner of this spec, whom the administrator makes an editor and then a learner again.
+  const managed = cast.learner2.email;
+  const admin = await apiToken(request, cast.admin.email);
   const found = await request.get(`/v1/admin/users?filter=q==${encodeURIComponent(managed)}`, {
     headers: { authorization: `Bearer ${admin}` },
   });
@@ -27,19 +31,15 @@ test('a person’s menu gains and loses the editor space the moment an administr
   await expect(menu.getByRole('link', { name: 'Tableau de bord', exact: true })).toBeVisible();
   await expect(editorSpace).toHaveCount(0);
 
-  try {
-    // No reload, no sign-out: the open page follows.
-    await setRoles(request, admin, person!.id, ['learner', 'editor']);
-    await expect(editorSpace).toBeVisible();
-    await editorSpace.click();
-    await expect(page).toHaveURL(/\/editor$/);
-    await menu.getByRole('link', { name: 'Tableau de bord', exact: true }).click();
-    await expect(page).toHaveURL(/\/dashboard$/);
-    await expect(editorSpace).toBeVisible();
+  // No reload, no sign-out: the open page follows.
+  await setRoles(request, admin, person!.id, ['learner', 'editor']);
+  await expect(editorSpace).toBeVisible();
+  await editorSpace.click();
+  await expect(page).toHaveURL(/\/editor$/);
+  await menu.getByRole('link', { name: 'Tableau de bord', exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(editorSpace).toBeVisible();
 
-    await setRoles(request, admin, person!.id, ['learner']);
-    await expect(editorSpace).toHaveCount(0);
-  } finally {
-    await setRoles(request, admin, person!.id, ['learner']);
-  }
+  await setRoles(request, admin, person!.id, ['learner']);
+  await expect(editorSpace).toHaveCount(0);
 });

@@ -1,11 +1,24 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
-/** Builds the web app the server will serve, then runs the Playwright specs against a real server. */
+/**
+ * Builds the web app the servers will serve, then runs the Playwright specs against real servers.
+ * `--phase e2e` runs every spec but the accessibility walk, `--phase a11y` the walk alone (the
+ * test runner times them apart, scripts/test.ts); other arguments go to Playwright as they are.
+ */
 const root = path.resolve(import.meta.dirname, '..');
 const run = (cmd: string, args: string[]) => {
   const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 };
+const args = process.argv.slice(2);
+const at = args.indexOf('--phase');
+const phase = at >= 0 ? args.splice(at, 2)[1] : undefined;
+const WALK = 'axe-core';
+const selection = phase === 'e2e' ? ['--grep-invert', WALK] : phase === 'a11y' ? ['e2e/screens.spec.ts', '--grep', WALK] : [];
+if (phase !== undefined && selection.length === 0) {
+  process.stderr.write(`Unknown phase ${phase}: e2e or a11y\n`);
+  process.exit(2);
+}
 run('npm', ['run', 'build', '-w', '@sutura/web']);
-run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...process.argv.slice(2)]);
+run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...selection, ...args]);

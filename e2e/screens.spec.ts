@@ -151,8 +151,8 @@ async function walkCases(request: APIRequestContext): Promise<WalkCases> {
       sendVideo(request, learner, clip),
       sendVideo(request, learner, clip),
       sendVideo(request, learner, clip),
-      publishBestCase(request, clip, surgery, 'Walk A', [0, 2, 4]),
-      publishBestCase(request, clip, surgery, 'Walk B', [0, 3]),
+      publishBestCase(request, 'admin@sutura.local', clip, surgery, 'Walk A', [0, 2, 4]),
+      publishBestCase(request, 'admin@sutura.local', clip, surgery, 'Walk B', [0, 3]),
     ]);
     // Steps of the surgery's vocabulary: the comparison matches them with the best cases'.
     const steps = [

@@ -1,10 +1,10 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 
 /**
  * The sign-in form (drawn without a form library, validated by the shared schema): checked at the
  * submit, then at each change; the first wrong field gets the focus; the server's refusal shows.
  */
-test('the sign-in form validates at the submit, then as one types, and shows a refusal', async ({ page }) => {
+test('the sign-in form validates at the submit, then as one types, and shows a refusal', async ({ page, cast }) => {
   await page.goto('/auth/login');
   const email = page.getByRole('textbox', { name: /^adresse e-mail/i });
   const password = page.getByLabel(/^mot de passe/i).first();
@@ -20,7 +20,7 @@ test('the sign-in form validates at the submit, then as one types, and shows a r
 
   await email.fill('not-an-email');
   await expect(messages).toHaveText(['Votre e-mail doit être une adresse e-mail valide', 'Ce champ est obligatoire']);
-  await email.fill('learner@sutura.local');
+  await email.fill(cast.learner.email);
   await password.fill('wrong-password');
   await expect(messages).toHaveCount(0);
 
@@ -28,7 +28,7 @@ test('the sign-in form validates at the submit, then as one types, and shows a r
   await expect(page.getByRole('alert')).toHaveText('Votre e-mail ou votre mot de passe est incorrect, veuillez réessayer');
   await expect(page).toHaveURL(/\/auth\/login$/);
 
-  await password.fill('sutura2026');
+  await password.fill(cast.learner.password);
   await page.getByRole('button', { name: 'Se connecter' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 });

@@ -220,10 +220,7 @@ export async function analyseVideo(
   expect(finalize.status(), await finalize.text()).toBe(200);
 }
 
-/**
- * The person's language, set on their account (an earlier spec may have left another one);
- * 'auto' follows the browser's, as a demo account does at first.
- */
+/** The person's language, set on their account; 'auto' follows the browser's, as a new account does. */
 export async function setLanguage(request: APIRequestContext, email: string, langCode: 'fr' | 'en' | 'auto'): Promise<void> {
   const headers = { Authorization: `Bearer ${await apiToken(request, email)}` };
   const current = await request.get('/v1/users/preferences', { headers });
@@ -242,18 +239,19 @@ export async function caseSurgery(request: APIRequestContext): Promise<{ id: str
 }
 
 /**
- * An administrator's published best case of `surgery`, its video uploaded by tus and ready, one
+ * The administrator `adminEmail`'s published best case of `surgery`, its video uploaded by tus and ready, one
  * step at each second of `starts` (the surgery's steps in their order, or the steps given), a note
  * on the first. A title given as one text is made "<title> (fr)" and "<title> (en)".
  */
 export async function publishBestCase(
   request: APIRequestContext,
+  adminEmail: string,
   clip: string,
   surgery: { id: string; organId: string | null; steps: { id: string }[] },
   title: string | { fr: string; en: string },
   starts: number[] | { surgeryStepId: string; start: number }[],
 ): Promise<string> {
-  const headers = { Authorization: `Bearer ${await apiToken(request, 'admin@sutura.local')}` };
+  const headers = { Authorization: `Bearer ${await apiToken(request, adminEmail)}` };
   const created = await request.post('/v1/admin/best-cases', {
     headers,
     data: {
