@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { chooseOption, codeFromOutbox, field, signIn } from './support.ts';
 
 const person = { rpps: '10999901027', lastName: 'Marchand-Roux', firstName: 'Jean-François' };
@@ -107,9 +107,9 @@ test('a surgeon signs up, validates the email, signs in, changes language and th
   expect(await page.evaluate(() => localStorage.getItem('userToken'))).toBeNull();
 });
 
-test('the menu is a drawer with a tab bar at 390 px, and fixed at 1440 px', async ({ page }) => {
+test('the menu is a drawer with a tab bar at 390 px, and fixed at 1440 px', async ({ page, cast }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signIn(page, 'learner@sutura.local', 'sutura2026');
+  await signIn(page, cast.learner.email, cast.learner.password);
   await expect(page.getByTestId('tab-bar')).toBeVisible();
   await expect(page.getByTestId('left-menu')).toBeHidden();
   await page.getByTestId('menu-toggle').click();
@@ -127,10 +127,10 @@ test('the menu is a drawer with a tab bar at 390 px, and fixed at 1440 px', asyn
   await expect(page.getByTestId('tab-bar')).toBeHidden();
 });
 
-test('every menu entry of each demo role opens a working page', async ({ page }) => {
+test('every menu entry of each role opens a working page', async ({ page, cast }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
-  for (const account of ['learner', 'editor', 'expert', 'admin', 'copil']) {
-    await signIn(page, `${account}@sutura.local`, 'sutura2026');
+  for (const account of [cast.learner, cast.editor, cast.expert, cast.admin, cast.copil]) {
+    await signIn(page, account.email, account.password);
     const links = page.getByTestId('left-menu').getByRole('link');
     await expect(links.first()).toBeVisible();
     const hrefs = await links.evaluateAll((els) => els.map((e) => e.getAttribute('href')!));

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import { expect, test, type Cast } from './fixtures.ts';
 import { MENU } from '@sutura/domain/menu';
 import type { Role } from '@sutura/domain/roles';
 import { signIn } from './support.ts';
@@ -13,16 +14,16 @@ import { analyseVideo, makeClip, password, prepareVideo, sendVideo, skipSelfAsse
  * case, a give-back, a submit with ratings missing included).
  */
 
-const learner = 'learner@sutura.local';
-const editor = 'editor@sutura.local';
-const expert = 'expert@sutura.local';
-const admin = 'admin@sutura.local';
+/** The spec's people, made on its server before the first test. */
+let who: Cast;
 
 const media = { dir: '', clip: '' };
 const cases = { analysed: '', toAnalyse: '' };
 
-test.beforeAll(async ({ request }) => {
+test.beforeAll(async ({ request, cast }) => {
   test.setTimeout(300_000);
+  who = cast;
+  const [learner, editor, expert] = [cast.learner.email, cast.editor.email, cast.expert.email];
   media.dir = mkdtempSync(path.join(tmpdir(), 'sutura-e2e-quiet-'));
   media.clip = path.join(media.dir, 'case.mp4');
   makeClip(media.clip, 6);
@@ -88,7 +89,7 @@ test('a signed-out visit asks for no session it cannot have, and a session the s
   expect(noise).toEqual([]);
 
   // Signed in: the readable companion of the httpOnly session cookie says so, and holds no secret.
-  await signIn(page, learner, password);
+  await signIn(page, who.learner.email, password);
   const cookies = await context.cookies();
   expect(cookies.find((c) => c.name === 'sutura_session')).toMatchObject({ httpOnly: true });
   expect(cookies.find((c) => c.name === 'sutura_signed_in')).toMatchObject({ value: '1', httpOnly: false, sameSite: 'Strict' });
@@ -109,7 +110,7 @@ test('a signed-out visit asks for no session it cannot have, and a session the s
   expect(noise.slice(quiet)).toEqual([]);
 
   // Signing out clears both cookies.
-  await signIn(page, learner, password);
+  await signIn(page, who.learner.email, password);
   await page.getByTestId('logout').click();
   await expect(page).toHaveURL(/\/auth\/login/);
   const left = (await context.cookies()).map((c) => c.name);
@@ -120,7 +121,7 @@ test('a signed-out visit asks for no session it cannot have, and a session the s
 
 test('a surgeon walks their pages, tabs and cases without a console error or a refused request', async ({ browser }) => {
   test.setTimeout(180_000);
-  const { context, page, noise } = await signedIn(browser, learner);
+  const { context, page, noise } = await signedIn(browser, who.learner.email);
   for (const pathname of menuPages('learner')) await visit(page, pathname);
   for (const tab of ['mine', 'toAnalyze', 'analysed', 'shared']) await visit(page, `/videos?tab=${tab}`);
   for (const tab of ['overview', 'kpis', 'nasaTlx', 'steps']) await visit(page, `/my-stats?tab=${tab}`);
@@ -139,8 +140,8 @@ test('a surgeon walks their pages, tabs and cases without a console error or a r
 test('an editor and an administrator walk their pages without a console error or a refused request', async ({ browser }) => {
   test.setTimeout(180_000);
   for (const [email, role] of [
-    [editor, 'editor'],
-    [admin, 'administrator'],
+    [who.editor.email, 'editor'],
+    [who.admin.email, 'administrator'],
   ] as const) {
     const { context, page, noise } = await signedIn(browser, email);
     for (const pathname of menuPages(role)) await visit(page, pathname);
@@ -152,7 +153,7 @@ test('an editor and an administrator walk their pages without a console error or
 
 test('an expert claims, tries to submit with ratings missing, and gives the video back, without a refused request', async ({ browser }) => {
   test.setTimeout(180_000);
-  const { context, page, noise } = await signedIn(browser, expert);
+  const { context, page, noise } = await signedIn(browser, who.expert.email);
   for (const pathname of menuPages('expert')) await visit(page, pathname);
   await visit(page, `/expert/${cases.analysed}`);
 
@@ -189,7 +190,7 @@ test('an expert claims, tries to submit with ratings missing, and gives the vide
 });
 
 test('My videos shows the new tab’s skeletons at once, never the previous tab’s cards', async ({ browser }) => {
-  const { context, page, noise } = await signedIn(browser, learner, 390);
+  const { context, page, noise } = await signedIn(browser, who.learner.email, 390);
   await visit(page, '/videos?tab=toAnalyze');
   await expect(page.getByTestId('video-card').first()).toBeVisible();
   const analysedCards = await page.getByTestId('video-card').count();

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { signIn, watchCsp } from './support.ts';
 
 const publicScreens = ['/auth/login', '/auth/sign-up', '/auth/forgot-password'];
@@ -20,7 +20,7 @@ const signedInScreens = [
   '/my-account/edit-password',
 ];
 
-test('every screen works under the strict Content-Security-Policy, at both widths', async ({ page }) => {
+test('every screen works under the strict Content-Security-Policy, at both widths', async ({ page, cast }) => {
   test.setTimeout(180_000);
   const violations = watchCsp(page);
   const errors: string[] = [];
@@ -33,7 +33,7 @@ test('every screen works under the strict Content-Security-Policy, at both width
       await expect(page.locator('#root')).not.toBeEmpty();
     }
   }
-  await signIn(page, 'learner@sutura.local', 'sutura2026');
+  await signIn(page, cast.learner.email, cast.learner.password);
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: 900 });
     for (const screen of signedInScreens) {
@@ -55,7 +55,7 @@ test('every screen works under the strict Content-Security-Policy, at both width
   expect(errors).toEqual([]);
 });
 
-test('the pages and the API carry the security headers; the session cookie is out of reach of scripts', async ({ page, request }) => {
+test('the pages and the API carry the security headers; the session cookie is out of reach of scripts', async ({ page, request, cast }) => {
   const html = await request.get('/auth/login');
   const csp = html.headers()['content-security-policy'];
   expect(csp).toContain("script-src 'self'");
@@ -70,7 +70,7 @@ test('the pages and the API carry the security headers; the session cookie is ou
   expect(api.headers()['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
   expect(api.headers()['x-content-type-options']).toBe('nosniff');
 
-  await signIn(page, 'learner@sutura.local', 'sutura2026');
+  await signIn(page, cast.learner.email, cast.learner.password);
   expect(await page.evaluate(() => Object.keys(localStorage))).not.toContain('userToken');
   expect(await page.evaluate(() => document.cookie)).not.toContain('sutura_session');
   const cookie = (await page.context().cookies()).find((c) => c.name === 'sutura_session');

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { signIn } from './support.ts';
 
 /**
@@ -73,8 +74,8 @@ test('the sign-in page loads neither the player, the upload and socket clients, 
   for (const [name, file] of Object.entries(FIRST_SCREEN_FREE)) expect(scripts, name).not.toContain(file);
 });
 
-test('the dashboard connects the socket but loads neither the player nor the upload client', async ({ page }) => {
-  await signIn(page, 'learner@sutura.local', 'sutura2026');
+test('the dashboard connects the socket but loads neither the player nor the upload client', async ({ page, cast }) => {
+  await signIn(page, cast.learner.email, cast.learner.password);
   const scripts = await scriptsLoaded(page, async () => {
     await page.reload();
     await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
