@@ -2,13 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test, type Cast } from './fixtures.ts';
 import { signIn } from './support.ts';
 import { apiToken, password, sendVideo } from './workflow.ts';
 
-const learner = 'learner@sutura.local';
-const editor = 'editor@sutura.local';
-const otherEditor = 'editor2@sutura.local';
+/** The spec's people, made on its own server before its first test. */
+let who: Cast;
 
 /**
  * A 12 s clip at 25 fps: a test pattern, 2 s of black (the camera out of the patient), then
@@ -16,7 +16,8 @@ const otherEditor = 'editor2@sutura.local';
  */
 const media = { dir: '', clip: '' };
 
-test.beforeAll(() => {
+test.beforeAll(async ({ cast }) => {
+  who = cast;
   media.dir = mkdtempSync(path.join(tmpdir(), 'sutura-e2e-prep-'));
   media.clip = path.join(media.dir, 'intervention.mp4');
   execFileSync(
@@ -53,16 +54,16 @@ async function newContextPage(browser: import('@playwright/test').Browser, email
 
 test('an editor claims, trims, marks the steps and submits; the pool, the learner and the player follow', async ({ browser, request }) => {
   test.setTimeout(300_000);
-  const videoId = await sendVideo(request, learner, media.clip, true);
+  const videoId = await sendVideo(request, who.learner.email, media.clip, true);
 
-  const learnerSide = await newContextPage(browser, learner);
+  const learnerSide = await newContextPage(browser, who.learner.email);
   await learnerSide.page.goto(`/videos/${videoId}`);
   const learnerStatus = learnerSide.page.getByTestId('video-status');
   await expect(learnerStatus).toHaveAttribute('data-status', 'pending_preparation');
 
   // Both editors see the video in the pool; the first claims it and it leaves the other's pool live.
-  const first = await newContextPage(browser, editor);
-  const second = await newContextPage(browser, otherEditor);
+  const first = await newContextPage(browser, who.editor.email);
+  const second = await newContextPage(browser, who.editor2.email);
   const page = first.page;
   await page.getByRole('link', { name: 'Espace préparateur' }).first().click();
   await expect(page).toHaveURL(/\/editor$/);
@@ -244,11 +245,11 @@ test('at 1440×900 the actions and their messages stay in the window; a step spl
   request,
 }) => {
   test.setTimeout(180_000);
-  const videoId = await sendVideo(request, learner, media.clip);
-  const headers = { Authorization: `Bearer ${await apiToken(request, editor)}` };
+  const videoId = await sendVideo(request, who.learner.email, media.clip);
+  const headers = { Authorization: `Bearer ${await apiToken(request, who.editor.email)}` };
   expect((await request.post(`/v1/editor/videos/${videoId}/claim`, { headers, data: {} })).status()).toBe(200);
 
-  const { context, page } = await newContextPage(browser, editor);
+  const { context, page } = await newContextPage(browser, who.editor.email);
   await page.goto(`/editor/${videoId}`);
   await expect(page.getByTestId('preparation-workspace')).toHaveAttribute('data-phase', 'trim');
   // The page's actions are in the window from the start, the way on included.

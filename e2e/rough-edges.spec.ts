@@ -1,10 +1,10 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { chooseOption, field, signIn } from './support.ts';
 
 const password = 'sutura2026';
-const learner = 'learner2@sutura.local';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -62,9 +62,9 @@ async function doubleClick(page: Page, testId: string) {
   await page.getByTestId(testId).dblclick();
 }
 
-test('a double click sends one contact message, and the toast leaves the header visible', async ({ page }) => {
+test('a double click sends one contact message, and the toast leaves the header visible', async ({ page, cast }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signIn(page, learner, password);
+  await signIn(page, cast.learner2.email, password);
   await page.goto('/settings/contact');
   await chooseOption(page, /Objet/, /Question/);
   const message = page.getByTestId('contact-message');
@@ -90,10 +90,10 @@ test('a double click sends one contact message, and the toast leaves the header 
   expect(await mailsTo('support@sutura.local')).toBe(before + 1);
 });
 
-test('a double click deletes a case once, with no error', async ({ page, baseURL }) => {
-  const id = await apiCase(baseURL!, learner);
+test('a double click deletes a case once, with no error', async ({ page, baseURL, cast }) => {
+  const id = await apiCase(baseURL!, cast.learner2.email);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, learner, password);
+  await signIn(page, cast.learner2.email, password);
   await page.goto(`/videos/${id}`);
   await page.getByTestId('delete-video').click();
   await doubleClick(page, 'confirm-delete');
@@ -111,10 +111,11 @@ test('a double click deletes a case once, with no error', async ({ page, baseURL
 test('cards tell cases apart: date and time, key steps; the case form marks what it needs and says why it refuses', async ({
   page,
   baseURL,
+  cast,
 }) => {
-  await apiCase(baseURL!, learner, { surgeryDuration: 45 });
+  await apiCase(baseURL!, cast.learner2.email, { surgeryDuration: 45 });
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, learner, password);
+  await signIn(page, cast.learner2.email, password);
   await page.goto('/videos');
   const card = page.getByTestId('video-card').first();
   await expect(card).toContainText(/Ajoutée le .* \d{2}:\d{2}/);
@@ -146,9 +147,12 @@ test('cards tell cases apart: date and time, key steps; the case form marks what
   await expect(page.getByText('Ce texte est trop long').first()).toBeVisible();
 });
 
-test('each role sees its own product: a page it may not open says so, editors see only what is shared with them', async ({ page }) => {
+test('each role sees its own product: a page it may not open says so, editors see only what is shared with them', async ({
+  page,
+  cast,
+}) => {
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, 'admin@sutura.local', password);
+  await signIn(page, cast.admin.email, password);
   // Administrators see which legal settings the installation lacks.
   await expect(page.getByTestId('legal-settings-missing')).toContainText('LEGAL_OPERATOR_NAME');
   await page.goto('/videos');
@@ -157,7 +161,7 @@ test('each role sees its own product: a page it may not open says so, editors se
   // The server ends the session (its cookie) before the sign-in page shows.
   await expect(page).toHaveURL(/\/auth\/login/);
 
-  await signIn(page, 'editor@sutura.local', password);
+  await signIn(page, cast.editor.email, password);
   await page.goto('/videos');
   await expect(page.getByTestId('video-tab-shared')).toBeVisible();
   await expect(page.getByTestId('video-tab-mine')).toHaveCount(0);
@@ -190,9 +194,9 @@ test('sign-up: a wrong RPPS check digit has its own message; the directory’s p
   await context.close();
 });
 
-test('after changing the password twice in a hurry, the person is still signed in on this device', async ({ page }) => {
+test('after changing the password twice in a hurry, the person is still signed in on this device', async ({ page, request, cast }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signIn(page, 'learner@sutura.local', password);
+  await signIn(page, cast.learner.email, password);
   await page.goto('/my-account/edit-password');
   await page.getByTestId('current-password').fill(password);
   await page.getByTestId('new-password').fill('sutura2027');
@@ -202,18 +206,15 @@ test('after changing the password twice in a hurry, the person is still signed i
   await expect(page.getByText(/Votre session a expiré/)).toHaveCount(0);
   await page.reload();
   await expect(page).toHaveURL(/\/my-account$/);
-  // Put back for the other specs, which sign in with the demo password.
-  await page.goto('/my-account/edit-password');
-  await page.getByTestId('current-password').fill('sutura2027');
-  await page.getByTestId('new-password').fill(password);
-  await page.getByTestId('confirm-password').fill(password);
-  await page.getByTestId('edit-password-submit').click();
-  await expect(page).toHaveURL(/\/my-account$/);
+  // The new password is the one that signs in now.
+  const signInWith = (pass: string) => request.post('/v1/auth', { data: { email: cast.learner.email, password: pass } });
+  expect((await signInWith(password)).status()).toBe(401);
+  expect((await signInWith('sutura2027')).status()).toBe(200);
 });
 
-test('a double click saves the profile once', async ({ page }) => {
+test('a double click saves the profile once', async ({ page, cast }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, learner, password);
+  await signIn(page, cast.learner2.email, password);
   await page.goto('/my-account');
   let saves = 0;
   page.on('request', (request) => {

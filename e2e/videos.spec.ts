@@ -2,12 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test, type Cast } from './fixtures.ts';
 import { signIn, watchCsp } from './support.ts';
 
+/** The spec's people, made on its own server before its first test. */
+let who: Cast;
+
 const password = 'sutura2026';
-const learner = 'learner@sutura.local';
-const editor = 'editor@sutura.local';
 
 /** A 20 s H.264 + AAC clip and two JPEG pictures, made by ffmpeg for this run. */
 const media = { dir: '', clip: '', pictures: [] as string[] };
@@ -16,7 +18,8 @@ function ffmpeg(args: string[]) {
   execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args], { stdio: 'ignore' });
 }
 
-test.beforeAll(() => {
+test.beforeAll(async ({ cast }) => {
+  who = cast;
   media.dir = mkdtempSync(path.join(tmpdir(), 'sutura-e2e-media-'));
   media.clip = path.join(media.dir, 'intervention.mp4');
   ffmpeg([
@@ -83,7 +86,7 @@ test('a surgeon adds a video, watches it, shares it, revokes the share and delet
   test.setTimeout(240_000);
   const violations = watchCsp(page);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, learner, password);
+  await signIn(page, who.learner.email, password);
 
   await page.getByRole('link', { name: 'Mes vidéos' }).first().click();
   await expect(page).toHaveURL(/\/videos$/);
@@ -179,13 +182,13 @@ test('a surgeon adds a video, watches it, shares it, revokes the share and delet
 
   // Share with a colleague, who reads it on the shared page.
   await page.getByTestId('share-video').click();
-  await page.getByTestId('share-email').fill(editor);
+  await page.getByTestId('share-email').fill(who.editor.email);
   await page.getByTestId('confirm-share').click();
-  await expect(page.getByTestId('share-item').filter({ hasText: editor })).toBeVisible();
+  await expect(page.getByTestId('share-item').filter({ hasText: who.editor.email })).toBeVisible();
 
   const editorContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR' });
   const editorPage = await editorContext.newPage();
-  await signIn(editorPage, editor, password);
+  await signIn(editorPage, who.editor.email, password);
   await editorPage.goto(`/videos/${videoId}/shared`);
   await expect(editorPage.getByTestId('video-player')).toBeVisible();
   await expect(editorPage.getByTestId('shared-read-only')).toContainText('lecture seule');
@@ -194,7 +197,7 @@ test('a surgeon adds a video, watches it, shares it, revokes the share and delet
   }
 
   // Revoked: the colleague gets the not-found page.
-  await page.getByTestId('share-item').filter({ hasText: editor }).getByTestId('revoke-share').click();
+  await page.getByTestId('share-item').filter({ hasText: who.editor.email }).getByTestId('revoke-share').click();
   await expect(page.getByText("Cette vidéo n'est partagée avec personne.")).toBeVisible();
   await editorPage.reload();
   await expect(editorPage.getByTestId('video-not-found')).toBeVisible();
