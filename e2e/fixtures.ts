@@ -21,6 +21,8 @@ export interface PersonSpec {
   langCode?: 'auto' | 'fr' | 'en';
   theme?: 'auto' | 'light' | 'dark';
   noSpecialty?: boolean;
+  /** An address of the test's choosing (a server setting may name it before the person exists). */
+  email?: string;
 }
 
 /**

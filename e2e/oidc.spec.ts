@@ -1,53 +1,41 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { request as apiRequest, type Page } from '@playwright/test';
 import { pscClaims, startTestProvider, type TestProvider } from '../apps/api/test/oidc-test-provider.ts';
+import { expect, people, test, type Person } from './fixtures.ts';
+import { freePort, startServer, type TestServer } from './server.ts';
 import { chooseOption } from './support.ts';
 
 /**
  * Signing in with real OpenID Connect providers (oidc-provider), in Chromium, through the real
  * pages: one provider like Pro Santé Connect, one like a hospital's Keycloak. Sutura runs here as
- * a server of its own, configured with both and SSO-only (the run's shared server has no provider).
+ * a server of its own, configured with both and SSO-only: the providers must know its address
+ * before it starts, and it must know theirs, so its port is chosen first.
  */
-const base = Number(process.env.E2E_PORT ?? 3100) + 10;
-const port = base + 2;
-const publicUrl = `http://127.0.0.1:${port}`;
-const root = path.resolve(import.meta.dirname, '..');
-let server: ChildProcess | undefined;
-let dataDir = '';
-let psc: TestProvider;
-let chu: TestProvider;
+const state: { server?: TestServer; psc?: TestProvider; chu?: TestProvider; breakGlass?: Person; learner?: Person } = {};
+const BREAK_GLASS = 'break-glass-admin@e2e.sutura.test';
 
 test.describe.configure({ mode: 'serial' });
-test.use({ baseURL: publicUrl });
+// The spec's pages go to its own SSO-only server, not to the usual server of a spec.
+test.use({ baseURL: async ({}, use) => use(state.server!.url) });
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
+  const [port, pscPort, chuPort] = [await freePort(), await freePort(), await freePort()];
+  const publicUrl = `http://127.0.0.1:${port}`;
   const back = (id: string) => ({
     redirectUri: `${publicUrl}/v1/auth/sso/${id}/callback`,
     postLogoutRedirectUri: `${publicUrl}/auth/login`,
   });
-  psc = await startTestProvider({ flavour: 'psc', port: base, ...back('psc') });
-  chu = await startTestProvider({ flavour: 'keycloak', port: base + 1, ...back('chu') });
-  dataDir = mkdtempSync(path.join(tmpdir(), 'sutura-e2e-oidc-'));
-  server = spawn(process.execPath, ['apps/api/src/main.js'], {
-    cwd: root,
-    stdio: 'ignore',
+  const psc = (state.psc = await startTestProvider({ flavour: 'psc', port: pscPort, ...back('psc') }));
+  const chu = (state.chu = await startTestProvider({ flavour: 'keycloak', port: chuPort, ...back('chu') }));
+  state.server = await startServer({
+    label: 'oidc',
+    template: process.env.E2E_TEMPLATE_DIR,
     env: {
-      ...process.env,
       PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      PUBLIC_URL: publicUrl,
-      LOG_LEVEL: 'warn',
-      DEMO_VIDEOS: 'off',
-      RATE_LIMIT_AUTH_PER_MINUTE: '200',
-      // SSO-only: the providers sign everyone in, a password only the demo administrator (break-glass).
+      // SSO-only: the providers sign everyone in, a password only the break-glass administrator.
       SSO_ONLY: 'on',
-      SSO_BREAK_GLASS_EMAIL: 'admin@sutura.local',
+      SSO_BREAK_GLASS_EMAIL: BREAK_GLASS,
       OIDC_PROVIDERS: JSON.stringify([
         {
           id: 'psc',
@@ -69,23 +57,23 @@ test.beforeAll(async () => {
       ]),
     },
   });
-  await expect
-    .poll(async () => (await fetch(`${publicUrl}/v1/health`).catch(() => undefined))?.status, { timeout: 100_000, intervals: [500] })
-    .toBe(200);
+  const request = await apiRequest.newContext({ baseURL: publicUrl });
+  const made = await people(request, {
+    admin: { roles: ['administrator'], firstName: 'Nadia', lastName: 'Lefèvre', email: BREAK_GLASS },
+    learner: { roles: ['learner'] },
+  });
+  await request.dispose();
+  state.breakGlass = made.admin;
+  state.learner = made.learner;
   // The first sign-in with each provider reads its metadata and keys: done once here, so that the
   // clicks below wait only for the round trip (the machine running the tests may be busy).
   for (const id of ['psc', 'chu']) await fetch(`${publicUrl}/v1/auth/sso/${id}/start`, { redirect: 'manual' });
 });
 
 test.afterAll(async () => {
-  if (server?.pid && server.exitCode === null) {
-    const stopped = new Promise((resolve) => server!.once('exit', resolve));
-    server.kill('SIGTERM');
-    await stopped;
-  }
-  await psc?.close();
-  await chu?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await state.server?.stop();
+  await state.psc?.close();
+  await state.chu?.close();
 });
 
 async function acceptConditions(page: Page) {
@@ -96,8 +84,8 @@ async function acceptConditions(page: Page) {
 test('Pro Santé Connect: the first sign-in creates the account, the next signs in, signing out ends the provider session', async ({
   page,
 }) => {
-  psc.accounts.set('psc-helene', pscClaims('10999901019'));
-  psc.nextAccount = 'psc-helene';
+  state.psc!.accounts.set('psc-helene', pscClaims('10999901019'));
+  state.psc!.nextAccount = 'psc-helene';
   await page.goto('/auth/login');
   await page.getByRole('link', { name: 'Se connecter avec Pro Santé Connect' }).click({ timeout: 45_000 });
 
@@ -130,7 +118,7 @@ test('Pro Santé Connect: the first sign-in creates the account, the next signs 
 
   // Signing out also ends the provider's session (RP-initiated logout), then back to sign-in.
   await page.goto('/auth/logout');
-  await expect(page).toHaveURL(`${publicUrl}/auth/login`, { timeout: 20_000 });
+  await expect(page).toHaveURL(`${state.server!.url}/auth/login`, { timeout: 20_000 });
 
   // The second sign-in goes straight to the dashboard.
   await page.getByRole('link', { name: 'Se connecter avec Pro Santé Connect' }).click({ timeout: 45_000 });
@@ -138,14 +126,14 @@ test('Pro Santé Connect: the first sign-in creates the account, the next signs 
 });
 
 test("the hospital's provider: roles from its groups, shown to administrators with the person's identities", async ({ page }) => {
-  chu.accounts.set('kc-nadia', {
+  state.chu!.accounts.set('kc-nadia', {
     email: 'n.admin@chu-exemple.fr',
     email_verified: true,
     given_name: 'Noor',
     family_name: 'Admin',
     groups: ['sutura-admins'],
   });
-  chu.nextAccount = 'kc-nadia';
+  state.chu!.nextAccount = 'kc-nadia';
   await page.goto('/auth/login');
   await page.getByRole('link', { name: 'Se connecter avec CHU Exemple' }).click({ timeout: 45_000 });
   await expect(page).toHaveURL(/\/auth\/sso$/);
@@ -166,8 +154,8 @@ test("the hospital's provider: roles from its groups, shown to administrators wi
 });
 
 test('a refusal tells the person why, in their language, and creates nothing', async ({ page }) => {
-  psc.accounts.set('psc-unknown', pscClaims('10999999998'));
-  psc.nextAccount = 'psc-unknown';
+  state.psc!.accounts.set('psc-unknown', pscClaims('10999999998'));
+  state.psc!.nextAccount = 'psc-unknown';
   await page.goto('/auth/login');
   await page.getByRole('link', { name: 'Se connecter avec Pro Santé Connect' }).click({ timeout: 45_000 });
   await expect(page).toHaveURL(/\/auth\/login\?sso_error=SSO_RPPS_UNKNOWN$/);
@@ -184,7 +172,7 @@ test('SSO-only: no password form nor sign-up, but the break-glass administrator 
   const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
   await page.getByRole('button', { name: 'Administrateur de secours : connexion par mot de passe' }).click();
-  await page.getByRole('textbox', { name: /^Adresse e-mail/ }).fill('learner@sutura.local');
+  await page.getByRole('textbox', { name: /^Adresse e-mail/ }).fill(state.learner!.email);
   await page
     .getByLabel(/^Mot de passe/)
     .first()
@@ -193,7 +181,7 @@ test('SSO-only: no password form nor sign-up, but the break-glass administrator 
   await expect(page.getByRole('alert')).toHaveText(
     'La connexion par mot de passe est désactivée ici : utilisez le service de connexion de votre établissement',
   );
-  await page.getByRole('textbox', { name: /^Adresse e-mail/ }).fill('admin@sutura.local');
+  await page.getByRole('textbox', { name: /^Adresse e-mail/ }).fill(state.breakGlass!.email);
   await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 });

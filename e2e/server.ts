@@ -60,7 +60,7 @@ export async function startServer(opts: { template?: string; env?: Record<string
     const copied = spawnSync('cp', ['-a', opts.template, dataDir]);
     if (copied.status !== 0) throw new Error(`Could not copy the test data folder: ${copied.stderr.toString()}`);
   }
-  const port = await freePort();
+  const port = opts.env?.PORT ? Number(opts.env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const log = createWriteStream(path.join(dataDir, 'server.log'));
   const child: ChildProcess = spawn(process.execPath, ['apps/api/src/main.js'], {

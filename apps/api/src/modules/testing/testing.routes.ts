@@ -24,6 +24,8 @@ const personInput = z.object({
   lastName: z.string().trim().min(1).max(100).default('Martin'),
   langCode: z.enum(LANG_PREFERENCES).default('auto'),
   theme: z.enum(THEME_PREFERENCES).default(DEFAULT_PREFERENCES.theme),
+  /** An address chosen by the test (a setting may name it before the person exists); else one of its own. */
+  email: z.email().max(254).optional(),
   /** Without the specialty of the demo accounts (urology). */
   noSpecialty: z.boolean().default(false),
 });
@@ -47,7 +49,7 @@ export function testingRoutes(deps: { db: Db }): FastifyPluginAsyncZod {
         const [specialty] = await deps.db.select({ id: specialties.id }).from(specialties).where(eq(specialties.code, 'urology'));
         const made = [];
         for (const person of request.body.people) {
-          const email = `${person.key}-${randomBytes(6).toString('hex')}@e2e.sutura.test`;
+          const email = person.email?.toLowerCase() ?? `${person.key}-${randomBytes(6).toString('hex')}@e2e.sutura.test`;
           const [row] = await deps.db
             .insert(users)
             .values({
