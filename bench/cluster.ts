@@ -5,8 +5,8 @@
  * BENCH_CONNECTIONS=50)
  *
  * In one run: 20 000 videos over 200 learners seeded with SQL; two API processes
- * (apps/api/src/main.js, WORKERS=off) on that database; two nginx instances with the README's
- * configuration (deploy/nginx/sutura.conf), one whose upstream is process A alone, one with A
+ * (apps/api/src/main.js, WORKERS=off) on that database; two nginx instances with the
+ * configuration of docs/production.md (deploy/nginx/sutura.conf), one whose upstream is process A alone, one with A
  * and B. GET /v1/videos?page=1&limit=20 is loaded at N keep-alive connections through each nginx,
  * taking turns by the second so that both meet the same machine. Prints req/s and p99 of both
  * and the ratio two/one. On a machine with fewer cores than processes (two Node processes, nginx,

@@ -13,7 +13,7 @@ function checkNode(version) {
   var major = Number(parts[0]);
   var minor = Number(parts[1]);
   // Node runs TypeScript files without flags from 22.18 on the 22 line, and from 23.6; and the
-  // installed argon2 binding crashes older ones (22.12, 20) when it loads (see README).
+  // installed argon2 binding crashes older ones (22.12, 20) when it loads (see docs/architecture.md).
   var ok = major > 23 || (major === 23 && minor >= 6) || (major === 22 && minor >= 18);
   if (ok) return null;
   return (

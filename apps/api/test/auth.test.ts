@@ -257,7 +257,7 @@ describe('password reset and change', () => {
     const locked = await ctx.inject({ method: 'POST', url: '/v1/users/reset/check', body: { email: user.email, code } });
     expect(locked.statusCode).toBe(429);
 
-    // After a locked code, a new one waits until the locked one has expired (README, Security).
+    // After a locked code, a new one waits until the locked one has expired (docs/security.md).
     ctx.clock.advance(15 * 60_000);
     await ctx.inject({ method: 'POST', url: '/v1/users/reset/send', body: { email: user.email } });
     const fresh = codeFromMail((await ctx.waitForMail(user.email, { after: 2 })).text);

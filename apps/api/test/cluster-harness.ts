@@ -117,8 +117,8 @@ export async function waitReady(proc: SuturaProcess, base: string, timeoutMs = 9
 }
 
 /**
- * nginx in the foreground with its own prefix, temp folders and pid file, serving the README's
- * configuration (deploy/nginx/sutura.conf) with the upstreams and the listen address replaced.
+ * nginx in the foreground with its own prefix, temp folders and pid file, serving the
+ * configuration of docs/production.md (deploy/nginx/sutura.conf) with the upstreams and the listen address replaced.
  */
 export async function startNginx(opts: {
   port: number;

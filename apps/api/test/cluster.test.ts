@@ -33,7 +33,7 @@ import type { TestContext } from './harness.ts';
 import { makeClip, tusMetadata, videoForm } from './video-fixtures.ts';
 
 /**
- * Sutura as a cluster: nginx with the README's configuration in front of two API processes
+ * Sutura as a cluster: nginx with the configuration of docs/production.md in front of two API processes
  * (WORKERS=off) and one worker process (WORKERS=only), on a fresh database of the PostgreSQL
  * server of TEST_DATABASE_URL and an S3-compatible server (s3rver). Every process is a real
  * `node apps/api/src/main.js`; everything started here is stopped in afterAll.

@@ -219,7 +219,7 @@ describe('the embedded PostgreSQL server', () => {
     await database.close();
     await server.stop();
 
-    // Restore as the README says: the backup's folders become a new DATA_DIR.
+    // Restore as docs/embedded-database.md says: the backup's folders become a new DATA_DIR.
     const restored = await freshFolder();
     await cp(target, restored, { recursive: true });
     const back = await openDatabase({ dataDir: path.join(restored, 'db'), log });

@@ -1,5 +1,5 @@
 /**
- * The settings the legal texts quote (README, "Configuration"). LEGAL_LAST_UPDATED is not among
+ * The settings the legal texts quote (docs/configuration.md). LEGAL_LAST_UPDATED is not among
  * them: the texts carry their own date until an operator who amends them sets it.
  */
 export const LEGAL_SETTINGS = [

@@ -1,7 +1,7 @@
 /** Business constants of SPEC §9 and the limits the product chose where the spec is silent. */
 export const PASSWORD_MIN_LENGTH = 8;
 export const RPPS_LENGTH = 11;
-/** 8 digits: with the limits below, a year of guessing finds a code with a chance under 1e-6 (README, Security). */
+/** 8 digits: with the limits below, a year of guessing finds a code with a chance under 1e-6 (docs/security.md). */
 export const CODE_LENGTH = 8;
 export const CODE_TTL_MINUTES = 15;
 /** Wrong tries of one code before it locks. */

@@ -38,7 +38,7 @@ describe('field rules of SPEC §5', () => {
       expect(messageOf(phoneField(), bad)).toBe('PHONE_FORMAT');
   });
 
-  it('RPPS number: 11 digits; recovery code: 8 digits (README, Security)', () => {
+  it('RPPS number: 11 digits; recovery code: 8 digits (docs/security.md)', () => {
     expect(messageOf(rppsField(), '10999901019')).toBeUndefined();
     expect(messageOf(rppsField(), '1099990101')).toBe('RPPS_FORMAT');
     expect(messageOf(rppsField(), '1099990101a')).toBe('RPPS_FORMAT');

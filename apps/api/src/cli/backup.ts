@@ -10,7 +10,7 @@ import { createS3Storage } from '../storage/s3.ts';
 
 /**
  * `npm run backup [-- FOLDER]`: the database and the media files, consistent, into FOLDER
- * (default DATA_DIR/backups/sutura-<date>), while Sutura runs or not. README says how to restore.
+ * (default DATA_DIR/backups/sutura-<date>), while Sutura runs or not. docs/embedded-database.md says how to restore.
  */
 const config = loadConfig();
 const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);

@@ -18,7 +18,7 @@ export function codeWaitMs(strikes: number): number {
 /**
  * Mailed codes: stored hashed, valid 15 minutes, locked after 5 wrong tries. Across codes an
  * account has a budget of wrong tries per day, and each code that received a wrong try makes the
- * next one wait longer, so that cycling new codes buys no more guesses (README, Security).
+ * next one wait longer, so that cycling new codes buys no more guesses (docs/security.md).
  * `onBlocked` runs once when a code locks or the day's budget runs out, to tell the holder.
  */
 export function createCodes(

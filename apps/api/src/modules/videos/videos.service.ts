@@ -40,7 +40,7 @@ export async function removeUploadFilesOf(
   }
 }
 
-/** Per-person limits on what waits for, or takes, storage (README, configuration). */
+/** Per-person limits on what waits for, or takes, storage (docs/configuration.md). */
 export interface StorageQuotas {
   casesWaitingForFile: number;
   bytesInFlight: number;
