@@ -16,7 +16,7 @@ const BREAK_GLASS = 'break-glass-admin@e2e.sutura.test';
 
 test.describe.configure({ mode: 'serial' });
 // The spec's pages go to its own SSO-only server, not to the usual server of a spec.
-test.use({ baseURL: async ({}, use) => use(state.server!.url) });
+test.use({ baseURL: async ({}, use) => use(state.server?.url) });
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
