@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/client.ts';
 import { bestCaseStepNotes, bestCases, surgeries, surgerySteps, users, videoSteps, videos } from '../db/schema.ts';
 import type { Queue } from '../jobs/queue.ts';
-import { UPLOADS_DIR } from '../modules/videos/videos.service.ts';
+import { UPLOADS_DIR } from '../modules/videos/upload-files.ts';
 import type { Scratch } from '../storage/scratch.ts';
 import type { Storage } from '../storage/storage.ts';
 import { generateDemoClip } from './video-generator.ts';

@@ -7,7 +7,7 @@ import type { Db } from '../db/client.ts';
 import { claims, preparations, surgeries, surgerySteps, users, videoPictures, videoShares, videos } from '../db/schema.ts';
 import type { Queue } from '../jobs/queue.ts';
 import type { MediaService } from '../modules/media/media.service.ts';
-import { UPLOADS_DIR } from '../modules/videos/videos.service.ts';
+import { UPLOADS_DIR } from '../modules/videos/upload-files.ts';
 import type { Scratch } from '../storage/scratch.ts';
 import type { Storage } from '../storage/storage.ts';
 import { generateDemoClip } from './video-generator.ts';
