@@ -9,6 +9,7 @@ export default tseslint.config(
     ignores: [
       'apps/api/tmp-scratch/**',
       '**/dist/**',
+      'apps/web/dist.*/**',
       '**/node_modules/**',
       'data/**',
       'apps/web/public/**',

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { buildWeb } from '../scripts/build-web.js';
 
 /**
  * Builds the web app the servers will serve, then runs the Playwright specs against real servers.
@@ -20,5 +21,6 @@ if (phase !== undefined && selection.length === 0) {
   process.stderr.write(`Unknown phase ${phase}: e2e or a11y\n`);
   process.exit(2);
 }
-run('npm', ['run', 'build', '-w', '@sutura/web']);
+// Built once, and only when older than its sources (a second run at once waits for the first).
+await buildWeb();
 run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...selection, ...args]);

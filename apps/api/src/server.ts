@@ -85,7 +85,7 @@ const [{ buildApp, createServices }, { createJobHandlers }, { createRealtimeEmit
   import('./app.ts'),
   import('./jobs/workers.ts'),
   import('./realtime/socket.ts'),
-  import('./seed.ts'),
+  import('./demo/seed.ts'),
 ]);
 const storage = await createStorageFromConfig(config);
 const scratch = createScratchFromConfig(config);
@@ -150,7 +150,7 @@ if (config.workers !== 'only') {
   }
   // The demo's generators load only when they have something to do, after the server answers.
   if (createdDemo && config.demoVideos) {
-    Promise.all([import('./demo-videos.ts'), import('./demo-analysis.ts'), import('./demo-best-cases.ts')])
+    Promise.all([import('./demo/videos.ts'), import('./demo/analysis.ts'), import('./demo/best-cases.ts')])
       .then(async ([{ seedDemoVideos }, { seedDemoAnalysis }, { seedDemoBestCase, seedDemoReferenceBestCase }]) => {
         const durations = await seedDemoVideos({ db: database.db, queue, mediaService: services.mediaService, storage, scratch, log });
         await seedDemoAnalysis({ db: database.db, voice: services.voice, scratch, log, durations, ffmpegPath: config.ffmpegPath });
@@ -161,7 +161,7 @@ if (config.workers !== 'only') {
   }
   // Months of analysed cases for the statistics, once (its own marker), beside the demo videos.
   if (config.demoData && config.demoVideos) {
-    import('./demo-history.ts')
+    import('./demo/history.ts')
       .then(({ seedDemoHistory }) => seedDemoHistory({ db: database.db, storage, scratch, log, ffmpegPath: config.ffmpegPath }))
       .catch((err: unknown) => log.error({ err }, 'demo history could not be generated'));
   }

@@ -11,7 +11,7 @@ import { DEFAULT_PREFERENCES } from '@sutura/domain/preferences';
 import { analyses, media, notifications, surgerySteps, users, videoShares, videoSteps, videos } from '../src/db/schema.ts';
 import { ffprobe } from '../src/media-pipeline/ffmpeg.ts';
 import pino from 'pino';
-import { DEMO_EXPERT_EMAIL, seedDemoAnalysis } from '../src/demo-analysis.ts';
+import { DEMO_EXPERT_EMAIL, seedDemoAnalysis } from '../src/demo/analysis.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 import { videoForm } from './video-fixtures.ts';
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminBestCase, AdminBestCaseDetail, BestCaseDetail, BestCaseRequest, BestCaseSummary } from '@sutura/domain/best-cases';
 import type { Role } from '@sutura/domain/roles';
 import { bestCases, media, notifications, surgeries, surgerySteps, videoSteps, videos } from '../src/db/schema.ts';
-import { seedDemoBestCase } from '../src/demo-best-cases.ts';
+import { seedDemoBestCase } from '../src/demo/best-cases.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 import { makeClip, tusMetadata } from './video-fixtures.ts';
 

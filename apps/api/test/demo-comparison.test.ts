@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Comparison, ComparisonChoices } from '@sutura/domain/comparison';
 import { surgeries, surgerySteps, videoSteps, videos } from '../src/db/schema.ts';
-import { seedDemoReferenceBestCase } from '../src/demo-best-cases.ts';
+import { seedDemoReferenceBestCase } from '../src/demo/best-cases.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 
 let ctx: TestContext;
@@ -26,7 +26,7 @@ describe('the demo comparison', () => {
       .from(surgerySteps)
       .where(eq(surgerySteps.surgeryId, surgery!.id))
       .orderBy(asc(surgerySteps.position));
-    // The analysed demo case as demo-analysis.ts marks it: the first four steps of the surgery over 120 s.
+    // The analysed demo case as demo/analysis.ts marks it: the first four steps of the surgery over 120 s.
     const [analysed] = await db
       .insert(videos)
       .values({

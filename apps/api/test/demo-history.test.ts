@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LearnerSelfVsExpert } from '@sutura/domain/self-assessment';
 import type { LearnerStats } from '@sutura/domain/stats';
 import { analyses, claims, media, preparations, selfAssessments, users, videoSteps, videos } from '../src/db/schema.ts';
-import { DEMO_HISTORY_LEARNERS, seedDemoHistory } from '../src/demo-history.ts';
-import { DEMO_PASSWORD, seed } from '../src/seed.ts';
+import { DEMO_HISTORY_LEARNERS, seedDemoHistory } from '../src/demo/history.ts';
+import { DEMO_PASSWORD, seed } from '../src/demo/seed.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 
 let ctx: TestContext;

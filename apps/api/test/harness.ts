@@ -25,7 +25,7 @@ import { startS3Server } from './s3-server.ts';
 import { createS3UploadStore } from '../src/storage/s3-uploads.ts';
 import { createScratchFromConfig, createStorageFromConfig } from '../src/storage/select.ts';
 import type { Storage } from '../src/storage/storage.ts';
-import { RPPS_SAMPLE_FILE } from '../src/seed.ts';
+import { RPPS_SAMPLE_FILE } from '../src/demo/seed.ts';
 
 /** Three people of the sample RPPS extract, used to sign up in tests. */
 export const SAMPLE_PEOPLE = [

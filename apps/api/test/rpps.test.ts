@@ -6,7 +6,7 @@ import { ERRORS } from '@sutura/domain/errors';
 import { isLuhnValid, isRppsFormatValid } from '@sutura/domain/rpps';
 import { rppsDirectory } from '../src/db/schema.ts';
 import { importRppsFile, type RppsPerson } from '../src/modules/rpps/rpps-extract.ts';
-import { RPPS_SAMPLE_FILE } from '../src/seed.ts';
+import { RPPS_SAMPLE_FILE } from '../src/demo/seed.ts';
 import { createTestContext, SAMPLE_PEOPLE, type TestContext } from './harness.ts';
 
 let ctx: TestContext;

@@ -16,15 +16,15 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** Every module of the server, the ones loaded after it answers (demo generators) included. */
 const SERVER_MODULES = [
   'app.ts',
-  'seed.ts',
+  'demo/seed.ts',
   'jobs/workers.ts',
   'jobs/queue.ts',
   'realtime/socket.ts',
   'db/client.ts',
-  'demo-videos.ts',
-  'demo-analysis.ts',
-  'demo-best-cases.ts',
-  'demo-history.ts',
+  'demo/videos.ts',
+  'demo/analysis.ts',
+  'demo/best-cases.ts',
+  'demo/history.ts',
   'modules/analysis/analysis.report.ts',
   'modules/mail/mailer.ts',
 ];

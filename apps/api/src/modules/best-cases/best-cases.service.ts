@@ -26,7 +26,7 @@ import type { Audit } from '../audit/audit.service.ts';
 import type { MediaService } from '../media/media.service.ts';
 import { aboutCase, type NotificationService } from '../notifications/notifications.service.ts';
 import type { UploadStore } from '../../storage/uploads.ts';
-import { removeUploadFilesOf } from '../videos/videos.service.ts';
+import { removeUploadFilesOf } from '../videos/upload-files.ts';
 import { createCaseReads } from '../cases/case-read.ts';
 import { localName, surgeryNamesOf } from '../cases/names.ts';
 

@@ -5,7 +5,7 @@ import { media, videos } from '../../db/schema.ts';
 import { UPLOADS_PREFIX, type Storage } from '../../storage/storage.ts';
 import type { UploadStore } from '../../storage/uploads.ts';
 import { aboutCase, type NotificationService } from '../notifications/notifications.service.ts';
-import { removeUploadFilesOf } from './videos.service.ts';
+import { removeUploadFilesOf } from './upload-files.ts';
 import { surgeryNamesOf } from '../cases/names.ts';
 
 /** A file younger than this is never swept: its row may be about to be written (a transcode's outputs). */

@@ -5,7 +5,6 @@ import type { Language } from '@sutura/domain/i18n';
 import type { Role } from '@sutura/domain/roles';
 import { type createVideoBody, type updateVideoBody, type VideoDetail } from '@sutura/domain/videos';
 import type { Db } from '../../db/client.ts';
-import { UPLOADS_PREFIX } from '../../storage/storage.ts';
 import type { UploadStore } from '../../storage/uploads.ts';
 import { auditLog, organs, surgeries, surgerySteps, users, videoShares, videos } from '../../db/schema.ts';
 import type { RequestUser } from '../../http/access.ts';
@@ -18,34 +17,12 @@ import { aboutCase, type NotificationService, type RealtimeHub } from '../notifi
 import type { DashboardEvents } from '../dashboard/dashboard.events.ts';
 import { createCaseViews, FIELD_KEYS, type VideoAccess, type VideoRow } from '../cases/case-views.ts';
 import { surgeryNamesOf } from '../cases/names.ts';
+import { removeUploadFilesOf, type StorageQuotas } from './upload-files.ts';
 import { createVideoUploads, progressPusher } from './videos.uploads.ts';
 
 export type { VideoRow } from '../cases/case-views.ts';
 type CreateVideoBody = z.output<typeof createVideoBody>;
 type UpdateVideoBody = z.output<typeof updateVideoBody>;
-
-/** The storage prefix of tus uploads; `videos.source_key` is a storage key (`uploads/<id>` until processed). */
-export const UPLOADS_DIR = UPLOADS_PREFIX;
-
-/** The uploaded bytes of a video (its tus upload, finished or not), wherever the upload stands. */
-export async function removeUploadFilesOf(
-  stores: { storage: Storage; uploads: UploadStore },
-  row: Pick<VideoRow, 'uploadId' | 'sourceKey'>,
-): Promise<void> {
-  if (row.uploadId) await stores.uploads.remove(row.uploadId);
-  if (row.sourceKey?.startsWith(`${UPLOADS_PREFIX}/`)) {
-    const id = row.sourceKey.slice(UPLOADS_PREFIX.length + 1);
-    if (id !== row.uploadId) await stores.uploads.remove(id);
-    await stores.storage.delete(row.sourceKey);
-  }
-}
-
-/** Per-person limits on what waits for, or takes, storage (docs/configuration.md). */
-export interface StorageQuotas {
-  casesWaitingForFile: number;
-  bytesInFlight: number;
-  totalBytes: number;
-}
 
 /** The pool a case in this status counts in (held ones count there once their lease runs out). */
 function poolRolesOf(status: string): Role[] {

@@ -15,7 +15,7 @@ import { aboutCase, type NotificationService, type RealtimeHub } from '../notifi
 
 import type { CaseViews, VideoRow } from '../cases/case-views.ts';
 import { surgeryNamesOf } from '../cases/names.ts';
-import { removeUploadFilesOf, UPLOADS_DIR, type StorageQuotas } from './videos.service.ts';
+import { removeUploadFilesOf, UPLOADS_DIR, type StorageQuotas } from './upload-files.ts';
 
 /** Tells the author how the processing of their file goes. */
 export function progressPusher(hub: RealtimeHub) {

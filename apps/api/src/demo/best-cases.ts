@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import type { Db } from './db/client.ts';
-import { bestCaseStepNotes, bestCases, surgeries, surgerySteps, users, videoSteps, videos } from './db/schema.ts';
-import type { Queue } from './jobs/queue.ts';
-import { generateDemoClip } from './media-pipeline/demo-videos.ts';
-import { UPLOADS_DIR } from './modules/videos/videos.service.ts';
-import type { Scratch } from './storage/scratch.ts';
-import type { Storage } from './storage/storage.ts';
+import type { Db } from '../db/client.ts';
+import { bestCaseStepNotes, bestCases, surgeries, surgerySteps, users, videoSteps, videos } from '../db/schema.ts';
+import type { Queue } from '../jobs/queue.ts';
+import { UPLOADS_DIR } from '../modules/videos/upload-files.ts';
+import type { Scratch } from '../storage/scratch.ts';
+import type { Storage } from '../storage/storage.ts';
+import { generateDemoClip } from './video-generator.ts';
 
 const DEMO_ADMIN_EMAIL = 'admin@sutura.local';
 

@@ -9,7 +9,7 @@ import { disagreementsOf, largestGap } from '@sutura/domain/review';
 import { LEASE_MS } from '@sutura/domain/claims';
 import { DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_PREFERENCES } from '@sutura/domain/preferences';
 import type { NasaTlx } from '@sutura/domain/videos';
-import type { Db } from './db/client.ts';
+import type { Db } from '../db/client.ts';
 import {
   analyses,
   analysisComments,
@@ -25,13 +25,13 @@ import {
   users,
   videoSteps,
   videos,
-} from './db/schema.ts';
-import { DEMO_FONT } from './media-pipeline/demo-videos.ts';
-import { fileArg, run } from './media-pipeline/ffmpeg.ts';
-import { hashPassword } from './modules/auth/auth.service.ts';
+} from '../db/schema.ts';
+import { fileArg, run } from '../media-pipeline/ffmpeg.ts';
+import { hashPassword } from '../modules/auth/auth.service.ts';
+import type { Storage } from '../storage/storage.ts';
+import type { Scratch } from '../storage/scratch.ts';
+import { DEMO_FONT } from './video-generator.ts';
 import { DEMO_PASSWORD } from './seed.ts';
-import type { Storage } from './storage/storage.ts';
-import type { Scratch } from './storage/scratch.ts';
 
 /** Marks the history as made (app_state), written in the same transaction as its rows. */
 export const DEMO_HISTORY_MARKER = 'seed.demo-history';

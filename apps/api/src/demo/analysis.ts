@@ -2,11 +2,11 @@ import path from 'node:path';
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { KPIS } from '@sutura/domain/analysis';
-import type { Db } from './db/client.ts';
-import { analyses, analysisComments, surgerySteps, users, videoSteps, videos } from './db/schema.ts';
-import { fileArg, run } from './media-pipeline/ffmpeg.ts';
-import { VOICE_SCRATCH_BYTES, type VoiceStore } from './modules/analysis/voice.ts';
-import type { Scratch } from './storage/scratch.ts';
+import type { Db } from '../db/client.ts';
+import { analyses, analysisComments, surgerySteps, users, videoSteps, videos } from '../db/schema.ts';
+import { fileArg, run } from '../media-pipeline/ffmpeg.ts';
+import { VOICE_SCRATCH_BYTES, type VoiceStore } from '../modules/analysis/voice.ts';
+import type { Scratch } from '../storage/scratch.ts';
 
 export const DEMO_EXPERT_EMAIL = 'expert@sutura.local';
 

@@ -3,14 +3,14 @@ import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { NasaTlx } from '@sutura/domain/videos';
-import type { Db } from './db/client.ts';
-import { claims, preparations, surgeries, surgerySteps, users, videoPictures, videoShares, videos } from './db/schema.ts';
-import type { Queue } from './jobs/queue.ts';
-import { generateDemoClip } from './media-pipeline/demo-videos.ts';
-import type { MediaService } from './modules/media/media.service.ts';
-import { UPLOADS_DIR } from './modules/videos/videos.service.ts';
-import type { Scratch } from './storage/scratch.ts';
-import type { Storage } from './storage/storage.ts';
+import type { Db } from '../db/client.ts';
+import { claims, preparations, surgeries, surgerySteps, users, videoPictures, videoShares, videos } from '../db/schema.ts';
+import type { Queue } from '../jobs/queue.ts';
+import type { MediaService } from '../modules/media/media.service.ts';
+import { UPLOADS_DIR } from '../modules/videos/upload-files.ts';
+import type { Scratch } from '../storage/scratch.ts';
+import type { Storage } from '../storage/storage.ts';
+import { generateDemoClip } from './video-generator.ts';
 
 interface DemoCase {
   author: string;
@@ -101,7 +101,7 @@ function tlx(base: number): NasaTlx {
 /**
  * Demo videos for a newcomer: clips generated with ffmpeg (a visible clock and a tone), put
  * through the real media pipeline, plus a pictures-only case. Runs once, after the server is up.
- * Answers the length of each clip by video id, for the stages that follow (demo-analysis.ts).
+ * Answers the length of each clip by video id, for the stages that follow (analysis.ts).
  */
 export async function seedDemoVideos(deps: {
   db: Db;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
-import { fileArg, run } from './ffmpeg.ts';
+import { fileArg, run } from '../media-pipeline/ffmpeg.ts';
 
 /** fonts-dejavu-core; without it the clips carry no text. */
 export const DEMO_FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';

@@ -3,14 +3,14 @@ import { count, eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Role } from '@sutura/domain/roles';
 import { DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_PREFERENCES } from '@sutura/domain/preferences';
-import type { Db } from './db/client.ts';
-import { appState, specialties, users } from './db/schema.ts';
-import { hashPassword } from './modules/auth/auth.service.ts';
-import { importRppsFile } from './modules/rpps/rpps-extract.ts';
-import type { RppsService } from './modules/rpps/rpps.service.ts';
-import type { VocabularyService } from './modules/vocabularies/vocabularies.service.ts';
+import type { Db } from '../db/client.ts';
+import { appState, specialties, users } from '../db/schema.ts';
+import { hashPassword } from '../modules/auth/auth.service.ts';
+import { importRppsFile } from '../modules/rpps/rpps-extract.ts';
+import type { RppsService } from '../modules/rpps/rpps.service.ts';
+import type { VocabularyService } from '../modules/vocabularies/vocabularies.service.ts';
 
-export const RPPS_SAMPLE_FILE = path.join(import.meta.dirname, 'modules/rpps/sample/PS_LibreAcces_Personne_activite_sample.txt');
+export const RPPS_SAMPLE_FILE = path.join(import.meta.dirname, '../modules/rpps/sample/PS_LibreAcces_Personne_activite_sample.txt');
 
 export const DEMO_PASSWORD = 'sutura2026';
 export const DEMO_ACCOUNTS: { email: string; role: Role; firstName: string; lastName: string }[] = [
