@@ -29,6 +29,16 @@ function open(browser: Browser, person: Person) {
   return signedIn(browser, person, { acceptDownloads: true, permissions: ['microphone', 'clipboard-read', 'clipboard-write'] });
 }
 
+/**
+ * Opens the learner's page of a case at `address` (a full load, as a link from elsewhere does) and
+ * waits until its result is drawn: its data comes at once, but a load of the page's code on a busy
+ * machine may take a while.
+ */
+async function openResult(page: Page, address: string) {
+  await page.goto(address);
+  await expect(page.getByTestId('analysis-summary')).toBeVisible({ timeout: 45_000 });
+}
+
 test('an expert rates, records, comments and submits anyway; the learner reads the result, its moments and its PDF', async ({
   browser,
   request,
@@ -111,9 +121,7 @@ test('an expert rates, records, comments and submits anyway; the learner reads t
   // ---- The learner, who declines to rate the case first (the invitation has its own spec)
   await skipSelfAssessment(request, cast.learner.email, videoId);
   const { context, page: learnerPage } = await open(browser, cast.learner);
-  await learnerPage.goto(`/videos/${videoId}`);
-  // A first load of the page's code, on a busy machine, may take a while (its data comes at once).
-  await expect(learnerPage.getByTestId('analysis-summary')).toBeVisible({ timeout: 45_000 });
+  await openResult(learnerPage, `/videos/${videoId}`);
   await expect(learnerPage.getByTestId('analysis-global-rating')).toContainText('4/5');
   await learnerPage.getByTestId('detail-tab-kpi').click();
   await expect(learnerPage.getByTestId('kpi-table').getByTestId('rating-badge')).toHaveCount(4);
@@ -127,7 +135,7 @@ test('an expert rates, records, comments and submits anyway; the learner reads t
   // A comment's link opens the player at its moment.
   const link = await learnerPage.getByTestId('result-comment-seek').nth(1).getAttribute('href');
   expect(link).toBe(`/videos/${videoId}?t=6`);
-  await learnerPage.goto(link!);
+  await openResult(learnerPage, link!);
   await expect
     .poll(() => learnerPage.locator('[data-testid="video-player"] video').evaluate((v: HTMLVideoElement) => Math.round(v.currentTime)))
     .toBe(6);
@@ -147,8 +155,7 @@ test('an expert rates, records, comments and submits anyway; the learner reads t
     const toggle = learnerPage.getByTestId('show-ratings');
     if ((await toggle.isChecked()) !== on) await toggle.click();
     await expect(toggle).toBeChecked({ checked: on });
-    await learnerPage.goto(`/videos/${videoId}`);
-    await expect(learnerPage.getByTestId('analysis-summary')).toBeVisible();
+    await openResult(learnerPage, `/videos/${videoId}`);
   };
   await showRatings(false);
   await expect(learnerPage.getByTestId('rating-badge')).toHaveCount(0);
