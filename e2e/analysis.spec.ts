@@ -1,81 +1,54 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from '@playwright/test';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { signIn } from './support.ts';
-import { apiToken, makeClip, password, prepareVideo, sendVideo, skipSelfAssessment } from './workflow.ts';
-
-const learner = 'learner@sutura.local';
-const editor = 'editor@sutura.local';
-const expert = 'expert@sutura.local';
+import { casePicture, preparedCase, signedIn, type CaseOptions } from './cases.ts';
+import { expect, test, type Person } from './fixtures.ts';
+import config from './playwright.config.ts';
+import { apiToken, skipSelfAssessment } from './workflow.ts';
 
 // The microphone: Chromium's fake device (a beep) without the permission prompt.
+const launchOptions = config.use!.launchOptions!;
 test.use({
   launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-    ],
+    ...launchOptions,
+    args: [...launchOptions.args!, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'],
   },
 });
 
-const media = { dir: '', clip: '', picture: '' };
+/** The cases of this spec: a 12 s clip, its two steps starting at 1 s and 6 s. */
+const twelveSeconds: CaseOptions = {
+  seconds: 12,
+  steps: [
+    { name: 'Dissection', start: 1, end: 5 },
+    { name: 'Suture', start: 6, end: 11 },
+  ],
+};
 
-test.beforeAll(() => {
-  media.dir = mkdtempSync(path.join(tmpdir(), 'sutura-e2e-analysis-'));
-  media.clip = path.join(media.dir, 'case.mp4');
-  makeClip(media.clip, 12);
-  media.picture = path.join(media.dir, 'docking.jpg');
-  execFileSync(
-    'ffmpeg',
-    ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=640x480', '-frames:v', '1', media.picture],
-    { stdio: 'ignore' },
-  );
-});
+/** A French desktop window that may record from the microphone, copy and download, where `person` has signed in. */
+function open(browser: Browser, person: Person) {
+  return signedIn(browser, person, { acceptDownloads: true, permissions: ['microphone', 'clipboard-read', 'clipboard-write'] });
+}
 
-test.afterAll(() => {
-  if (media.dir) rmSync(media.dir, { recursive: true, force: true });
-});
-
-async function open(browser: Browser, email: string) {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', acceptDownloads: true });
-  await context.grantPermissions(['microphone', 'clipboard-read', 'clipboard-write']);
-  const page = await context.newPage();
-  await signIn(page, email, password);
-  return { context, page };
+/**
+ * Opens the learner's page of a case at `address` (a full load, as a link from elsewhere does) and
+ * waits until its result is drawn: its data comes at once, but a load of the page's code on a busy
+ * machine may take a while.
+ */
+async function openResult(page: Page, address: string) {
+  await page.goto(address);
+  await expect(page.getByTestId('analysis-summary')).toBeVisible({ timeout: 45_000 });
 }
 
 test('an expert rates, records, comments and submits anyway; the learner reads the result, its moments and its PDF', async ({
   browser,
   request,
+  cast,
 }) => {
   test.setTimeout(240_000);
-  const videoId = await sendVideo(request, learner, media.clip);
-  await prepareVideo(
-    request,
-    editor,
-    learner,
-    videoId,
-    [
-      { name: 'Dissection', start: 1, end: 5 },
-      { name: 'Suture', start: 6, end: 11 },
-    ],
-    { start: 0, end: 12 },
-  );
+  const videoId = await preparedCase(request, cast, twelveSeconds);
 
   // ---- The expert
-  const { context: expertContext, page } = await open(browser, expert);
+  const { context: expertContext, page } = await open(browser, cast.expert);
   await page.goto('/expert');
   const card = page.locator(`[data-testid="expert-video-card"][data-video-id="${videoId}"]`);
   // Prepared a moment ago: not "for 0 hours".
@@ -146,10 +119,9 @@ test('an expert rates, records, comments and submits anyway; the learner reads t
   await expertContext.close();
 
   // ---- The learner, who declines to rate the case first (the invitation has its own spec)
-  await skipSelfAssessment(request, learner, videoId);
-  const { context, page: learnerPage } = await open(browser, learner);
-  await learnerPage.goto(`/videos/${videoId}`);
-  await expect(learnerPage.getByTestId('analysis-summary')).toBeVisible();
+  await skipSelfAssessment(request, cast.learner.email, videoId);
+  const { context, page: learnerPage } = await open(browser, cast.learner);
+  await openResult(learnerPage, `/videos/${videoId}`);
   await expect(learnerPage.getByTestId('analysis-global-rating')).toContainText('4/5');
   await learnerPage.getByTestId('detail-tab-kpi').click();
   await expect(learnerPage.getByTestId('kpi-table').getByTestId('rating-badge')).toHaveCount(4);
@@ -163,7 +135,7 @@ test('an expert rates, records, comments and submits anyway; the learner reads t
   // A comment's link opens the player at its moment.
   const link = await learnerPage.getByTestId('result-comment-seek').nth(1).getAttribute('href');
   expect(link).toBe(`/videos/${videoId}?t=6`);
-  await learnerPage.goto(link!);
+  await openResult(learnerPage, link!);
   await expect
     .poll(() => learnerPage.locator('[data-testid="video-player"] video').evaluate((v: HTMLVideoElement) => Math.round(v.currentTime)))
     .toBe(6);
@@ -183,8 +155,7 @@ test('an expert rates, records, comments and submits anyway; the learner reads t
     const toggle = learnerPage.getByTestId('show-ratings');
     if ((await toggle.isChecked()) !== on) await toggle.click();
     await expect(toggle).toBeChecked({ checked: on });
-    await learnerPage.goto(`/videos/${videoId}`);
-    await expect(learnerPage.getByTestId('analysis-summary')).toBeVisible();
+    await openResult(learnerPage, `/videos/${videoId}`);
   };
   await showRatings(false);
   await expect(learnerPage.getByTestId('rating-badge')).toHaveCount(0);
@@ -214,25 +185,15 @@ async function expectEveryTabShown(page: Page, count: number) {
 test('the expert rates with the video in view: every part shown at 1440 px, the player pinned, one title line on a phone', async ({
   browser,
   request,
+  cast,
 }) => {
   test.setTimeout(240_000);
-  const videoId = await sendVideo(request, learner, media.clip, false, { pictures: [media.picture] });
-  await prepareVideo(
-    request,
-    editor,
-    learner,
-    videoId,
-    [
-      { name: 'Dissection', start: 1, end: 5 },
-      { name: 'Suture', start: 6, end: 11 },
-    ],
-    { start: 0, end: 12 },
-  );
-  const headers = { Authorization: `Bearer ${await apiToken(request, expert)}` };
+  const videoId = await preparedCase(request, cast, { ...twelveSeconds, pictures: [casePicture()] });
+  const headers = { Authorization: `Bearer ${await apiToken(request, cast.expert.email)}` };
   expect((await request.post(`/v1/expert/videos/${videoId}/claim`, { headers, data: {} })).status()).toBe(200);
 
   // ---- 1440×900
-  const { context, page } = await open(browser, expert);
+  const { context, page } = await open(browser, cast.expert);
   await page.goto(`/expert/${videoId}`);
   // A first load of the page's code, on a busy machine, may take a while.
   await expect(page.getByTestId('analysis-title')).toBeVisible({ timeout: 45_000 });
@@ -260,9 +221,11 @@ test('the expert rates with the video in view: every part shown at 1440 px, the 
   await context.close();
 
   // ---- A phone: the title on one line (the whole of it a tap away), the player above the ratings.
-  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'fr-FR', hasTouch: true, isMobile: true });
-  const phonePage = await phone.newPage();
-  await signIn(phonePage, expert, password);
+  const { context: phone, page: phonePage } = await signedIn(browser, cast.expert, {
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+  });
   await phonePage.goto(`/expert/${videoId}`);
   const title = phonePage.getByTestId('analysis-title');
   await expect(title).toBeVisible({ timeout: 45_000 });

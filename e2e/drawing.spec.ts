@@ -1,27 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { measureEllipse, playerState, signIn } from './support.ts';
-import { apiToken, makeClip, password, prepareVideo, sendVideo } from './workflow.ts';
+import type { APIRequestContext, Browser, BrowserContextOptions, Page } from '@playwright/test';
+import { preparedCase, signedIn } from './cases.ts';
+import { expect, test, type Cast } from './fixtures.ts';
+import { measureEllipse, playerState } from './support.ts';
+import { apiToken, skipSelfAssessment } from './workflow.ts';
 
-const learner = 'learner@sutura.local';
-const editor = 'editor@sutura.local';
-const expert = 'expert@sutura.local';
+// The cases' clip is 320×240 (4:3) in a 16:9 player: the picture is pillarboxed, which the drawing must not feel.
 
-const media = { dir: '', clip: '' };
-
-test.beforeAll(() => {
-  media.dir = mkdtempSync(path.join(tmpdir(), 'sutura-e2e-drawing-'));
-  media.clip = path.join(media.dir, 'case.mp4');
-  // 320×240 (4:3) in a 16:9 player: the picture is pillarboxed, which the drawing must not feel.
-  makeClip(media.clip, 8);
-});
-
-test.afterAll(() => {
-  if (media.dir) rmSync(media.dir, { recursive: true, force: true });
-});
+// Two devices, a render and a reload each: minutes on a busy shared machine.
+test.describe.configure({ timeout: 300_000 });
 
 /** A point of the picture (video coordinates) in page pixels, from the drawing surface's box. */
 async function at(page: Page, x: number, y: number): Promise<[number, number]> {
@@ -36,36 +23,29 @@ async function drag(page: Page, from: [number, number], to: [number, number]) {
   await page.mouse.up();
 }
 
-test('the expert draws on a frame and attaches it to a comment; the learner finds it in place at any size, after a reload, paused on its frame', async ({
-  browser,
-  request,
-}) => {
-  test.setTimeout(300_000);
-  const videoId = await sendVideo(request, learner, media.clip);
-  await prepareVideo(
-    request,
-    editor,
-    learner,
-    videoId,
-    [
-      { name: 'Exposition', start: 1, end: 4 },
-      { name: 'Dissection', start: 5, end: 7.5 },
-    ],
-    { start: 0, end: 8 },
-  );
-
-  // ---- The expert, with a mouse on a desktop
-  const expertContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR' });
-  const page = await expertContext.newPage();
-  await signIn(page, expert, password);
+/**
+ * A prepared case the expert claims from their space, in a window of `device`; the player on its
+ * first step's frame (1 s: frame 25 of the 25 fps render), a drawing started there.
+ */
+async function drawingOnFirstStep(browser: Browser, request: APIRequestContext, cast: Cast, device: BrowserContextOptions = {}) {
+  const videoId = await preparedCase(request, cast);
+  const { context, page } = await signedIn(browser, cast.expert, device);
   await page.goto('/expert');
   await page.locator(`[data-testid="expert-video-card"][data-video-id="${videoId}"]`).getByTestId('expert-claim').click();
   await expect(page).toHaveURL(new RegExp(`/expert/${videoId}$`));
-
-  // On the first step's frame (1 s: frame 25 of the 25 fps render).
   await page.getByTestId('player-step').first().click();
   await expect.poll(async () => (await playerState(page)).time).toBeCloseTo(1, 2);
   await page.getByTestId('drawing-start').click();
+  return { videoId, context, page };
+}
+
+test('the expert draws on a frame and attaches it to a comment; the learner finds it in place at any size, after a reload, paused on its frame', async ({
+  browser,
+  request,
+  cast,
+}) => {
+  // ---- The expert, with a mouse on a desktop
+  const { videoId, context: expertContext, page } = await drawingOnFirstStep(browser, request, cast);
   await expect(page.getByTestId('drawing-surface')).toBeVisible();
 
   await page.getByTestId('drawing-tool-ellipse').click();
@@ -118,7 +98,7 @@ test('the expert draws on a frame and attaches it to a comment; the learner find
   await expect(page.getByTestId('drawing-overlay')).toBeVisible();
 
   // What was stored: vectors in video coordinates, the frame's exact time.
-  const expertToken = await apiToken(request, expert);
+  const expertToken = await apiToken(request, cast.expert.email);
   const ws = (await (
     await request.get(`/v1/expert/videos/${videoId}`, { headers: { Authorization: `Bearer ${expertToken}` } })
   ).json()) as {
@@ -146,16 +126,10 @@ test('the expert draws on a frame and attaches it to a comment; the learner find
   await expertContext.close();
 
   // The learner declines the self-assessment first: the result shows at once (the invitation has its own spec).
-  const skipped = await request.post(`/v1/videos/${videoId}/self-assessment/skip`, {
-    data: {},
-    headers: { Authorization: `Bearer ${await apiToken(request, learner)}` },
-  });
-  expect(skipped.status(), await skipped.text()).toBe(200);
+  await skipSelfAssessment(request, cast.learner.email, videoId);
 
   // ---- The learner, in dark mode: a desktop, then a phone's width, then a reload
-  const learnerContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'en-GB', colorScheme: 'dark' });
-  const learnerPage = await learnerContext.newPage();
-  await signIn(learnerPage, learner, password);
+  const { context: learnerContext, page: learnerPage } = await signedIn(browser, cast.learner, { locale: 'en-GB', colorScheme: 'dark' });
   await learnerPage.goto(`/videos/${videoId}`);
   const thumbnail = learnerPage.getByTestId('result-comment-drawing');
   // A loaded machine may take a while to serve the page the first time.
@@ -224,30 +198,13 @@ test('the expert draws on a frame and attaches it to a comment; the learner find
 test('on a tablet the expert draws with a finger and with a pen; a saved comment’s drawing opens again, by the keyboard, and changes', async ({
   browser,
   request,
+  cast,
 }) => {
-  test.setTimeout(300_000);
-  const videoId = await sendVideo(request, learner, media.clip);
-  await prepareVideo(
-    request,
-    editor,
-    learner,
-    videoId,
-    [
-      { name: 'Exposition', start: 1, end: 4 },
-      { name: 'Dissection', start: 5, end: 7.5 },
-    ],
-    { start: 0, end: 8 },
-  );
-
-  const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, hasTouch: true, locale: 'en-GB' });
-  const page = await context.newPage();
-  await signIn(page, expert, password);
-  await page.goto('/expert');
-  await page.locator(`[data-testid="expert-video-card"][data-video-id="${videoId}"]`).getByTestId('expert-claim').click();
-  await expect(page).toHaveURL(new RegExp(`/expert/${videoId}$`));
-  await page.getByTestId('player-step').first().click();
-  await expect.poll(async () => (await playerState(page)).time).toBeCloseTo(1, 2);
-  await page.getByTestId('drawing-start').click();
+  const { videoId, context, page } = await drawingOnFirstStep(browser, request, cast, {
+    viewport: { width: 1024, height: 768 },
+    hasTouch: true,
+    locale: 'en-GB',
+  });
   const surface = page.getByTestId('drawing-surface');
   await expect(surface).toBeVisible();
   // A finger or a pen on it draws instead of scrolling the page.
@@ -293,7 +250,7 @@ test('on a tablet the expert draws with a finger and with a pen; a saved comment
   await expect(page.getByTestId('drawing-composer')).toHaveCount(0);
   await expect(page.getByTestId('comment-item')).toHaveCount(1);
 
-  const expertToken = await apiToken(request, expert);
+  const expertToken = await apiToken(request, cast.expert.email);
   type Stored = { start: number; text: string; drawing: { time: number; shapes: { kind: string; center?: [number, number] }[] } };
   const storedComments = async () =>
     (
@@ -313,7 +270,7 @@ test('on a tablet the expert draws with a finger and with a pen; a saved comment
   await page.keyboard.press('Enter');
   const composer = page.getByTestId('drawing-composer');
   await expect(composer).toBeVisible();
-  // Its frame's time in the heading (in the expert's language, whichever an earlier spec left).
+  // Its frame's time in the heading.
   await expect(composer.getByRole('heading', { level: 3 })).toContainText('0:01');
   await expect(composer).toBeFocused();
   await expect.poll(async () => (await playerState(page)).time).toBeCloseTo(1, 2);

@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
-import { makeClip, password, prepareVideo, sendVideo } from './workflow.ts';
+import type { Browser, Locator, Page } from '@playwright/test';
+import { caseClip, preparedCase, sentCase } from './cases.ts';
+import { expect, test, type Person } from './fixtures.ts';
 
 /**
  * The main job of each role done with the keyboard alone: Tab and Shift+Tab to move, Enter, Space,
@@ -11,22 +9,8 @@ import { makeClip, password, prepareVideo, sendVideo } from './workflow.ts';
  * it has moved to the new content.
  */
 
-const learner = 'learner@sutura.local';
-const editor = 'editor@sutura.local';
-const expert = 'expert@sutura.local';
-const admin = 'admin@sutura.local';
-
-const media = { dir: '', clip: '' };
-
-test.beforeAll(() => {
-  media.dir = mkdtempSync(path.join(tmpdir(), 'sutura-e2e-keyboard-'));
-  media.clip = path.join(media.dir, 'case.mp4');
-  makeClip(media.clip, 8);
-});
-
-test.afterAll(() => {
-  if (media.dir) rmSync(media.dir, { recursive: true, force: true });
-});
+// Every key is followed by a look at the focus: a journey takes minutes on a busy shared machine.
+test.describe.configure({ timeout: 600_000 });
 
 interface FocusState {
   onBody: boolean;
@@ -119,15 +103,15 @@ async function openTab(page: Page, tab: Locator, step: string): Promise<void> {
 }
 
 /** Signs in with the keyboard: the two fields, then Enter; the focus lands on the dashboard's title. */
-async function signInByKeyboard(browser: Browser, email: string): Promise<{ page: Page; close(): Promise<void> }> {
+async function signInByKeyboard(browser: Browser, person: Person): Promise<{ page: Page; close(): Promise<void> }> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR' });
   await context.grantPermissions(['microphone']);
   const page = await context.newPage();
   await page.goto('/auth/login');
   await tabTo(page, page.getByRole('textbox', { name: /^adresse e-mail$/i }), 'sign-in: e-mail');
-  await type(page, email, 'sign-in: e-mail');
+  await type(page, person.email, 'sign-in: e-mail');
   await tabTo(page, page.getByLabel(/^mot de passe/i).first(), 'sign-in: password');
-  await type(page, password, 'sign-in: password');
+  await type(page, person.password, 'sign-in: password');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.locator('#page-title')).toBeFocused();
@@ -144,11 +128,25 @@ async function openFromMenu(page: Page, name: string | RegExp, url: RegExp): Pro
   await expectFocus(page, `${String(name)} opened`);
 }
 
-// Every key is followed by a look at the focus: a journey takes minutes on a busy shared machine.
+/** Where each space's cases are claimed: its menu entry and address, the case's card and its claim button, what its workspace shows. */
+const spaces = {
+  expert: { menu: /Espace expert/, path: '/expert', card: 'expert-video-card', claim: 'expert-claim', workspace: 'analysis-title' },
+  editor: { menu: /Espace préparateur/, path: '/editor', card: 'pool-card', claim: 'claim-video', workspace: 'preparation-workspace' },
+};
 
-test('an administrator adds a vocabulary term and changes a person’s roles with the keyboard alone', async ({ browser }) => {
-  test.setTimeout(600_000);
-  const { page, close } = await signInByKeyboard(browser, admin);
+/** Opens the space from the menu and claims the case there with the keyboard: its workspace opens, the keyboard in it. */
+async function claimByKeyboard(page: Page, space: keyof typeof spaces, videoId: string): Promise<void> {
+  const { menu, path, card, claim, workspace } = spaces[space];
+  await openFromMenu(page, menu, new RegExp(`${path}$`));
+  await tabTo(page, page.locator(`[data-testid="${card}"][data-video-id="${videoId}"]`).getByTestId(claim), `${space} space: claim`);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`${path}/${videoId}$`));
+  await expect(page.getByTestId(workspace)).toBeVisible();
+  await arrived(page, `${space} workspace opened`);
+}
+
+test('an administrator adds a vocabulary term and changes a person’s roles with the keyboard alone', async ({ browser, cast }) => {
+  const { page, close } = await signInByKeyboard(browser, cast.admin);
 
   // A specialty, in French and in English, through the dialog.
   await openFromMenu(page, 'Vocabulaires', /\/admin\/vocabularies$/);
@@ -174,12 +172,12 @@ test('an administrator adds a vocabulary term and changes a person’s roles wit
   await expect(page.getByTestId('vocabulary-specialties-row').filter({ hasText: name })).toHaveCount(1);
   await expectFocus(page, 'term saved, dialog closed');
 
-  // learner2 becomes an editor, then is put back as they were.
+  // The second learner becomes an editor, then a learner again.
   await openFromMenu(page, 'Utilisateurs', /\/admin\/users$/);
   await tabTo(page, page.getByRole('textbox', { name: 'Rechercher' }), 'users: search');
-  await type(page, 'learner2@sutura.local', 'users: search');
+  await type(page, cast.learner2.email, 'users: search');
   await expect(page.getByTestId('admin-users-count')).toHaveText('1 personne');
-  const card = page.getByTestId('admin-user').filter({ hasText: 'learner2@sutura.local' });
+  const card = page.getByTestId('admin-user').filter({ hasText: cast.learner2.email });
   for (const on of [true, false]) {
     await tabTo(page, card.getByTestId('admin-user-roles'), 'users: roles');
     await page.keyboard.press('Enter');
@@ -201,28 +199,10 @@ test('an administrator adds a vocabulary term and changes a person’s roles wit
   await close();
 });
 
-test('an expert rates, comments, skips the voice advice and submits with the keyboard alone', async ({ browser, request }) => {
-  test.setTimeout(600_000);
-  const videoId = await sendVideo(request, learner, media.clip);
-  await prepareVideo(
-    request,
-    editor,
-    learner,
-    videoId,
-    [
-      { name: 'Dissection', start: 0.5, end: 3.5 },
-      { name: 'Suture', start: 4, end: 7.5 },
-    ],
-    { start: 0, end: 8 },
-  );
-  const { page, close } = await signInByKeyboard(browser, expert);
-  await openFromMenu(page, /Espace expert/, /\/expert$/);
-  const card = page.locator(`[data-testid="expert-video-card"][data-video-id="${videoId}"]`);
-  await tabTo(page, card.getByTestId('expert-claim'), 'expert space: claim');
-  await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(new RegExp(`/expert/${videoId}$`));
-  await expect(page.getByTestId('analysis-title')).toBeVisible();
-  await arrived(page, 'analysis page opened');
+test('an expert rates, comments, skips the voice advice and submits with the keyboard alone', async ({ browser, request, cast }) => {
+  const videoId = await preparedCase(request, cast);
+  const { page, close } = await signInByKeyboard(browser, cast.expert);
+  await claimByKeyboard(page, 'expert', videoId);
 
   // The five skills, each by its number key.
   await openTab(page, page.getByTestId('analysis-tab-kpi'), 'analysis: skills tab');
@@ -268,17 +248,14 @@ test('an expert rates, comments, skips the voice advice and submits with the key
   await close();
 });
 
-test('an editor trims, marks two steps and submits with the keyboard alone; the handles say their times', async ({ browser, request }) => {
-  test.setTimeout(600_000);
-  const videoId = await sendVideo(request, learner, media.clip);
-  const { page, close } = await signInByKeyboard(browser, editor);
-  await openFromMenu(page, /Espace préparateur/, /\/editor$/);
-  const card = page.locator(`[data-testid="pool-card"][data-video-id="${videoId}"]`);
-  await tabTo(page, card.getByTestId('claim-video'), 'pool: claim');
-  await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(new RegExp(`/editor/${videoId}$`));
-  await expect(page.getByTestId('preparation-workspace')).toBeVisible();
-  await arrived(page, 'preparation page opened');
+test('an editor trims, marks two steps and submits with the keyboard alone; the handles say their times', async ({
+  browser,
+  request,
+  cast,
+}) => {
+  const videoId = await sentCase(request, cast);
+  const { page, close } = await signInByKeyboard(browser, cast.editor);
+  await claimByKeyboard(page, 'editor', videoId);
   await expect
     .poll(() => page.getByTestId('source-video').evaluate((v: HTMLVideoElement) => v.duration), { timeout: 20_000 })
     .toBeGreaterThan(7.9);
@@ -333,9 +310,8 @@ test('an editor trims, marks two steps and submits with the keyboard alone; the 
   await close();
 });
 
-test('a learner adds a video and sends it with the keyboard alone', async ({ browser }) => {
-  test.setTimeout(600_000);
-  const { page, close } = await signInByKeyboard(browser, learner);
+test('a learner adds a video and sends it with the keyboard alone', async ({ browser, cast }) => {
+  const { page, close } = await signInByKeyboard(browser, cast.learner);
   await openFromMenu(page, 'Mes vidéos', /\/videos$/);
   await tabTo(page, page.getByTestId('add-video'), 'videos: add');
   await page.keyboard.press('Enter');
@@ -383,8 +359,7 @@ test('a learner adds a video and sends it with the keyboard alone', async ({ bro
   await radio('IMC du patient', 'De 30 à 40');
   await radio('Complication', 'Non');
   await radio('Antécédent de radiothérapie', 'Non');
-  // Each scale moves by 5 from 50 with the arrows, to the answers the API-sent cases carry (raw
-  // 45), so that the learner's NASA-TLX the statistics spec reads stays theirs.
+  // Each scale moves by 5 from 50 with the arrows, to the answers the API-sent cases carry (raw 45).
   const answers = { mentalDemand: 60, physicalDemand: 40, temporalDemand: 50, performance: 30, effort: 70, frustration: 20 };
   for (const [dimension, value] of Object.entries(answers)) {
     await tabTo(page, page.getByTestId(`tlx-${dimension}`).locator('input'), `NASA-TLX ${dimension}`);
@@ -400,7 +375,7 @@ test('a learner adds a video and sends it with the keyboard alone', async ({ bro
   // The video file: the file chooser opens from the keyboard (the browser's own dialog picks the file).
   await tabTo(page, page.getByTestId('video-file-button'), 'video file');
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
-  await chooser.setFiles(media.clip);
+  await chooser.setFiles(caseClip());
   await expectFocus(page, 'video file chosen');
   await text('message-to-proctor', 'Merci de regarder la dissection.');
 
