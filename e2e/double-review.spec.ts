@@ -107,7 +107,8 @@ test('while only the first review is in, neither the learner nor the second expe
   const card = page.getByTestId('video-card').filter({ has: page.locator(`a[href="/videos/${videoId}"]`) });
   await expect(card.getByTestId('video-status')).toHaveText(SECOND_EXPERT_FR, { timeout: 30_000 });
   await page.goto(`/videos/${videoId}`);
-  await expect(page.getByTestId('video-status')).toHaveText(SECOND_EXPERT_FR);
+  // The case page's code is loaded for the first time here: on a busy machine it takes its time.
+  await expect(page.getByTestId('video-status')).toHaveText(SECOND_EXPERT_FR, { timeout: 30_000 });
   await expect(page.getByTestId('detail-tab-global')).toBeVisible();
   await expect(page.getByTestId('self-assessment-invitation')).toHaveCount(0);
   await expect(page.getByTestId('analysis-summary')).toHaveCount(0);
