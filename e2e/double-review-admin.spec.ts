@@ -272,7 +272,8 @@ test('the administrator sends an analysed case for a second review from its page
   await page.emulateMedia({ colorScheme: 'dark' });
   await signIn(page, cast.admin.email, password);
   await page.goto(`/videos/${cases.second}`);
-  await expect(page.getByTestId('video-status')).toHaveAttribute('data-status', 'analysed');
+  // The case page's code is loaded for the first time here: on a busy machine it takes its time.
+  await expect(page.getByTestId('video-status')).toHaveAttribute('data-status', 'analysed', { timeout: 30_000 });
   await page.getByTestId('send-second-review').click();
   const confirm = page.getByRole('dialog', { name: 'Send this case for a second review?' });
   await confirm.getByTestId('second-review-confirm').click();
