@@ -1,43 +1,34 @@
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import pg from 'pg';
 import pino from 'pino';
 import { embeddedUrl, startEmbeddedServer } from '../apps/api/src/db/embedded-server.ts';
-import { dataDir } from './playwright.config.ts';
+import { expect, people, test, type PersonSpec } from './fixtures.ts';
 import { checkScreen, settle, THEMES } from './screens.ts';
 import { signIn } from './support.ts';
 import { apiToken, password } from './workflow.ts';
 
 /**
- * Double reviews written into the server's own database (the demo of a fresh server has none
- * without its videos): four cases of the first surgery reviewed by the demo expert Claire Dubois
- * and two colleagues made here, whose global rating and KPIs give κ_w = 0.75 and ICC = 0.80
- * (computed by hand in apps/api/test/calibration.test.ts).
+ * Double reviews written into the server's own database (a fresh server has none without its
+ * videos): four cases of the first surgery of the spec's learner, reviewed by the spec's expert
+ * Claire Dubois and two colleagues made here, whose global rating and KPIs give κ_w = 0.75 and
+ * ICC = 0.80 (computed by hand in apps/api/test/calibration.test.ts).
  */
-const colleagues = [
-  { email: 'bruno.deux@e2e.local', firstName: 'Bruno', lastName: 'Deux' },
-  { email: 'chloe.trois@e2e.local', firstName: 'Chloé', lastName: 'Trois' },
-];
+const colleagues = {
+  bruno: { roles: ['expert'], firstName: 'Bruno', lastName: 'Deux' },
+  chloe: { roles: ['expert'], firstName: 'Chloé', lastName: 'Trois' },
+} satisfies Record<string, PersonSpec>;
+const fullName = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`;
 
-test.beforeAll(async () => {
-  const server = await startEmbeddedServer({ dir: path.join(dataDir, 'db'), log: pino({ level: 'silent' }), attach: true });
-  const client = new pg.Client({ connectionString: embeddedUrl(server.connection) });
+test.beforeAll(async ({ request, cast, server }) => {
+  const made = await people(request, colleagues);
+  const db = await startEmbeddedServer({ dir: path.join(server.dataDir, 'db'), log: pino({ level: 'silent' }), attach: true });
+  const client = new pg.Client({ connectionString: embeddedUrl(db.connection) });
   await client.connect();
   try {
-    const { rows: done } = await client.query(`SELECT 1 FROM users WHERE email = $1`, [colleagues[0]!.email]);
-    if (done.length) return;
-    for (const c of colleagues) {
-      await client.query(
-        `INSERT INTO users SELECT (jsonb_populate_record(NULL::users, to_jsonb(u) || jsonb_build_object(
-           'id', gen_random_uuid(), 'email', $1::text, 'first_name', $2::text, 'last_name', $3::text, 'rpps', NULL))).*
-         FROM users u WHERE u.email = 'expert@sutura.local'`,
-        [c.email, c.firstName, c.lastName],
-      );
-    }
-    const ids = async (email: string) => (await client.query(`SELECT id FROM users WHERE email = $1`, [email])).rows[0].id as string;
-    const [a, b, c] = [await ids('expert@sutura.local'), await ids(colleagues[0]!.email), await ids(colleagues[1]!.email)];
-    const learner = await ids('learner@sutura.local');
+    const [a, b, c] = [cast.expert.id, made.bruno.id, made.chloe.id];
+    const learner = cast.learner.id;
     const { rows: surgeries } = await client.query(`SELECT id FROM surgeries ORDER BY position LIMIT 1`);
     const cases: [string, number][][] = [
       [
@@ -76,7 +67,7 @@ test.beforeAll(async () => {
     }
   } finally {
     await client.end();
-    await server.stop();
+    await db.stop();
   }
 });
 
@@ -86,9 +77,12 @@ async function axeClean(page: Page) {
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
-test('an administrator opens the calibration and reads n, kappa and ICC, who rates higher and the Bland–Altman plot', async ({ page }) => {
+test('an administrator opens the calibration and reads n, kappa and ICC, who rates higher and the Bland–Altman plot', async ({
+  page,
+  cast,
+}) => {
   test.setTimeout(180_000);
-  await signIn(page, 'admin@sutura.local', password);
+  await signIn(page, cast.admin.email, password);
   await page.goto('/admin');
   const entry = page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Calibration' });
   await expect(entry).toHaveAttribute('href', '/admin/calibration');
@@ -105,7 +99,7 @@ test('an administrator opens the calibration and reads n, kappa and ICC, who rat
   await expect(global.locator('td').nth(2)).toContainText('0,80');
   const experts = report.getByTestId('agreement-expert');
   await expect(experts).toHaveCount(3);
-  await expect(experts.nth(2)).toContainText('Bruno Deux');
+  await expect(experts.nth(2)).toContainText(fullName(colleagues.bruno));
   await expect(report.getByTestId('agreement-bland-altman-points')).toBeVisible();
   // A period without double reviews.
   await page.getByTestId('calibration-from').fill('2020-01-01');
@@ -124,38 +118,39 @@ test('an administrator opens the calibration and reads n, kappa and ICC, who rat
   await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
 });
 
-test('the demo expert sees their own view, and cannot open the administration’s calibration (server 403 too)', async ({
+test('the expert sees their own view, and cannot open the administration’s calibration (server 403 too)', async ({
   page,
   request,
+  cast,
 }) => {
-  await signIn(page, 'expert@sutura.local', password);
+  await signIn(page, cast.expert.email, password);
   await page.getByRole('link', { name: 'Ma calibration' }).first().click();
   await expect(page).toHaveURL(/\/my-calibration$/);
   const own = page.getByTestId('calibration-own');
   await expect(own.getByTestId('agreement-cases')).toContainText('4 cas en double relecture', { timeout: 60_000 });
   await expect(own.getByTestId('agreement-expert')).toHaveCount(1);
-  await expect(own.getByTestId('agreement-expert')).toContainText('Claire Dubois');
+  await expect(own.getByTestId('agreement-expert')).toContainText(fullName(cast.expert));
   const programme = page.getByTestId('calibration-programme');
   await expect(programme.getByTestId('agreement-row-global').locator('td').nth(1)).toContainText('0,75');
-  await expect(page.getByText('Bruno Deux')).toHaveCount(0);
-  await expect(page.getByText('Chloé Trois')).toHaveCount(0);
+  await expect(page.getByText(fullName(colleagues.bruno))).toHaveCount(0);
+  await expect(page.getByText(fullName(colleagues.chloe))).toHaveCount(0);
 
   await page.goto('/admin/calibration');
   await expect(page.getByTestId('calibration-report')).toHaveCount(0);
-  const headers = { Authorization: `Bearer ${await apiToken(request, 'expert@sutura.local')}` };
+  const headers = { Authorization: `Bearer ${await apiToken(request, cast.expert.email)}` };
   const refused = await request.get('/v1/admin/calibration?filter=from==2020-01-01__to==2030-12-31', { headers });
   expect(refused.status()).toBe(403);
 });
 
 for (const width of [390, 1440]) {
   for (const theme of THEMES) {
-    test(`the calibration pages at ${width} px in the ${theme} theme fit the screen and are axe-clean`, async ({ page }) => {
+    test(`the calibration pages at ${width} px in the ${theme} theme fit the screen and are axe-clean`, async ({ page, cast }) => {
       test.setTimeout(180_000);
       await page.setViewportSize({ width, height: 900 });
       await page.emulateMedia({ colorScheme: theme });
       for (const [email, pathname, name] of [
-        ['admin@sutura.local', '/admin/calibration', 'admin-calibration'],
-        ['expert@sutura.local', '/my-calibration', 'my-calibration'],
+        [cast.admin.email, '/admin/calibration', 'admin-calibration'],
+        [cast.expert.email, '/my-calibration', 'my-calibration'],
       ] as const) {
         await page.context().clearCookies();
         await signIn(page, email, password);

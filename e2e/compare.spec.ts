@@ -2,39 +2,32 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { checkScreen, settle } from './screens.ts';
 import { measureEllipse, signIn } from './support.ts';
 import { analyseVideo, apiToken, makeClip, password, prepareVideo, publishBestCase, sendVideo, setLanguage } from './workflow.ts';
 
 // A learner's analysed case and a published best case of the same surgery, compared step by step:
 // the case has steps 1, 2 and 3 of the surgery, the best case 1, 2 and 4 (with a note on step 1).
-// The surgery is this spec's own: best cases other specs publish never join the comparison, and
-// each test sets the language of the people it signs in (other specs change it).
+// The surgery is the spec's own, added to the vocabulary with four steps; each test sets the
+// language of the people it signs in.
 test.describe.configure({ mode: 'serial' });
 
 const suffix = Date.now().toString(36);
 const title = { fr: `Référence à comparer ${suffix}`, en: `Reference to compare ${suffix}` };
-const learner = 'learner@sutura.local';
-const administrator = 'admin@sutura.local';
 let videoId: string;
 let vocabulary: { id: string; name: string }[];
 
-// The people's languages back as they were at first, for the specs that come after.
-test.afterAll(async ({ request }) => {
-  await setLanguage(request, learner, 'auto');
-  await setLanguage(request, administrator, 'auto');
-});
-
-test.beforeAll(async ({ request }) => {
+test.beforeAll(async ({ request, cast }) => {
   test.setTimeout(300_000);
   const work = mkdtempSync(path.join(tmpdir(), 'sutura-compare-'));
   const caseClip = path.join(work, 'case.mp4');
   const bestClip = path.join(work, 'best.mp4');
   makeClip(caseClip, 12);
   makeClip(bestClip, 10);
-  // This spec's surgery (added last to the vocabulary: the surgery other specs choose stays theirs), with four steps.
-  const admin = { Authorization: `Bearer ${await apiToken(request, administrator)}` };
+  // The spec's surgery, added last to the vocabulary, with four steps.
+  const admin = { Authorization: `Bearer ${await apiToken(request, cast.admin.email)}` };
   const created = async (url: string, data: object) => {
     const res = await request.post(url, { headers: admin, data });
     expect(res.status(), await res.text()).toBe(201);
@@ -64,16 +57,16 @@ test.beforeAll(async ({ request }) => {
   }
   const surgery = { id: surgeryId, organId, steps: vocabulary };
 
-  videoId = await sendVideo(request, learner, caseClip, false, { surgery });
+  videoId = await sendVideo(request, cast.learner.email, caseClip, false, { surgery });
   // Steps 1, 2 and 3 of the surgery's vocabulary, 4 s, 5 s and 3 s long.
   const marked = [
     { surgeryStepId: vocabulary[0]!.id, name: '', start: 0, end: 4 },
     { surgeryStepId: vocabulary[1]!.id, name: '', start: 4, end: 9 },
     { surgeryStepId: vocabulary[2]!.id, name: '', start: 9, end: 12 },
   ];
-  await prepareVideo(request, 'editor@sutura.local', learner, videoId, marked, { start: 0, end: 12 });
-  await analyseVideo(request, 'expert@sutura.local', videoId, 4);
-  await publishBestCase(request, 'admin@sutura.local', bestClip, surgery, title, [
+  await prepareVideo(request, cast.editor.email, cast.learner.email, videoId, marked, { start: 0, end: 12 });
+  await analyseVideo(request, cast.expert.email, videoId, 4);
+  await publishBestCase(request, cast.admin.email, bestClip, surgery, title, [
     { surgeryStepId: vocabulary[0]!.id, start: 0 },
     { surgeryStepId: vocabulary[1]!.id, start: 3 },
     { surgeryStepId: vocabulary[3]!.id, start: 6 },
@@ -109,7 +102,9 @@ async function openComparison(page: Page) {
 test('a learner compares their analysed case with a best case at 1440 px: side by side, steps matched, a step seeks both, step by step', async ({
   browser,
   request,
+  cast,
 }) => {
+  const learner = cast.learner.email;
   // Two players, the page's checks and nine seconds of playing, on a machine that may be shared.
   test.setTimeout(240_000);
   await setLanguage(request, learner, 'en');
@@ -209,7 +204,12 @@ test('a learner compares their analysed case with a best case at 1440 px: side b
   await context.close();
 });
 
-test('at 390 px in dark mode and in French, the comparison is stacked and works with the keyboard alone', async ({ browser, request }) => {
+test('at 390 px in dark mode and in French, the comparison is stacked and works with the keyboard alone', async ({
+  browser,
+  request,
+  cast,
+}) => {
+  const learner = cast.learner.email;
   // On a machine that may be shared, sign-ins, players and axe take their time.
   test.setTimeout(180_000);
   await setLanguage(request, learner, 'fr');
@@ -264,7 +264,9 @@ test('at 390 px in dark mode and in French, the comparison is stacked and works 
 test('a best case page opens the comparison too, and says so plainly when no other best case of the surgery is published', async ({
   browser,
   request,
+  cast,
 }) => {
+  const learner = cast.learner.email;
   // On a machine that may be shared, sign-ins, players and axe take their time.
   test.setTimeout(180_000);
   await setLanguage(request, learner, 'en');
@@ -295,7 +297,10 @@ test('a best case page opens the comparison too, and says so plainly when no oth
 test('the administrator writes the notes of the best case steps (390 px), and the comparison shows them in the reader’s language', async ({
   browser,
   request,
+  cast,
 }) => {
+  const learner = cast.learner.email;
+  const administrator = cast.admin.email;
   // On a machine that may be shared, sign-ins, players and axe take their time.
   test.setTimeout(180_000);
   await setLanguage(request, administrator, 'fr');
@@ -338,7 +343,10 @@ async function at(page: Page, x: number, y: number): Promise<[number, number]> {
 test('the administrator draws on a frame of the best case and writes the note of its step; the learner finds both in the comparison, the drawing in place at 1440 px and 390 px', async ({
   browser,
   request,
+  cast,
 }) => {
+  const learner = cast.learner.email;
+  const administrator = cast.admin.email;
   test.setTimeout(240_000);
   await setLanguage(request, administrator, 'fr');
   await setLanguage(request, learner, 'en');

@@ -2,11 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import pg from 'pg';
-import pino from 'pino';
-import { embeddedUrl, startEmbeddedServer } from '../apps/api/src/db/embedded-server.ts';
-import { dataDir } from './playwright.config.ts';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test, type Cast } from './fixtures.ts';
 import { checkScreen, settle } from './screens.ts';
 import { signIn } from './support.ts';
 import { analyseVideo, apiToken, makeClip, password, prepareVideo, sendVideo } from './workflow.ts';
@@ -16,13 +13,6 @@ import { analyseVideo, apiToken, makeClip, password, prepareVideo, sendVideo } f
 // at 1440 px and 390 px dark, in French then English; copil reads without a single action.
 test.describe.configure({ mode: 'serial' });
 
-const ADMIN = 'admin@sutura.local';
-const LEARNER = 'learner2@sutura.local';
-const EDITOR = 'editor@sutura.local';
-const FIRST = 'expert@sutura.local';
-const SECOND = 'expert2@sutura.local';
-/** A third expert, made here: neither demo expert may take the third review of a case they reviewed. */
-const THIRD = { email: 'ines.tiers@e2e.local', firstName: 'Inès', lastName: 'Tiers' };
 const PHONE = { width: 390, height: 844 };
 
 interface Settings {
@@ -31,11 +21,12 @@ interface Settings {
 }
 
 const cases = { discussed: '', third: '', second: '' };
-let original: Settings | null = null;
 let clip = '';
+/** The spec's people (the cast fixture), kept for the helpers. */
+let staff: Cast;
 
 async function adminHeaders(request: APIRequestContext) {
-  return { Authorization: `Bearer ${await apiToken(request, ADMIN)}` };
+  return { Authorization: `Bearer ${await apiToken(request, staff.admin.email)}` };
 }
 
 async function settings(request: APIRequestContext): Promise<Settings> {
@@ -51,11 +42,11 @@ async function setDefaultShare(request: APIRequestContext, share: number) {
 
 /** A case through upload and preparation, then reviewed by each expert in turn at their level. */
 async function reviewedCase(request: APIRequestContext, reviews: [string, number][]): Promise<string> {
-  const videoId = await sendVideo(request, LEARNER, clip);
+  const videoId = await sendVideo(request, staff.learner2.email, clip);
   await prepareVideo(
     request,
-    EDITOR,
-    LEARNER,
+    staff.editor.email,
+    staff.learner2.email,
     videoId,
     [
       { name: 'Exposition', start: 0, end: 3 },
@@ -68,7 +59,7 @@ async function reviewedCase(request: APIRequestContext, reviews: [string, number
 }
 
 async function videoStatus(request: APIRequestContext, videoId: string): Promise<string> {
-  const headers = { Authorization: `Bearer ${await apiToken(request, LEARNER)}` };
+  const headers = { Authorization: `Bearer ${await apiToken(request, staff.learner2.email)}` };
   return ((await (await request.get(`/v1/videos/${videoId}`, { headers })).json()) as { data: { status: string } }).data.status;
 }
 
@@ -84,62 +75,37 @@ async function pageFits(page: Page) {
   expect(overflow).toBeLessThanOrEqual(0);
 }
 
-test.beforeAll(async ({ request }) => {
+test.beforeAll(async ({ request, cast }) => {
   test.setTimeout(900_000);
-  // The third expert, a copy of the demo expert (same password) under another name.
-  const server = await startEmbeddedServer({ dir: path.join(dataDir, 'db'), log: pino({ level: 'silent' }), attach: true });
-  const client = new pg.Client({ connectionString: embeddedUrl(server.connection) });
-  await client.connect();
-  try {
-    await client.query(
-      `INSERT INTO users SELECT (jsonb_populate_record(NULL::users, to_jsonb(u) || jsonb_build_object(
-         'id', gen_random_uuid(), 'email', $1::text, 'first_name', $2::text, 'last_name', $3::text, 'rpps', NULL))).*
-       FROM users u WHERE u.email = $4 AND NOT EXISTS (SELECT 1 FROM users WHERE email = $1)`,
-      [THIRD.email, THIRD.firstName, THIRD.lastName, FIRST],
-    );
-  } finally {
-    await client.end();
-    await server.stop();
-  }
-
+  staff = cast;
+  const [first, second] = [cast.expert.email, cast.expert2.email];
   clip = path.join(mkdtempSync(path.join(tmpdir(), 'sutura-double-review-')), 'case.mp4');
   makeClip(clip, 6);
-  original = await settings(request);
+  // A fresh installation reviews every case once.
+  expect((await settings(request)).secondReviewShare).toBe(0);
   // Every case reviewed twice: two pairs of experts two levels apart on the five skills.
   await setDefaultShare(request, 100);
   cases.discussed = await reviewedCase(request, [
-    [FIRST, 2],
-    [SECOND, 4],
+    [first, 2],
+    [second, 4],
   ]);
   cases.third = await reviewedCase(request, [
-    [FIRST, 1],
-    [SECOND, 3],
+    [first, 1],
+    [second, 3],
   ]);
   // And one case reviewed once, to be sent for a second review.
   await setDefaultShare(request, 0);
-  cases.second = await reviewedCase(request, [[FIRST, 3]]);
+  cases.second = await reviewedCase(request, [[first, 3]]);
   for (const id of Object.values(cases)) expect(await videoStatus(request, id)).toBe('analysed');
 });
 
-test.afterAll(async ({ request }) => {
-  test.setTimeout(300_000);
-  // The installation as it was, and no case left waiting for a review: later specs meet the pools they expect.
-  if (original) {
-    const headers = await adminHeaders(request);
-    await setDefaultShare(request, original.secondReviewShare);
-    for (const s of original.surgeries) {
-      await request.put(`/v1/admin/review-settings/surgeries/${s.id}`, { headers, data: { secondReviewShare: s.secondReviewShare } });
-    }
-  }
-  if (cases.third && (await videoStatus(request, cases.third)) === 'pending_review')
-    await analyseVideo(request, THIRD.email, cases.third, 2);
-  if (cases.second && (await videoStatus(request, cases.second)) === 'pending_review') await analyseVideo(request, SECOND, cases.second, 3);
-});
-
-test('the administrator sets the default share and one surgery’s own, kept after a reload (1440 px, light, French)', async ({ page }) => {
+test('the administrator sets the default share and one surgery’s own, kept after a reload (1440 px, light, French)', async ({
+  page,
+  cast,
+}) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, ADMIN, password);
+  await signIn(page, cast.admin.email, password);
   await page.goto('/admin');
   const entry = page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Double relecture' });
   await expect(entry).toHaveAttribute('href', '/admin/double-review');
@@ -199,11 +165,12 @@ test('the administrator sets the default share and one surgery’s own, kept aft
 
 test('the administrator reads the flagged cases, marks one discussed, switches to English and asks a third review (390 px, dark)', async ({
   page,
+  cast,
 }) => {
   test.setTimeout(180_000);
   await page.setViewportSize(PHONE);
   await page.emulateMedia({ colorScheme: 'dark' });
-  await signIn(page, ADMIN, password);
+  await signIn(page, cast.admin.email, password);
   await page.goto('/admin/disagreements?status=flagged');
   const discussed = page.locator(`[data-testid="disagreement"][data-video-id="${cases.discussed}"]`);
   await expect(discussed).toBeVisible({ timeout: 30_000 });
@@ -298,13 +265,15 @@ test('the administrator reads the flagged cases, marks one discussed, switches t
 test('the administrator sends an analysed case for a second review from its page; it then waits for another expert', async ({
   page,
   request,
+  cast,
 }) => {
   test.setTimeout(120_000);
   await page.setViewportSize(PHONE);
   await page.emulateMedia({ colorScheme: 'dark' });
-  await signIn(page, ADMIN, password);
+  await signIn(page, cast.admin.email, password);
   await page.goto(`/videos/${cases.second}`);
-  await expect(page.getByTestId('video-status')).toHaveAttribute('data-status', 'analysed');
+  // The case page's code is loaded for the first time here: on a busy machine it takes its time.
+  await expect(page.getByTestId('video-status')).toHaveAttribute('data-status', 'analysed', { timeout: 30_000 });
   await page.getByTestId('send-second-review').click();
   const confirm = page.getByRole('dialog', { name: 'Send this case for a second review?' });
   await confirm.getByTestId('second-review-confirm').click();
@@ -316,16 +285,16 @@ test('the administrator sends an analysed case for a second review from its page
   expect(await videoStatus(request, cases.second)).toBe('pending_review');
   await pageFits(page);
 
-  // The administrator's language back to French, as the other specs expect it.
+  // And back to French from the same menu.
   await page.getByTestId('language-switcher').click();
   await page.getByRole('menuitem', { name: 'Français' }).click();
   await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
 });
 
-test('copil reads the share and the flagged cases at 390 px and is offered no action', async ({ page }) => {
+test('copil reads the share and the flagged cases at 390 px and is offered no action', async ({ page, cast }) => {
   test.setTimeout(120_000);
   await page.setViewportSize(PHONE);
-  await signIn(page, 'copil@sutura.local', password);
+  await signIn(page, cast.copil.email, password);
   await page.goto('/admin/double-review');
   const root = page.getByTestId('admin-page');
   await expect(page.getByTestId('review-default-current')).toHaveText('Actuellement : 30 % des cas, tirés au sort.');

@@ -2,21 +2,28 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { expect, test, type Cast } from './fixtures.ts';
 import { checkScreen, settle, WCAG_TAGS } from './screens.ts';
 import { signIn } from './support.ts';
 import { analyseVideo, apiToken, makeClip, password, prepareVideo, sendVideo } from './workflow.ts';
 
-// A case of learner2 drawn for a second review (the installation's share at 100 % while it is
-// prepared): while only the first review is in, the learner reads nothing of it and sees the
-// "second expert" status, and the second expert's workspace shows nothing of it either; once both
-// are in, the learner reads them side by side with their mean, each signed, and the skill the
-// experts disagreed on, at 1440 and 390 px, light and dark, in French and in English.
+// A learner's case drawn for a second review (the installation's share at 100 %): while only the
+// first review is in, the learner reads nothing of it and sees the "second expert" status, and the
+// second expert's workspace shows nothing of it either; once both are in, the learner reads them
+// side by side with their mean, each signed, and the skill the experts disagreed on, at 1440 and
+// 390 px, light and dark, in French and in English.
 test.describe.configure({ mode: 'serial' });
 
-const learner = 'learner2@sutura.local';
-const first = { email: 'expert@sutura.local', name: 'Claire Dubois' };
-const second = { email: 'expert2@sutura.local', name: 'Antoine Mercier' };
+/** The learner and the two experts, by the spec's people (cast.learner2, cast.expert, cast.expert2). */
+function people(cast: Cast) {
+  const name = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`;
+  return {
+    learner: cast.learner2.email,
+    first: { email: cast.expert.email, name: name(cast.expert) },
+    second: { email: cast.expert2.email, name: name(cast.expert2) },
+  };
+}
 const texts = {
   firstComment: 'Exposition trop haute, reprendre le champ.',
   firstAdvice: 'Descendre la caméra avant la dissection.',
@@ -37,8 +44,8 @@ test.afterAll(() => {
   if (media.dir) rmSync(media.dir, { recursive: true, force: true });
 });
 
-async function setShare(request: APIRequestContext, share: number): Promise<number> {
-  const headers = { Authorization: `Bearer ${await apiToken(request, 'admin@sutura.local')}` };
+async function setShare(request: APIRequestContext, adminEmail: string, share: number): Promise<number> {
+  const headers = { Authorization: `Bearer ${await apiToken(request, adminEmail)}` };
   const before = await request.get('/v1/admin/review-settings', { headers });
   expect(before.status(), await before.text()).toBe(200);
   const previous = ((await before.json()) as { data: { secondReviewShare: number } }).data.secondReviewShare;
@@ -61,26 +68,27 @@ async function expectNoSeriousAxeViolations(page: Page) {
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
-test('while only the first review is in, neither the learner nor the second expert reads anything of it', async ({ browser, request }) => {
+test('while only the first review is in, neither the learner nor the second expert reads anything of it', async ({
+  browser,
+  request,
+  cast,
+}) => {
   test.setTimeout(300_000);
-  const previous = await setShare(request, 100);
-  try {
-    videoId = await sendVideo(request, learner, media.clip);
-    await prepareVideo(
-      request,
-      'editor@sutura.local',
-      learner,
-      videoId,
-      [
-        { name: 'Exposition', start: 0, end: 3 },
-        { name: 'Dissection', start: 3, end: 6 },
-      ],
-      { start: 0, end: 6 },
-    );
-  } finally {
-    // The draw happened as the preparation was rendered: the other specs' cases are reviewed once.
-    await setShare(request, previous);
-  }
+  const { learner, first, second } = people(cast);
+  // A fresh installation reviews every case once; here every case is drawn for a second review.
+  expect(await setShare(request, cast.admin.email, 100)).toBe(0);
+  videoId = await sendVideo(request, learner, media.clip);
+  await prepareVideo(
+    request,
+    cast.editor.email,
+    learner,
+    videoId,
+    [
+      { name: 'Exposition', start: 0, end: 3 },
+      { name: 'Dissection', start: 3, end: 6 },
+    ],
+    { start: 0, end: 6 },
+  );
   await analyseVideo(request, first.email, videoId, 4, {
     stepRating: 3,
     assessment: 'Premier avis : geste prudent.',
@@ -99,7 +107,8 @@ test('while only the first review is in, neither the learner nor the second expe
   const card = page.getByTestId('video-card').filter({ has: page.locator(`a[href="/videos/${videoId}"]`) });
   await expect(card.getByTestId('video-status')).toHaveText(SECOND_EXPERT_FR, { timeout: 30_000 });
   await page.goto(`/videos/${videoId}`);
-  await expect(page.getByTestId('video-status')).toHaveText(SECOND_EXPERT_FR);
+  // The case page's code is loaded for the first time here: on a busy machine it takes its time.
+  await expect(page.getByTestId('video-status')).toHaveText(SECOND_EXPERT_FR, { timeout: 30_000 });
   await expect(page.getByTestId('detail-tab-global')).toBeVisible();
   await expect(page.getByTestId('self-assessment-invitation')).toHaveCount(0);
   await expect(page.getByTestId('analysis-summary')).toHaveCount(0);
@@ -131,8 +140,9 @@ test('while only the first review is in, neither the learner nor the second expe
   });
 });
 
-test('the learner reads both reviews side by side with their mean, signed, and the skill they disagreed on', async ({ browser }) => {
+test('the learner reads both reviews side by side with their mean, signed, and the skill they disagreed on', async ({ browser, cast }) => {
   test.setTimeout(240_000);
+  const { learner, first, second } = people(cast);
   expect(videoId).not.toBe('');
   const { context, page } = await open(browser, learner);
   await page.goto(`/videos/${videoId}`);
@@ -226,27 +236,25 @@ test('the learner reads both reviews side by side with their mean, signed, and t
   await page.getByTestId('language-switcher').click();
   await page.getByRole('menuitem', { name: 'English' }).click();
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
-  try {
-    await expect(page.getByRole('heading', { name: "The experts' analysis" })).toBeVisible();
-    await expect(page.getByTestId('disagreement-notice')).toContainText('The experts disagreed');
-    await expect(page.getByTestId('disagreement-item')).toContainText('Tissue handling');
-    await expect(page.getByTestId('result-comment').nth(1)).toContainText(`By ${second.name}`);
-    await page.getByTestId('detail-tab-kpi').click();
-    await expect(page.getByTestId('kpi-compare').locator('[data-key="tissueHandling"] dt').last()).toHaveText('Mean');
-    await page.getByTestId('detail-tab-steps').click();
-    await expect(page.getByTestId('step-compare').getByTestId('rating-mean').first()).toHaveText('3.5/5');
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.getByTestId('detail-tab-advice').click();
-    await expect(page.getByRole('heading', { name: `Review by ${second.name}` })).toBeVisible();
-    await settle(page);
-    await checkScreen(page, 'double-review-advice-desktop-en');
-    await expectNoSeriousAxeViolations(page);
-  } finally {
-    // learner2 goes back to French for the other specs.
-    await page.getByTestId('language-switcher').click();
-    await page.getByRole('menuitem', { name: 'Français' }).click();
-    await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
-  }
+  await expect(page.getByRole('heading', { name: "The experts' analysis" })).toBeVisible();
+  await expect(page.getByTestId('disagreement-notice')).toContainText('The experts disagreed');
+  await expect(page.getByTestId('disagreement-item')).toContainText('Tissue handling');
+  await expect(page.getByTestId('result-comment').nth(1)).toContainText(`By ${second.name}`);
+  await page.getByTestId('detail-tab-kpi').click();
+  await expect(page.getByTestId('kpi-compare').locator('[data-key="tissueHandling"] dt').last()).toHaveText('Mean');
+  await page.getByTestId('detail-tab-steps').click();
+  await expect(page.getByTestId('step-compare').getByTestId('rating-mean').first()).toHaveText('3.5/5');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.getByTestId('detail-tab-advice').click();
+  await expect(page.getByRole('heading', { name: `Review by ${second.name}` })).toBeVisible();
+  await settle(page);
+  await checkScreen(page, 'double-review-advice-desktop-en');
+  await expectNoSeriousAxeViolations(page);
+
+  // And back to French from the same menu.
+  await page.getByTestId('language-switcher').click();
+  await page.getByRole('menuitem', { name: 'Français' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
   await context.close();
 });

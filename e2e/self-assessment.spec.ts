@@ -2,8 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { KPIS } from '@sutura/domain/analysis';
+import { expect, test, type Cast } from './fixtures.ts';
 import { checkScreen, settle } from './screens.ts';
 import { signIn } from './support.ts';
 import { analyseVideo, apiToken, makeClip, password, prepareVideo, sendVideo } from './workflow.ts';
@@ -12,15 +13,15 @@ import { analyseVideo, apiToken, makeClip, password, prepareVideo, sendVideo } f
 // 1440 and 390 px), the second skipped; once a result is seen, no change is accepted.
 test.describe.configure({ mode: 'serial' });
 
-const author = 'learner2@sutura.local';
 const cases = { rated: '', skipped: '' };
 let clip: string;
 
-async function analysedCase(request: APIRequestContext): Promise<string> {
+async function analysedCase(request: APIRequestContext, cast: Cast): Promise<string> {
+  const author = cast.learner2.email;
   const videoId = await sendVideo(request, author, clip);
   await prepareVideo(
     request,
-    'editor@sutura.local',
+    cast.editor.email,
     author,
     videoId,
     [
@@ -29,11 +30,11 @@ async function analysedCase(request: APIRequestContext): Promise<string> {
     ],
     { start: 0, end: 6 },
   );
-  await analyseVideo(request, 'expert@sutura.local', videoId, 3);
+  await analyseVideo(request, cast.expert.email, videoId, 3);
   return videoId;
 }
 
-async function selfAssessment(request: APIRequestContext, videoId: string) {
+async function selfAssessment(request: APIRequestContext, author: string, videoId: string) {
   const headers = { Authorization: `Bearer ${await apiToken(request, author)}` };
   return (await (await request.get(`/v1/videos/${videoId}/self-assessment`, { headers })).json()) as {
     data: { state: string; canRate: boolean; resultSeenAt: string | null };
@@ -55,10 +56,12 @@ test.beforeAll(() => {
 test('the learner opens an analysed case, rates the five skills first, then reads self against expert (1440 px, then 390 px dark)', async ({
   page,
   request,
+  cast,
 }) => {
   test.setTimeout(300_000);
-  cases.rated = await analysedCase(request);
-  cases.skipped = await analysedCase(request);
+  const author = cast.learner2.email;
+  cases.rated = await analysedCase(request, cast);
+  cases.skipped = await analysedCase(request, cast);
 
   await page.setViewportSize({ width: 1440, height: 900 });
   await signIn(page, author, password);
@@ -68,7 +71,7 @@ test('the learner opens an analysed case, rates the five skills first, then read
   await expect(invitation).toBeVisible({ timeout: 60_000 });
   // The result waits behind the invitation: not shown, not served.
   await expect(page.getByTestId('analysis-summary')).toHaveCount(0);
-  expect((await selfAssessment(request, cases.rated)).data).toMatchObject({ state: 'open', resultSeenAt: null });
+  expect((await selfAssessment(request, author, cases.rated)).data).toMatchObject({ state: 'open', resultSeenAt: null });
   await settle(page);
   await checkScreen(page, 'self-assessment-invitation-desktop');
   await expectNoAxeViolations(page);
@@ -95,7 +98,7 @@ test('the learner opens an analysed case, rates the five skills first, then read
   await expect(comparison.getByTestId('self-vs-expert-table').locator('tbody tr')).toHaveCount(6);
   await expect(comparison.getByTestId('self-vs-expert-depthPerception')).toContainText(/1/);
   await expect(comparison.getByTestId('self-vs-expert-summary')).toContainText(/0/);
-  const after = (await selfAssessment(request, cases.rated)).data;
+  const after = (await selfAssessment(request, author, cases.rated)).data;
   expect(after).toMatchObject({ state: 'submitted', canRate: false });
   expect(after.resultSeenAt).not.toBeNull();
   await settle(page);
@@ -121,7 +124,8 @@ test('the learner opens an analysed case, rates the five skills first, then read
   await expectNoAxeViolations(page, '[data-testid="stats-self-vs-expert"]');
 });
 
-test('a second case is skipped: the result follows, and no self-assessment is accepted after it', async ({ page, request }) => {
+test('a second case is skipped: the result follows, and no self-assessment is accepted after it', async ({ page, request, cast }) => {
+  const author = cast.learner2.email;
   await page.setViewportSize({ width: 390, height: 844 });
   await signIn(page, author, password);
   await page.goto(`/videos/${cases.skipped}`);
@@ -143,5 +147,5 @@ test('a second case is skipped: the result follows, and no self-assessment is ac
     expect(refused.status()).toBe(409);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('SELF_ASSESSMENT_LOCKED');
   }
-  expect((await selfAssessment(request, cases.skipped)).data).toMatchObject({ state: 'skipped', canRate: false });
+  expect((await selfAssessment(request, author, cases.skipped)).data).toMatchObject({ state: 'skipped', canRate: false });
 });
