@@ -1,13 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { layoutProblems } from './screens.ts';
 import { signIn } from './support.ts';
 import { apiToken, makeClip, password, sendVideo } from './workflow.ts';
 
-const learner = 'learner@sutura.local';
-const editor = 'editor@sutura.local';
 const PHONE = { width: 390, height: 844 };
 
 const media = { dir: '', clip: '' };
@@ -34,8 +33,11 @@ async function expectNoPageOverflow(page: Page) {
 
 const unique = () => Math.random().toString(36).slice(2, 7);
 
-test('an administrator adds a surgery step in both languages, moves it up, adds and retires an organ, at 390 px', async ({ browser }) => {
-  const { context, page } = await open(browser, 'admin@sutura.local', 'dark');
+test('an administrator adds a surgery step in both languages, moves it up, adds and retires an organ, at 390 px', async ({
+  browser,
+  cast,
+}) => {
+  const { context, page } = await open(browser, cast.admin.email, 'dark');
   await page.goto('/admin/vocabularies');
   await expect(page.getByTestId('vocabulary-organs-row').first()).toBeVisible();
   await expectNoPageOverflow(page);
@@ -74,7 +76,7 @@ test('an administrator adds a surgery step in both languages, moves it up, adds 
   await page.getByTestId('vocabulary-tab-surgeries').click();
   await page.getByTestId('vocabulary-surgeries-row').first().getByTestId('surgery-steps-toggle').click();
   await expect(page.getByTestId('vocabulary-steps-row').nth(before - 1)).toHaveAttribute('data-term-id', id!);
-  // Unused: it may go for good (so that the other specs find the seeded steps as they were).
+  // Unused: it may go for good.
   const moved = page.getByTestId('vocabulary-steps-row').nth(before - 1);
   await moved.getByTestId('vocabulary-steps-delete').click();
   await page.getByTestId('vocabulary-confirm-delete').click();
@@ -102,9 +104,11 @@ test('an administrator adds a surgery step in both languages, moves it up, adds 
 test('a surgery retired while a learner has a saved case of it: still a filter, kept by the edit dialog, gone from the upload form', async ({
   browser,
   request,
+  cast,
 }) => {
   test.setTimeout(120_000);
-  const admin = { Authorization: `Bearer ${await apiToken(request, 'admin@sutura.local')}` };
+  const learner = cast.learner.email;
+  const admin = { Authorization: `Bearer ${await apiToken(request, cast.admin.email)}` };
   const mine = { Authorization: `Bearer ${await apiToken(request, learner)}` };
   const created = async (url: string, data: object, headers = admin) => {
     const res = await request.post(url, { headers, data });
@@ -145,7 +149,7 @@ test('a surgery retired while a learner has a saved case of it: still a filter, 
   );
 
   // The administrator retires the surgery on the vocabularies page; its organ is retired too.
-  const { context: adminContext, page: adminPage } = await open(browser, 'admin@sutura.local');
+  const { context: adminContext, page: adminPage } = await open(browser, cast.admin.email);
   await adminPage.goto('/admin/vocabularies');
   await adminPage.getByTestId('vocabulary-tab-surgeries').click();
   const row = adminPage.locator(`[data-testid="vocabulary-surgeries-row"][data-term-id="${surgeryId}"]`);
@@ -193,7 +197,7 @@ test('a surgery retired while a learner has a saved case of it: still a filter, 
   await page.keyboard.press('Escape');
   await context.close();
 
-  // Tidy up for the other specs: the case, then the terms nothing uses any more.
+  // The case deleted, the terms nothing uses any more may go for good.
   expect((await request.delete(`/v1/videos/${videoId}`, { headers: mine })).status()).toBe(200);
   expect((await request.delete(`/v1/admin/vocabularies/surgeries/${surgeryId}`, { headers: admin })).status()).toBe(200);
   expect((await request.delete(`/v1/admin/vocabularies/organs/${organId}`, { headers: admin })).status()).toBe(200);
@@ -202,10 +206,12 @@ test('a surgery retired while a learner has a saved case of it: still a filter, 
 test('a retired step keeps naming an editor’s draft step, and a retired specialty stays on its holder’s profile', async ({
   browser,
   request,
+  cast,
 }) => {
   test.setTimeout(180_000);
-  const admin = { Authorization: `Bearer ${await apiToken(request, 'admin@sutura.local')}` };
-  const videoId = await sendVideo(request, learner, media.clip);
+  const editor = cast.editor.email;
+  const admin = { Authorization: `Bearer ${await apiToken(request, cast.admin.email)}` };
+  const videoId = await sendVideo(request, cast.learner.email, media.clip);
   const editorHeaders = { Authorization: `Bearer ${await apiToken(request, editor)}` };
   const claim = await request.post(`/v1/editor/videos/${videoId}/claim`, { headers: editorHeaders, data: {} });
   expect(claim.status(), await claim.text()).toBe(200);
@@ -230,33 +236,26 @@ test('a retired step keeps naming an editor’s draft step, and a retired specia
     request.post(`/v1/admin/vocabularies/${kind}/${id}/${action}`, { headers: admin, data: {} });
   expect((await retire('steps', step.id, 'retire')).status()).toBe(200);
 
-  try {
-    const { context, page } = await open(browser, editor);
-    await page.goto(`/editor/${videoId}`);
-    const names = page.getByTestId('step-name');
-    // The retired step still names the first step; left unchanged, it keeps its link.
-    await expect(names.first()).toHaveValue(step.name);
-    await names.first().click();
-    await expect(page.getByRole('option', { name: step.name, exact: true })).toHaveCount(0);
-    await names.nth(1).click();
-    await page.keyboard.press('Escape');
-    await expect(names.first()).toHaveValue(step.name);
-    expect((await detail()).steps[0]).toMatchObject({ surgeryStepId: step.id, name: step.name });
-    await expectNoPageOverflow(page);
-    await context.close();
-  } finally {
-    expect((await retire('steps', step.id, 'restore')).status()).toBe(200);
-    await request.post(`/v1/editor/videos/${videoId}/release`, { headers: editorHeaders, data: { fencingToken } });
-    await request.delete(`/v1/admin/surgery-videos/${videoId}`, { headers: admin });
-  }
+  const { context: editorContext, page: editorPage } = await open(browser, editor);
+  await editorPage.goto(`/editor/${videoId}`);
+  const names = editorPage.getByTestId('step-name');
+  // The retired step still names the first step; left unchanged, it keeps its link.
+  await expect(names.first()).toHaveValue(step.name);
+  await names.first().click();
+  await expect(editorPage.getByRole('option', { name: step.name, exact: true })).toHaveCount(0);
+  await names.nth(1).click();
+  await editorPage.keyboard.press('Escape');
+  await expect(names.first()).toHaveValue(step.name);
+  expect((await detail()).steps[0]).toMatchObject({ surgeryStepId: step.id, name: step.name });
+  await expectNoPageOverflow(editorPage);
+  await editorContext.close();
 
   // A specialty retired while someone has it: their profile shows it and saves it.
-  const expert = 'expert@sutura.local';
+  const expert = cast.expert.email;
   const expertHeaders = { Authorization: `Bearer ${await apiToken(request, expert)}` };
   type Profile = { data: { information: { firstName: string }; career: { specialty: { id: string } | null } } };
   const profile = async () => ((await (await request.get('/v1/users/profile/me', { headers: expertHeaders })).json()) as Profile).data;
   const original = await profile();
-  const before = original.career.specialty?.id ?? null;
   const tag = unique();
   const created = await request.post('/v1/admin/vocabularies/specialties', {
     headers: admin,
@@ -264,31 +263,29 @@ test('a retired step keeps naming an editor’s draft step, and a retired specia
   });
   expect(created.status(), await created.text()).toBe(201);
   const specialtyId = ((await created.json()) as { data: { id: string } }).data.id;
-  const setSpecialty = (id: string | null) =>
-    request.put('/v1/users/profile/me', { headers: expertHeaders, data: { career: { specialtyId: id } } });
-  expect((await setSpecialty(specialtyId)).status()).toBe(200);
+  const chosen = await request.put('/v1/users/profile/me', { headers: expertHeaders, data: { career: { specialtyId } } });
+  expect(chosen.status()).toBe(200);
   expect((await retire('specialties', specialtyId, 'retire')).status()).toBe(200);
-  try {
-    const { context, page } = await open(browser, expert, 'dark');
-    await page.goto('/my-account');
-    const select = page.getByRole('combobox', { name: /^Spécialité/ });
-    await expect(select).toHaveText(`Chirurgie robotique ${tag} (retiré)`);
-    await page.getByRole('textbox', { name: /^Prénom/ }).fill(`${original.information.firstName}-Élise`);
-    await page.getByTestId('profile-submit').click();
-    await expect(page.getByText('Votre compte a bien été mis à jour')).toBeVisible();
-    expect((await profile()).career.specialty?.id).toBe(specialtyId);
-    await expectNoPageOverflow(page);
-    await context.close();
-  } finally {
-    expect((await setSpecialty(before)).status()).toBe(200);
-    const name = { information: { firstName: original.information.firstName } };
-    expect((await request.put('/v1/users/profile/me', { headers: expertHeaders, data: name })).status()).toBe(200);
-    expect((await request.delete(`/v1/admin/vocabularies/specialties/${specialtyId}`, { headers: admin })).status()).toBe(200);
-  }
+  const { context, page } = await open(browser, expert, 'dark');
+  await page.goto('/my-account');
+  const select = page.getByRole('combobox', { name: /^Spécialité/ });
+  await expect(select).toHaveText(`Chirurgie robotique ${tag} (retiré)`);
+  await page.getByRole('textbox', { name: /^Prénom/ }).fill(`${original.information.firstName}-Élise`);
+  await page.getByTestId('profile-submit').click();
+  await expect(page.getByText('Votre compte a bien été mis à jour')).toBeVisible();
+  expect((await profile()).career.specialty?.id).toBe(specialtyId);
+  await expectNoPageOverflow(page);
+  await context.close();
 });
 
-test('an administrator finds a held case by its status, ends the hold and deletes the case, at 390 px', async ({ browser, request }) => {
+test('an administrator finds a held case by its status, ends the hold and deletes the case, at 390 px', async ({
+  browser,
+  request,
+  cast,
+}) => {
   test.setTimeout(180_000);
+  const learner = cast.learner.email;
+  const editor = cast.editor.email;
   const videoId = await sendVideo(request, learner, media.clip);
   // An editor holds it.
   const editorHeaders = { Authorization: `Bearer ${await apiToken(request, editor)}` };
@@ -296,7 +293,7 @@ test('an administrator finds a held case by its status, ends the hold and delete
   expect(claim.status(), await claim.text()).toBe(200);
   const { fencingToken } = ((await claim.json()) as { data: { fencingToken: number } }).data;
 
-  const { context, page } = await open(browser, 'admin@sutura.local');
+  const { context, page } = await open(browser, cast.admin.email);
   await page.goto('/admin/surgery-videos?status=in_preparation');
   await expect(page.getByTestId('surgery-videos-status')).toContainText('En cours de préparation');
   const row = page.locator(`[data-testid="surgery-video-row"][data-video-id="${videoId}"]`);
@@ -333,8 +330,8 @@ test('an administrator finds a held case by its status, ends the hold and delete
   await context.close();
 });
 
-test('copil reads both pages and finds no control that writes, at 390 px', async ({ browser }) => {
-  const { context, page } = await open(browser, 'copil@sutura.local', 'dark');
+test('copil reads both pages and finds no control that writes, at 390 px', async ({ browser, cast }) => {
+  const { context, page } = await open(browser, cast.copil.email, 'dark');
   await page.goto('/admin/vocabularies');
   await expect(page.getByTestId('vocabularies-read-only')).toBeVisible();
   await expect(page.getByTestId('vocabulary-organs-row').first()).toBeVisible();
@@ -363,17 +360,13 @@ test('copil reads both pages and finds no control that writes, at 390 px', async
     );
   expect(enabled).toEqual([]);
 
-  // In English too; then back to French for the other specs.
+  // In English too.
   await page.getByTestId('language-switcher').click();
   await page.getByRole('menuitem', { name: 'English' }).click();
   await expect(page.getByRole('combobox', { name: 'Status' })).toBeVisible();
   await page.goto('/admin/vocabularies');
   await expect(page.getByTestId('vocabularies-read-only')).toHaveText('You can read these lists; only administrators change them.');
   await expect(page.getByRole('tab', { name: 'Specialties' })).toBeVisible();
-  await expectNoPageOverflow(page);
-  await page.getByTestId('language-switcher').click();
-  await page.getByRole('menuitem', { name: 'Français' }).click();
-  await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
   await expectNoPageOverflow(page);
   await context.close();
 });

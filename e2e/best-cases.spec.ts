@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, people, test } from './fixtures.ts';
 import { checkScreen, settle } from './screens.ts';
 import { chooseOption, playerState, signIn } from './support.ts';
 import { analyseVideo, makeClip, password, prepareVideo, sendVideo } from './workflow.ts';
@@ -23,10 +23,11 @@ test.beforeAll(() => {
 
 test('an administrator adds a best case by upload, with both languages, marks its steps and publishes it (390 px, dark)', async ({
   page,
+  cast,
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.emulateMedia({ colorScheme: 'dark' });
-  await signIn(page, 'admin@sutura.local', password);
+  await signIn(page, cast.admin.email, password);
   await page.goto('/admin/best-cases');
   await page.getByTestId('add-best-case').click();
   await expect(page).toHaveURL(/\/admin\/best-cases\/add$/);
@@ -77,8 +78,10 @@ test('an administrator adds a best case by upload, with both languages, marks it
   await checkScreen(page, 'best-cases-admin-phone-dark');
 });
 
-test('a learner finds it by its surgery, watches it and seeks with a step, in French then in English', async ({ page }) => {
-  await signIn(page, 'learner@sutura.local', password);
+test('a learner finds it by its surgery, watches it and seeks with a step, in French then in English', async ({ page, request }) => {
+  // A learner of their own: they leave English on their account, and the next tests read in French.
+  const { reader } = await people(request, { reader: { roles: ['learner'], firstName: 'Léa', lastName: 'Garnier' } });
+  await signIn(page, reader.email, reader.password);
   await page.getByRole('link', { name: 'Best cases' }).first().click();
   await expect(page).toHaveURL(/\/best-cases$/);
   await chooseOption(page, /^Chirurgie/, 'Pyéloplastie');
@@ -118,16 +121,11 @@ test('a learner finds it by its surgery, watches it and seeks with a step, in Fr
   await expect(page).toHaveURL(/\/best-cases\?/);
   await expect(page.getByTestId('best-case-card').filter({ hasText: titleEn })).toContainText('Pyeloplasty');
   await expect(page.getByRole('combobox', { name: /^Surgery/ })).toHaveText('Pyeloplasty');
-
-  // The demo learner goes back to French for the other specs.
-  await page.getByTestId('language-switcher').click();
-  await page.getByRole('menuitem', { name: 'Français' }).click();
-  await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
 });
 
-test('a learner at 390 px reads the list and the best case without anything cut or overflowing', async ({ page }) => {
+test('a learner at 390 px reads the list and the best case without anything cut or overflowing', async ({ page, cast }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signIn(page, 'learner@sutura.local', password);
+  await signIn(page, cast.learner.email, password);
   await page.goto('/best-cases');
   await expect(page.getByTestId('best-case-card').filter({ hasText: titleFr })).toBeVisible();
   await settle(page);
@@ -138,8 +136,8 @@ test('a learner at 390 px reads the list and the best case without anything cut 
   await checkScreen(page, 'best-cases-detail-phone');
 });
 
-test('copil opens the administration of best cases and finds no control that writes', async ({ page }) => {
-  await signIn(page, 'copil@sutura.local', password);
+test('copil opens the administration of best cases and finds no control that writes', async ({ page, cast }) => {
+  await signIn(page, cast.copil.email, password);
   await page.goto('/admin/best-cases');
   const row = page.getByTestId('admin-best-case').filter({ hasText: titleFr });
   await expect(row).toBeVisible();
@@ -160,14 +158,15 @@ test('an analysed case becomes a best case only once its author accepts, and lea
   page,
   browser,
   request,
+  cast,
 }) => {
   test.setTimeout(240_000);
-  // The workflow before: a case of the second demo learner, prepared and analysed through the API.
-  const author = 'learner2@sutura.local';
+  // The workflow before: a case of the second learner (Julien Moreau), prepared and analysed through the API.
+  const author = cast.learner2.email;
   const videoId = await sendVideo(request, author, clip);
   await prepareVideo(
     request,
-    'editor@sutura.local',
+    cast.editor.email,
     author,
     videoId,
     [
@@ -176,11 +175,11 @@ test('an analysed case becomes a best case only once its author accepts, and lea
     ],
     { start: 0, end: 6 },
   );
-  await analyseVideo(request, 'expert@sutura.local', videoId);
+  await analyseVideo(request, cast.expert.email, videoId);
 
   // The administrator offers it from the case's page, writes the texts and publishes at once.
   const convertedFr = `Cas analysé exemplaire ${suffix}`;
-  await signIn(page, 'admin@sutura.local', password);
+  await signIn(page, cast.admin.email, password);
   await page.goto(`/videos/${videoId}`);
   await page.getByTestId('offer-best-case').click();
   await expect(page).toHaveURL(/\/admin\/best-cases\/add\?videoId=/);
@@ -200,7 +199,7 @@ test('an analysed case becomes a best case only once its author accepts, and lea
   // Learners do not see it yet.
   const learnerContext = await browser.newContext();
   const learner = await learnerContext.newPage();
-  await signIn(learner, 'learner@sutura.local', password);
+  await signIn(learner, cast.learner.email, password);
   await learner.goto('/best-cases');
   await expect(learner.getByTestId('best-case-card').filter({ hasText: titleFr })).toBeVisible();
   await expect(learner.getByTestId('best-case-card').filter({ hasText: convertedFr })).toHaveCount(0);

@@ -3,11 +3,8 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Person } from './fixtures.ts';
 import { signIn } from './support.ts';
-
-const password = 'sutura2026';
-const learner = 'learner@sutura.local';
 
 /** Two different clips, a JPEG renamed `.mp4`, made for this run. */
 const media = { dir: '', clip: '', otherClip: '', fakeVideo: '' };
@@ -55,7 +52,7 @@ const tusMetadata = (values: Record<string, string>) =>
     .join(',');
 
 /** The learner's API, as another device would use it: a case, then the start of its upload. */
-async function caseWithPartialUpload(baseURL: string, file: string, sentBytes: number | 'all'): Promise<string> {
+async function caseWithPartialUpload(baseURL: string, learner: Person, file: string, sentBytes: number | 'all'): Promise<string> {
   const call = async (method: string, url: string, token?: string, body?: unknown) => {
     const res = await fetch(new URL(url, baseURL), {
       method,
@@ -64,7 +61,9 @@ async function caseWithPartialUpload(baseURL: string, file: string, sentBytes: n
     });
     return (await res.json()) as { data: never };
   };
-  const { token } = (await call('POST', '/v1/auth', undefined, { email: learner, password })).data as { token: string };
+  const { token } = (await call('POST', '/v1/auth', undefined, { email: learner.email, password: learner.password })).data as {
+    token: string;
+  };
   const surgeries = (await call('GET', '/v1/vocabularies/surgeries?langCode=fr')).data as {
     id: string;
     organId: string | null;
@@ -112,9 +111,9 @@ async function caseWithPartialUpload(baseURL: string, file: string, sentBytes: n
   return video.id;
 }
 
-test('a file that is not a video is refused at once, before the case is saved', async ({ page }) => {
+test('a file that is not a video is refused at once, before the case is saved', async ({ page, cast }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, learner, password);
+  await signIn(page, cast.learner.email, cast.learner.password);
   await page.goto('/videos/add');
   let uploads = 0;
   page.on('request', (request) => {
@@ -130,12 +129,12 @@ test('a file that is not a video is refused at once, before the case is saved', 
   expect(uploads).toBe(0);
 });
 
-test('an upload begun elsewhere resumes with the same file only, where it stopped', async ({ page, baseURL }) => {
+test('an upload begun elsewhere resumes with the same file only, where it stopped', async ({ page, baseURL, cast }) => {
   test.setTimeout(150_000);
   const sent = 300_000;
-  const videoId = await caseWithPartialUpload(baseURL!, media.clip, sent);
+  const videoId = await caseWithPartialUpload(baseURL!, cast.learner, media.clip, sent);
   await page.setViewportSize({ width: 390, height: 844 });
-  await signIn(page, learner, password);
+  await signIn(page, cast.learner.email, cast.learner.password);
   await page.goto(`/videos/${videoId}`);
   await expect(page.getByTestId('video-status')).toHaveText('Envoi interrompu');
   await expect(page.getByTestId('resume-upload-button')).toBeVisible();
@@ -154,11 +153,11 @@ test('an upload begun elsewhere resumes with the same file only, where it stoppe
   await expect(page.getByTestId('video-player')).toBeVisible({ timeout: 90_000 });
 });
 
-test('a case whose file failed takes a new file and keeps every field', async ({ page, baseURL }) => {
+test('a case whose file failed takes a new file and keeps every field', async ({ page, baseURL, cast }) => {
   test.setTimeout(150_000);
-  const videoId = await caseWithPartialUpload(baseURL!, media.fakeVideo, 'all');
+  const videoId = await caseWithPartialUpload(baseURL!, cast.learner, media.fakeVideo, 'all');
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, learner, password);
+  await signIn(page, cast.learner.email, cast.learner.password);
   await page.goto(`/videos/${videoId}`);
   await expect(page.getByTestId('video-status')).toHaveText('Échec', { timeout: 60_000 });
   await expect(page.getByTestId('media-panel')).toContainText("Ce fichier n'est pas une vidéo");

@@ -1,23 +1,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import type { Dashboard } from '@sutura/domain/dashboard';
+import { expect, test } from './fixtures.ts';
 import { layoutProblems } from './screens.ts';
 import { signIn } from './support.ts';
-import { apiToken, makeClip, password, sendVideo, setLanguage } from './workflow.ts';
+import { apiToken, makeClip, password, sendVideo } from './workflow.ts';
 
-const learner = 'learner@sutura.local';
-const editor = 'editor@sutura.local';
-const otherEditor = 'editor2@sutura.local';
 const media = { dir: '', clip: '' };
 
-test.beforeAll(async ({ request }) => {
+test.beforeAll(() => {
   media.dir = mkdtempSync(path.join(tmpdir(), 'sutura-e2e-dashboard-'));
   media.clip = path.join(media.dir, 'case.mp4');
   makeClip(media.clip, 6);
-  // The browser's language (French) decides, whatever an earlier spec left on these accounts.
-  for (const email of [learner, editor, otherEditor]) await setLanguage(request, email, 'auto');
 });
 test.afterAll(() => rmSync(media.dir, { recursive: true, force: true }));
 
@@ -41,7 +37,9 @@ async function openDashboard(browser: Browser, email: string, options: { width?:
 
 const value = (page: Page, testId: string) => page.getByTestId(`${testId}-value`);
 
-test("a learner's and an editor's dashboards show their numbers, readable at 390 px in dark mode", async ({ browser, request }) => {
+test("a learner's and an editor's dashboards show their numbers, readable at 390 px in dark mode", async ({ browser, request, cast }) => {
+  const learner = cast.learner.email;
+  const editor = cast.editor.email;
   const mine = (await dashboardOf(request, learner)).learner!;
   const { context, page } = await openDashboard(browser, learner, { width: 390, dark: true });
   const section = page.getByRole('region', { name: 'Mes cas' });
@@ -73,8 +71,11 @@ test("a learner's and an editor's dashboards show their numbers, readable at 390
   await editorSide.context.close();
 });
 
-test('the numbers change live when someone else acts: a case sent, then claimed', async ({ browser, request }) => {
+test('the numbers change live when someone else acts: a case sent, then claimed', async ({ browser, request, cast }) => {
   test.setTimeout(180_000);
+  const learner = cast.learner.email;
+  const editor = cast.editor.email;
+  const otherEditor = cast.editor2.email;
   const before = { learner: (await dashboardOf(request, learner)).learner!, editor: (await dashboardOf(request, editor)).editor! };
   const learnerSide = await openDashboard(browser, learner);
   const editorSide = await openDashboard(browser, editor);

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { overlappingTexts } from './screens.ts';
 import { chooseOption, playerState, signIn } from './support.ts';
 import { analyseVideo, makeClip, password, prepareVideo, sendVideo } from './workflow.ts';
@@ -11,8 +11,6 @@ import { analyseVideo, makeClip, password, prepareVideo, sendVideo } from './wor
 // by that surgery and watches it, then reads their statistics against the average and their past,
 // in French and in English.
 
-const admin = 'admin@sutura.local';
-const learner = 'learner@sutura.local';
 const tag = Date.now().toString(36);
 const surgery = { fr: `Pyéloplastie robotique ${tag}`, en: `Robotic pyeloplasty ${tag}` };
 const steps = [
@@ -35,8 +33,10 @@ test('an administrator publishes a best case of a new surgery; a learner watches
   page,
   browser,
   request,
+  cast,
 }) => {
   test.setTimeout(180_000);
+  const learner = cast.learner.email;
   // Before the learner reads their statistics: two of their cases prepared and analysed, by the
   // people before them through the API, while the administrator works; and one of another
   // surgeon's, since the average surgeon is drawn from two surgeons at least.
@@ -44,12 +44,12 @@ test('an administrator publishes a best case of a new surgery; a learner watches
     for (const [author, rating] of [
       [learner, 3],
       [learner, 4],
-      ['learner2@sutura.local', 3],
+      [cast.learner2.email, 3],
     ] as const) {
       const videoId = await sendVideo(request, author, media.clip);
       await prepareVideo(
         request,
-        'editor@sutura.local',
+        cast.editor.email,
         author,
         videoId,
         [
@@ -58,13 +58,13 @@ test('an administrator publishes a best case of a new surgery; a learner watches
         ],
         { start: 0, end: 6 },
       );
-      await analyseVideo(request, 'expert@sutura.local', videoId, rating);
+      await analyseVideo(request, cast.expert.email, videoId, rating);
     }
   })();
   analysed.catch(() => undefined);
 
   // The administrator: a surgery of the kidney and two of its steps, each in both languages.
-  await signIn(page, admin, password);
+  await signIn(page, cast.admin.email, password);
   await page.getByRole('link', { name: 'Administration' }).first().click();
   await expect(page).toHaveURL(/\/admin$/);
   await page.getByTestId('left-menu').getByRole('link', { name: 'Vocabulaires' }).click();
@@ -186,10 +186,5 @@ test('an administrator publishes a best case of a new surgery; a learner watches
     await expect(table.getByRole('rowheader', { name: `Me ${months} ago` })).toBeVisible();
     await expect(learnerPage.getByTestId('stats-too-little')).toContainText(`Me ${months} ago`);
   }
-
-  // The demo learner goes back to French for the other specs.
-  await learnerPage.getByTestId('language-switcher').click();
-  await learnerPage.getByRole('menuitem', { name: 'Français' }).click();
-  await expect(learnerPage.locator('html')).toHaveAttribute('lang', 'fr');
   await context.close();
 });

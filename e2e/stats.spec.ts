@@ -1,18 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { checkScreen, overlappingTexts, settle, THEMES } from './screens.ts';
 import { chooseOption, signIn } from './support.ts';
 import { apiToken, makeClip, sendVideo } from './workflow.ts';
 
-const learner = 'learner@sutura.local';
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-// The demo learner of the embedded server: no analysed video without the demo videos, so every
-// series of the radar says it has too little data, and the tables still name every series.
-test('a learner opens the statistics and reads the radar and its comparison series in French and in English', async ({ page }) => {
-  await signIn(page, learner, 'sutura2026');
+// A learner with no analysed case: every series of the radar says it has too little data, and the
+// tables still name every series.
+test('a learner opens the statistics and reads the radar and its comparison series in French and in English', async ({ page, cast }) => {
+  await signIn(page, cast.learner.email, cast.learner.password);
   await page.getByRole('link', { name: 'Mes statistiques' }).first().click();
   await expect(page).toHaveURL(/\/my-stats$/);
   await expect(page.getByRole('tab', { name: 'Vue d’ensemble' })).toHaveAttribute('aria-selected', 'true');
@@ -44,16 +44,16 @@ test('a learner opens the statistics and reads the radar and its comparison seri
   await expect(page.getByText(/mean of each surgeon’s own mean/)).toBeVisible();
   await expect(table.getByRole('columnheader', { name: 'Surgeons' })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Skills in detail' })).toBeVisible();
-
-  // The demo learner goes back to French for the other specs.
-  await page.getByTestId('language-switcher').click();
-  await page.getByRole('menuitem', { name: 'Français' }).click();
-  await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
 });
 
 /** The editor's work through the API: keep the whole clip and mark two steps of the surgery's list; then wait for the render. */
-async function prepareWithVocabulary(request: APIRequestContext, videoId: string, stepIds: string[]) {
-  const headers = { Authorization: `Bearer ${await apiToken(request, 'editor@sutura.local')}` };
+async function prepareWithVocabulary(
+  request: APIRequestContext,
+  people: { editor: string; learner: string },
+  videoId: string,
+  stepIds: string[],
+) {
+  const headers = { Authorization: `Bearer ${await apiToken(request, people.editor)}` };
   const claim = await request.post(`/v1/editor/videos/${videoId}/claim`, { headers, data: {} });
   expect(claim.status(), await claim.text()).toBe(200);
   const { fencingToken } = ((await claim.json()) as { data: { fencingToken: number } }).data;
@@ -71,7 +71,7 @@ async function prepareWithVocabulary(request: APIRequestContext, videoId: string
   });
   const submit = await request.post(`/v1/editor/videos/${videoId}/submit`, { headers, data: { fencingToken } });
   expect(submit.status(), await submit.text()).toBe(200);
-  const learnerHeaders = { Authorization: `Bearer ${await apiToken(request, learner)}` };
+  const learnerHeaders = { Authorization: `Bearer ${await apiToken(request, people.learner)}` };
   await expect
     .poll(
       async () =>
@@ -92,31 +92,34 @@ async function checkEveryTheme(page: Page, name: string) {
 }
 
 // Two cases sent with the same NASA-TLX (the one of sendVideo: 60, 40, 50, 30, 70, 20, raw 45),
-// each prepared with two steps of the surgery's list: 2 s and 1 s.
+// each prepared with two steps of the surgery's list: 2 s and 1 s. They are the second learner's:
+// the first one chose English in the test above.
 test('the NASA-TLX and the step times tabs, against the average, with their tables, in both languages and at 390 px', async ({
   page,
   request,
+  cast,
 }) => {
   test.setTimeout(300_000);
+  const learner = cast.learner2;
   const clip = path.join(tmpdir(), `sutura-stats-${Date.now()}.mp4`);
   makeClip(clip, 6);
   const surgeries = (await (await request.get('/v1/vocabularies/surgeries?langCode=fr')).json()) as {
     data: { id: string; name: string; organId: string | null; steps: { id: string; name: string }[] }[];
   };
-  // A surgery the other specs leave alone (they send cases of the first one), so that the learner's
-  // step times are those of these two cases only.
+  // The last surgery with an organ and two steps: the surgeon picks it in the step times tab.
   const surgery = surgeries.data.filter((s) => s.organId && s.steps.length >= 2).at(-1)!;
   for (let i = 0; i < 2; i++) {
-    const videoId = await sendVideo(request, learner, clip, false, { surgery });
+    const videoId = await sendVideo(request, learner.email, clip, false, { surgery });
     await prepareWithVocabulary(
       request,
+      { editor: cast.editor.email, learner: learner.email },
       videoId,
       surgery.steps.slice(0, 2).map((s) => s.id),
     );
   }
 
   await page.setViewportSize({ width: 390, height: 844 });
-  await signIn(page, learner, 'sutura2026');
+  await signIn(page, learner.email, learner.password);
   await page.goto('/my-stats?tab=nasaTlx');
   await expect(page.getByRole('tab', { name: 'NASA-TLX' })).toHaveAttribute('aria-selected', 'true');
   const tlx = page.getByTestId('stats-tlx-table');
@@ -156,8 +159,7 @@ test('the NASA-TLX and the step times tabs, against the average, with their tabl
   // Long step names stay inside their band of the chart (the table gives them whole).
   expect(await page.getByTestId('stats-steps-chart').getByTestId('stats-bars-category').count()).toBeGreaterThanOrEqual(2);
   expect(await overlappingTexts(page.getByTestId('stats-steps-chart').getByTestId('stats-bars-category'))).toEqual([]);
-  // Per case: 3 s active of 6 (0–2 and 3–4), 3 s not (alone, mine are these two cases; after the
-  // other specs, their cases of the same surgery count too).
+  // Per case: 3 s active of 6 (0–2 and 3–4), 3 s not (mine are these two cases).
   const cases = page.getByTestId('stats-case-table');
   await expect(cases.getByRole('row', { name: /^Moi \d+ \d+ s \d+ s \d+ s \d+ min$/ })).toBeVisible();
   await expect(cases.getByRole('rowheader', { name: 'Tous les cas' })).toBeVisible();
@@ -175,8 +177,4 @@ test('the NASA-TLX and the step times tabs, against the average, with their tabl
   await page.getByRole('tab', { name: 'NASA-TLX' }).click();
   await expect(page.getByTestId('stats-tlx-table').getByRole('row', { name: /^Mental demand 60 / })).toBeVisible();
   await expect(page.getByTestId('stats-tlx-table').getByRole('columnheader', { name: 'Me now' })).toBeVisible();
-
-  await page.getByTestId('language-switcher').click();
-  await page.getByRole('menuitem', { name: 'Français' }).click();
-  await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
 });
