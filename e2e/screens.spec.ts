@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { menuFor } from '@sutura/domain/menu';
 import type { Role } from '@sutura/domain/roles';
 import {
@@ -19,16 +19,17 @@ import {
   WCAG_TAGS,
   type WalkCases,
 } from './screens.ts';
+import { type Cast, expect, test } from './fixtures.ts';
 import { signIn } from './support.ts';
-import { analyseVideo, apiToken, caseSurgery, makeClip, prepareVideo, publishBestCase, sendVideo } from './workflow.ts';
+import { analyseVideo, apiToken, caseSurgery, makeClip, prepareVideo, publishBestCase, saveVideo, sendVideo } from './workflow.ts';
 
-const password = 'sutura2026';
-const PEOPLE: { role: Role; email: string }[] = [
-  { role: 'learner', email: 'learner@sutura.local' },
-  { role: 'editor', email: 'editor@sutura.local' },
-  { role: 'expert', email: 'expert@sutura.local' },
-  { role: 'administrator', email: 'admin@sutura.local' },
-  { role: 'copil', email: 'copil@sutura.local' },
+/** The people the screens are checked as: one of each role, from the spec's cast (e2e/fixtures.ts). */
+const PEOPLE: { role: Role; who: keyof Cast }[] = [
+  { role: 'learner', who: 'learner' },
+  { role: 'editor', who: 'editor' },
+  { role: 'expert', who: 'expert' },
+  { role: 'administrator', who: 'admin' },
+  { role: 'copil', who: 'copil' },
 ];
 
 /** Pages that are not in the menu but a person reaches: each role's own, and one it may not open. */
@@ -51,6 +52,21 @@ function pagesOf(role: Role): string[] {
 
 test.describe.configure({ mode: 'serial' });
 
+/**
+ * The cases, best cases and retired organ the screens show (walkCases, retiredOrgan), made once on
+ * the spec's server by the layout checks' first hook or by the walk, whichever runs first: the
+ * lists, the case pages and the vocabularies then hold what a server in use holds.
+ */
+let states: { organ: Promise<void>; cases: Promise<WalkCases> } | undefined;
+function walkStates(request: APIRequestContext, cast: Cast): { organ: Promise<void>; cases: Promise<WalkCases> } {
+  if (!states) {
+    const made = { organ: retiredOrgan(request, cast.admin.email), cases: walkCases(request, cast) };
+    for (const promise of [made.organ, made.cases]) promise.catch(() => (states = undefined));
+    states = made;
+  }
+  return states;
+}
+
 /** Checks the current screen in both themes: the theme follows the device's colour scheme, switched in place. */
 async function checkBothThemes(page: Page, name: string): Promise<void> {
   for (const theme of THEMES) {
@@ -60,61 +76,70 @@ async function checkBothThemes(page: Page, name: string): Promise<void> {
   }
 }
 
-for (const size of SCREEN_SIZES) {
-  test(`every screen of every role at ${size.width} px, light and dark: no sideways scroll, no cut text`, async ({ browser }) => {
-    test.setTimeout(300_000);
-    const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, locale: 'fr-FR' });
-    const page = await context.newPage();
-    const combo = `${size.width}-{theme}`;
+test.describe('layout', () => {
+  test.beforeAll(async ({ request, cast }) => {
+    // A hook of its own: the cases are carried through preparation and analysis (renders included).
+    test.setTimeout(240_000);
+    const made = walkStates(request, cast);
+    await Promise.all([made.organ, made.cases]);
+  });
 
-    for (const path of ['/auth/login', '/auth/sign-up', '/auth/forgot-password']) {
-      await page.goto(path);
-      await settle(page);
-      await checkBothThemes(page, `${combo}-anonymous${path}`);
-    }
+  for (const size of SCREEN_SIZES) {
+    test(`every screen of every role at ${size.width} px, light and dark: no sideways scroll, no cut text`, async ({ browser, cast }) => {
+      test.setTimeout(300_000);
+      const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, locale: 'fr-FR' });
+      const page = await context.newPage();
+      const combo = `${size.width}-{theme}`;
 
-    const checked = new Set<string>();
-    for (const person of PEOPLE) {
-      await page.emulateMedia({ colorScheme: 'light' });
-      await signIn(page, person.email, password);
-      await settle(page);
-      const available = new Set<string>();
-      for (const path of pagesOf(person.role)) {
-        if (SAME_FOR_ALL.test(path) && checked.has(path)) continue;
-        checked.add(path);
-        await openInApp(page, path);
-        // A page that does not exist yet (a later issue's) is left out of the menus: not checked here.
-        if (await page.getByText(/Page introuvable/).count()) continue;
-        available.add(path);
-        await checkBothThemes(page, `${combo}-${person.role}${path}`);
+      for (const path of ['/auth/login', '/auth/sign-up', '/auth/forgot-password']) {
+        await page.goto(path);
+        await settle(page);
+        await checkBothThemes(page, `${combo}-anonymous${path}`);
       }
-      expect(available.size, `${person.role} has pages`).toBeGreaterThan(1);
-      if (person.role === 'learner') {
-        await openInApp(page, '/videos');
-        const card = page.getByTestId('video-card').first();
-        if (await card.count()) {
+
+      const checked = new Set<string>();
+      for (const person of PEOPLE) {
+        await page.emulateMedia({ colorScheme: 'light' });
+        await signIn(page, cast[person.who].email, cast[person.who].password);
+        await settle(page);
+        const available = new Set<string>();
+        for (const path of pagesOf(person.role)) {
+          if (SAME_FOR_ALL.test(path) && checked.has(path)) continue;
+          checked.add(path);
+          await openInApp(page, path);
+          // A page that does not exist yet (a later issue's) is left out of the menus: not checked here.
+          if (await page.getByText(/Page introuvable/).count()) continue;
+          available.add(path);
+          await checkBothThemes(page, `${combo}-${person.role}${path}`);
+        }
+        expect(available.size, `${person.role} has pages`).toBeGreaterThan(1);
+        if (person.role === 'learner') {
+          await openInApp(page, '/videos');
+          // The learner's saved case (walkStates): its page.
+          const card = page.getByTestId('video-card').first();
+          await expect(card).toBeVisible();
           await card.getByRole('link').first().click();
           await settle(page);
           await checkBothThemes(page, `${combo}-learner-video-detail`);
+          await page.getByTestId('notification-bell').click();
+          await settle(page);
+          await checkBothThemes(page, `${combo}-notifications`);
+          await page.keyboard.press('Escape');
         }
-        await page.getByTestId('notification-bell').click();
-        await settle(page);
-        await checkBothThemes(page, `${combo}-notifications`);
-        await page.keyboard.press('Escape');
+        // On a phone the menu is a drawer: a screen of its own, different for each role.
+        if (size.width < 992) {
+          await page.getByTestId('menu-toggle').click();
+          await settle(page);
+          await checkBothThemes(page, `${combo}-${person.role}-drawer`);
+          await page.keyboard.press('Escape');
+        }
+        await page.goto('/auth/logout');
+        await expect(page).toHaveURL(/\/auth\/login/);
       }
-      // On a phone the menu is a drawer: a screen of its own, different for each role.
-      if (size.width < 992) {
-        await page.getByTestId('menu-toggle').click();
-        await settle(page);
-        await checkBothThemes(page, `${combo}-${person.role}-drawer`);
-        await page.keyboard.press('Escape');
-      }
-      await page.goto('/auth/logout');
-      await expect(page).toHaveURL(/\/auth\/login/);
-    }
-    await context.close();
-  });
-}
+      await context.close();
+    });
+  }
+});
 
 // ---- Accessibility: every screen and tab of every role, axe-core with the WCAG 2.2 A/AA rules.
 //
@@ -124,10 +149,9 @@ for (const size of SCREEN_SIZES) {
 // pass, inside the app (no reload), and scanned at 1440 px then 390 px; the two passes (English,
 // light; French, dark) run side by side, each role signed in once for both.
 
-/** Three analysed cases, one being prepared, one being analysed, and two best cases, made as the people before would. */
 /** A retired organ in the vocabularies, so that the walk reads how a retired term is drawn. */
-async function retiredOrgan(request: APIRequestContext): Promise<void> {
-  const headers = { Authorization: `Bearer ${await apiToken(request, 'admin@sutura.local')}` };
+async function retiredOrgan(request: APIRequestContext, adminEmail: string): Promise<void> {
+  const headers = { Authorization: `Bearer ${await apiToken(request, adminEmail)}` };
   const suffix = Date.now().toString(36);
   const created = await request.post('/v1/admin/vocabularies/organs', {
     headers,
@@ -139,20 +163,22 @@ async function retiredOrgan(request: APIRequestContext): Promise<void> {
   expect(retired.status(), await retired.text()).toBe(200);
 }
 
-async function walkCases(request: APIRequestContext): Promise<WalkCases> {
+/** A saved case, two analysed cases, one being prepared, one being analysed, and two best cases, made as the people before would. */
+async function walkCases(request: APIRequestContext, cast: Cast): Promise<WalkCases> {
   const dir = mkdtempSync(nodePath.join(tmpdir(), 'sutura-e2e-walk-'));
   try {
     const clip = nodePath.join(dir, 'case.mp4');
     makeClip(clip, 6);
-    const learner = 'learner@sutura.local';
+    const learner = cast.learner.email;
     const surgery = await caseSurgery(request);
-    const [preparing, analysing, completed, rated, bestCase, otherBestCase] = await Promise.all([
+    const [draft, preparing, analysing, completed, rated, bestCase, otherBestCase] = await Promise.all([
+      saveVideo(request, learner, clip),
       sendVideo(request, learner, clip),
       sendVideo(request, learner, clip),
       sendVideo(request, learner, clip),
       sendVideo(request, learner, clip),
-      publishBestCase(request, 'admin@sutura.local', clip, surgery, 'Walk A', [0, 2, 4]),
-      publishBestCase(request, 'admin@sutura.local', clip, surgery, 'Walk B', [0, 3]),
+      publishBestCase(request, cast.admin.email, clip, surgery, 'Walk A', [0, 2, 4]),
+      publishBestCase(request, cast.admin.email, clip, surgery, 'Walk B', [0, 3]),
     ]);
     // Steps of the surgery's vocabulary: the comparison matches them with the best cases'.
     const steps = [
@@ -160,10 +186,10 @@ async function walkCases(request: APIRequestContext): Promise<WalkCases> {
       { surgeryStepId: surgery.steps[1]!.id, name: '', start: 3, end: 5.5 },
     ];
     await Promise.all(
-      [analysing, completed, rated].map((id) => prepareVideo(request, 'editor@sutura.local', learner, id, steps, { start: 0, end: 6 })),
+      [analysing, completed, rated].map((id) => prepareVideo(request, cast.editor.email, learner, id, steps, { start: 0, end: 6 })),
     );
-    await analyseVideo(request, 'expert@sutura.local', completed, 4);
-    await analyseVideo(request, 'expert@sutura.local', rated, 3);
+    await analyseVideo(request, cast.expert.email, completed, 4);
+    await analyseVideo(request, cast.expert.email, rated, 3);
     const learnerHeaders = { Authorization: `Bearer ${await apiToken(request, learner)}` };
     const kpiRatings = { depthPerception: 4, bimanualDexterity: 3, efficiency: 4, tissueHandling: 2, autonomy: 3 };
     const selfRated = await request.put(`/v1/videos/${rated}/self-assessment`, {
@@ -171,10 +197,10 @@ async function walkCases(request: APIRequestContext): Promise<WalkCases> {
       data: { kpiRatings, globalRating: 3 },
     });
     expect(selfRated.status(), await selfRated.text()).toBe(200);
-    const expertHeaders = { Authorization: `Bearer ${await apiToken(request, 'expert@sutura.local')}` };
+    const expertHeaders = { Authorization: `Bearer ${await apiToken(request, cast.expert.email)}` };
     expect((await request.post(`/v1/expert/videos/${analysing}/claim`, { headers: expertHeaders, data: {} })).status()).toBe(200);
     // The editor's case in its steps phase, two steps marked, not submitted.
-    const headers = { Authorization: `Bearer ${await apiToken(request, 'editor@sutura.local')}` };
+    const headers = { Authorization: `Bearer ${await apiToken(request, cast.editor.email)}` };
     const claim = await request.post(`/v1/editor/videos/${preparing}/claim`, { headers, data: {} });
     expect(claim.status()).toBe(200);
     const { fencingToken } = ((await claim.json()) as { data: { fencingToken: number } }).data;
@@ -186,7 +212,7 @@ async function walkCases(request: APIRequestContext): Promise<WalkCases> {
       const response = await request.put(`/v1/editor/videos/${preparing}/${what}`, { headers, data: { fencingToken, ...data } });
       expect(response.status(), await response.text()).toBe(200);
     }
-    return { preparing, analysing, completed, rated, bestCase, otherBestCase };
+    return { draft, preparing, analysing, completed, rated, bestCase, otherBestCase };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -291,15 +317,16 @@ async function scanScreen(walker: Walker, name: string): Promise<void> {
 test('every screen and tab of every role passes axe-core (WCAG 2.2 A/AA) in both themes, both languages, at 1440 and 390 px', async ({
   browser,
   request,
+  cast,
 }) => {
   test.setTimeout(900_000);
   const began = Date.now();
   const elapsed = () => `${Math.round((Date.now() - began) / 1000)} s`;
-  for (const person of PEOPLE) await followTheBrowser(request, person.email);
-  await retiredOrgan(request);
-  // The cases are made while the screens that need none are walked.
-  const casesMade = walkCases(request);
-  casesMade.catch(() => undefined);
+  for (const person of PEOPLE) await followTheBrowser(request, cast[person.who].email);
+  // The cases are made while the screens that need none are walked (unless the layout checks made them).
+  const made = walkStates(request, cast);
+  await made.organ;
+  const casesMade = made.cases;
   const walkers: Walker[] = A11Y_PASSES.map((pass) => ({ pass, page: undefined as unknown as Page, found: [], scans: 0, scanning: 0 }));
   const scanned = new Set<string>();
 
@@ -307,13 +334,13 @@ test('every screen and tab of every role passes axe-core (WCAG 2.2 A/AA) in both
    * Each pass in a context of its own language and theme, signed in there (each its own session:
    * a session's token is renewed as it is used, which would sign out a second browser sharing it).
    */
-  const inContexts = async (email: string | null, walk: (walker: Walker) => Promise<void>) => {
+  const inContexts = async (who: keyof Cast | null, walk: (walker: Walker) => Promise<void>) => {
     const contexts = await Promise.all(
       walkers.map(async (walker) => {
         const context = await browser.newContext({ viewport: A11Y_WIDTHS[0], locale: walker.pass.locale });
         walker.page = await context.newPage();
         await walker.page.emulateMedia({ colorScheme: walker.pass.theme });
-        if (email) await signIn(walker.page, email, password);
+        if (who) await signIn(walker.page, cast[who].email, cast[who].password);
         return context;
       }),
     );
@@ -348,7 +375,7 @@ test('every screen and tab of every role passes axe-core (WCAG 2.2 A/AA) in both
       ]),
     ].filter((path) => !(SAME_FOR_ALL.test(path) && scanned.has(path)));
     for (const path of paths) scanned.add(path);
-    await inContexts(person.email, async (walker) => {
+    await inContexts(person.who, async (walker) => {
       const { page } = walker;
       // Signed in, on the dashboard: every screen is then opened inside the app.
       for (const path of paths) {

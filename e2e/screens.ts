@@ -180,6 +180,8 @@ export const A11Y_WIDTHS = [
 
 /** The cases the walk opens: made by the workflow helpers while the walk starts (screens.spec.ts, walkCases). */
 export interface WalkCases {
+  /** Saved, not sent: the learner's own list (the "mine" tab of /videos) shows it. */
+  draft: string;
   /** Sent, claimed by the editor, in its steps phase with two steps. */
   preparing: string;
   /** Prepared, claimed by the expert. */

@@ -294,3 +294,46 @@ export async function publishBestCase(
   expect(published.status(), await published.text()).toBe(200);
   return id;
 }
+
+/**
+ * The learner's add page saved without sending (sendVideo stops before "send"): a case of the
+ * first surgery with an organ and two steps, its video uploaded by tus and ready; it stays in the
+ * learner's own list (the "mine" tab of /videos).
+ */
+export async function saveVideo(request: APIRequestContext, learnerEmail: string, clip: string): Promise<string> {
+  const headers = { Authorization: `Bearer ${await apiToken(request, learnerEmail)}` };
+  const surgery = await caseSurgery(request);
+  const created = await request.post('/v1/videos', {
+    headers,
+    data: {
+      kind: 'video',
+      surgeryId: surgery.id,
+      organId: surgery.organId,
+      keyStepIds: surgery.steps.slice(0, 2).map((s) => s.id),
+      equipmentBrand: 'Intuitive Surgical',
+      equipmentUsed: 'da Vinci Xi',
+      ageRange: '60_74',
+      patientSex: 'woman',
+      bmi: 'under_30',
+      complication: false,
+      surgicalHistory: '',
+      radiationHistory: false,
+      medicalBackground: [],
+      mainHand: 'right',
+      surgeryDuration: 120,
+      messageToProctor: 'Pouvez-vous regarder la dissection ?',
+      nasaTlx: { mentalDemand: 50, physicalDemand: 30, temporalDemand: 40, performance: 40, effort: 60, frustration: 30 },
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const videoId = ((await created.json()) as { data: { id: string } }).data.id;
+  await uploadByTus(request, headers, videoId, clip);
+  await expect
+    .poll(
+      async () =>
+        ((await (await request.get(`/v1/videos/${videoId}`, { headers })).json()) as { data: { mediaStatus: string } }).data.mediaStatus,
+      { timeout: 60_000 },
+    )
+    .toBe('ready');
+  return videoId;
+}
