@@ -15,6 +15,9 @@ test.use({
   },
 });
 
+// A case prepared and rendered, then an expert's and a learner's whole sessions: minutes on a busy shared machine.
+test.describe.configure({ timeout: 300_000 });
+
 /** The cases of this spec: a 12 s clip, its two steps starting at 1 s and 6 s. */
 const twelveSeconds: CaseOptions = {
   seconds: 12,
@@ -44,7 +47,6 @@ test('an expert rates, records, comments and submits anyway; the learner reads t
   request,
   cast,
 }) => {
-  test.setTimeout(240_000);
   const videoId = await preparedCase(request, cast, twelveSeconds);
 
   // ---- The expert
@@ -187,7 +189,6 @@ test('the expert rates with the video in view: every part shown at 1440 px, the 
   request,
   cast,
 }) => {
-  test.setTimeout(240_000);
   const videoId = await preparedCase(request, cast, { ...twelveSeconds, pictures: [casePicture()] });
   const headers = { Authorization: `Bearer ${await apiToken(request, cast.expert.email)}` };
   expect((await request.post(`/v1/expert/videos/${videoId}/claim`, { headers, data: {} })).status()).toBe(200);

@@ -33,6 +33,8 @@ async function drawingOnFirstStep(browser: Browser, request: APIRequestContext, 
   await page.goto('/expert');
   await page.locator(`[data-testid="expert-video-card"][data-video-id="${videoId}"]`).getByTestId('expert-claim').click();
   await expect(page).toHaveURL(new RegExp(`/expert/${videoId}$`));
+  // A first load of the page's code, on a busy machine, may take a while.
+  await expect(page.getByTestId('analysis-title')).toBeVisible({ timeout: 45_000 });
   await page.getByTestId('player-step').first().click();
   await expect.poll(async () => (await playerState(page)).time).toBeCloseTo(1, 2);
   await page.getByTestId('drawing-start').click();

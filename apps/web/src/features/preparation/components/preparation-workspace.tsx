@@ -39,6 +39,8 @@ const compactSx = {
   '& .MuiButton-startIcon': { mr: { xs: 0, sm: 1 }, ml: { xs: 0, sm: -0.5 } },
 } as const;
 const labelSx = { display: { xs: 'none', sm: 'inline' } } as const;
+/** A button that cannot act now but keeps the keyboard's focus (aria-disabled), drawn as a disabled one. */
+const inactiveSx = { color: 'action.disabled', borderColor: 'action.disabledBackground', cursor: 'default' } as const;
 
 /** A message of the page: a catalogue code (SPEC §5) or one of this page's own texts. */
 export type WorkspaceMessage = { severity: 'error' | 'warning' | 'info'; text: string } | null;
@@ -113,6 +115,7 @@ export function PreparationWorkspace({ detail, editor, message, onMessage, actio
   const [selected, setSelected] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
   const marks = suggestionMarks(detail);
+  const nothingToSave = editor.saveStatus === 'saved' || editor.saveStatus === 'saving' || editor.saveStatus === 'lost';
 
   const seek = (time: number) => {
     const at = snapToFrame(clamp(time, 0, duration), fps);
@@ -538,11 +541,14 @@ export function PreparationWorkspace({ detail, editor, message, onMessage, actio
           <Button
             variant="outlined"
             startIcon={<SaveOutlined aria-hidden />}
-            onClick={() => void editor.save()}
-            disabled={editor.saveStatus === 'saved' || editor.saveStatus === 'saving' || editor.saveStatus === 'lost'}
+            onClick={() => {
+              if (!nothingToSave) void editor.save();
+            }}
+            // Not disabled: the autosave starting while the keyboard is on it would drop the focus to the page's body.
+            aria-disabled={nothingToSave || undefined}
             data-testid="save"
             aria-label={t('toolbar.save')}
-            sx={compactSx}
+            sx={[compactSx, nothingToSave && inactiveSx]}
           >
             <Box component="span" sx={labelSx}>
               {t('toolbar.save')}
