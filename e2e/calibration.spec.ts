@@ -109,9 +109,11 @@ test('an administrator opens the calibration and reads n, kappa and ICC, who rat
 
   await page.getByTestId('language-switcher').click();
   await page.getByRole('menuitem', { name: 'English' }).click();
+  // The whole page loads again, the report with it: waited for as long as the first time.
   await page.goto('/admin/calibration');
   await expect(page.getByTestId('calibration-report').getByTestId('agreement-cases')).toHaveText(
     '4 double-reviewed cases, 1 with a third review.',
+    { timeout: 60_000 },
   );
   await page.getByTestId('language-switcher').click();
   await page.getByRole('menuitem', { name: 'Français' }).click();
