@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   doublePrecision,
   foreignKey,
   index,
@@ -936,6 +937,25 @@ export const rateLimits = pgTable(
     windowEndsAt: timestamp('window_ends_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('rate_limits_window_ends_at_idx').on(t.windowEndsAt)],
+);
+
+/**
+ * One row: a version for each group of numbers behind the statistics' averages, given a new random
+ * value in the transaction of every write that changes them (deferred triggers, docs/statistics.md):
+ * each API process keeps the averages it computed and reads these to know whether they still hold.
+ */
+export const statsVersion = pgTable(
+  'stats_version',
+  {
+    one: boolean('one').primaryKey().default(true),
+    /** The submitted reviews (`analyses`) and whether a case counts yet (`videos.reviews_required`, `result_released_at`). */
+    kpis: bigint('kpis', { mode: 'number' }).notNull().default(0),
+    /** The NASA-TLX of the cases sent (`videos.nasa_tlx`, `sent_at`, the author and their specialty). */
+    tlx: bigint('tlx', { mode: 'number' }).notNull().default(0),
+    /** The steps of the prepared cases (`video_steps`) and their times (`videos.active_seconds`, durations). */
+    steps: bigint('steps', { mode: 'number' }).notNull().default(0),
+  },
+  () => [check('stats_version_one', sql`one`)],
 );
 
 /**
