@@ -505,6 +505,11 @@ export const videos = pgTable(
     index('videos_surgery_times')
       .on(t.surgeryId, t.authorId, t.activeSeconds, t.duration, t.surgeryDuration)
       .where(sql`active_seconds IS NOT NULL`),
+    // The cases whose further review is awaited before their result is shown: left out of the
+    // statistics until it is (a handful at any time, found without visiting the cases).
+    index('videos_result_awaited')
+      .on(t.id)
+      .where(sql`reviews_required <> 1 AND result_released_at IS NULL`),
   ],
 );
 
@@ -721,7 +726,8 @@ export const analyses = pgTable(
   (t) => [
     primaryKey({ columns: [t.videoId, t.round] }),
     index('analyses_expert_submitted').on(t.expertId, t.submittedAt),
-    // The average surgeon of a specialty in the statistics, read by index only.
+    // The average surgeon of a specialty in the statistics, read by index only (the case and the
+    // round too: a first review is found without visiting its row).
     index('analyses_specialty_submitted')
       .on(
         t.authorSpecialtyId,
@@ -732,12 +738,29 @@ export const analyses = pgTable(
         t.kpiEfficiency,
         t.kpiTissueHandling,
         t.kpiAutonomy,
+        t.videoId,
+        t.round,
       )
       .where(sql`status = 'submitted'`),
     // The average surgeon of the statistics: the submitted analyses of a recent window.
     index('analyses_submitted')
-      .on(t.submittedAt, t.authorId, t.kpiDepthPerception, t.kpiBimanualDexterity, t.kpiEfficiency, t.kpiTissueHandling, t.kpiAutonomy)
+      .on(
+        t.submittedAt,
+        t.authorId,
+        t.kpiDepthPerception,
+        t.kpiBimanualDexterity,
+        t.kpiEfficiency,
+        t.kpiTissueHandling,
+        t.kpiAutonomy,
+        t.videoId,
+        t.round,
+      )
       .where(sql`status = 'submitted'`),
+    // The few cases with a further review submitted: the statistics average their reviews, every
+    // other case counts with its first review as it is.
+    index('analyses_further_reviews')
+      .on(t.videoId)
+      .where(sql`round > 1 AND status = 'submitted'`),
   ],
 );
 

@@ -6,6 +6,12 @@ CREATE TABLE "stats_version" (
 	CONSTRAINT "stats_version_one" CHECK (one)
 );
 --> statement-breakpoint
+DROP INDEX "analyses_specialty_submitted";--> statement-breakpoint
+DROP INDEX "analyses_submitted";--> statement-breakpoint
+CREATE INDEX "analyses_further_reviews" ON "analyses" USING btree ("video_id") WHERE round > 1 AND status = 'submitted';--> statement-breakpoint
+CREATE INDEX "videos_result_awaited" ON "videos" USING btree ("id") WHERE reviews_required <> 1 AND result_released_at IS NULL;--> statement-breakpoint
+CREATE INDEX "analyses_specialty_submitted" ON "analyses" USING btree ("author_specialty_id","submitted_at","author_id","kpi_depth_perception","kpi_bimanual_dexterity","kpi_efficiency","kpi_tissue_handling","kpi_autonomy","video_id","round") WHERE status = 'submitted';--> statement-breakpoint
+CREATE INDEX "analyses_submitted" ON "analyses" USING btree ("submitted_at","author_id","kpi_depth_perception","kpi_bimanual_dexterity","kpi_efficiency","kpi_tissue_handling","kpi_autonomy","video_id","round") WHERE status = 'submitted';--> statement-breakpoint
 INSERT INTO "stats_version" DEFAULT VALUES;--> statement-breakpoint
 -- Written by hand (not generated from schema.ts): every write that changes the numbers behind an
 -- average gives its counter a new random value, whatever writes it (the services, the demo seed, a

@@ -45,21 +45,33 @@ const kpiValue = (kpi: Kpi) => sql.raw(`a.kpi_${snake(kpi)}`);
 /**
  * The cases of the statistics, one row per case (docs/double-review.md): its first review's date,
  * author and specialty snapshot, and for each KPI and the global rating the mean of its submitted
- * reviews, so that a double-reviewed case counts once. A case whose second review is still awaited
- * before its result was ever shown does not count yet (its learner has not seen it). The columns
- * keep the names of `analyses`, so that each query reads `FROM (caseRatings) a`.
+ * reviews, so that a double-reviewed case counts once. A case whose further review is still
+ * awaited before its result was ever shown does not count yet (its learner has not seen it). The
+ * columns keep the names of `analyses`, so that each query reads `FROM (caseRatings) a`.
+ *
+ * Most cases have a single review, which is their rating as it is: those are read from the first
+ * reviews alone (by index only, `analyses_submitted`), and only the few cases with a further review
+ * (`analyses_further_reviews`) average their reviews. The cases awaited are the few of
+ * `videos_result_awaited`.
  */
+const kpiColumns = (prefix: string) => KPIS.map((k) => `${prefix}kpi_${snake(k)}`).join(', ');
+const furtherReview = `SELECT 1 FROM analyses f WHERE f.video_id = a1.video_id AND f.round > 1 AND f.status = 'submitted'`;
+const resultAwaited = `NOT EXISTS (SELECT 1 FROM videos w WHERE w.id = a1.video_id AND w.reviews_required <> 1 AND w.result_released_at IS NULL)`;
 const caseRatings = sql.raw(`(
   SELECT a1.video_id, a1.submitted_at, a1.author_id, a1.author_specialty_id, 'submitted'::text AS status,
-    ${KPIS.map((k) => `m.kpi_${snake(k)}`).join(', ')}, m.global_rating
+    ${kpiColumns('a1.')}, a1.global_rating::float8 AS global_rating
   FROM analyses a1
-  JOIN videos cv ON cv.id = a1.video_id AND (cv.reviews_required = 1 OR cv.result_released_at IS NOT NULL)
+  WHERE a1.round = 1 AND a1.status = 'submitted' AND NOT EXISTS (${furtherReview}) AND ${resultAwaited}
+  UNION ALL
+  SELECT a1.video_id, a1.submitted_at, a1.author_id, a1.author_specialty_id, 'submitted'::text AS status,
+    ${kpiColumns('m.')}, m.global_rating
+  FROM analyses a1
   CROSS JOIN LATERAL (
     SELECT ${KPIS.map((k) => `avg(r.kpi_${snake(k)})::real AS kpi_${snake(k)}`).join(', ')},
       avg(r.global_rating)::float8 AS global_rating
     FROM analyses r WHERE r.video_id = a1.video_id AND r.status = 'submitted'
   ) m
-  WHERE a1.round = 1 AND a1.status = 'submitted'
+  WHERE a1.round = 1 AND a1.status = 'submitted' AND EXISTS (${furtherReview}) AND ${resultAwaited}
 )`);
 
 type PeerKind = 'kpis' | 'tlx';
