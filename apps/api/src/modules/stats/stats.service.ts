@@ -47,7 +47,8 @@ const kpiValue = (kpi: Kpi) => sql.raw(`a.kpi_${snake(kpi)}`);
  * author and specialty snapshot, and for each KPI and the global rating the mean of its submitted
  * reviews, so that a double-reviewed case counts once. A case whose further review is still
  * awaited before its result was ever shown does not count yet (its learner has not seen it). The
- * columns keep the names of `analyses`, so that each query reads `FROM (caseRatings) a`.
+ * columns keep the names of `analyses`, so that each query reads `FROM ${caseRatings()} a`; with
+ * `authorId`, the cases of that learner only, found from their cases (`videos_author_created`).
  *
  * Most cases have a single review, which is their rating as it is: those are read from the first
  * reviews alone (by index only, `analyses_submitted`), and only the few cases with a further review
@@ -57,22 +58,25 @@ const kpiValue = (kpi: Kpi) => sql.raw(`a.kpi_${snake(kpi)}`);
 const kpiColumns = (prefix: string) => KPIS.map((k) => `${prefix}kpi_${snake(k)}`).join(', ');
 const furtherReview = `SELECT 1 FROM analyses f WHERE f.video_id = a1.video_id AND f.round > 1 AND f.status = 'submitted'`;
 const resultAwaited = `NOT EXISTS (SELECT 1 FROM videos w WHERE w.id = a1.video_id AND w.reviews_required <> 1 AND w.result_released_at IS NULL)`;
-const caseRatings = sql.raw(`(
+function caseRatings(authorId?: string): SQL {
+  const theirs = authorId ? sql`AND a1.video_id IN (SELECT v.id FROM videos v WHERE v.author_id = ${authorId})` : sql``;
+  return sql`(
   SELECT a1.video_id, a1.submitted_at, a1.author_id, a1.author_specialty_id, 'submitted'::text AS status,
-    ${kpiColumns('a1.')}, a1.global_rating::float8 AS global_rating
+    ${sql.raw(kpiColumns('a1.'))}, a1.global_rating::float8 AS global_rating
   FROM analyses a1
-  WHERE a1.round = 1 AND a1.status = 'submitted' AND NOT EXISTS (${furtherReview}) AND ${resultAwaited}
+  WHERE a1.round = 1 AND a1.status = 'submitted' AND NOT EXISTS (${sql.raw(furtherReview)}) AND ${sql.raw(resultAwaited)} ${theirs}
   UNION ALL
   SELECT a1.video_id, a1.submitted_at, a1.author_id, a1.author_specialty_id, 'submitted'::text AS status,
-    ${kpiColumns('m.')}, m.global_rating
+    ${sql.raw(kpiColumns('m.'))}, m.global_rating
   FROM analyses a1
   CROSS JOIN LATERAL (
-    SELECT ${KPIS.map((k) => `avg(r.kpi_${snake(k)})::real AS kpi_${snake(k)}`).join(', ')},
+    SELECT ${sql.raw(KPIS.map((k) => `avg(r.kpi_${snake(k)})::real AS kpi_${snake(k)}`).join(', '))},
       avg(r.global_rating)::float8 AS global_rating
     FROM analyses r WHERE r.video_id = a1.video_id AND r.status = 'submitted'
   ) m
-  WHERE a1.round = 1 AND a1.status = 'submitted' AND EXISTS (${furtherReview}) AND ${resultAwaited}
-)`);
+  WHERE a1.round = 1 AND a1.status = 'submitted' AND EXISTS (${sql.raw(furtherReview)}) AND ${sql.raw(resultAwaited)} ${theirs}
+)`;
+}
 
 type PeerKind = 'kpis' | 'tlx';
 /**
@@ -82,7 +86,7 @@ type PeerKind = 'kpis' | 'tlx';
  */
 const PEERS: Record<PeerKind, { from: SQL; filter: SQL; values: string[]; at: SQL; specialty: SQL; version: SQL }> = {
   kpis: {
-    from: sql`${caseRatings} a`,
+    from: sql`${caseRatings()} a`,
     filter: sql.raw(`a.status = 'submitted'`),
     values: KPIS.map((k) => `a.kpi_${snake(k)}`),
     at: sql.raw('a.submitted_at'),
@@ -203,8 +207,8 @@ export function createStatsService(deps: { db: Db; clock: () => Date; timeZone: 
     });
     const { rows } = await db.execute<Record<string, unknown>>(sql`
       SELECT ${sql.join(columns, sql`, `)}
-      FROM videos v JOIN ${caseRatings} a ON a.video_id = v.id
-      WHERE v.author_id = ${learnerId} AND a.status = 'submitted'
+      FROM ${caseRatings(learnerId)} a
+      WHERE a.status = 'submitted'
         AND a.submitted_at > ${oldest.toISOString()} AND a.submitted_at <= ${now.toISOString()}`);
     return STATS_PAST_MONTHS.map((m, i) => series(rows[0] ?? {}, String(i), m, ends[i]!));
   }
@@ -291,8 +295,8 @@ export function createStatsService(deps: { db: Db; clock: () => Date; timeZone: 
           sql`, `,
         )},
         avg(a.global_rating)::float8 AS global
-      FROM videos v JOIN ${caseRatings} a ON a.video_id = v.id
-      WHERE v.author_id = ${learnerId} AND a.status = 'submitted'
+      FROM ${caseRatings(learnerId)} a
+      WHERE a.status = 'submitted'
         AND a.submitted_at >= ${first.toISOString()} AND a.submitted_at <= ${now.toISOString()}
       GROUP BY 1`);
     const byMonth = new Map(rows.map((r) => [String(r.month), r]));
