@@ -9,7 +9,7 @@
  * load average before and after, and exits with 1 if a figure is over its budget or missing.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -119,7 +119,6 @@ const CHECKED: Bench[] = [
   {
     name: 'media',
     args: ['bench/media.ts'],
-    missing: () => (has('ffmpeg') ? null : 'no ffmpeg'),
     figures: [
       { id: 'remux', label: 'remux, time × a stream copy', pattern: /^media: remux ([\d.]+) of stream copy/m },
       {
@@ -148,7 +147,8 @@ const CHECKED: Bench[] = [
   {
     name: 'web',
     args: ['bench/web.ts'],
-    missing: () => (has(process.env.CHROMIUM_PATH ?? 'chromium') ? null : 'no Chromium'),
+    missing: () =>
+      existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') ? null : 'no Chromium at CHROMIUM_PATH or /usr/bin/chromium',
     figures: [
       { id: 'loginKib', label: 'sign-in page, gzipped JS before first render, KiB', pattern: /^web: login (\d+) KiB/m },
       { id: 'dashboardKib', label: 'dashboard, gzipped JS before first render, KiB', pattern: /^web: .*dashboard (\d+) KiB/m },
