@@ -172,15 +172,19 @@ for (const bench of CHECKED) {
   if (strays.length) throw new Error(`bench/budgets.json and bench/check.ts disagree on ${bench.name}: ${strays.join(', ')}`);
 }
 
-/** Runs one benchmark in its own process group (stopped whole at the limit); its output and time. */
-function run(bench: Bench): Promise<{ out: string; ms: number; code: number | null; stopped: boolean }> {
+/**
+ * Runs one benchmark in its own process group (stopped whole at the limit): what it printed, its
+ * errors and warnings apart, and its time.
+ */
+function run(bench: Bench): Promise<{ out: string; err: string; ms: number; code: number | null; stopped: boolean }> {
   const started = performance.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, bench.args, { cwd: root, env: { ...process.env, ...bench.env }, detached: true });
     let out = '';
+    let err = '';
     let stopped = false;
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const timer = setTimeout(() => {
       stopped = true;
       process.kill(-child.pid!, 'SIGTERM');
@@ -188,7 +192,7 @@ function run(bench: Bench): Promise<{ out: string; ms: number; code: number | nu
     }, LIMIT_MS);
     child.on('exit', (code) => {
       clearTimeout(timer);
-      resolve({ out, ms: performance.now() - started, code, stopped });
+      resolve({ out, err, ms: performance.now() - started, code, stopped });
     });
   });
 }
@@ -205,10 +209,13 @@ for (const bench of CHECKED.filter((b) => !asked.length || asked.includes(b.name
     console.log(`${bench.name}: not run (${why})`);
     continue;
   }
-  const { out, ms, code, stopped } = await run(bench);
-  const lines = out.trimEnd().split('\n');
+  const { out, err, ms, code, stopped } = await run(bench);
   const took = `${(ms / 1000).toFixed(0)} s`;
-  console.log(`${bench.name} (${took}${stopped ? ', stopped at 10 min' : code ? `, exit code ${code}` : ''}): ${lines.at(-1) ?? ''}`);
+  console.log(
+    `${bench.name} (${took}${stopped ? ', stopped at 10 min' : code ? `, exit code ${code}` : ''}): ${out.trimEnd().split('\n').at(-1) ?? ''}`,
+  );
+  // A benchmark that failed says why on its standard error.
+  if (stopped || code) console.log(`  ${err.trimEnd().split('\n').slice(-5).join('\n  ')}`);
   for (const figure of bench.figures) {
     const budget = budgets[bench.name]![figure.id]!;
     const m = out.match(figure.pattern);
