@@ -1,9 +1,11 @@
 /**
  * Seeds 100 000 sent cases with their NASA-TLX, steps and submitted analyses by SQL and times one
  * learner's whole statistics (KPIs, NASA-TLX, step times) against a primary-key lookup on the same
- * database, in the same run.
- * Usage: node bench/stats.ts [analyses]   (BENCH_DATABASE_URL: a PostgreSQL server to use;
- * a fresh database is made on it and dropped. Without it, an embedded server in a temporary folder.)
+ * database, in the same run: as a process answers them with the averages it keeps, and the first
+ * request after a write that changes every average (each read again from the database).
+ * Usage: npm run bench:stats -- --analyses 1000000   (default 100 000; BENCH_DATABASE_URL: a
+ * PostgreSQL server to use, a fresh database is made on it and dropped. Without it, an embedded
+ * server in a temporary folder.)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,7 +18,9 @@ import { openDatabase, type Database } from '../apps/api/src/db/client.ts';
 import { DEFAULT_TIME_ZONE } from '@sutura/domain/time-zone';
 import { createStatsService } from '../apps/api/src/modules/stats/stats.service.ts';
 
-const ANALYSES = Number(process.argv[2] ?? 100_000);
+const sizeArg = process.argv.indexOf('--analyses');
+const ANALYSES = Number((sizeArg >= 0 ? process.argv[sizeArg + 1] : process.argv[2]) ?? 100_000);
+if (!Number.isInteger(ANALYSES) || ANALYSES < 2_000) throw new Error('--analyses: a whole number of at least 2000');
 const LEARNERS = 2_000;
 const SURGERIES = 16;
 const STEPS = 6;
@@ -59,9 +63,10 @@ async function open(): Promise<{ database: Database; drop: () => Promise<void> }
   };
 }
 
-async function median(run: () => Promise<unknown>): Promise<number> {
+async function median(run: () => Promise<unknown>, before?: () => Promise<unknown>): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
+    await before?.();
     const start = performance.now();
     await run();
     times.push(performance.now() - start);
@@ -156,6 +161,25 @@ try {
   };
   const steps = await median(() => stats.stepTimes(learner, undefined, 'en'));
   const statsMs = Math.max(await median(() => whole('all')), await median(() => whole('specialty')));
+  // A write that changes the version of every average a process keeps (so that each is read
+  // again whole): a rating of an analysis, a NASA-TLX scale of a case and the end of a step, each
+  // toggled, in one transaction.
+  let toggle = 0;
+  const write = async () => {
+    toggle = 1 - toggle;
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`
+        UPDATE analyses SET kpi_ratings = kpi_ratings || jsonb_build_object('autonomy', ${2 + toggle}::int)
+        WHERE video_id = (SELECT id FROM videos WHERE author_id <> ${learner.id} ORDER BY sent_at DESC LIMIT 1)`);
+      await tx.execute(sql`
+        UPDATE videos SET nasa_tlx = nasa_tlx || jsonb_build_object('effort', ${50 + 5 * toggle}::int)
+        WHERE id = (SELECT id FROM videos WHERE author_id <> ${learner.id} ORDER BY sent_at DESC LIMIT 1)`);
+      await tx.execute(sql`
+        UPDATE video_steps SET "end" = "end" + ${toggle ? 1 : -1}
+        WHERE (video_id, position) = (SELECT video_id, position FROM video_steps WHERE surgery_step_id IS NOT NULL LIMIT 1)`);
+    });
+  };
+  const afterWriteMs = Math.max(await median(() => whole('all'), write), await median(() => whole('specialty'), write));
   const { rows: counted } = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM video_steps`);
   console.log(
     `engine: ${database.kind}; seeded ${ANALYSES} analyses of ${LEARNERS} learners, ${counted[0]!.n} video steps, in ${(seedMs / 1000).toFixed(1)} s`,
@@ -167,6 +191,9 @@ try {
   console.log(`NASA-TLX against all learners: ${tlx.all.toFixed(1)} ms; against the same specialty: ${tlx.specialty.toFixed(1)} ms`);
   const shown = await stats.stepTimes(learner, undefined, 'en');
   console.log(`step times of one surgery (${shown.average.cases} cases of it, ${shown.steps.length} steps): ${steps.toFixed(1)} ms`);
+  console.log(
+    `the first request after a write that changes every average: ${Math.round(afterWriteMs)} ms (ratio ${(afterWriteMs / keyMs).toFixed(1)} of a key lookup)`,
+  );
   console.log(
     `stats: ${Math.round(statsMs)} ms for a learner among ${ANALYSES} analyses (ratio ${(statsMs / keyMs).toFixed(1)} of a key lookup)`,
   );

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KPIS, type Kpi } from '@sutura/domain/analysis';
 import { learnerNasaTlxSchema, learnerStepTimesSchema, type LearnerStats } from '@sutura/domain/stats';
 import type { NasaTlx } from '@sutura/domain/videos';
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { analyses, specialties, surgeries, surgerySteps, users, videos, videoSteps } from '../src/db/schema.ts';
 import { createStatsService, monthsBefore } from '../src/modules/stats/stats.service.ts';
 import { createTestContext, type TestContext } from './harness.ts';
@@ -580,5 +580,164 @@ describe('a double-reviewed case', () => {
     const after = shown(await stats().learner(viewer(g), 'all'));
     // (3 + 5 + 2) / 3 for depth perception.
     expect(after.radar.find((s) => s.key === 0)!).toMatchObject({ analyses: 3, kpis: { depthPerception: 3.3 } });
+  });
+});
+
+describe('the averages kept between requests', () => {
+  /** A service that keeps its averages between calls, on a clock the test moves. */
+  function keptService(at: Date) {
+    const clock = { at };
+    return { clock, service: createStatsService({ db: ctx.database.db, clock: () => clock.at, timeZone: PARIS }) };
+  }
+  /** The learner's KPIs, NASA-TLX and step times, both comparisons. */
+  async function everything(service: ReturnType<typeof stats>, person: { id: string }) {
+    return {
+      kpisAll: await service.learner(viewer(person), 'all'),
+      kpisSpecialty: await service.learner(viewer(person), 'specialty'),
+      tlxAll: await service.nasaTlx(viewer(person), 'all'),
+      tlxSpecialty: await service.nasaTlx(viewer(person), 'specialty'),
+      steps: await service.stepTimes(viewer(person), vocabulary.s, 'en'),
+    };
+  }
+  const versions = async () =>
+    (
+      await ctx.database.db.execute<{ kpis: string; tlx: string; steps: string }>(
+        sql`SELECT kpis::text, tlx::text, steps::text FROM stats_version`,
+      )
+    ).rows[0]!;
+  const averageOf = (result: LearnerStats) => shown(result).radar[0]!;
+
+  it('slide with the clock exactly as if computed afresh, cases entering and leaving the window', async () => {
+    // A case reviewed three times (1, 2 and 4: a mean of 7/3) and one sent in the future of NOW.
+    const [thrice] = await ctx.database.db
+      .insert(videos)
+      .values({ authorId: people.b.id, status: 'analysed', mediaStatus: 'ready', reviewsRequired: 3, resultReleasedAt: daysAgo(20) })
+      .returning();
+    await ctx.database.db.insert(analyses).values(
+      [1, 2, 4].map((level, i) => ({
+        videoId: thrice!.id,
+        round: i + 1,
+        status: 'submitted',
+        kpiRatings: ratings(level),
+        globalRating: level,
+        submittedAt: daysAgo(22 - i),
+      })),
+    );
+    await analysed(people.c.id, daysAgo(-30), ratings(2, { efficiency: null }), 2);
+    await sent(people.c.id, daysAgo(-30), tlx(35));
+    const { clock, service } = keptService(daysAgo(220));
+    // From before the oldest case to after the newest, by steps of a few hours to a few weeks.
+    let step = 0;
+    while (clock.at.getTime() < daysAgo(-150).getTime()) {
+      for (const person of [people.a, people.b]) {
+        expect(await everything(service, person), `${clock.at.toISOString()}`).toEqual(await everything(stats(clock.at), person));
+      }
+      step += 1;
+      clock.at = new Date(clock.at.getTime() + ((step * 7919) % 23) * DAY + ((step * 104_729) % 86_400_000));
+    }
+    expect(step).toBeGreaterThan(15);
+  });
+
+  it('change when a case is finalized, when a second review is added, and when a case is deleted', async () => {
+    const { service } = keptService(NOW);
+    const h = await ctx.createUser('learner', { specialtyId: null });
+    const before = averageOf(await service.learner(viewer(h), 'all'));
+    // A review submitted: the case joins the average.
+    const [video] = await ctx.database.db.insert(videos).values({ authorId: h.id, status: 'analysed', mediaStatus: 'ready' }).returning();
+    await ctx.database.db.insert(analyses).values({ videoId: video!.id, status: 'draft', kpiRatings: ratings(5), globalRating: 5 });
+    const draftVersions = await versions();
+    // A draft saved again changes nothing that is kept.
+    await ctx.database.db
+      .update(analyses)
+      .set({ kpiRatings: ratings(1) })
+      .where(eq(analyses.videoId, video!.id));
+    expect(await versions()).toEqual(draftVersions);
+    expect(averageOf(await service.learner(viewer(h), 'all'))).toEqual(before);
+    await ctx.database.db.transaction(async (tx) => {
+      await tx
+        .update(analyses)
+        .set({ status: 'submitted', submittedAt: daysAgo(1) })
+        .where(eq(analyses.videoId, video!.id));
+      await tx
+        .update(videos)
+        .set({ resultReleasedAt: daysAgo(1) })
+        .where(eq(videos.id, video!.id));
+    });
+    expect((await versions()).kpis).not.toBe(draftVersions.kpis);
+    const finalized = averageOf(await service.learner(viewer(h), 'all'));
+    expect(finalized).toMatchObject({ analyses: before.analyses + 1, surgeons: before.surgeons! + 1 });
+    expect(finalized).toEqual(averageOf(await stats().learner(viewer(h), 'all')));
+    expect(finalized.kpis.depthPerception).not.toBe(before.kpis.depthPerception);
+
+    // An administrator sends the analysed case for a second review: once in, the case counts with
+    // the mean of both (1 and 3: 2), not its first review alone.
+    await ctx.database.db.update(videos).set({ reviewsRequired: 2 }).where(eq(videos.id, video!.id));
+    expect(averageOf(await service.learner(viewer(h), 'all'))).toEqual(finalized);
+    await ctx.database.db
+      .insert(analyses)
+      .values({ videoId: video!.id, round: 2, status: 'submitted', kpiRatings: ratings(3), globalRating: 3, submittedAt: daysAgo(0.5) });
+    const reviewedTwice = averageOf(await service.learner(viewer(h), 'all'));
+    expect(reviewedTwice).toMatchObject({ analyses: finalized.analyses, surgeons: finalized.surgeons });
+    expect(reviewedTwice).toEqual(averageOf(await stats().learner(viewer(h), 'all')));
+    expect(reviewedTwice.kpis).not.toEqual(finalized.kpis);
+    const mine = shown(await service.learner(viewer(h), 'all')).timeline.at(-1)!;
+    expect(mine.kpis.depthPerception).toBe(2);
+
+    // The case deleted: the average is the one before it was submitted.
+    await ctx.database.db.delete(videos).where(eq(videos.id, video!.id));
+    expect(averageOf(await service.learner(viewer(h), 'all'))).toEqual(before);
+  });
+
+  it('change when a case is sent with its NASA-TLX, and when the steps of a case are replaced', async () => {
+    const { service } = keptService(NOW);
+    const before = await everything(service, people.c);
+    await sent(people.b.id, daysAgo(2), tlx(95));
+    const afterSending = await everything(service, people.c);
+    expect(afterSending.tlxAll.average.cases).toBe(before.tlxAll.average.cases + 1);
+    expect(afterSending).toEqual(await everything(stats(), people.c));
+
+    // B's case of S, its steps replaced by a render: everyone's step times follow.
+    await prepared(people.b.id, vocabulary.s, 800, 100, [[vocabulary.st3, 0, 300]]);
+    const [video] = await ctx.database.db
+      .select()
+      .from(videos)
+      .where(and(eq(videos.authorId, people.b.id), eq(videos.surgeryId, vocabulary.s)));
+    const withStep = await everything(service, people.c);
+    expect(withStep.steps.steps.find((s) => s.surgeryStepId === vocabulary.st3)!.average).toEqual({ cases: 2, mean: 200 });
+    await ctx.database.db.transaction(async (tx) => {
+      await tx.delete(videoSteps).where(eq(videoSteps.videoId, video!.id));
+      await tx
+        .insert(videoSteps)
+        .values({ videoId: video!.id, position: 0, surgeryStepId: vocabulary.st3, name: 'Step', start: 0, end: 500 });
+    });
+    const replaced = await everything(service, people.c);
+    expect(replaced.steps.steps.find((s) => s.surgeryStepId === vocabulary.st3)!.average).toEqual({ cases: 2, mean: 300 });
+    expect(replaced.steps.average.active).not.toBe(withStep.steps.average.active);
+    expect(replaced).toEqual(await everything(stats(), people.c));
+  });
+
+  it('hold across two API processes on the same database', async () => {
+    // The routes run on the real clock: these cases are of the last days.
+    const second = await createTestContext({ workers: false, databaseOf: ctx });
+    try {
+      const k = await ctx.createUser('learner', { specialtyId: null });
+      const now = Date.now();
+      await analysed(k.id, new Date(now - 2 * DAY), ratings(4), 4);
+      await analysed(people.a.id, new Date(now - 3 * DAY), ratings(2), 2);
+      const read = async (c: TestContext) => {
+        const res = await c.inject({ method: 'GET', url: '/v1/stats/me', token: k.token });
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json().data.radar[0];
+      };
+      const [one, two] = [await read(ctx), await read(second)];
+      expect(one).toMatchObject({ analyses: 2, surgeons: 2, kpis: { depthPerception: 3 } });
+      expect({ ...two, at: null }).toEqual({ ...one, at: null });
+      // Submitted through the first process's database pool: the second process's average follows.
+      await analysed(people.b.id, new Date(now - DAY), ratings(5), 5);
+      expect(await read(second)).toMatchObject({ analyses: 3, surgeons: 3, kpis: { depthPerception: 3.7 } });
+      expect(await read(ctx)).toMatchObject({ analyses: 3, kpis: { depthPerception: 3.7 } });
+    } finally {
+      await second.close();
+    }
   });
 });

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   doublePrecision,
   foreignKey,
   index,
@@ -504,6 +505,11 @@ export const videos = pgTable(
     index('videos_surgery_times')
       .on(t.surgeryId, t.authorId, t.activeSeconds, t.duration, t.surgeryDuration)
       .where(sql`active_seconds IS NOT NULL`),
+    // The cases whose further review is awaited before their result is shown: left out of the
+    // statistics until it is (a handful at any time, found without visiting the cases).
+    index('videos_result_awaited')
+      .on(t.id)
+      .where(sql`reviews_required <> 1 AND result_released_at IS NULL`),
   ],
 );
 
@@ -720,7 +726,8 @@ export const analyses = pgTable(
   (t) => [
     primaryKey({ columns: [t.videoId, t.round] }),
     index('analyses_expert_submitted').on(t.expertId, t.submittedAt),
-    // The average surgeon of a specialty in the statistics, read by index only.
+    // The average surgeon of a specialty in the statistics, read by index only (the case and the
+    // round too: a first review is found without visiting its row).
     index('analyses_specialty_submitted')
       .on(
         t.authorSpecialtyId,
@@ -731,12 +738,29 @@ export const analyses = pgTable(
         t.kpiEfficiency,
         t.kpiTissueHandling,
         t.kpiAutonomy,
+        t.videoId,
+        t.round,
       )
       .where(sql`status = 'submitted'`),
     // The average surgeon of the statistics: the submitted analyses of a recent window.
     index('analyses_submitted')
-      .on(t.submittedAt, t.authorId, t.kpiDepthPerception, t.kpiBimanualDexterity, t.kpiEfficiency, t.kpiTissueHandling, t.kpiAutonomy)
+      .on(
+        t.submittedAt,
+        t.authorId,
+        t.kpiDepthPerception,
+        t.kpiBimanualDexterity,
+        t.kpiEfficiency,
+        t.kpiTissueHandling,
+        t.kpiAutonomy,
+        t.videoId,
+        t.round,
+      )
       .where(sql`status = 'submitted'`),
+    // The few cases with a further review submitted: the statistics average their reviews, every
+    // other case counts with its first review as it is.
+    index('analyses_further_reviews')
+      .on(t.videoId)
+      .where(sql`round > 1 AND status = 'submitted'`),
   ],
 );
 
@@ -936,6 +960,25 @@ export const rateLimits = pgTable(
     windowEndsAt: timestamp('window_ends_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('rate_limits_window_ends_at_idx').on(t.windowEndsAt)],
+);
+
+/**
+ * One row: a version for each group of numbers behind the statistics' averages, given a new random
+ * value in the transaction of every write that changes them (deferred triggers, docs/statistics.md):
+ * each API process keeps the averages it computed and reads these to know whether they still hold.
+ */
+export const statsVersion = pgTable(
+  'stats_version',
+  {
+    one: boolean('one').primaryKey().default(true),
+    /** The submitted reviews (`analyses`) and whether a case counts yet (`videos.reviews_required`, `result_released_at`). */
+    kpis: bigint('kpis', { mode: 'number' }).notNull().default(0),
+    /** The NASA-TLX of the cases sent (`videos.nasa_tlx`, `sent_at`, the author and their specialty). */
+    tlx: bigint('tlx', { mode: 'number' }).notNull().default(0),
+    /** The steps of the prepared cases (`video_steps`) and their times (`videos.active_seconds`, durations). */
+    steps: bigint('steps', { mode: 'number' }).notNull().default(0),
+  },
+  () => [check('stats_version_one', sql`one`)],
 );
 
 /**

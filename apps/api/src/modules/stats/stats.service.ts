@@ -23,6 +23,7 @@ import {
   type TimelinePoint,
 } from '@sutura/domain/stats';
 import type { Db } from '../../db/client.ts';
+import { averageOf, keep, slide, windowOf, type PeerWindow, type SurgeonRow } from './stats.peers.ts';
 import type { RequestUser } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 
@@ -44,22 +45,63 @@ const kpiValue = (kpi: Kpi) => sql.raw(`a.kpi_${snake(kpi)}`);
 /**
  * The cases of the statistics, one row per case (docs/double-review.md): its first review's date,
  * author and specialty snapshot, and for each KPI and the global rating the mean of its submitted
- * reviews, so that a double-reviewed case counts once. A case whose second review is still awaited
- * before its result was ever shown does not count yet (its learner has not seen it). The columns
- * keep the names of `analyses`, so that each query reads `FROM (caseRatings) a`.
+ * reviews, so that a double-reviewed case counts once. A case whose further review is still
+ * awaited before its result was ever shown does not count yet (its learner has not seen it). The
+ * columns keep the names of `analyses`, so that each query reads `FROM ${caseRatings()} a`; with
+ * `authorId`, the cases of that learner only, found from their cases (`videos_author_created`).
+ *
+ * Most cases have a single review, which is their rating as it is: those are read from the first
+ * reviews alone (by index only, `analyses_submitted`), and only the few cases with a further review
+ * (`analyses_further_reviews`) average their reviews. The cases awaited are the few of
+ * `videos_result_awaited`.
  */
-const caseRatings = sql.raw(`(
+const kpiColumns = (prefix: string) => KPIS.map((k) => `${prefix}kpi_${snake(k)}`).join(', ');
+const furtherReview = `SELECT 1 FROM analyses f WHERE f.video_id = a1.video_id AND f.round > 1 AND f.status = 'submitted'`;
+const resultAwaited = `NOT EXISTS (SELECT 1 FROM videos w WHERE w.id = a1.video_id AND w.reviews_required <> 1 AND w.result_released_at IS NULL)`;
+function caseRatings(authorId?: string): SQL {
+  const theirs = authorId ? sql`AND a1.video_id IN (SELECT v.id FROM videos v WHERE v.author_id = ${authorId})` : sql``;
+  return sql`(
   SELECT a1.video_id, a1.submitted_at, a1.author_id, a1.author_specialty_id, 'submitted'::text AS status,
-    ${KPIS.map((k) => `m.kpi_${snake(k)}`).join(', ')}, m.global_rating
+    ${sql.raw(kpiColumns('a1.'))}, a1.global_rating::float8 AS global_rating
   FROM analyses a1
-  JOIN videos cv ON cv.id = a1.video_id AND (cv.reviews_required = 1 OR cv.result_released_at IS NOT NULL)
+  WHERE a1.round = 1 AND a1.status = 'submitted' AND NOT EXISTS (${sql.raw(furtherReview)}) AND ${sql.raw(resultAwaited)} ${theirs}
+  UNION ALL
+  SELECT a1.video_id, a1.submitted_at, a1.author_id, a1.author_specialty_id, 'submitted'::text AS status,
+    ${sql.raw(kpiColumns('m.'))}, m.global_rating
+  FROM analyses a1
   CROSS JOIN LATERAL (
-    SELECT ${KPIS.map((k) => `avg(r.kpi_${snake(k)})::real AS kpi_${snake(k)}`).join(', ')},
+    SELECT ${sql.raw(KPIS.map((k) => `avg(r.kpi_${snake(k)})::real AS kpi_${snake(k)}`).join(', '))},
       avg(r.global_rating)::float8 AS global_rating
     FROM analyses r WHERE r.video_id = a1.video_id AND r.status = 'submitted'
   ) m
-  WHERE a1.round = 1 AND a1.status = 'submitted'
-)`);
+  WHERE a1.round = 1 AND a1.status = 'submitted' AND EXISTS (${sql.raw(furtherReview)}) AND ${sql.raw(resultAwaited)} ${theirs}
+)`;
+}
+
+type PeerKind = 'kpis' | 'tlx';
+/**
+ * The cases of the average surgeon of each kind: where they are read from, which are counted, the
+ * values averaged, the date that places a case in a window, the specialty of its author then, and
+ * the column of `stats_version` that changes with them.
+ */
+const PEERS: Record<PeerKind, { from: SQL; filter: SQL; values: string[]; at: SQL; specialty: SQL; version: SQL }> = {
+  kpis: {
+    from: sql`${caseRatings()} a`,
+    filter: sql.raw(`a.status = 'submitted'`),
+    values: KPIS.map((k) => `a.kpi_${snake(k)}`),
+    at: sql.raw('a.submitted_at'),
+    specialty: sql.raw('a.author_specialty_id'),
+    version: sql.raw('kpis'),
+  },
+  tlx: {
+    from: sql.raw('videos v'),
+    filter: sql.raw('v.nasa_tlx IS NOT NULL'),
+    values: NASA_TLX_DIMENSIONS.map((d) => `v.tlx_${snake(d)}`),
+    at: sql.raw('v.sent_at'),
+    specialty: sql.raw('v.author_specialty_id'),
+    version: sql.raw('tlx'),
+  },
+};
 
 /** The count and the KPI means of the rows matching `filter`, as `n_<suffix>` and `<kpi>_<suffix>` columns. */
 function windowColumns(filter: SQL, suffix: string): SQL {
@@ -165,37 +207,82 @@ export function createStatsService(deps: { db: Db; clock: () => Date; timeZone: 
     });
     const { rows } = await db.execute<Record<string, unknown>>(sql`
       SELECT ${sql.join(columns, sql`, `)}
-      FROM videos v JOIN ${caseRatings} a ON a.video_id = v.id
-      WHERE v.author_id = ${learnerId} AND a.status = 'submitted'
+      FROM ${caseRatings(learnerId)} a
+      WHERE a.status = 'submitted'
         AND a.submitted_at > ${oldest.toISOString()} AND a.submitted_at <= ${now.toISOString()}`);
     return STATS_PAST_MONTHS.map((m, i) => series(rows[0] ?? {}, String(i), m, ends[i]!));
   }
 
-  async function averageRadar(specialtyId: string | null, now: Date): Promise<RadarSeries> {
-    const start = windowStart(now);
-    // The peers are those of the specialty when each analysis was submitted (`analyses_specialty_submitted`);
-    // both indexes hold the author, so each surgeon's means are read by index only.
-    const peers = specialtyId ? sql`AND a.author_specialty_id = ${specialtyId}` : sql``;
+  /**
+   * Every surgeon's sums over each interval (lo, hi] of `intervals` of the cases of the peers, and
+   * the version of the data they were read at, in one statement (one snapshot).
+   */
+  async function surgeonSums(kind: PeerKind, specialtyId: string | null, intervals: [Date, Date][]) {
+    const { version, from, filter, values, at, specialty } = PEERS[kind];
+    const parts = intervals.map(([lo, hi]) =>
+      lo.getTime() >= hi.getTime()
+        ? sql`'[]'::json`
+        : sql`(SELECT coalesce(json_agg(w), '[]'::json) FROM (
+            SELECT author_id, count(*)::int AS n, ${sql.join(
+              values.map((v, i) => sql.raw(`sum(${v}::float8) AS s${i}, count(${v})::int AS c${i}`)),
+              sql`, `,
+            )}
+            FROM ${from}
+            WHERE ${filter} ${specialtyId ? sql`AND ${specialty} = ${specialtyId}` : sql``}
+              AND ${at} > ${lo.toISOString()} AND ${at} <= ${hi.toISOString()}
+            GROUP BY author_id) w)`,
+    );
     const { rows } = await db.execute<Record<string, unknown>>(sql`
-      SELECT count(*)::int AS surgeons, coalesce(sum(s.n), 0)::int AS analyses,
-        ${sql.join(
-          KPIS.map(
-            (k) =>
-              sql`avg(s.${sql.raw(`"${k}"`)})::float8 AS ${sql.raw(`"${k}"`)}, count(s.${sql.raw(`"${k}"`)})::int AS ${sql.raw(`"n_${k}"`)}`,
-          ),
-          sql`, `,
-        )}
-      FROM (
-        SELECT a.author_id, count(*) AS n,
-          ${sql.join(
-            KPIS.map((k) => sql`avg(${kpiValue(k)}) AS ${sql.raw(`"${k}"`)}`),
-            sql`, `,
-          )}
-        FROM ${caseRatings} a
-        WHERE a.status = 'submitted' ${peers} AND a.submitted_at > ${start.toISOString()} AND a.submitted_at <= ${now.toISOString()}
-        GROUP BY a.author_id
-      ) AS s`);
-    return averageSeries(rows[0] ?? {}, now);
+      SELECT (SELECT ${version}::text FROM stats_version) AS version, ${sql.join(
+        parts.map((p, i) => sql`${p} AS ${sql.raw(`i${i}`)}`),
+        sql`, `,
+      )}`);
+    const row = rows[0] ?? {};
+    return {
+      version: row.version === null || row.version === undefined ? null : String(row.version),
+      rows: parts.map((_, i) => row[`i${i}`] as SurgeonRow[]),
+    };
+  }
+
+  /** Kept windows of the average surgeon, by kind and peers (stats.peers.ts). */
+  const peerWindows = new Map<string, PeerWindow>();
+
+  /** Every surgeon's sums over the window that ends at `now`, from the kept ones when they still hold. */
+  async function peerWindow(kind: PeerKind, specialtyId: string | null, now: Date): Promise<PeerWindow> {
+    const key = `${kind}:${specialtyId ?? ''}`;
+    const width = PEERS[kind].values.length;
+    const start = windowStart(now);
+    const kept = peerWindows.get(key);
+    let read: Awaited<ReturnType<typeof surgeonSums>> | undefined;
+    // A window kept moves forward by the cases that entered it and those that left it, if the data
+    // are those it was read from.
+    if (kept && start.getTime() >= kept.start && now.getTime() >= kept.end && start.getTime() <= kept.end) {
+      read = await surgeonSums(kind, specialtyId, [
+        [new Date(kept.end), now],
+        [new Date(kept.start), start],
+      ]);
+      if (read.version === kept.version) {
+        const window = slide(kept, start.getTime(), now.getTime(), read.rows[0]!, read.rows[1]!, width);
+        if (keep(peerWindows.get(key), window)) peerWindows.set(key, window);
+        return window;
+      }
+    }
+    read = await surgeonSums(kind, specialtyId, [[start, now]]);
+    const window = windowOf(read.version ?? '', start.getTime(), now.getTime(), read.rows[0]!, width);
+    if (read.version !== null && keep(peerWindows.get(key), window)) peerWindows.set(key, window);
+    return window;
+  }
+
+  /**
+   * The average surgeon's KPIs over the window that ends at `now`: each surgeon's own mean of each
+   * KPI over their cases of the window, then the mean of those means. The peers of a specialty are
+   * those who were of it when each analysis was submitted (`analyses_specialty_submitted`).
+   */
+  async function averageRadar(specialtyId: string | null, now: Date): Promise<RadarSeries> {
+    const average = averageOf(await peerWindow('kpis', specialtyId, now), KPIS.length);
+    const row: Record<string, unknown> = { surgeons: average.surgeons, analyses: average.cases };
+    KPIS.forEach((k, i) => Object.assign(row, { [k]: average.means[i], [`n_${k}`]: average.rated[i] }));
+    return averageSeries(row, now);
   }
 
   async function timeline(learnerId: string, now: Date): Promise<TimelinePoint[]> {
@@ -208,8 +295,8 @@ export function createStatsService(deps: { db: Db; clock: () => Date; timeZone: 
           sql`, `,
         )},
         avg(a.global_rating)::float8 AS global
-      FROM videos v JOIN ${caseRatings} a ON a.video_id = v.id
-      WHERE v.author_id = ${learnerId} AND a.status = 'submitted'
+      FROM ${caseRatings(learnerId)} a
+      WHERE a.status = 'submitted'
         AND a.submitted_at >= ${first.toISOString()} AND a.submitted_at <= ${now.toISOString()}
       GROUP BY 1`);
     const byMonth = new Map(rows.map((r) => [String(r.month), r]));
@@ -248,30 +335,16 @@ export function createStatsService(deps: { db: Db; clock: () => Date; timeZone: 
   /**
    * The average surgeon's NASA-TLX: each surgeon's own mean of each scale over the cases they sent
    * in the window, then the mean of those means; the peers of a specialty are those who were of it
-   * when they sent each case (`videos_specialty_sent_tlx`, as the KPIs'). By index only.
+   * when they sent each case (`videos_specialty_sent_tlx`, as the KPIs').
    */
   async function averageTlx(specialtyId: string | null, now: Date): Promise<TlxSeries> {
-    const peers = specialtyId ? sql`AND v.author_specialty_id = ${specialtyId}` : sql``;
-    const { rows } = await db.execute<Record<string, unknown>>(sql`
-      SELECT count(*)::int AS surgeons, coalesce(sum(s.n), 0)::int AS n,
-        ${sql.join(
-          NASA_TLX_DIMENSIONS.map((d) => sql`avg(s.${sql.raw(`"${d}"`)})::float8 AS ${sql.raw(`"${d}"`)}`),
-          sql`, `,
-        )}
-      FROM (
-        SELECT v.author_id, count(*) AS n, ${tlxColumns}
-        FROM videos v
-        WHERE v.nasa_tlx IS NOT NULL ${peers}
-          AND v.sent_at > ${windowStart(now).toISOString()} AND v.sent_at <= ${now.toISOString()}
-        GROUP BY v.author_id
-      ) AS s`);
-    const row = rows[0] ?? {};
-    const surgeons = Number(row.surgeons ?? 0);
-    const enoughData = surgeons >= STATS_MIN_SURGEONS;
+    const average = averageOf(await peerWindow('tlx', specialtyId, now), NASA_TLX_DIMENSIONS.length);
+    const row = Object.fromEntries(NASA_TLX_DIMENSIONS.map((d, i) => [d, average.means[i]]));
+    const enoughData = average.surgeons >= STATS_MIN_SURGEONS;
     return {
       key: 'average',
-      cases: Number(row.n ?? 0),
-      surgeons,
+      cases: average.cases,
+      surgeons: average.surgeons,
       enoughData,
       dimensions: tlxMeansOf(enoughData ? row : {}),
       raw: enoughData ? tlxRawOf(row) : null,
@@ -306,55 +379,84 @@ export function createStatsService(deps: { db: Db; clock: () => Date; timeZone: 
     return rows.map((r) => ({ id: r.id, name: r.name, cases: Number(r.cases) }));
   }
 
+  /** The sum of the marks of each step in each case, averaged over the cases that mark it. */
+  const stepMeans = sql`count(DISTINCT st.video_id)::int AS n, (sum(st."end" - st.start) / count(DISTINCT st.video_id))::float8 AS mean`;
+  /** The prepared cases of a surgery (those with steps, `videos_surgery_times`), with `and` for some of them. */
+  const surgeryCases = (surgeryId: string, and: SQL) => sql`(
+    SELECT v.duration, v.surgery_duration, v.active_seconds AS active
+    FROM videos v
+    WHERE v.surgery_id = ${surgeryId} AND v.active_seconds IS NOT NULL ${and}
+  ) AS cases`;
+
+  /** Everyone's times of each surgery, kept while the data they were read from hold (`stats_version.steps`). */
+  const everyoneTimes = new Map<
+    string,
+    { version: string; steps: Map<string, { n: unknown; mean: unknown }>; cases: Record<string, unknown> }
+  >();
+
   /**
-   * The prepared cases of a surgery (those with steps, `videos_surgery_times`), each with its
-   * active time kept on the video (the union of its steps) and its non-active time (the rest of
-   * the rendered video); the learner's (`mine`) and everyone's, the learner included.
+   * All learners' times of a surgery (the learner included): each step of its vocabulary, read from
+   * `video_steps_surgery_step` alone in its order (a vocabulary step is marked only in cases of its
+   * surgery), and its prepared cases; kept from a former request if the data are still those.
    */
-  async function caseTimes(learnerId: string, surgeryId: string): Promise<{ mine: CaseTimes; average: CaseTimes }> {
-    const { rows } = await db.execute<Record<string, unknown>>(sql`
-      SELECT ${caseColumns(sql`mine`, 'mine')}, ${caseColumns(sql`true`, 'all')}
-      FROM (
-        SELECT v.author_id = ${learnerId} AS mine, v.duration, v.surgery_duration, v.active_seconds AS active
-        FROM videos v
-        WHERE v.surgery_id = ${surgeryId} AND v.active_seconds IS NOT NULL
-      ) AS cases`);
-    const row = rows[0] ?? {};
-    return { mine: caseTimesOf(row, 'mine', 1), average: caseTimesOf(row, 'all', STATS_MIN_ANALYSES) };
+  async function everyone(surgeryId: string, version: string | null) {
+    const kept = everyoneTimes.get(surgeryId);
+    if (kept && kept.version === version) return kept;
+    const { rows } = await db.execute<{
+      version: string | null;
+      steps: { id: string; n: unknown; mean: unknown }[];
+      cases: Record<string, unknown>;
+    }>(sql`
+      SELECT (SELECT steps::text FROM stats_version) AS version,
+        (SELECT coalesce(json_agg(e), '[]'::json) FROM (
+          SELECT st.surgery_step_id AS id, ${stepMeans}
+          FROM video_steps st
+          WHERE st.surgery_step_id = ANY(ARRAY(SELECT id FROM surgery_steps WHERE surgery_id = ${surgeryId}))
+          GROUP BY st.surgery_step_id) e) AS steps,
+        (SELECT row_to_json(c) FROM (SELECT ${caseColumns(sql`true`, 'all')} FROM ${surgeryCases(surgeryId, sql``)}) c) AS cases`);
+    const row = rows[0]!;
+    const times = { version: row.version ?? '', steps: new Map(row.steps.map((e) => [e.id, e])), cases: row.cases };
+    if (row.version !== null) everyoneTimes.set(surgeryId, times);
+    return times;
   }
 
   /**
-   * Each step of the surgery's vocabulary: its time in a case (all its marks), averaged over the
-   * cases that mark it. Everyone's is read from `video_steps_surgery_step` alone, in its order (a
-   * vocabulary step is marked only in cases of its surgery); the learner's from their own cases.
+   * The step and case times of a surgery, the learner's against all learners'. Each step of the
+   * surgery's vocabulary marked in at least one case: its time in a case (all its marks), averaged
+   * over the cases that mark it. Each prepared case: its active time kept on the video (the union
+   * of its steps) and its non-active time (the rest of the rendered video).
    */
-  async function stepTimes(learnerId: string, surgeryId: string, lang: Language) {
+  async function surgeryTimes(learnerId: string, surgeryId: string, lang: Language) {
     const name = lang === 'fr' ? sql`ss.name_fr` : sql`ss.name_en`;
-    const { rows } = await db.execute<Record<string, unknown>>(sql`
-      WITH everyone AS (
-        SELECT st.surgery_step_id, count(DISTINCT st.video_id)::int AS n,
-          (sum(st."end" - st.start) / count(DISTINCT st.video_id))::float8 AS mean
-        FROM video_steps st
-        WHERE st.surgery_step_id = ANY(ARRAY(SELECT id FROM surgery_steps WHERE surgery_id = ${surgeryId}))
-        GROUP BY st.surgery_step_id
-      ),
-      mine AS (
-        SELECT st.surgery_step_id, count(DISTINCT st.video_id)::int AS n,
-          (sum(st."end" - st.start) / count(DISTINCT st.video_id))::float8 AS mean
+    // The learner's own, and the version of everyone's data, in one statement.
+    const { rows } = await db.execute<{ version: string | null; steps: Record<string, unknown>[]; cases: Record<string, unknown> }>(sql`
+      WITH mine AS (
+        SELECT st.surgery_step_id, ${stepMeans}
         FROM videos v JOIN video_steps st ON st.video_id = v.id
         WHERE v.author_id = ${learnerId} AND v.surgery_id = ${surgeryId} AND st.surgery_step_id IS NOT NULL
         GROUP BY st.surgery_step_id
       )
-      SELECT ss.id, ${name} AS name, m.n AS n_mine, m.mean AS mean_mine, e.n AS n_all, e.mean AS mean_all
-      FROM surgery_steps ss JOIN everyone e ON e.surgery_step_id = ss.id LEFT JOIN mine m ON m.surgery_step_id = ss.id
-      WHERE ss.surgery_id = ${surgeryId}
-      ORDER BY ss.position`);
-    return rows.map((r) => ({
-      surgeryStepId: String(r.id),
-      name: String(r.name),
-      mine: meanOverCases(r.n_mine, r.mean_mine, 1),
-      average: meanOverCases(r.n_all, r.mean_all, STATS_MIN_ANALYSES),
-    }));
+      SELECT (SELECT steps::text FROM stats_version) AS version,
+        (SELECT coalesce(json_agg(s ORDER BY s.position), '[]'::json) FROM (
+          SELECT ss.id, ${name} AS name, ss.position, m.n AS n_mine, m.mean AS mean_mine
+          FROM surgery_steps ss LEFT JOIN mine m ON m.surgery_step_id = ss.id
+          WHERE ss.surgery_id = ${surgeryId}) s) AS steps,
+        (SELECT row_to_json(c) FROM (
+          SELECT ${caseColumns(sql`true`, 'mine')} FROM ${surgeryCases(surgeryId, sql`AND v.author_id = ${learnerId}`)}) c) AS cases`);
+    const mine = rows[0]!;
+    const all = await everyone(surgeryId, mine.version);
+    const steps = mine.steps
+      .filter((r) => all.steps.has(String(r.id)))
+      .map((r) => {
+        const e = all.steps.get(String(r.id))!;
+        return {
+          surgeryStepId: String(r.id),
+          name: String(r.name),
+          mine: meanOverCases(r.n_mine, r.mean_mine, 1),
+          average: meanOverCases(e.n, e.mean, STATS_MIN_ANALYSES),
+        };
+      });
+    return { steps, mine: caseTimesOf(mine.cases, 'mine', 1), average: caseTimesOf(all.cases, 'all', STATS_MIN_ANALYSES) };
   }
 
   return {
@@ -392,8 +494,7 @@ export function createStatsService(deps: { db: Db; clock: () => Date; timeZone: 
         const none: CaseTimes = { cases: 0, enoughData: false, duration: null, active: null, nonActive: null, surgeryDuration: null };
         return { surgeries, surgeryId: null, minCases: STATS_MIN_ANALYSES, steps: [], mine: none, average: none };
       }
-      const [steps, cases] = await Promise.all([stepTimes(viewer.id, shown, lang), caseTimes(viewer.id, shown)]);
-      return { surgeries, surgeryId: shown, minCases: STATS_MIN_ANALYSES, steps, ...cases };
+      return { surgeries, surgeryId: shown, minCases: STATS_MIN_ANALYSES, ...(await surgeryTimes(viewer.id, shown, lang)) };
     },
 
     /** The caller's own statistics; none at all with their showRatings off (statistics are ratings). */
