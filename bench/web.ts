@@ -80,6 +80,9 @@ async function wholeAppJs(): Promise<number> {
 interface Load {
   /** Gzip bytes of the JS files requested before the first contentful paint. */
   gzip: number;
+  /** Gzip bytes of the JS files requested until the network is idle (the first screen's, and what it prefetches). */
+  idleGzip: number;
+  idleFiles: number;
   /** Bytes of those files on the wire (brotli here). */
   wire: number;
   files: number;
@@ -97,12 +100,12 @@ async function coldLoad(context: BrowserContext, url: string, ready: (page: Page
   await page.waitForLoadState('networkidle');
   const entries = await page.evaluate(() => {
     const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN;
-    const scripts = performance
+    const all = performance
       .getEntriesByType('resource')
       .map((e) => e as PerformanceResourceTiming)
-      .filter((e) => new URL(e.name).pathname.endsWith('.js') && e.startTime < fcp)
-      .map((e) => ({ path: new URL(e.name).pathname, wire: e.transferSize }));
-    return { fcp, scripts };
+      .filter((e) => new URL(e.name).pathname.endsWith('.js'))
+      .map((e) => ({ path: new URL(e.name).pathname, wire: e.transferSize, start: e.startTime }));
+    return { fcp, scripts: all.filter((e) => e.start < fcp), idle: all };
   });
   await page.close();
   if (Number.isNaN(entries.fcp)) throw new Error(`no first contentful paint on ${url}`);
@@ -112,8 +115,17 @@ async function coldLoad(context: BrowserContext, url: string, ready: (page: Page
     if (process.env.BENCH_VERBOSE) say(`  ${new URL(url).pathname} ${script.path} ${(bytes / KIB).toFixed(1)} KiB`);
     gzip += bytes;
   }
+  let idleGzip = 0;
+  for (const script of entries.idle) {
+    const bytes = await gzipBytes(path.join(dist, script.path));
+    if (process.env.BENCH_VERBOSE && script.start >= entries.fcp)
+      say(`  ${new URL(url).pathname} ${script.path} ${(bytes / KIB).toFixed(1)} KiB after first paint`);
+    idleGzip += bytes;
+  }
   return {
     gzip,
+    idleGzip,
+    idleFiles: entries.idle.length,
     wire: entries.scripts.reduce((sum, s) => sum + s.wire, 0),
     files: entries.scripts.length,
     fcpMs: Math.round(entries.fcp),
@@ -239,7 +251,8 @@ async function main(): Promise<void> {
     ] as const) {
       say(
         `${name}: ${kib(load.gzip)} KiB gzip of JS in ${load.files} files before first paint at ${load.fcpMs} ms ` +
-          `(${(load.gzip / app).toFixed(2)} of the whole app), ${kib(load.wire)} KiB on the wire (brotli)`,
+          `(${(load.gzip / app).toFixed(2)} of the whole app), ${kib(load.wire)} KiB on the wire (brotli); ` +
+          `${kib(load.idleGzip)} KiB gzip in ${load.idleFiles} files until the network is idle`,
       );
     }
 
