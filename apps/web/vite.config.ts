@@ -9,6 +9,8 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
+import { ERRORS } from '@sutura/domain/errors';
+import { isLanguage } from '@sutura/domain/i18n';
 import { keepFirstScreens, keptFirstScreens, type FirstScreenChunk } from './first-screens.ts';
 
 // The API the dev and preview servers forward to; `API_URL` points them at another one.
@@ -74,6 +76,31 @@ function preloadFonts(): Plugin {
           injectTo: 'head' as const,
         }));
       },
+    },
+  };
+}
+
+const ERROR_CATALOGUE = 'virtual:error-catalogue/';
+
+/**
+ * The domain's error catalogue holds every text in both languages (the API answers in either).
+ * The web app gets it cut in pieces: `virtual:error-catalogue/codes`, the list of the codes, and
+ * `virtual:error-catalogue/<language>`, the texts of one language as an i18next namespace (its
+ * placeholders written {{name}}), so a screen loads the texts of its language only.
+ */
+function errorCatalogue(): Plugin {
+  return {
+    name: 'sutura:error-catalogue',
+    resolveId(id) {
+      return id.startsWith(ERROR_CATALOGUE) ? `\0${id}` : undefined;
+    },
+    load(id) {
+      if (!id.startsWith(`\0${ERROR_CATALOGUE}`)) return undefined;
+      const part = id.slice(ERROR_CATALOGUE.length + 1);
+      if (part === 'codes') return `export default ${JSON.stringify(Object.keys(ERRORS))};`;
+      if (!isLanguage(part)) throw new Error(`No error catalogue ${part}`);
+      const texts = Object.fromEntries(Object.entries(ERRORS).map(([code, text]) => [code, text[part].replace(/\{(\w+)\}/g, '{{$1}}')]));
+      return `export default ${JSON.stringify(texts)};`;
     },
   };
 }
@@ -194,7 +221,7 @@ export default defineConfig(async ({ command }) => {
   const firstScreens = command === 'build' && !measuring ? await firstScreenGrouping() : new Map<string, FirstScreenChunk>();
   return {
     root: webRoot,
-    plugins: [react(), ...(measuring ? [writeFirstScreenSets(measuring)] : [preloadFonts(), precompress()])],
+    plugins: [react(), errorCatalogue(), ...(measuring ? [writeFirstScreenSets(measuring)] : [preloadFonts(), precompress()])],
     resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
     server: {
       proxy: {
@@ -232,7 +259,8 @@ export default defineConfig(async ({ command }) => {
               { name: 'schemas', test: isSchemaModule, includeDependenciesRecursively: false },
               ...FIRST_SCREEN_CHUNKS.map((name) => ({
                 name,
-                test: (id: string) => firstScreens.get(id) === name,
+                // The list of the error codes, a module of the plugin (not measured), is the entry's too.
+                test: (id: string) => firstScreens.get(id) === name || (name === 'app' && id === `\0${ERROR_CATALOGUE}codes`),
                 includeDependenciesRecursively: false,
               })),
             ],

@@ -1,8 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { DetailedError, HttpRequest, Upload } from 'tus-js-client';
 import type { ApiResult } from '@sutura/domain/envelope';
-import { errorMessage, fileTooBigMessage, isErrorCode } from '@sutura/domain/errors';
+import { fileTooBigMessage } from '@sutura/domain/errors';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '@sutura/domain/limits';
+import { isErrorCode } from '@/lib/error-codes';
 import { api, API_BASE, SESSION_HEADERS } from '@/lib/http';
 import { currentLanguage, i18n } from '@/lib/i18n';
 import type { ToastType } from '@/lib/toast';
@@ -183,7 +184,7 @@ export class UploadManager {
     const maxBytes = (await this.handlers?.maxUploadBytes()) ?? DEFAULT_MAX_UPLOAD_BYTES;
     if (file.size > maxBytes) throw new UploadRefusedError(fileTooBigMessage(file.name, maxBytes, currentLanguage()));
     const refusal = await checkVideoFile(file);
-    if (refusal) throw new UploadRefusedError(errorMessage(refusal, currentLanguage()));
+    if (refusal) throw new UploadRefusedError(i18n.t(`errors:${refusal}`));
     const fingerprint = await fingerprintFile(file);
     if (resume?.fingerprint && differentFiles(resume.fingerprint, fingerprint)) {
       await i18n.loadNamespaces('case-file');
