@@ -16,6 +16,9 @@ import { keepFirstScreens, keptFirstScreens, type FirstScreenChunk } from './fir
 // The API the dev and preview servers forward to; `API_URL` points them at another one.
 const api = process.env.API_URL ?? 'http://localhost:3000';
 
+const webRoot = fileURLToPath(new URL('.', import.meta.url));
+const muiRoot = path.dirname(createRequire(import.meta.url).resolve('@mui/material/package.json'));
+
 const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|webmanifest|txt)$/;
 /** Smaller files gain nothing once the headers of a compressed answer are counted. */
 const MIN_COMPRESS_BYTES = 512;
@@ -114,6 +117,11 @@ function errorCatalogue(): Plugin {
  * few at a time. A later page that uses a module of a set loads that set's chunk, which the first
  * screen has usually cached already.
  *
+ * Every screen fetches MUI's Tooltip soon after it draws (at the first move of the mouse), and
+ * its drawers Modal (at the first press): a module they share with the sign-in page or the shell
+ * alone goes to `ui` instead, else a tooltip on the dashboard would fetch the sign-in form with
+ * it (`later` names them).
+ *
  * The sets come from a first build with the default splitting, in memory: the modules left in the
  * chunks each screen loads once unused exports are dropped (the import graph alone would put, for
  * instance, every input component that a barrel file of MUI's styles names into the entry). That
@@ -125,6 +133,7 @@ const FIRST_SCREENS = {
   guest: ['src/app/layouts/public-layout.tsx', 'src/features/auth/login-page.tsx'],
   shell: ['src/app/layouts/signed-in-layout.tsx'],
   dashboard: ['src/features/dashboard/dashboard-page.tsx'],
+  later: ['Tooltip', 'Modal'].map((name) => path.relative(webRoot, path.join(muiRoot, name, `${name}.mjs`))),
 } as const;
 type FirstScreen = keyof typeof FIRST_SCREENS;
 const FIRST_SCREEN_CHUNKS = ['app', 'ui', 'guest', 'shell', 'dashboard'] as const satisfies readonly FirstScreenChunk[];
@@ -158,9 +167,10 @@ function firstScreenSets(chunks: OutputChunk[]): Record<string, FirstScreenChunk
     // The bundler's own modules (its runtime, Vite's preload helpers) stay where it puts them.
     if (id.startsWith('\0')) continue;
     const signedIn = screens.has('shell') || screens.has('dashboard');
+    const later = screens.has('later');
     if (screens.has('app')) sets[id] = 'app';
-    else if (screens.has('guest')) sets[id] = signedIn ? 'ui' : 'guest';
-    else sets[id] = screens.has('shell') ? 'shell' : 'dashboard';
+    else if (screens.has('guest')) sets[id] = signedIn || later ? 'ui' : 'guest';
+    else if (signedIn) sets[id] = later ? 'ui' : screens.has('shell') ? 'shell' : 'dashboard';
   }
   return sets;
 }
@@ -204,8 +214,6 @@ function isSchemaModule(id: string): boolean {
   return /^import (?!type )[^;]*from 'zod'/m.test(readFileSync(id, 'utf8'));
 }
 
-const webRoot = fileURLToPath(new URL('.', import.meta.url));
-
 /** The kept grouping when its inputs have not changed; else measured again, and kept. */
 async function firstScreenGrouping(): Promise<Map<string, FirstScreenChunk>> {
   const kept = keptFirstScreens();
@@ -246,7 +254,12 @@ export default defineConfig(async ({ command }) => {
         // The shared schemas are built at the top of the domain's modules; declared pure, those a
         // page does not use are dropped, and zod with them when the page uses none. (So the web app
         // must not configure zod globally with a bare `z.config(...)` call: it would be dropped.)
-        treeshake: { manualPureFunctions: ['z'] },
+        // hoist-non-react-statics (and the older react-is it brings) serves only emotion's withTheme,
+        // which the app does not use: a CommonJS package, it would stay for fear of side effects.
+        treeshake: {
+          manualPureFunctions: ['z'],
+          moduleSideEffects: (id: string) => (/node_modules[\\/]hoist-non-react-statics[\\/]/.test(id) ? false : undefined),
+        },
         output: {
           // React changes less often than the app and every page needs it: its own chunk stays cached
           // across deployments. Everything else is split by route, so a page loads only what it shows.
