@@ -13,13 +13,16 @@
  *      form (so the session is kept the way the app keeps it), then, with the HTTP cache and the
  *      service worker cleared before each load, loads the sign-in page (signed out, in another
  *      profile) and the dashboard, and counts the JavaScript files requested before the first
- *      contentful paint. Their size is that of the gzip file the server sends to a browser that
- *      accepts gzip; the browser here takes brotli, whose bytes on the wire are shown too. The
- *      baseline is the whole app's JavaScript, gzipped, in the same build;
+ *      contentful paint, and those requested until the network is idle (what the page fetches
+ *      right after it draws: the socket client, a namespace of texts…). Their size is that of the
+ *      gzip file the server sends to a browser that accepts gzip; the browser here takes brotli,
+ *      whose bytes on the wire are shown too. The baseline is the whole app's JavaScript, gzipped,
+ *      in the same build;
  *   4. runs Lighthouse (performance only, no network beyond this machine) on both pages with the
  *      desktop and the mobile presets.
- * The last line: `web: login N KiB, dashboard N KiB of gzipped JS before first render; lighthouse
- * login D/M, dashboard D/M` (desktop/mobile scores). Targets: ≤ 200 KiB, ≥ 95 desktop, ≥ 90 mobile.
+ * The last line: `web: login N/I KiB, dashboard N/I KiB of gzipped JS before first render/until the
+ * network is idle; lighthouse login D/M, dashboard D/M` (desktop/mobile scores). Targets: ≤ 200 KiB
+ * before the first render, ≤ 220 KiB until idle, ≥ 95 desktop, ≥ 90 mobile.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -256,8 +259,11 @@ async function main(): Promise<void> {
       );
     }
 
+    const summary =
+      `web: login ${kib(login.gzip)}/${kib(login.idleGzip)} KiB, dashboard ${kib(dashboard.gzip)}/${kib(dashboard.idleGzip)} KiB ` +
+      'of gzipped JS before first render/until the network is idle';
     if (RUNS === 0) {
-      say(`web: login ${kib(login.gzip)} KiB, dashboard ${kib(dashboard.gzip)} KiB of gzipped JS before first render; lighthouse not run`);
+      say(`${summary}; lighthouse not run`);
       return;
     }
     const loginScores = {
@@ -274,8 +280,8 @@ async function main(): Promise<void> {
     await member.browser.close();
 
     say(
-      `web: login ${kib(login.gzip)} KiB, dashboard ${kib(dashboard.gzip)} KiB of gzipped JS before first render; ` +
-        `lighthouse login ${loginScores.desktop}/${loginScores.mobile}, dashboard ${dashboardScores.desktop}/${dashboardScores.mobile}`,
+      `${summary}; lighthouse login ${loginScores.desktop}/${loginScores.mobile}, ` +
+        `dashboard ${dashboardScores.desktop}/${dashboardScores.mobile}`,
     );
   } finally {
     for (const child of chromiums) child.kill();
