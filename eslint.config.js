@@ -38,6 +38,27 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
+  // The error catalogue holds both languages' texts: the web app takes its codes from lib/error-codes
+  // and its texts from the `errors` namespace of the current language (see vite.config.ts).
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@sutura/domain/errors',
+              importNames: ['ERRORS', 'isErrorCode', 'errorMessage'],
+              allowTypeImports: true,
+              message:
+                "The catalogue's texts would come with it in both languages: use isErrorCode of '@/lib/error-codes' and i18n's `errors` namespace.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   // One feature never imports another (eslint/feature-boundaries.js).
   {
     files: ['apps/web/src/features/**/*.{ts,tsx}'],

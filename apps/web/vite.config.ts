@@ -9,10 +9,15 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
+import { ERRORS } from '@sutura/domain/errors';
+import { isLanguage } from '@sutura/domain/i18n';
 import { keepFirstScreens, keptFirstScreens, type FirstScreenChunk } from './first-screens.ts';
 
 // The API the dev and preview servers forward to; `API_URL` points them at another one.
 const api = process.env.API_URL ?? 'http://localhost:3000';
+
+const webRoot = fileURLToPath(new URL('.', import.meta.url));
+const muiRoot = path.dirname(createRequire(import.meta.url).resolve('@mui/material/package.json'));
 
 const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|webmanifest|txt)$/;
 /** Smaller files gain nothing once the headers of a compressed answer are counted. */
@@ -78,6 +83,31 @@ function preloadFonts(): Plugin {
   };
 }
 
+const ERROR_CATALOGUE = 'virtual:error-catalogue/';
+
+/**
+ * The domain's error catalogue holds every text in both languages (the API answers in either).
+ * The web app gets it cut in pieces: `virtual:error-catalogue/codes`, the list of the codes, and
+ * `virtual:error-catalogue/<language>`, the texts of one language as an i18next namespace (its
+ * placeholders written {{name}}), so a screen loads the texts of its language only.
+ */
+function errorCatalogue(): Plugin {
+  return {
+    name: 'sutura:error-catalogue',
+    resolveId(id) {
+      return id.startsWith(ERROR_CATALOGUE) ? `\0${id}` : undefined;
+    },
+    load(id) {
+      if (!id.startsWith(`\0${ERROR_CATALOGUE}`)) return undefined;
+      const part = id.slice(ERROR_CATALOGUE.length + 1);
+      if (part === 'codes') return `export default ${JSON.stringify(Object.keys(ERRORS))};`;
+      if (!isLanguage(part)) throw new Error(`No error catalogue ${part}`);
+      const texts = Object.fromEntries(Object.entries(ERRORS).map(([code, text]) => [code, text[part].replace(/\{(\w+)\}/g, '{{$1}}')]));
+      return `export default ${JSON.stringify(texts)};`;
+    },
+  };
+}
+
 /**
  * The modules the first screens run before they draw: the entry's (`app`), the sign-in page's with
  * its layout (`guest`), the signed-in shell's (`shell`) and the dashboard's (`dashboard`); what
@@ -86,6 +116,11 @@ function preloadFonts(): Plugin {
  * shared ones: over a slow mobile connection each file costs a round trip, and a browser opens
  * few at a time. A later page that uses a module of a set loads that set's chunk, which the first
  * screen has usually cached already.
+ *
+ * Every screen fetches MUI's Tooltip soon after it draws (at the first move of the mouse), and
+ * its drawers Modal (at the first press): a module they share with the sign-in page or the shell
+ * alone goes to `ui` instead, else a tooltip on the dashboard would fetch the sign-in form with
+ * it (`later` names them).
  *
  * The sets come from a first build with the default splitting, in memory: the modules left in the
  * chunks each screen loads once unused exports are dropped (the import graph alone would put, for
@@ -98,6 +133,7 @@ const FIRST_SCREENS = {
   guest: ['src/app/layouts/public-layout.tsx', 'src/features/auth/login-page.tsx'],
   shell: ['src/app/layouts/signed-in-layout.tsx'],
   dashboard: ['src/features/dashboard/dashboard-page.tsx'],
+  later: ['Tooltip', 'Modal'].map((name) => path.relative(webRoot, path.join(muiRoot, name, `${name}.mjs`))),
 } as const;
 type FirstScreen = keyof typeof FIRST_SCREENS;
 const FIRST_SCREEN_CHUNKS = ['app', 'ui', 'guest', 'shell', 'dashboard'] as const satisfies readonly FirstScreenChunk[];
@@ -131,9 +167,10 @@ function firstScreenSets(chunks: OutputChunk[]): Record<string, FirstScreenChunk
     // The bundler's own modules (its runtime, Vite's preload helpers) stay where it puts them.
     if (id.startsWith('\0')) continue;
     const signedIn = screens.has('shell') || screens.has('dashboard');
+    const later = screens.has('later');
     if (screens.has('app')) sets[id] = 'app';
-    else if (screens.has('guest')) sets[id] = signedIn ? 'ui' : 'guest';
-    else sets[id] = screens.has('shell') ? 'shell' : 'dashboard';
+    else if (screens.has('guest')) sets[id] = signedIn || later ? 'ui' : 'guest';
+    else if (signedIn) sets[id] = later ? 'ui' : screens.has('shell') ? 'shell' : 'dashboard';
   }
   return sets;
 }
@@ -177,8 +214,6 @@ function isSchemaModule(id: string): boolean {
   return /^import (?!type )[^;]*from 'zod'/m.test(readFileSync(id, 'utf8'));
 }
 
-const webRoot = fileURLToPath(new URL('.', import.meta.url));
-
 /** The kept grouping when its inputs have not changed; else measured again, and kept. */
 async function firstScreenGrouping(): Promise<Map<string, FirstScreenChunk>> {
   const kept = keptFirstScreens();
@@ -194,7 +229,7 @@ export default defineConfig(async ({ command }) => {
   const firstScreens = command === 'build' && !measuring ? await firstScreenGrouping() : new Map<string, FirstScreenChunk>();
   return {
     root: webRoot,
-    plugins: [react(), ...(measuring ? [writeFirstScreenSets(measuring)] : [preloadFonts(), precompress()])],
+    plugins: [react(), errorCatalogue(), ...(measuring ? [writeFirstScreenSets(measuring)] : [preloadFonts(), precompress()])],
     resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
     server: {
       proxy: {
@@ -219,7 +254,12 @@ export default defineConfig(async ({ command }) => {
         // The shared schemas are built at the top of the domain's modules; declared pure, those a
         // page does not use are dropped, and zod with them when the page uses none. (So the web app
         // must not configure zod globally with a bare `z.config(...)` call: it would be dropped.)
-        treeshake: { manualPureFunctions: ['z'] },
+        // hoist-non-react-statics (and the older react-is it brings) serves only emotion's withTheme,
+        // which the app does not use: a CommonJS package, it would stay for fear of side effects.
+        treeshake: {
+          manualPureFunctions: ['z'],
+          moduleSideEffects: (id: string) => (/node_modules[\\/]hoist-non-react-statics[\\/]/.test(id) ? false : undefined),
+        },
         output: {
           // React changes less often than the app and every page needs it: its own chunk stays cached
           // across deployments. Everything else is split by route, so a page loads only what it shows.
@@ -232,7 +272,8 @@ export default defineConfig(async ({ command }) => {
               { name: 'schemas', test: isSchemaModule, includeDependenciesRecursively: false },
               ...FIRST_SCREEN_CHUNKS.map((name) => ({
                 name,
-                test: (id: string) => firstScreens.get(id) === name,
+                // The list of the error codes, a module of the plugin (not measured), is the entry's too.
+                test: (id: string) => firstScreens.get(id) === name || (name === 'app' && id === `\0${ERROR_CATALOGUE}codes`),
                 includeDependenciesRecursively: false,
               })),
             ],

@@ -4,7 +4,8 @@ const ALL: Role[] = ['learner', 'editor', 'expert', 'administrator', 'copil'];
 const PRACTICE: Role[] = ['learner', 'editor', 'expert'];
 const ADMIN: Role[] = ['administrator', 'copil'];
 
-export type MenuIcon =
+/** The icons of the entries of the menu and the tab bar (and of the dashboard's spaces). */
+export type NavigationIcon =
   | 'dashboard'
   | 'admin'
   | 'vocabularies'
@@ -20,29 +21,31 @@ export type MenuIcon =
   | 'editor'
   | 'expert'
   | 'account'
-  | 'settings'
-  | 'theme'
-  | 'language'
-  | 'preferences'
-  | 'contact'
-  | 'notifications'
-  | 'conditions'
-  | 'privacy'
-  | 'legal'
-  | 'cookies'
-  | 'accessibility';
+  | 'settings';
 
-export interface MenuEntry {
+/** The icons of the entries only the settings page lists: the shell never draws them. */
+export type SettingsIcon =
+  'theme' | 'language' | 'preferences' | 'contact' | 'notifications' | 'conditions' | 'privacy' | 'legal' | 'cookies' | 'accessibility';
+
+export type MenuIcon = NavigationIcon | SettingsIcon;
+
+interface MenuEntryOf<Icon extends MenuIcon, Where extends 'drawer' | 'tabs' | 'settings'> {
   name: string;
   path: string;
-  icon: MenuIcon;
+  icon: Icon;
   /** i18n key in the `menu` namespace. */
   titleKey: string;
   roles: readonly Role[];
-  showIn: readonly ('drawer' | 'tabs' | 'settings')[];
+  showIn: readonly Where[];
   /** Admin pages are drawn in the admin theme. */
   admin?: boolean;
 }
+
+/** An entry of the menu or the tab bar. */
+export type NavigationEntry = MenuEntryOf<NavigationIcon, 'drawer' | 'tabs' | 'settings'>;
+/** An entry only the settings page lists. */
+export type SettingsEntry = MenuEntryOf<SettingsIcon, 'settings'>;
+export type MenuEntry = NavigationEntry | SettingsEntry;
 
 /** The shared menu list of SPEC §2. */
 export const MENU: readonly MenuEntry[] = [
@@ -222,8 +225,15 @@ export function routeHeader(path: string): { titleKey: string; back: boolean } {
   return { titleKey: 'home', back: false };
 }
 
+/** Whether an entry is one of the menu or the tab bar (its icon is then a NavigationIcon). */
+export function isNavigationEntry(entry: MenuEntry): entry is NavigationEntry {
+  return entry.showIn.some((where) => where !== 'settings');
+}
+
+export function menuFor(roles: readonly string[], where: 'drawer' | 'tabs'): NavigationEntry[];
+export function menuFor(roles: readonly string[], where: 'drawer' | 'tabs' | 'settings'): MenuEntry[];
 export function menuFor(roles: readonly string[], where: 'drawer' | 'tabs' | 'settings'): MenuEntry[] {
-  return MENU.filter((m) => m.showIn.includes(where) && m.roles.some((r) => roles.includes(r)));
+  return MENU.filter((m) => (m.showIn as readonly string[]).includes(where) && m.roles.some((r) => roles.includes(r)));
 }
 
 /**

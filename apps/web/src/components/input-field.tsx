@@ -1,5 +1,5 @@
 import type { FieldPath, FieldValues, UseFormSetError } from 'react-hook-form';
-import { isErrorCode } from '@sutura/domain/errors';
+import { isErrorCode } from '@/lib/error-codes';
 import type { ApiRequestError } from '@/lib/http';
 
 // The first screens' text fields live in text-input.tsx, without a form library.

@@ -9,7 +9,7 @@ import OutlinedInput from '@mui/material/OutlinedInput';
 import type { SxProps, Theme } from '@mui/material/styles';
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
-import { isErrorCode } from '@sutura/domain/errors';
+import { isErrorCode } from '@/lib/error-codes';
 
 // The text fields of the first screens (sign-in), drawn as MUI's outlined TextField draws them but
 // from its parts: TextField imports Select, and with it Menu, Popover and Modal, statically.

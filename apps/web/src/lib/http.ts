@@ -1,5 +1,5 @@
 import type { ApiError, ApiResult } from '@sutura/domain/envelope';
-import { isErrorCode, type ErrorCode } from '@sutura/domain/errors';
+import { isErrorCode, type ErrorCode } from '@/lib/error-codes';
 import { STORAGE_KEYS } from '@sutura/domain/limits';
 import { serializeQuery, type QueryParams } from '@sutura/domain/query';
 import { currentLanguage, i18n } from '@/lib/i18n';

@@ -1,6 +1,5 @@
 import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { ERRORS } from '@sutura/domain/errors';
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '@sutura/domain/i18n';
 import { STORAGE_KEYS } from '@sutura/domain/limits';
 
@@ -24,18 +23,18 @@ function startupNamespaces(): string[] {
   return namespaces;
 }
 
-/** The catalogue writes placeholders as {name}; i18next expects {{name}}. */
-function errorMessages(lang: Language): Messages {
-  return Object.fromEntries(Object.entries(ERRORS).map(([code, texts]) => [code, texts[lang].replace(/\{(\w+)\}/g, '{{$1}}')]));
-}
+/** The `errors` namespace: the domain's error catalogue, in one language (see vite.config.ts). */
+const errorFiles: Record<Language, () => Promise<{ default: Messages }>> = {
+  fr: () => import('virtual:error-catalogue/fr'),
+  en: () => import('virtual:error-catalogue/en'),
+};
 
 const localeFiles: BackendModule = {
   type: 'backend',
   init() {},
   read(lang, ns, callback) {
     if (!isLanguage(lang)) return callback(new Error(`Unknown language ${lang}`), false);
-    if (ns === 'errors') return callback(null, errorMessages(lang));
-    const load = files[`../locales/${lang}/${ns}.json`];
+    const load = ns === 'errors' ? async () => (await errorFiles[lang]()).default : files[`../locales/${lang}/${ns}.json`];
     if (!load) return callback(new Error(`No translations ${lang}/${ns}`), false);
     load().then(
       (messages) => callback(null, messages),

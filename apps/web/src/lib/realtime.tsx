@@ -3,6 +3,7 @@ import type { Socket } from 'socket.io-client';
 import { SOCKET_EVENTS } from '@sutura/domain/socket-events';
 import { queryClient } from '@/lib/query';
 import { useSession } from '@/lib/session';
+import { afterFirstPaint } from '@/lib/first-paint';
 import { connectSocket } from '@/lib/socket';
 
 // The live socket, published outside React so any component can subscribe to its events.
@@ -58,23 +59,27 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
         (error: unknown) => console.error(error),
       );
     };
-    void connectSocket().then(
-      (connected) => {
-        // Signed out, or another person signed in, while the client was loading.
-        if (closed) {
-          connected.disconnect();
-          return;
-        }
-        socket = connected;
-        socket.on('connect', onConnect);
-        socket.on(SOCKET_EVENTS.restartConnection, initialize);
-        socket.on(SOCKET_EVENTS.sessionChanged, sessionChanged);
-        publish(socket);
-      },
-      (error: unknown) => console.error(error),
-    );
+    // Connected once the page has drawn: the first screen's code and data come first.
+    const cancelWait = afterFirstPaint(() => {
+      void connectSocket().then(
+        (connected) => {
+          // Signed out, or another person signed in, while the client was loading.
+          if (closed) {
+            connected.disconnect();
+            return;
+          }
+          socket = connected;
+          socket.on('connect', onConnect);
+          socket.on(SOCKET_EVENTS.restartConnection, initialize);
+          socket.on(SOCKET_EVENTS.sessionChanged, sessionChanged);
+          publish(socket);
+        },
+        (error: unknown) => console.error(error),
+      );
+    });
     return () => {
       closed = true;
+      cancelWait();
       if (!socket) return;
       socket.off('connect', onConnect);
       socket.off(SOCKET_EVENTS.restartConnection, initialize);

@@ -1,17 +1,16 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import Box from '@mui/material/Box';
-import LinearProgress from '@mui/material/LinearProgress';
-import Typography from '@mui/material/Typography';
 import { UPLOAD_RESET_DELAY_MS } from '@sutura/domain/limits';
-import { LiveAnnouncement, progressMilestone } from '@/components/live-announcement';
 import { useToast } from '@/lib/toast';
 import { useUiState } from '@/lib/ui-state';
 import { useUploads } from '@/lib/uploads';
 
+// The bar's code (and MUI's LinearProgress) comes with the first upload: most visits upload nothing.
+const UploadProgressView = lazy(async () => ({ default: (await import('@/app/shell/upload-progress-view')).UploadProgressView }));
+
 /** SPEC §4: shown while an upload runs; at 100 it resets after 1.5 s and says so. */
 export function UploadProgressBar({ compact }: { compact: boolean }) {
-  const { t } = useTranslation(['shell', 'upload']);
+  const { t } = useTranslation('shell');
   const toast = useToast();
   const { uploadProgress, setUploadProgress } = useUiState();
   const { value, show } = uploadProgress;
@@ -27,26 +26,9 @@ export function UploadProgressBar({ compact }: { compact: boolean }) {
   }, [show, value, setUploadProgress, toast, t]);
 
   if (!show) return null;
-  const percent = Math.round(Math.min(100, Math.max(0, value)));
   return (
-    <Box
-      data-testid="upload-progress"
-      sx={{ px: { xs: 2.5, md: 3.75, lg: 5 }, py: 1.5, borderBottom: 1, borderColor: 'divider', bgcolor: 'background.default' }}
-    >
-      <Typography variant="body2" sx={{ fontWeight: 700, mb: 0.75 }}>
-        {t(compact ? 'uploadProgressApp' : 'uploadProgressDesktop')} {t('common:percent', { value: percent })}
-      </Typography>
-      {paused && (
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 0.75 }} data-testid="upload-paused">
-          {t('upload:manager.paused')}
-        </Typography>
-      )}
-      <LinearProgress variant="determinate" value={percent} aria-label={t('uploadProgressLabel')} sx={{ height: 8, borderRadius: 4 }} />
-      {/* Said at each quarter, not at every percent. */}
-      <LiveAnnouncement
-        testId="upload-progress-announcement"
-        text={`${t(compact ? 'uploadProgressApp' : 'uploadProgressDesktop')} ${t('common:percent', { value: progressMilestone(percent) })}`}
-      />
-    </Box>
+    <Suspense fallback={null}>
+      <UploadProgressView compact={compact} value={value} paused={paused} />
+    </Suspense>
   );
 }

@@ -7,7 +7,7 @@ import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { isErrorCode } from '@sutura/domain/errors';
+import { isErrorCode } from '@/lib/error-codes';
 import type { LoginBody } from '@sutura/domain/auth';
 import { PasswordInput, TextInput } from '@/components/text-input';
 import { AuthCard } from '@/features/auth/components/auth-card';

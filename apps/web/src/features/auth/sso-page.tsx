@@ -17,7 +17,7 @@ import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { Session } from '@sutura/domain/auth';
-import { isErrorCode } from '@sutura/domain/errors';
+import { isErrorCode } from '@/lib/error-codes';
 import type { SsoPending } from '@sutura/domain/sso';
 import { AuthCard } from '@/features/auth/components/auth-card';
 import { useSsoCancel, useSsoComplete, useSsoLink, useSsoLinkCode, useSsoPending } from '@/lib/sso';

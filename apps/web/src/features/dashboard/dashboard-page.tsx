@@ -6,7 +6,7 @@ import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import ArrowForward from '@mui/icons-material/ArrowForward';
-import { MENU } from '@sutura/domain/menu';
+import { isNavigationEntry, MENU } from '@sutura/domain/menu';
 import { hasAnyRole } from '@sutura/domain/roles';
 import { MENU_ICONS } from '@/components/menu-icons';
 import { useAvailablePages } from '@/lib/available-pages';
@@ -22,13 +22,8 @@ function useSpaces() {
   const { session } = useSession();
   const available = useAvailablePages();
   const roles = session?.roles ?? [];
-  return MENU.filter(
-    (entry) =>
-      entry.name !== 'dashboard' &&
-      !entry.showIn.every((where) => where === 'settings') &&
-      entry.roles.length > 0 &&
-      hasAnyRole(roles, entry.roles) &&
-      available.has(entry.path),
+  return MENU.filter(isNavigationEntry).filter(
+    (entry) => entry.name !== 'dashboard' && entry.roles.length > 0 && hasAnyRole(roles, entry.roles) && available.has(entry.path),
   );
 }
 

@@ -4,7 +4,7 @@ import type { Role } from '@sutura/domain/roles';
 import { serializeQuery } from '@sutura/domain/query';
 import { api, API_BASE, ApiRequestError, SESSION_HEADERS } from '@/lib/http';
 import { currentLanguage, i18n } from '@/lib/i18n';
-import { isErrorCode } from '@sutura/domain/errors';
+import { isErrorCode } from '@/lib/error-codes';
 
 export const ADMIN_PAGE_SIZE = 20;
 

@@ -21,7 +21,7 @@ import {
   type AdminOrgan,
   type VocabularyKind,
 } from '@sutura/domain/admin-catalog';
-import { isErrorCode } from '@sutura/domain/errors';
+import { isErrorCode } from '@/lib/error-codes';
 import { ORGAN_ICONS, type OrganIcon as OrganIconName } from '@sutura/domain/vocabularies';
 import { ApiRequestError, errorText } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';

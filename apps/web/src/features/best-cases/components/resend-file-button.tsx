@@ -4,7 +4,8 @@ import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
 import { PendingButton } from '@/components/pending-button';
 import { errorText } from '@/lib/http';
 import { useToast } from '@/lib/toast';
-import { UploadRefusedError, useUploads, type ServerUpload } from '@/lib/uploads';
+import { UploadRefusedError } from '@/lib/upload-manager';
+import { useUploads, type ServerUpload } from '@/lib/uploads';
 import { checkVideoFile } from '@/lib/video-file-check';
 
 const VIDEO_ACCEPT = 'video/*,.mkv,.ts,.mts,.m2ts,.avi,.mov';

@@ -27,7 +27,8 @@ import { ApiRequestError, errorText } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
 import { useSession } from '@/lib/session';
 import { useToast } from '@/lib/toast';
-import { preloadUploadClient, UploadRefusedError, useMaxUploadBytes, useUploads } from '@/lib/uploads';
+import { preloadUploadClient, UploadRefusedError, useMaxUploadBytes } from '@/lib/upload-manager';
+import { useUploads } from '@/lib/uploads';
 import { checkVideoFile } from '@/lib/video-file-check';
 import { useAnalysedVideos, useCreateBestCase } from '@/features/best-cases/api/best-cases';
 import {

@@ -10,12 +10,13 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import ChevronRight from '@mui/icons-material/ChevronRight';
 import { APP_VERSION } from '@sutura/domain/limits';
-import { menuFor, type MenuEntry } from '@sutura/domain/menu';
+import { isNavigationEntry, menuFor, type MenuEntry } from '@sutura/domain/menu';
 import { useSession } from '@/lib/session';
 import { MENU_ICONS } from '@/components/menu-icons';
+import { SETTINGS_ICONS } from '@/features/settings/components/settings-icons';
 
-function EntryIcon({ icon }: { icon: MenuEntry['icon'] }) {
-  const Icon = MENU_ICONS[icon];
+function EntryIcon({ entry }: { entry: MenuEntry }) {
+  const Icon = isNavigationEntry(entry) ? MENU_ICONS[entry.icon] : SETTINGS_ICONS[entry.icon];
   return <Icon aria-hidden />;
 }
 
@@ -33,7 +34,7 @@ export function SettingsListPage() {
             <ListItem key={entry.name} disablePadding divider={index < entries.length - 1}>
               <ListItemButton component={RouterLink} to={entry.path} data-testid={`settings-entry-${entry.name}`} sx={{ py: 1.5 }}>
                 <ListItemIcon sx={{ color: 'primary.main', minWidth: 48 }}>
-                  <EntryIcon icon={entry.icon} />
+                  <EntryIcon entry={entry} />
                 </ListItemIcon>
                 <ListItemText
                   primary={t(`menu:${entry.titleKey}`, { defaultValue: t(`entries.${entry.name}.title`) })}

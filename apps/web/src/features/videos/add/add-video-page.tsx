@@ -19,7 +19,8 @@ import { CASE_TEXT_MAX, VIDEO_KINDS, type VideoKind } from '@sutura/domain/video
 import { ApiRequestError, errorText } from '@/lib/http';
 import { useSession } from '@/lib/session';
 import { useToast } from '@/lib/toast';
-import { preloadUploadClient, UploadRefusedError, useMaxUploadBytes, useUploads } from '@/lib/uploads';
+import { preloadUploadClient, UploadRefusedError, useMaxUploadBytes } from '@/lib/upload-manager';
+import { useUploads } from '@/lib/uploads';
 import { applyApiFieldErrors, TextFieldControl } from '@/components/form-field';
 import { addVideoResolver, emptyValues, toBody, type AddVideoFormValues } from '@/features/videos/add/add-video-values';
 import { PatientFields, SurgeryFields } from '@/features/videos/add/case-fields';

@@ -9,7 +9,8 @@ import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
 import type { VideoDetail } from '@sutura/domain/videos';
 import { errorText } from '@/lib/http';
 import { useToast } from '@/lib/toast';
-import { UploadRefusedError, useUploads } from '@/lib/uploads';
+import { UploadRefusedError } from '@/lib/upload-manager';
+import { useUploads } from '@/lib/uploads';
 import { VIDEO_ACCEPT } from '@/features/videos/add/file-inputs';
 
 /**

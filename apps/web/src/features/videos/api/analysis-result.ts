@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { AnalysisResult } from '@sutura/domain/analysis';
-import { isErrorCode } from '@sutura/domain/errors';
+import { isErrorCode } from '@/lib/error-codes';
 import type { publicUserSchema } from '@sutura/domain/users';
 import { api, API_BASE, ApiRequestError, SESSION_HEADERS } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';

@@ -1,0 +1,32 @@
+/** A page opened in a background tab records no paint: past this, it is taken as drawn. */
+const PAINT_WAIT_MS = 5000;
+
+/**
+ * Runs once the page has drawn its first text (at once when it has), for what the first screen
+ * does not need to draw: started then, it does not share the network and the main thread with
+ * the first screen's own code. Returns what cancels it.
+ */
+export function afterFirstPaint(run: () => void): () => void {
+  const painted = () => performance.getEntriesByName('first-contentful-paint').length > 0;
+  if (typeof PerformanceObserver === 'undefined' || !PerformanceObserver.supportedEntryTypes?.includes('paint') || painted()) {
+    run();
+    return () => undefined;
+  }
+  let done = false;
+  const stop = () => {
+    done = true;
+    observer.disconnect();
+    window.clearTimeout(fallback);
+  };
+  const start = () => {
+    if (done) return;
+    stop();
+    run();
+  };
+  const observer = new PerformanceObserver(() => {
+    if (painted()) start();
+  });
+  observer.observe({ type: 'paint', buffered: true });
+  const fallback = window.setTimeout(start, PAINT_WAIT_MS);
+  return stop;
+}
