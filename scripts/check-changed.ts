@@ -84,11 +84,22 @@ step(
   ]),
 );
 const { TEST_DATABASE_URL: _server, ...embeddedEnv } = process.env;
-step(
-  'tests (Vitest, the files a change reaches)',
-  [['node_modules/vitest/vitest.mjs', ['run', '--changed', base, '--passWithNoTests']]],
-  embeddedEnv,
-);
+if (wide) {
+  step('tests (Vitest --changed)', [['node_modules/vitest/vitest.mjs', ['run', '--changed', base, '--passWithNoTests']]], embeddedEnv);
+} else {
+  const everywhere = changed.filter((f) => EVERY_TEST.some((e) => f === e || f.startsWith(e)));
+  if (everywhere.length)
+    process.stdout.write(`\n${everywhere.join(', ')} changed: every test file may be affected (npm run test:unit runs them).\n`);
+  const tests = relatedTests(changed);
+  process.stdout.write(
+    `\n${tests.length ? `Test files about these changes:\n  ${tests.join('\n  ')}` : 'No test file is about these changes.'}\n`,
+  );
+  step(
+    'tests (Vitest, the files about the changes)',
+    tests.length ? [['node_modules/vitest/vitest.mjs', ['run', ...tests]]] : [],
+    embeddedEnv,
+  );
+}
 
 const width = Math.max(...steps.map((s) => s.name.length));
 process.stdout.write('\n');
