@@ -1,3 +1,4 @@
+// @database-server: the trigram indexes the server's planner picks (EXPLAIN), advisory locks and FOR UPDATE under concurrent reorders, a force release in one transaction
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @database-server: claims and leases: one conditional UPDATE among 100 simultaneous claimers, row locks, fencing tokens
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { CLAIM_STAGES, CLAIM_STATUSES, LEASE_MS, type ClaimStage } from '@sutura/domain/claims';

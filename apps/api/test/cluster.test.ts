@@ -1,3 +1,4 @@
+// @database-server: the cluster (nginx, two API processes and a worker on the server's database) and a PostgreSQL server that restarts
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -579,7 +580,9 @@ describe.skipIf(!enabled)('Sutura as a cluster behind nginx', () => {
   });
 });
 
-describe.skipIf(!postgresBin)('Sutura when its PostgreSQL server restarts', () => {
+// With the other database server tests (TEST_DATABASE_URL set), from the binaries of that installation:
+// its own throwaway server, which it stops and starts again.
+describe.skipIf(!postgresBin || !serverUrl)('Sutura when its PostgreSQL server restarts', () => {
   let pgDir: string;
   let server: Awaited<ReturnType<typeof startThrowawayPostgres>> | undefined;
   const started: SuturaProcess[] = [];

@@ -1,3 +1,4 @@
+// @media: runs ffmpeg and ffprobe
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

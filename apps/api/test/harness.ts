@@ -129,7 +129,7 @@ export async function createTestContext(
     JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
     RATE_LIMIT_AUTH_PER_MINUTE: '1000',
     LOG_LEVEL: 'silent',
-    // The media tests run once more on the npm-shipped binaries (scripts/test-media-npm.ts).
+    // The media tests run once more on the npm-shipped binaries (the media phase of scripts/test.ts).
     ...(process.env.FFMPEG_PATH ? { FFMPEG_PATH: process.env.FFMPEG_PATH } : {}),
     ...(process.env.FFPROBE_PATH ? { FFPROBE_PATH: process.env.FFPROBE_PATH } : {}),
     ...opts.env,

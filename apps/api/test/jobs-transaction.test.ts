@@ -1,3 +1,4 @@
+// @database-server: jobs enqueued in the caller's transaction (pg-boss's own SQL and tables, a trigger on them)
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { videos } from '../src/db/schema.ts';

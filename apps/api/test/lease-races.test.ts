@@ -1,3 +1,4 @@
+// @database-server: a holder's write racing an administrator's release transaction (row locks, commit order)
 import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @media: runs ffmpeg and ffprobe
 import { randomUUID } from 'node:crypto';
 import { copyFile, mkdir, open, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,3 +1,4 @@
+// @media: runs ffmpeg and ffprobe
 import { spawn } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,4 @@
+// @media: runs ffmpeg and ffprobe
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';

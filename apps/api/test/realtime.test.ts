@@ -1,3 +1,4 @@
+// @database-server: LISTEN/NOTIFY under the socket.io PostgreSQL adapter
 import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @media: runs ffmpeg and ffprobe
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

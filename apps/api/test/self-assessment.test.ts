@@ -1,3 +1,4 @@
+// @database-server: the self vs expert statistics SQL (jsonb casts, AT TIME ZONE on the server's time zone data)
 import { eq } from 'drizzle-orm';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @database-server: the statistics SQL (LATERAL, FILTER, AT TIME ZONE on the server's time zone data, the snapshot triggers)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KPIS, type Kpi } from '@sutura/domain/analysis';
 import { learnerNasaTlxSchema, learnerStepTimesSchema, type LearnerStats } from '@sutura/domain/stats';

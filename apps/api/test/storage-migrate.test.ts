@@ -1,3 +1,4 @@
+// @database-server: npm run storage:migrate, which moves unfinished uploads into the installation's database as S3 multipart uploads
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';

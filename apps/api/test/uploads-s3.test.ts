@@ -1,3 +1,4 @@
+// @database-server: two API processes sharing one database, as a cluster does (the upload's state in tus_uploads)
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
