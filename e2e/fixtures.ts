@@ -122,6 +122,8 @@ export const test = base.extend<
 >({
   serverEnv: [{}, { option: true }],
   serverPool: [
+    // Playwright reads a fixture's dependencies from its first parameter: this one has none.
+    // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const pool = new ServerPool();
       await use(pool);

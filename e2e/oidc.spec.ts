@@ -16,6 +16,7 @@ const BREAK_GLASS = 'break-glass-admin@e2e.sutura.test';
 
 test.describe.configure({ mode: 'serial' });
 // The spec's pages go to its own SSO-only server, not to the usual server of a spec.
+// eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from its first parameter
 test.use({ baseURL: async ({}, use) => use(state.server?.url) });
 
 test.beforeAll(async () => {
