@@ -46,14 +46,22 @@ describe('POST /v1/testing/people', () => {
       expect(people.map((p) => p.key)).toEqual(['learner', 'learner', 'expert']);
       // Two people under one key are still two people.
       expect(new Set(people.map((p) => p.email)).size).toBe(3);
-      const signIn = await ctx.inject({ method: 'POST', url: '/v1/auth', body: { email: people[0]!.email, password: people[0]!.password } });
+      const signIn = await ctx.inject({
+        method: 'POST',
+        url: '/v1/auth',
+        body: { email: people[0]!.email, password: people[0]!.password },
+      });
       expect(signIn.statusCode, signIn.body).toBe(200);
       const token = (signIn.json() as { data: { token: string } }).data.token;
       const me = await ctx.inject({ method: 'GET', url: '/v1/users/profile/me', token });
       expect(me.json()).toMatchObject({
         data: { roles: ['learner'], information: { firstName: 'Léa', lastName: 'Test' }, preferences: { langCode: 'en', theme: 'dark' } },
       });
-      const expert = await ctx.inject({ method: 'POST', url: '/v1/auth', body: { email: people[2]!.email, password: people[2]!.password } });
+      const expert = await ctx.inject({
+        method: 'POST',
+        url: '/v1/auth',
+        body: { email: people[2]!.email, password: people[2]!.password },
+      });
       expect(expert.json()).toMatchObject({ data: { roles: ['expert', 'administrator'] } });
 
       const bad = await ctx.inject({ method: 'POST', url: '/v1/testing/people', body: { people: [{ roles: ['surgeon'] }] } });

@@ -41,41 +41,37 @@ const peopleBody = z.object({ people: z.array(personInput).min(1).max(20) });
 export function testingRoutes(deps: { db: Db }): FastifyPluginAsyncZod {
   // Hidden from /v1/docs, which documents the product's API.
   return async (app) => {
-    app.post(
-      '/testing/people',
-      { config: { access: 'public' }, schema: { hide: true, body: peopleBody } },
-      async (request, reply) => {
-        const passwordHash = await hashPassword(TEST_PASSWORD);
-        const [specialty] = await deps.db.select({ id: specialties.id }).from(specialties).where(eq(specialties.code, 'urology'));
-        const made = [];
-        for (const person of request.body.people) {
-          const email = person.email?.toLowerCase() ?? `${person.key}-${randomBytes(6).toString('hex')}@e2e.sutura.test`;
-          const [row] = await deps.db
-            .insert(users)
-            .values({
-              email,
-              passwordHash,
-              roles: person.roles,
-              firstName: person.firstName,
-              lastName: person.lastName,
-              emailVerifiedAt: new Date(),
-              termsAcceptedAt: new Date(),
-              specialtyId: person.noSpecialty ? null : (specialty?.id ?? null),
-              country: 'France',
-              city: 'Lyon',
-              careCentreType: 'public',
-              phone: '+33 612345678',
-              yearsOfExperience: 8,
-              yearsOfRoboticExperience: 3,
-              robot: 'da Vinci Xi',
-              preferences: { ...DEFAULT_PREFERENCES, langCode: person.langCode, theme: person.theme },
-              notificationSettings: DEFAULT_NOTIFICATION_SETTINGS,
-            })
-            .returning({ id: users.id });
-          made.push({ key: person.key, id: row!.id, email, password: TEST_PASSWORD });
-        }
-        return reply.status(201).send(ok({ people: made }));
-      },
-    );
+    app.post('/testing/people', { config: { access: 'public' }, schema: { hide: true, body: peopleBody } }, async (request, reply) => {
+      const passwordHash = await hashPassword(TEST_PASSWORD);
+      const [specialty] = await deps.db.select({ id: specialties.id }).from(specialties).where(eq(specialties.code, 'urology'));
+      const made = [];
+      for (const person of request.body.people) {
+        const email = person.email?.toLowerCase() ?? `${person.key}-${randomBytes(6).toString('hex')}@e2e.sutura.test`;
+        const [row] = await deps.db
+          .insert(users)
+          .values({
+            email,
+            passwordHash,
+            roles: person.roles,
+            firstName: person.firstName,
+            lastName: person.lastName,
+            emailVerifiedAt: new Date(),
+            termsAcceptedAt: new Date(),
+            specialtyId: person.noSpecialty ? null : (specialty?.id ?? null),
+            country: 'France',
+            city: 'Lyon',
+            careCentreType: 'public',
+            phone: '+33 612345678',
+            yearsOfExperience: 8,
+            yearsOfRoboticExperience: 3,
+            robot: 'da Vinci Xi',
+            preferences: { ...DEFAULT_PREFERENCES, langCode: person.langCode, theme: person.theme },
+            notificationSettings: DEFAULT_NOTIFICATION_SETTINGS,
+          })
+          .returning({ id: users.id });
+        made.push({ key: person.key, id: row!.id, email, password: TEST_PASSWORD });
+      }
+      return reply.status(201).send(ok({ people: made }));
+    });
   };
 }
