@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { APIRequestContext, Browser, BrowserContext, BrowserContextOptions, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, BrowserContext, BrowserContextOptions, Locator, Page } from '@playwright/test';
 import { expect, type Person } from './fixtures.ts';
 import { analyseVideo, makeClip, prepareVideo, sendVideo, skipSelfAssessment, type AnalysisInput } from './workflow.ts';
 
@@ -132,4 +132,16 @@ export async function signedIn(
   });
   expect(session.status(), await session.text()).toBe(200);
   return { context, page: await context.newPage() };
+}
+
+/**
+ * How long a page may take to be drawn the first time in a window: its data comes at once, but
+ * loading and running its code on a busy machine may take a while.
+ */
+export const firstDraw = { timeout: 60_000 };
+
+/** Opens `address` (a full load, as a fresh window or a link from elsewhere does) and waits until `shown` is drawn. */
+export async function openPage(page: Page, address: string, shown: Locator): Promise<void> {
+  await page.goto(address);
+  await expect(shown).toBeVisible(firstDraw);
 }
