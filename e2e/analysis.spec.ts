@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { casePicture, preparedCase, signedIn, type CaseOptions } from './cases.ts';
+import { casePicture, firstDraw, openPage, preparedCase, signedIn, type CaseOptions } from './cases.ts';
 import { expect, test, type Person } from './fixtures.ts';
 import config from './playwright.config.ts';
 import { apiToken, skipSelfAssessment } from './workflow.ts';
@@ -32,14 +32,9 @@ function open(browser: Browser, person: Person) {
   return signedIn(browser, person, { acceptDownloads: true, permissions: ['microphone', 'clipboard-read', 'clipboard-write'] });
 }
 
-/**
- * Opens the learner's page of a case at `address` (a full load, as a link from elsewhere does) and
- * waits until its result is drawn: its data comes at once, but a load of the page's code on a busy
- * machine may take a while.
- */
-async function openResult(page: Page, address: string) {
-  await page.goto(address);
-  await expect(page.getByTestId('analysis-summary')).toBeVisible({ timeout: 45_000 });
+/** Opens the learner's page of a case at `address` and waits until its result is drawn. */
+function openResult(page: Page, address: string) {
+  return openPage(page, address, page.getByTestId('analysis-summary'));
 }
 
 test('an expert rates, records, comments and submits anyway; the learner reads the result, its moments and its PDF', async ({
@@ -51,13 +46,13 @@ test('an expert rates, records, comments and submits anyway; the learner reads t
 
   // ---- The expert
   const { context: expertContext, page } = await open(browser, cast.expert);
-  await page.goto('/expert');
   const card = page.locator(`[data-testid="expert-video-card"][data-video-id="${videoId}"]`);
+  await openPage(page, '/expert', card);
   // Prepared a moment ago: not "for 0 hours".
   await expect(card.getByTestId('expert-waiting')).toHaveText("En attente depuis moins d'une heure");
   await card.getByTestId('expert-claim').click();
   await expect(page).toHaveURL(new RegExp(`/expert/${videoId}$`));
-  await expect(page.getByTestId('analysis-title')).toBeVisible();
+  await expect(page.getByTestId('analysis-title')).toBeVisible(firstDraw);
   // The case as the learner gave it.
   await expect(page.getByText('Merci de regarder la suture.')).toBeVisible();
 
@@ -153,8 +148,8 @@ test('an expert rates, records, comments and submits anyway; the learner reads t
 
   // Ratings hidden in the preferences: the advice stays, every score goes; and back.
   const showRatings = async (on: boolean) => {
-    await learnerPage.goto('/settings/preferences');
     const toggle = learnerPage.getByTestId('show-ratings');
+    await openPage(learnerPage, '/settings/preferences', toggle);
     if ((await toggle.isChecked()) !== on) await toggle.click();
     await expect(toggle).toBeChecked({ checked: on });
     await openResult(learnerPage, `/videos/${videoId}`);
@@ -195,9 +190,7 @@ test('the expert rates with the video in view: every part shown at 1440 px, the 
 
   // ---- 1440×900
   const { context, page } = await open(browser, cast.expert);
-  await page.goto(`/expert/${videoId}`);
-  // A first load of the page's code, on a busy machine, may take a while.
-  await expect(page.getByTestId('analysis-title')).toBeVisible({ timeout: 45_000 });
+  await openPage(page, `/expert/${videoId}`, page.getByTestId('analysis-title'));
   await expectEveryTabShown(page, 8);
 
   // The skills rated while the video stays in the window, beside them.
@@ -227,9 +220,8 @@ test('the expert rates with the video in view: every part shown at 1440 px, the 
     hasTouch: true,
     isMobile: true,
   });
-  await phonePage.goto(`/expert/${videoId}`);
   const title = phonePage.getByTestId('analysis-title');
-  await expect(title).toBeVisible({ timeout: 45_000 });
+  await openPage(phonePage, `/expert/${videoId}`, title);
   const lines = await title.evaluate((el) => el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight));
   expect(lines).toBeLessThan(1.5);
   const fullTitle = (await title.textContent())!;

@@ -2,9 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { APIRequestContext, Browser, BrowserContext, BrowserContextOptions, Page } from '@playwright/test';
-import type { Person } from './fixtures.ts';
-import { signIn } from './support.ts';
+import type { APIRequestContext, Browser, BrowserContext, BrowserContextOptions, Locator, Page } from '@playwright/test';
+import { expect, type Person } from './fixtures.ts';
 import { analyseVideo, makeClip, prepareVideo, sendVideo, skipSelfAssessment, type AnalysisInput } from './workflow.ts';
 
 /**
@@ -113,7 +112,9 @@ export async function analysedCase(
 
 /**
  * A browser window of its own (a French desktop at 1440×900 unless `options` say otherwise) where
- * `person` has signed in, with the browser permissions given.
+ * `person` has signed in, with the browser permissions given; on no page yet. Signed in by the API
+ * as the sign-in page does it (a session cookie), without drawing that page and the dashboard
+ * first: the sign-in form has specs of its own.
  */
 export async function signedIn(
   browser: Browser,
@@ -123,7 +124,24 @@ export async function signedIn(
   const { permissions, ...contextOptions } = options;
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', ...contextOptions });
   if (permissions) await context.grantPermissions(permissions);
-  const page = await context.newPage();
-  await signIn(page, person.email, person.password);
-  return { context, page };
+  // Signing in hashes the password: slow when several sign in at once on a busy machine.
+  const session = await context.request.post('/v1/auth', {
+    data: { email: person.email, password: person.password },
+    headers: { 'x-sutura-session': 'cookie' },
+    timeout: 60_000,
+  });
+  expect(session.status(), await session.text()).toBe(200);
+  return { context, page: await context.newPage() };
+}
+
+/**
+ * How long a page may take to be drawn the first time in a window: its data comes at once, but
+ * loading and running its code on a busy machine may take a while.
+ */
+export const firstDraw = { timeout: 60_000 };
+
+/** Opens `address` (a full load, as a fresh window or a link from elsewhere does) and waits until `shown` is drawn. */
+export async function openPage(page: Page, address: string, shown: Locator): Promise<void> {
+  await page.goto(address);
+  await expect(shown).toBeVisible(firstDraw);
 }

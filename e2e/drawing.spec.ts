@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Browser, BrowserContextOptions, Page } from '@playwright/test';
-import { preparedCase, signedIn } from './cases.ts';
+import { firstDraw, openPage, preparedCase, signedIn } from './cases.ts';
 import { expect, test, type Cast } from './fixtures.ts';
 import { measureEllipse, playerState } from './support.ts';
 import { apiToken, skipSelfAssessment } from './workflow.ts';
@@ -30,11 +30,11 @@ async function drag(page: Page, from: [number, number], to: [number, number]) {
 async function drawingOnFirstStep(browser: Browser, request: APIRequestContext, cast: Cast, device: BrowserContextOptions = {}) {
   const videoId = await preparedCase(request, cast);
   const { context, page } = await signedIn(browser, cast.expert, device);
-  await page.goto('/expert');
-  await page.locator(`[data-testid="expert-video-card"][data-video-id="${videoId}"]`).getByTestId('expert-claim').click();
+  const claim = page.locator(`[data-testid="expert-video-card"][data-video-id="${videoId}"]`).getByTestId('expert-claim');
+  await openPage(page, '/expert', claim);
+  await claim.click();
   await expect(page).toHaveURL(new RegExp(`/expert/${videoId}$`));
-  // A first load of the page's code, on a busy machine, may take a while.
-  await expect(page.getByTestId('analysis-title')).toBeVisible({ timeout: 45_000 });
+  await expect(page.getByTestId('analysis-title')).toBeVisible(firstDraw);
   await page.getByTestId('player-step').first().click();
   await expect.poll(async () => (await playerState(page)).time).toBeCloseTo(1, 2);
   await page.getByTestId('drawing-start').click();
@@ -132,10 +132,8 @@ test('the expert draws on a frame and attaches it to a comment; the learner find
 
   // ---- The learner, in dark mode: a desktop, then a phone's width, then a reload
   const { context: learnerContext, page: learnerPage } = await signedIn(browser, cast.learner, { locale: 'en-GB', colorScheme: 'dark' });
-  await learnerPage.goto(`/videos/${videoId}`);
   const thumbnail = learnerPage.getByTestId('result-comment-drawing');
-  // A loaded machine may take a while to serve the page the first time.
-  await expect(thumbnail).toBeVisible({ timeout: 60_000 });
+  await openPage(learnerPage, `/videos/${videoId}`, thumbnail);
   await expect(thumbnail.getByTestId('drawing-thumbnail')).toHaveAttribute('aria-label', /Disséquer dans ce plan/);
 
   const expectInPlace = async (where: string) => {

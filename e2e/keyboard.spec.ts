@@ -1,5 +1,5 @@
 import type { Browser, Locator, Page } from '@playwright/test';
-import { caseClip, preparedCase, sentCase } from './cases.ts';
+import { caseClip, openPage, preparedCase, sentCase } from './cases.ts';
 import { expect, test, type Person } from './fixtures.ts';
 
 /**
@@ -107,8 +107,9 @@ async function signInByKeyboard(browser: Browser, person: Person): Promise<{ pag
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR' });
   await context.grantPermissions(['microphone']);
   const page = await context.newPage();
-  await page.goto('/auth/login');
-  await tabTo(page, page.getByRole('textbox', { name: /^adresse e-mail$/i }), 'sign-in: e-mail');
+  const email = page.getByRole('textbox', { name: /^adresse e-mail$/i });
+  await openPage(page, '/auth/login', email);
+  await tabTo(page, email, 'sign-in: e-mail');
   await type(page, person.email, 'sign-in: e-mail');
   await tabTo(page, page.getByLabel(/^mot de passe/i).first(), 'sign-in: password');
   await type(page, person.password, 'sign-in: password');
