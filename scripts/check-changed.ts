@@ -67,17 +67,23 @@ step('lint (ESLint and Prettier, changed files)', [
     ? [['node_modules/prettier/bin/prettier.cjs', ['--check', '--ignore-unknown', ...changed]] as [string, string[]]]
     : []),
 ]);
-// The projects' answers are kept in node_modules/.cache/tsc: a project whose files did not change
-// is read back from there, the others check only what a change can reach.
+// The projects a change can reach: the root one (scripts, benchmarks, end-to-end tests) imports
+// from the API and the web app, and those two from the domain. Each project's last answer is kept
+// in node_modules/.cache/tsc, so a project checks again only what the change reaches.
 const cache = path.join(root, 'node_modules/.cache/tsc');
-const projects: [string, string][] = [
-  ['.', 'root'],
-  ['packages/domain', 'domain'],
-  ['apps/api', 'api'],
-  ['apps/web', 'web'],
-];
+const settings = changed.some((f) => /(^|\/)(tsconfig[^/]*\.json|package\.json)$|^package-lock\.json$/.test(f));
+const code = changed.filter((f) => /\.(ts|tsx|js|mjs|cjs|json)$/.test(f));
+const under = (...folders: string[]) => settings || code.some((f) => folders.some((d) => f.startsWith(d)));
+const projects = (
+  [
+    ['.', 'root', settings || code.length > 0],
+    ['packages/domain', 'domain', under('packages/domain/')],
+    ['apps/api', 'api', under('apps/api/', 'packages/domain/')],
+    ['apps/web', 'web', under('apps/web/', 'packages/domain/')],
+  ] as const
+).filter(([, , touched]) => touched);
 step(
-  'types (every project, incremental)',
+  `types (${projects.map(([, name]) => name).join(', ') || 'no project touched'}, incremental)`,
   projects.map(([project, name]) => [
     'node_modules/typescript/bin/tsc',
     ['-p', project, '--incremental', '--tsBuildInfoFile', path.join(cache, `${name}.tsbuildinfo`)],
