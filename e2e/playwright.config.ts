@@ -23,6 +23,7 @@ export default defineConfig({
   outputDir: path.join(root, 'test-results'),
   use: {
     locale: 'fr-FR',
+    reducedMotion: 'reduce',
     trace: 'retain-on-failure',
     actionTimeout: 15_000,
     navigationTimeout: 20_000,

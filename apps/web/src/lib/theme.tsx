@@ -69,11 +69,25 @@ const TEXT_ON_LIGHT = { primary: '#0A6E5A', secondary: '#1D5FD6', error: '#C6282
  */
 const SECONDARY_ON_DARK = '#6EA2FF';
 
-export function createAppTheme(mode: ColorMode): Theme {
+/** No duration: MUI's transitions end at once (react-transition-group's timeouts included). */
+const NO_MOTION = {
+  duration: { shortest: 0, shorter: 0, short: 0, standard: 0, complex: 0, enteringScreen: 0, leavingScreen: 0 },
+  create: () => 'none',
+  getAutoHeightDuration: () => 0,
+};
+
+/**
+ * The theme of a colour mode. With `reduceMotion` (the device asks for less motion,
+ * `prefers-reduced-motion: reduce`), nothing slides, fades, ripples or shimmers: drawers, dialogs and
+ * menus appear at once and skeletons stand still; progress indicators keep turning (they say work
+ * goes on).
+ */
+export function createAppTheme(mode: ColorMode, reduceMotion = false): Theme {
   const light = mode === 'light';
   const text = light ? COLORS.textLight : COLORS.textDark;
   return createTheme({
     breakpoints: { values: { ...BREAKPOINTS } },
+    ...(reduceMotion ? { transitions: NO_MOTION } : {}),
     palette: {
       mode,
       primary: { main: COLORS.primary, dark: '#13B192', contrastText: COLORS.textLight },
@@ -111,6 +125,12 @@ export function createAppTheme(mode: ColorMode): Theme {
       // Dark surfaces (drawer, notifications panel, dialogs, menus) take the page's palette: no
       // lighter grey from MUI's elevation overlay.
       MuiPaper: { styleOverrides: { root: { backgroundImage: 'none' } } },
+      ...(reduceMotion
+        ? {
+            MuiButtonBase: { defaultProps: { disableRipple: true } },
+            MuiSkeleton: { defaultProps: { animation: false } },
+          }
+        : {}),
       MuiButton: {
         defaultProps: { disableElevation: true },
         styleOverrides: {
@@ -159,6 +179,7 @@ export function createAppTheme(mode: ColorMode): Theme {
       MuiCssBaseline: {
         styleOverrides: {
           ':focus-visible': { outline: `3px solid ${light ? TEXT_ON_LIGHT.secondary : COLORS.primary}`, outlineOffset: 2 },
+          ...(reduceMotion ? { html: { scrollBehavior: 'auto' } } : {}),
         },
       },
     },
@@ -210,6 +231,7 @@ function readStoredPreference(): ThemePreference {
 export function ColorModeProvider({ children }: { children: ReactNode }) {
   const { session, updatePreferences } = useSession();
   const deviceDark = useMediaQuery('(prefers-color-scheme: dark)', { noSsr: true });
+  const reduceMotion = useMediaQuery('(prefers-reduced-motion: reduce)', { noSsr: true });
   const [storedPreference, setStoredPreference] = useState<ThemePreference>(readStoredPreference);
 
   // SPEC §4: a signed-in person's preference wins; anonymous visitors keep theirs on the device.
@@ -242,7 +264,7 @@ export function ColorModeProvider({ children }: { children: ReactNode }) {
     }
   }, [mode]);
 
-  const theme = useMemo(() => createAppTheme(mode), [mode]);
+  const theme = useMemo(() => createAppTheme(mode, reduceMotion), [mode, reduceMotion]);
   const value = useMemo(() => ({ mode, preference, setPreference }), [mode, preference, setPreference]);
 
   return (
