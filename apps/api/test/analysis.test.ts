@@ -474,6 +474,10 @@ describe('the analysis of a held video', () => {
     expect(en).toContain('4/5 — Good');
     expect(en).toContain('Tissue handling');
     expect(en).toContain('Garder la caméra stable.');
+    // Reviewed once: the report is that expert's, with no experts' mean.
+    expect(en).toMatch(/Expert:\s*Claire Dubois/);
+    expect(en).not.toContain('The experts’ analysis');
+    expect(en).not.toContain('Review by');
 
     await ctx.inject({
       method: 'PUT',

@@ -4,7 +4,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analysisResultSchema, expertWorkspaceSchema, KPIS, type Kpi } from '@sutura/domain/analysis';
 import { DEFAULT_PREFERENCES } from '@sutura/domain/preferences';
 import { disagreementListSchema, reviewSettingsViewSchema } from '@sutura/domain/review';
-import { analyses, auditLog, disagreements, notifications, surgeries, surgerySteps, users, videoSteps, videos } from '../src/db/schema.ts';
+import {
+  analyses,
+  auditLog,
+  disagreements,
+  notifications,
+  specialties,
+  surgeries,
+  surgerySteps,
+  users,
+  videoSteps,
+  videos,
+} from '../src/db/schema.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 import { videoForm } from './video-fixtures.ts';
 
@@ -33,6 +44,10 @@ beforeAll(async () => {
   admin = await ctx.createUser('administrator');
   formerAdmin = await ctx.createUser('administrator');
   await db().update(users).set({ deactivatedAt: new Date() }).where(eq(users.id, formerAdmin.id));
+  await db()
+    .update(users)
+    .set({ specialtyId: await ctx.specialtyId() })
+    .where(eq(users.id, first.id));
 }, 180_000);
 
 afterAll(async () => {
@@ -109,6 +124,17 @@ async function review(videoId: string, who: Person, level: number, stepLevel = l
 
 const result = (videoId: string, who: Person = learner) =>
   ctx.inject({ method: 'GET', url: `/v1/videos/${videoId}/analysis?langCode=en`, token: who.token });
+
+/** The PDF report's text, page by page, blanks made single spaces. */
+async function reportPages(videoId: string, lang: 'en' | 'fr'): Promise<string[]> {
+  const res = await ctx.inject({ method: 'GET', url: `/v1/videos/${videoId}/analysis/report?langCode=${lang}`, token: learner.token });
+  expect(res.statusCode, res.body).toBe(200);
+  const { text } = await extractText(await getDocumentProxy(new Uint8Array(res.rawPayload)), { mergePages: false });
+  return text.map((page) => page.replace(/\s+/g, ' '));
+}
+
+/** Where each text first occurs in the whole report, in the order given (−1 when absent). */
+const positions = (pages: string[], texts: string[]) => texts.map((t) => pages.join(' ').indexOf(t));
 
 describe('the share of cases reviewed twice', () => {
   it('is set by an administrator, 0 to 100 for the installation and per surgery, and read by the administration', async () => {
@@ -268,15 +294,48 @@ describe('a case reviewed twice', () => {
       JSON.stringify(shown.disagreement),
     ).toEqual(['Depth perception', 'Bimanual dexterity', 'Movement efficiency', 'Tissue handling', 'Autonomy']);
     expect(shown.furtherReviewPending).toBe(false);
-    // The PDF report carries both reviews, the mean and the disagreement.
-    const report = await ctx.inject({ method: 'GET', url: `/v1/videos/${videoId}/analysis/report?langCode=en`, token: learner.token });
-    expect(report.statusCode).toBe(200);
-    const { text } = await extractText(await getDocumentProxy(new Uint8Array(report.rawPayload)), { mergePages: true });
-    const flat = text.replace(/\s+/g, ' ');
-    expect(flat).toContain('Double review');
-    expect(flat).toContain('Marc Lefèvre');
-    expect(flat).toContain('The experts differ by 2 levels or more on: Depth perception');
-    expect(flat).toContain('Advice of Marc');
+    // The PDF report opens with the experts' result — both experts named (with their specialty),
+    // the mean, where they disagree — all on page 1, then gives each review in turn.
+    const [specialty] = await db()
+      .select()
+      .from(specialties)
+      .where(eq(specialties.id, await ctx.specialtyId()));
+    const en = await reportPages(videoId, 'en');
+    expect(en[0]).toContain(`Claire Dubois, ${specialty!.nameEn}`);
+    expect(en[0]).toContain('Marc Lefèvre');
+    expect(en[0]).toMatch(/Global rating, the experts’ mean 3\/5/);
+    expect(en[0]).toContain('The experts differ by 2 levels or more on: Depth perception, Bimanual dexterity');
+    expect(en[0]).toMatch(/Autonomy 2\/5 4\/5 3\/5/);
+    expect(en[0]).not.toContain('Review by');
+    expect(en[0]).not.toContain('Advice of');
+    const order = positions(en, [
+      'The experts’ analysis',
+      'The experts differ by 2 levels',
+      'Steps',
+      'Review by Claire Dubois',
+      'Advice of Claire',
+      'Comment of Claire',
+      'Review by Marc Lefèvre',
+      'Advice of Marc',
+      'Comment of Marc',
+    ]);
+    expect(
+      order.every((at) => at >= 0),
+      JSON.stringify(order),
+    ).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    // The steps: each expert's rating and the mean (2 and 3, 2.5).
+    expect(en.join(' ')).toMatch(/Fermeture 0:25 0:50 0:25 2\/5 3\/5 2\.5\/5/);
+    const fr = await reportPages(videoId, 'fr');
+    expect(fr[0]).toMatch(/Note globale, moyenne des experts 3\/5/);
+    expect(fr[0]).toContain('Les experts diffèrent de 2 niveaux ou plus sur : ');
+    expect(fr.join(' ')).toMatch(/Fermeture 0:25 0:50 0:25 2\/5 3\/5 2,5\/5/);
+    const frOrder = positions(fr, ['L’analyse des experts', 'Analyse de Claire Dubois', 'Analyse de Marc Lefèvre']);
+    expect(
+      frOrder.every((at) => at >= 0),
+      JSON.stringify(frOrder),
+    ).toBe(true);
+    expect([...frOrder].sort((a, b) => a - b)).toEqual(frOrder);
     // The second review's submit told the learner once the result was shown.
     const rows = await db().select().from(analyses).where(eq(analyses.videoId, videoId));
     expect(rows.map((r) => r.round).sort()).toEqual([1, 2]);
@@ -458,6 +517,11 @@ describe('what the learner reads of a case reviewed twice', () => {
     expect((await result(videoId)).statusCode).toBe(200);
     const compared = (await selfAssessment(videoId)).comparison!;
     expect(compared.find((c) => c.kpi === 'autonomy')).toEqual({ kpi: 'autonomy', self: 5, expert: 3, gap: 2 });
+    // The PDF report compares with the experts' mean, and says so.
+    const en = (await reportPages(videoId, 'en')).join(' ');
+    expect(en).toMatch(/Skill You Experts \(mean\) Gap/);
+    expect(en).toMatch(/Autonomy 5 3 2 higher/);
+    expect((await reportPages(videoId, 'fr')).join(' ')).toMatch(/Compétence Vous Experts \(moyenne\) Écart/);
 
     // A third review asked after the disagreement: the result and the comparison stay meanwhile.
     const asked = await ctx.inject({ method: 'POST', url: `/v1/admin/videos/${videoId}/reviews`, token: admin.token, body: {} });

@@ -1,10 +1,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { inflateSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analysisResultSchema, expertWorkspaceSchema, KPIS } from '@sutura/domain/analysis';
-import { bestCaseDrawingSchema, DRAWING_LIMITS, type Drawing } from '@sutura/domain/drawing';
+import { bestCaseDrawingSchema, DRAWING_COLOR_HEX, DRAWING_LIMITS, type Drawing } from '@sutura/domain/drawing';
 import { errorMessage, isErrorCode, type ErrorCode } from '@sutura/domain/errors';
 import { analysisComments, bestCases, videos } from '../src/db/schema.ts';
 import { createTestContext, type TestContext } from './harness.ts';
@@ -122,9 +123,72 @@ const drawing = (time: number): Drawing => ({
     { kind: 'arrow', color: 'cyan', from: [0.8, 0.8], to: [0.55, 0.5] },
     { kind: 'ellipse', color: 'green', center: [0.5, 0.5], rx: 0.1, ry: 0.15 },
     { kind: 'line', color: 'white', from: [0, 1], to: [1, 0] },
-    { kind: 'text', color: 'white', at: [0.6, 0.3], text: 'Disséquer ici' },
+    { kind: 'text', color: 'yellow', at: [0.6, 0.3], text: 'Disséquer ici' },
   ],
 });
+
+/** The content streams of a PDF's pages, inflated (pdfkit compresses them, FlateDecode). */
+function contentStreams(pdf: Buffer): string[] {
+  const out: string[] = [];
+  for (let from = pdf.indexOf('stream'); from >= 0; from = pdf.indexOf('stream', from + 1)) {
+    if (pdf.subarray(from - 3, from).toString('latin1') === 'end') continue;
+    const dict = pdf.subarray(pdf.lastIndexOf('<<', from), from).toString('latin1');
+    let body = from + 'stream'.length;
+    if (pdf[body] === 0x0d) body++;
+    if (pdf[body] === 0x0a) body++;
+    // Past the stream's bytes (a picture's may hold the word 'stream').
+    const end = body + Number(/\/Length (\d+)/.exec(dict)![1]);
+    if (dict.includes('/FlateDecode') && !dict.includes('/Subtype')) {
+      const text = inflateSync(pdf.subarray(body, end)).toString('latin1');
+      if (text.includes(' Tf')) out.push(text);
+    }
+    from = end;
+  }
+  return out;
+}
+
+/** A piece of text a content stream draws, with the graphics state it is drawn in. */
+interface TextFragment {
+  /** The text rendering mode: 0 fill, 1 stroke, 2 fill then stroke (PDF 32000-1, 9.3.6). */
+  mode: number;
+  size: number;
+  /** Its position (Tm) and glyphs (TJ), to tell two drawings of the same text. */
+  at: string;
+  glyphs: string;
+  lineWidth: number;
+  stroke: number[];
+  fill: number[];
+}
+
+/** Every text fragment of a content stream, in drawing order. */
+function textFragments(stream: string): TextFragment[] {
+  const state = { lineWidth: 1, stroke: [0, 0, 0], fill: [0, 0, 0] };
+  const saved: (typeof state)[] = [];
+  const out: TextFragment[] = [];
+  let text: TextFragment | null = null;
+  for (const line of stream.split('\n')) {
+    const args = line.trim().split(/\s+/);
+    const op = args.pop();
+    const numbers = args.map(Number);
+    if (op === 'q') saved.push({ ...state });
+    else if (op === 'Q') Object.assign(state, saved.pop());
+    else if (op === 'w') state.lineWidth = numbers[0]!;
+    else if (op === 'SCN' || op === 'RG') state.stroke = numbers;
+    else if (op === 'scn' || op === 'rg') state.fill = numbers;
+    else if (op === 'BT') text = { mode: 0, size: 0, at: '', glyphs: '', ...state };
+    else if (text && op === 'Tm') text.at = args.join(' ');
+    else if (text && op === 'Tf') text.size = numbers[1]!;
+    else if (text && op === 'Tr') text.mode = numbers[0]!;
+    else if (text && op === 'TJ') text.glyphs += args.join(' ');
+    else if (text && op === 'ET') {
+      out.push(text);
+      text = null;
+    }
+  }
+  return out;
+}
+
+const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
 
 /** The JPEG pictures a PDF embeds (pdfkit stores them as they are, DCTDecode). */
 function embeddedJpegs(pdf: Buffer): Buffer[] {
@@ -263,6 +327,23 @@ describe('the PDF report', () => {
       numbers.push(...(await readFrameNumbers(file)));
     }
     expect(numbers).toEqual([37, 51]);
+
+    // The label of each drawing is drawn as the web draws it (paint-order: stroke): its dark outline
+    // stroked first, then its letters filled yellow over it, so that only a thin rim of the outline
+    // shows — never stroked over the letters (rendering mode 2), which swallowed them.
+    const fragments = contentStreams(res.rawPayload).flatMap(textFragments);
+    expect(fragments.filter((f) => f.mode === 2)).toEqual([]);
+    const outlines = fragments.filter((f) => f.mode === 1);
+    expect(outlines).toHaveLength(2);
+    for (const outline of outlines) {
+      const letters = fragments[fragments.indexOf(outline) + 1]!;
+      expect(letters).toMatchObject({ mode: 0, at: outline.at, size: outline.size, glyphs: outline.glyphs });
+      letters.fill.forEach((c, i) => expect(c).toBeCloseTo(rgb(DRAWING_COLOR_HEX.yellow)[i]!, 6));
+      expect(outline.stroke).toEqual([0, 0, 0]);
+      // Half the stroke shows outside the letters: a rim of at most a tenth of the letters' size.
+      expect(outline.lineWidth).toBeGreaterThan(0);
+      expect(outline.lineWidth / 2).toBeLessThanOrEqual(0.1 * outline.size);
+    }
   }, 120_000);
 });
 

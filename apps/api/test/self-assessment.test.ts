@@ -202,6 +202,8 @@ describe('the PDF report', () => {
     expect((await rate(id, { kpiRatings: levels(4, { efficiency: 3 }), globalRating: 2 })).statusCode).toBe(200);
     const en = await reportText(id, 'en');
     expect(en).toContain('Self-assessment');
+    // Reviewed once: against that expert.
+    expect(en).toMatch(/Skill\s+You\s+Expert\s+Gap/);
     expect(en).toMatch(/Depth perception\s*4\s*3\s*1 higher/);
     expect(en).toMatch(/Movement efficiency\s*3\s*3\s*agree/);
     expect(en).toMatch(/Overall rating\s*2\s*3\s*1 lower/);

@@ -3,17 +3,23 @@ import {
   AGREEMENT_ITEMS,
   blandAltman,
   buildAgreementReport,
+  expandedTail,
   fQuantile,
   icc21,
   iccBand,
   kappaBand,
+  KAPPA_BOOTSTRAP,
+  kappaBootstrapInterval,
   kappaFromTable,
+  kappaJackknifeInterval,
   meanWithInterval,
+  normalCdf,
   quadraticWeights,
   raterTendency,
   tQuantile,
   twoWayAnova,
   weightedKappa,
+  Z_975,
   type ReviewedCase,
 } from './agreement.ts';
 import { KPIS } from './analysis.ts';
@@ -223,7 +229,7 @@ describe('quadratic-weighted kappa', () => {
       ]),
     ).toEqual({ value: 1, ci: null, gap: 'perfectAgreement' });
     // Two pairs one level apart each: κ = 1/3 by the product-moment form (s_xy = .25,
-    // s_x² = s_y² = .25, (x̄ − ȳ)² = 1: .5 / 1.5), but a zero large-sample SE: no interval.
+    // s_x² = s_y² = .25, (x̄ − ȳ)² = 1: .5 / 1.5), but two cases bound nothing: no interval.
     expect(
       weightedKappa([
         [3, 4],
@@ -236,6 +242,237 @@ describe('quadratic-weighted kappa', () => {
         [2, 2],
       ]),
     ).toThrow(RangeError);
+  });
+});
+
+describe('the 95 % interval of the weighted kappa: an expanded percentile bootstrap over the cases', () => {
+  /** Each count of a table as that many cases of one pair each (cell i·k + j). */
+  const casesOf = (table: number[][]) =>
+    table.flatMap((row, i) => row.flatMap((count, j) => Array.from({ length: count }, () => [i * row.length + j])));
+  const largeSample = (table: number[][], weights: number[][]) => {
+    const { kappa, se } = kappaFromTable(table, weights)!;
+    return { lower: kappa - Z_975 * se, upper: kappa + Z_975 * se };
+  };
+
+  it('has the normal and expanded tails it is built on', () => {
+    expect(normalCdf(-Z_975)).toBeCloseTo(0.025, 7);
+    expect(normalCdf(0)).toBeCloseTo(0.5, 7);
+    expect(normalCdf(1)).toBeCloseTo(0.841345, 6);
+    // α' = Φ(−√(8/7) · t.975(7)) = Φ(−1.0690 · 2.3646) = Φ(−2.5278) = .0057; → .025 as m grows.
+    expect(expandedTail(8)).toBeCloseTo(0.00574, 5);
+    expect(expandedTail(30)).toBeCloseTo(0.01875, 5);
+    expect(expandedTail(10_000)).toBeCloseTo(0.025, 3);
+  });
+
+  it('meets the large-sample interval where that one holds: the published examples of N = 200', () => {
+    // Fleiss, Cohen & Everitt (1969), κ_w = .507 (checked above): at N = 200 the large-sample SE
+    // holds, and the bootstrap lands on the same interval (.395 to .619) within ±.01.
+    const fce = [
+      [106, 10, 4],
+      [22, 28, 10],
+      [2, 12, 6],
+    ];
+    const fceWeights = [
+      [1, 0, 0.4444],
+      [0, 1, 0.6667],
+      [0.4444, 0.6667, 1],
+    ];
+    const expected = largeSample(fce, fceWeights);
+    expect(expected.lower).toBeCloseTo(0.395, 3);
+    expect(expected.upper).toBeCloseTo(0.619, 3);
+    const boot = kappaBootstrapInterval(casesOf(fce), fceWeights)!;
+    expect(Math.abs(boot.lower - expected.lower)).toBeLessThan(0.01);
+    expect(Math.abs(boot.upper - expected.upper)).toBeLessThan(0.01);
+    // Cohen (1968), Table 1, κ_w = .348 with the weights 1 − v/6: .200 to .496.
+    const cohen = [
+      [88, 14, 18],
+      [10, 40, 10],
+      [2, 6, 12],
+    ];
+    const cohenWeights = [
+      [0, 1, 3],
+      [1, 0, 6],
+      [3, 6, 0],
+    ].map((row) => row.map((v) => 1 - v / 6));
+    const cohenBoot = kappaBootstrapInterval(casesOf(cohen), cohenWeights)!;
+    const cohenLarge = largeSample(cohen, cohenWeights);
+    expect(Math.abs(cohenBoot.lower - cohenLarge.lower)).toBeLessThan(0.01);
+    expect(Math.abs(cohenBoot.upper - cohenLarge.upper)).toBeLessThan(0.01);
+  });
+
+  it('keeps the large-sample standard error right, as SAS prints it for a table of 19 cases', () => {
+    // SAS PROC FREQ (AGREE) on the 3 × 3 table 0 4 1 / 0 8 0 / 0 1 5, as reproduced in
+    // statsmodels' tests (stats/tests/test_inter_rater.py, "comparison to printout of a SAS
+    // example"): simple kappa .4842, ASE .1380; weighted kappa (Cicchetti–Allison, i.e. linear
+    // weights 1 − |i − j|/2) .4701, ASE .1457, 95 % limits .1845 to .7558.
+    const table = [
+      [0, 4, 1],
+      [0, 8, 0],
+      [0, 1, 5],
+    ];
+    const simple = kappaFromTable(table, identity(3))!;
+    expect(simple.kappa).toBeCloseTo(0.4842, 4);
+    expect(simple.se).toBeCloseTo(0.138, 4);
+    const linear = [
+      [1, 0.5, 0],
+      [0.5, 1, 0.5],
+      [0, 0.5, 1],
+    ];
+    const weighted = kappaFromTable(table, linear)!;
+    expect(weighted.kappa).toBeCloseTo(0.4701, 4);
+    expect(weighted.se).toBeCloseTo(0.1457, 4);
+    expect(largeSample(table, linear).lower).toBeCloseTo(0.1845, 4);
+    expect(largeSample(table, linear).upper).toBeCloseTo(0.7558, 4);
+  });
+
+  it('is wide on 8 pairs where the large-sample interval was far too narrow', () => {
+    // Eight cases, the second expert one level above the first on all but one: κ_w = .30 with a
+    // large-sample interval of .23 to .37, while the ICC of the same pairs is .33 (−.07 to .79).
+    const pairs: [number, number][] = [
+      [3, 4],
+      [3, 4],
+      [2, 3],
+      [3, 4],
+      [2, 3],
+      [3, 4],
+      [2, 3],
+      [3, 3],
+    ];
+    const table = Array.from({ length: 5 }, () => new Array<number>(5).fill(0));
+    for (const [a, b] of pairs) table[a - 1]![b - 1]! += 1;
+    const old = largeSample(table, quadraticWeights(5));
+    expect(old.lower).toBeCloseTo(0.23, 2);
+    expect(old.upper).toBeCloseTo(0.37, 2);
+    expect(icc21(pairs).ci!.lower).toBeCloseTo(-0.068, 3);
+    const kappa = weightedKappa(pairs);
+    expect(kappa.value).toBeCloseTo(0.3, 12);
+    // The cases resampled reach from no agreement beyond chance (every pair one level apart: κ = 0)
+    // to the best mix of them (1/3): the same data cannot say more.
+    expect(kappa.ci!.lower).toBeCloseTo(0, 12);
+    expect(kappa.ci!.upper).toBeCloseTo(1 / 3, 12);
+    expect(kappa.ci!.upper - kappa.ci!.lower).toBeGreaterThan(2 * (old.upper - old.lower));
+    // Deterministic: the same pairs give the same interval.
+    expect(weightedKappa(pairs)).toEqual(kappa);
+  });
+
+  it('covers the true kappa about 95 % of the time on 8 cases, where the large-sample interval did not', () => {
+    // Samples of 8 cases from known joint distributions (a true level T, each expert T plus or minus
+    // a level at random, the second expert one level higher in the second), 300 each, seeded. The
+    // true κ_w is that of the joint distribution itself.
+    const joint = (truth: number[], noise: [number, number, number], offset: number) => {
+      const p = Array.from({ length: 5 }, () => new Array<number>(5).fill(0));
+      const clip = (x: number) => Math.min(4, Math.max(0, x));
+      truth.forEach((pt, t) => {
+        for (let a = -1; a <= 1; a++)
+          for (let b = -1; b <= 1; b++) p[clip(t + a)]![clip(t + b + offset)]! += pt * noise[a + 1]! * noise[b + 1]!;
+      });
+      return p;
+    };
+    const random = seeded(42);
+    for (const [p, truth] of [
+      [joint([0.1, 0.2, 0.4, 0.2, 0.1], [0.2, 0.6, 0.2], 0), 0.749],
+      [joint([0.05, 0.25, 0.4, 0.25, 0.05], [0.25, 0.5, 0.25], 1), 0.453],
+    ] as const) {
+      const trueKappa = kappaFromTable(p, quadraticWeights(5))!.kappa;
+      expect(trueKappa).toBeCloseTo(truth, 3);
+      const cells = p.flat();
+      const draw = () => {
+        let u = random();
+        let cell = 0;
+        while (cell < cells.length - 1 && u >= cells[cell]!) u -= cells[cell++]!;
+        return [Math.floor(cell / 5) + 1, (cell % 5) + 1] as [number, number];
+      };
+      let samples = 0;
+      let covered = 0;
+      let coveredBefore = 0;
+      for (let s = 0; s < 300; s++) {
+        const pairs = Array.from({ length: 8 }, draw);
+        const kappa = weightedKappa(pairs);
+        if (kappa.ci === null) continue;
+        const table = Array.from({ length: 5 }, () => new Array<number>(5).fill(0));
+        for (const [a, b] of pairs) table[a - 1]![b - 1]! += 1;
+        const old = largeSample(table, quadraticWeights(5));
+        samples += 1;
+        if (kappa.ci.lower <= trueKappa && trueKappa <= kappa.ci.upper) covered += 1;
+        if (old.lower <= trueKappa && trueKappa <= old.upper) coveredBefore += 1;
+      }
+      expect(samples).toBeGreaterThan(290);
+      expect(covered / samples).toBeGreaterThanOrEqual(0.9);
+      expect(coveredBefore / samples).toBeLessThan(0.85);
+    }
+  });
+
+  it("resamples a case's step ratings together", () => {
+    // Eight cases of four steps rated alike: the four pairs of a case are one observation, not four.
+    const perCase: [number, number][] = [
+      [2, 3],
+      [3, 3],
+      [4, 4],
+      [1, 2],
+      [5, 4],
+      [3, 4],
+      [2, 2],
+      [4, 5],
+    ];
+    const steps = perCase.flatMap((pair) => [pair, pair, pair, pair]);
+    const caseOf = perCase.flatMap((_, i) => [`c${i}`, `c${i}`, `c${i}`, `c${i}`]);
+    const clustered = weightedKappa(steps, undefined, caseOf);
+    // Kappa reads proportions: every table of the clustered bootstrap is four times one of the
+    // eight cases' bootstrap, drawn by the same numbers: the same interval.
+    expect(clustered).toEqual(weightedKappa(perCase));
+    const asIfIndependent = weightedKappa(steps);
+    expect(asIfIndependent.value).toBeCloseTo(clustered.value!, 12);
+    expect(asIfIndependent.ci!.upper - asIfIndependent.ci!.lower).toBeLessThan(clustered.ci!.upper - clustered.ci!.lower);
+  });
+
+  it('turns to the large-sample interval from 500 cases, its SE by the jackknife over the cases', () => {
+    // On Fleiss, Cohen & Everitt's 200 patients the jackknife's SE is theirs within 1 % (.0574, .0570).
+    const fce = [
+      [106, 10, 4],
+      [22, 28, 10],
+      [2, 12, 6],
+    ];
+    const fceWeights = [
+      [1, 0, 0.4444],
+      [0, 1, 0.6667],
+      [0.4444, 0.6667, 1],
+    ];
+    const { kappa, se } = kappaFromTable(fce, fceWeights)!;
+    const jackknife = kappaJackknifeInterval(casesOf(fce), fceWeights)!;
+    expect(Math.abs((jackknife.upper - jackknife.lower) / (2 * Z_975) / se - 1)).toBeLessThan(0.01);
+    expect((jackknife.upper + jackknife.lower) / 2).toBeCloseTo(kappa, 12);
+    // 500 cases on the 1–5 scale: the jackknife, within .01 of the bootstrap; 499: the bootstrap.
+    const random = seeded(5);
+    const pairs = Array.from({ length: 500 }, () => {
+      const a = 1 + Math.floor(random() * 5);
+      return [a, Math.min(5, Math.max(1, a + Math.floor(random() * 3) - 1))] as [number, number];
+    });
+    const cells = (ps: [number, number][]) => ps.map(([a, b]) => [(a - 1) * 5 + b - 1]);
+    expect(KAPPA_BOOTSTRAP.largeSample).toBe(500);
+    const large = weightedKappa(pairs);
+    expect(large.ci).toEqual(kappaJackknifeInterval(cells(pairs), quadraticWeights(5)));
+    const boot = kappaBootstrapInterval(cells(pairs), quadraticWeights(5))!;
+    expect(Math.abs(large.ci!.lower - boot.lower)).toBeLessThan(0.01);
+    expect(Math.abs(large.ci!.upper - boot.upper)).toBeLessThan(0.01);
+    expect(weightedKappa(pairs.slice(1)).ci).toEqual(kappaBootstrapInterval(cells(pairs.slice(1)), quadraticWeights(5)));
+  });
+
+  it('gives no interval below 3 cases, nor when every resample gives the same kappa', () => {
+    expect(
+      weightedKappa([
+        [2, 3],
+        [4, 4],
+      ]),
+    ).toMatchObject({ ci: null, gap: 'noInterval' });
+    // Three cases one level apart on one level each: κ = 0 on every resample.
+    expect(
+      weightedKappa([
+        [2, 3],
+        [2, 3],
+        [2, 3],
+      ]),
+    ).toEqual({ value: 0, ci: null, gap: 'noInterval' });
+    expect(KAPPA_BOOTSTRAP).toMatchObject({ resamples: 2000, minCases: 3 });
   });
 });
 
@@ -382,7 +619,8 @@ describe('ICC(A,1) — two-way random effects, absolute agreement, single rater'
 describe('on any small table', () => {
   it('gives numbers within [−1, 1], never NaN, the interval around the value', () => {
     const random = seeded(99);
-    for (let trial = 0; trial < 2000; trial++) {
+    // 800 tables: each kappa is a bootstrap of 2000 resamples.
+    for (let trial = 0; trial < 800; trial++) {
       const n = 2 + Math.floor(random() * 8);
       const pairs = Array.from({ length: n }, () => [1 + Math.floor(random() * 5), 1 + Math.floor(random() * 5)] as [number, number]);
       for (const e of [icc21(pairs), weightedKappa(pairs)]) {

@@ -196,8 +196,9 @@ export function analysisRoutes(deps: { analysis: AnalysisService; scratch: Scrat
       async (request, reply) => {
         const lang = requestLanguage(request);
         const data = await analysis.reportData(requireUser(request), request.params.id, lang);
-        // Each drawing over the frame it was made on, extracted now from the video.
-        const times = data.result.comments.flatMap((c) => (c.drawing ? [c.drawing.time] : []));
+        // Each drawing over the frame it was made on, extracted now from the video: every review's.
+        const comments = [...data.result.comments, ...data.result.reviews.flatMap((r) => r.comments)];
+        const times = comments.flatMap((c) => (c.drawing ? [c.drawing.time] : []));
         const pictures = await frames.frames(data.video.videoMediaId, times);
         const pdf = await renderAnalysisReport({ ...data, frames: pictures }, lang);
         const name = lang === 'fr' ? 'rapport-analyse' : 'analysis-report';
