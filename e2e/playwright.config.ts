@@ -22,9 +22,9 @@ export default defineConfig({
   timeout: 90_000,
   expect: { timeout: 15_000 },
   workers,
-  // No retry on a developer's machine; in CI one retry, counted apart as flaky by the phase report, so a
-  // slow machine does not stop a landing while the flaky ones stay visible.
-  retries: process.env.CI ? 1 : 0,
+  // No retry, in CI too: every spec owns its people and its server, so a test that fails once is a
+  // failure to look at, not noise to run again.
+  retries: 0,
   globalSetup: './global-setup.ts',
   reporter: [['list'], ['./phase-reporter.ts']],
   outputDir: path.join(root, 'test-results'),
