@@ -116,7 +116,7 @@ describe('generated files match the code', () => {
 });
 
 describe('the data a migration fills', () => {
-  it("gives the cases of before the moment their ratings reached their learner, by the rule (0022)", { timeout: 120_000 }, async () => {
+  it('gives the cases of before the moment their ratings reached their learner, by the rule (0022)', { timeout: 120_000 }, async () => {
     const server = process.env.TEST_DATABASE_URL || inject('embeddedDatabaseUrl');
     const name = `sutura_migration_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
     const admin = new pg.Client({ connectionString: server });

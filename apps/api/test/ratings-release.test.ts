@@ -30,7 +30,8 @@ let socket: Socket | undefined;
 
 const db = () => ctx.database.db;
 const allKpis = (level: number) => Object.fromEntries(KPIS.map((k) => [k, level])) as Record<Kpi, number>;
-const get = (url: string, who: Person = learner) => ctx.inject({ method: 'GET', url, token: who.token, headers: { 'accept-language': 'en' } });
+const get = (url: string, who: Person = learner) =>
+  ctx.inject({ method: 'GET', url, token: who.token, headers: { 'accept-language': 'en' } });
 
 beforeAll(async () => {
   ctx = await createTestContext({ listen: true });
@@ -67,9 +68,21 @@ async function caseEnteringAnalysis(author: Person = learner) {
   const { kind: _kind, ...fields } = form;
   const [row] = await db()
     .insert(videos)
-    .values({ ...fields, authorId: author.id, kind: 'video', status: 'pending_analysis', mediaStatus: 'ready', duration: 60, sentAt: new Date() })
+    .values({
+      ...fields,
+      authorId: author.id,
+      kind: 'video',
+      status: 'pending_analysis',
+      mediaStatus: 'ready',
+      duration: 60,
+      sentAt: new Date(),
+    })
     .returning();
-  const [step] = await db().select().from(surgerySteps).where(eq(surgerySteps.surgeryId, form.surgeryId)).orderBy(asc(surgerySteps.position));
+  const [step] = await db()
+    .select()
+    .from(surgerySteps)
+    .where(eq(surgerySteps.surgeryId, form.surgeryId))
+    .orderBy(asc(surgerySteps.position));
   await db()
     .insert(videoSteps)
     .values([
@@ -91,7 +104,12 @@ async function review(videoId: string, who: Person, level: number) {
     method: 'PUT',
     url: `/v1/expert/videos/${videoId}/analysis`,
     token: who.token,
-    body: { fencingToken, kpiRatings: allKpis(level), stepRatings: steps.map((s) => ({ stepId: s.id, rating: level })), globalRating: level },
+    body: {
+      fencingToken,
+      kpiRatings: allKpis(level),
+      stepRatings: steps.map((s) => ({ stepId: s.id, rating: level })),
+      globalRating: level,
+    },
   });
   expect(saved.statusCode, saved.body).toBe(200);
   const done = await ctx.inject({ method: 'POST', url: `/v1/expert/videos/${videoId}/finalize`, token: who.token, body: { fencingToken } });
@@ -183,7 +201,10 @@ describe('a case reviewed twice, self-assessed before its result (the reproducti
     const self = await selfAssessment(videoId);
     expect(self).toMatchObject({ state: 'submitted', canRate: false, invite: false });
     expect(self.ratingsReleasedAt).not.toBeNull();
-    expect(self.comparison).toEqual([...KPIS.map((kpi) => ({ kpi, self: 4, expert: 1.5, gap: 2.5 })), { kpi: 'global', self: null, expert: 1.5, gap: null }]);
+    expect(self.comparison).toEqual([
+      ...KPIS.map((kpi) => ({ kpi, self: 4, expert: 1.5, gap: 2.5 })),
+      { kpi: 'global', self: null, expert: 1.5, gap: null },
+    ]);
     const locked = await rate(videoId, 2);
     expect(locked.statusCode).toBe(409);
     expect(locked.json().error.code).toBe('SELF_ASSESSMENT_LOCKED');

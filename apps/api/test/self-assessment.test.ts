@@ -295,11 +295,7 @@ describe('self vs expert statistics', () => {
       await db()
         .insert(selfAssessments)
         .values({ videoId: id, authorId: person.id, kpiRatings: self, submittedAt: self ? at : null, skippedAt: skipped ? at : null });
-      if (!withheld)
-        await db()
-          .update(videos)
-          .set({ resultReleasedAt: at, ratingsReleasedAt: at })
-          .where(eq(videos.id, id));
+      if (!withheld) await db().update(videos).set({ resultReleasedAt: at, ratingsReleasedAt: at }).where(eq(videos.id, id));
       return id;
     };
     // March: two cases. |4-2|=2 ×5 and |3-3|=0 ×4, |3-1|=2 on autonomy.

@@ -601,7 +601,10 @@ describe('a double-reviewed case', () => {
       .where(eq(videos.id, waiting!.id));
     expect(shown(await stats().learner(viewer(g), 'all')).radar.find((s) => s.key === 0)!).toEqual(now);
     // Answered: the case counts, with its mean.
-    await db.update(videos).set({ ratingsReleasedAt: daysAgo(2) }).where(eq(videos.id, waiting!.id));
+    await db
+      .update(videos)
+      .set({ ratingsReleasedAt: daysAgo(2) })
+      .where(eq(videos.id, waiting!.id));
     const after = shown(await stats().learner(viewer(g), 'all'));
     // (3 + 5 + 2) / 3 for depth perception.
     expect(after.radar.find((s) => s.key === 0)!).toMatchObject({ analyses: 3, kpis: { depthPerception: 3.3 } });
@@ -700,7 +703,10 @@ describe('the averages kept between requests', () => {
     // Its result shown, its ratings not released to its learner yet: the average keeps without it.
     expect(averageOf(await service.learner(viewer(h), 'all'))).toEqual(before);
     // The learner answers their self-assessment: the ratings are released, the version changes alone.
-    await ctx.database.db.update(videos).set({ ratingsReleasedAt: daysAgo(0.9) }).where(eq(videos.id, video!.id));
+    await ctx.database.db
+      .update(videos)
+      .set({ ratingsReleasedAt: daysAgo(0.9) })
+      .where(eq(videos.id, video!.id));
     const releasedVersions = await versions();
     expect(releasedVersions.kpis).not.toBe(submittedVersions.kpis);
     expect({ ...releasedVersions, kpis: null }).toEqual({ ...submittedVersions, kpis: null });
