@@ -1,5 +1,6 @@
 /**
- * Seeds 100 000 sent cases with their NASA-TLX, steps and submitted analyses by SQL and times one
+ * Seeds 100 000 sent cases with their NASA-TLX, steps and submitted analyses (their ratings released
+ * to their learners but for a few awaiting a self-assessment) by SQL and times one
  * learner's whole statistics (KPIs, NASA-TLX, step times) against a primary-key lookup on the same
  * database, in the same run: as a process answers them with the averages it keeps, and the first
  * request after a write that changes every average (each read again from the database).
@@ -121,6 +122,17 @@ try {
     FROM videos v JOIN surgery_steps ss ON ss.surgery_id = v.surgery_id
       CROSS JOIN LATERAL (SELECT ss.position - 1 AS p) AS x
     WHERE ss.position <> 1 + abs(hashtext(v.id::text)) % ${STEPS}`);
+  // Each result released three days after sending, and its ratings to its learner once they
+  // answered or skipped their self-assessment (docs/self-assessment.md): some hours later for
+  // most, not yet for a third of the last week's cases and for one older case in a hundred that
+  // its learner never opened.
+  await db.execute(sql`
+    UPDATE videos v SET result_released_at = a.submitted_at,
+      ratings_released_at = CASE
+        WHEN a.submitted_at > now() - interval '7 days' AND abs(hashtext(v.id::text)) % 3 = 0 THEN NULL
+        WHEN abs(hashtext(v.id::text)) % 100 = 0 THEN NULL
+        ELSE a.submitted_at + (abs(hashtext(v.id::text)) % 48) * interval '1 hour' END
+    FROM analyses a WHERE a.video_id = v.id`);
   // As PostgreSQL's autovacuum leaves a table some time after a load: analysed and visible.
   await db.execute(sql`VACUUM ANALYZE`);
 

@@ -52,6 +52,14 @@ test("a learner's and an editor's dashboards show their numbers, readable at 390
   );
   await expect(value(page, 'dashboard-analysed')).toHaveText(String(mine.analysed));
   await expect(page.getByTestId('dashboard-latest-feedback')).toContainText('Dernier retour');
+  // A result waiting for the learner's self-assessment shows no rating, and says so.
+  if (mine.latestFeedback?.awaitingSelfAssessment) {
+    await expect(page.getByTestId('dashboard-latest-awaiting')).toContainText('il attend votre auto-évaluation');
+    await expect(page.getByTestId('dashboard-latest-rating')).toHaveCount(0);
+  } else if (mine.latestFeedback?.globalRating != null) {
+    await expect(page.getByTestId('dashboard-latest-rating')).toContainText('Note globale');
+    await expect(page.getByTestId('dashboard-latest-awaiting')).toHaveCount(0);
+  }
   // Only the learner's section; the spaces stay below the numbers.
   await expect(page.getByTestId('dashboard-editor')).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Vos espaces' })).toBeVisible();

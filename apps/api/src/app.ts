@@ -250,12 +250,17 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     audit,
   });
   const voice = createVoiceStore({ mediaService, ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
-  const analysis = createAnalysisService({ db, mediaService, notifications, audit, claims, voice, hub, review, clock });
+  const analysis = createAnalysisService({ db, mediaService, notifications, audit, claims, voice, hub, review, dashboardEvents, clock });
   const frames = createFrameGrabber({ storage, scratch, mediaService, ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
   const contact = createContactService({ db, queue, users, notifications, supportEmail: config.supportEmail, clock });
   const stats = createStatsService({ db, clock, timeZone: config.timeZone });
   const calibration = createCalibrationService({ db, timeZone: config.timeZone });
-  const selfAssessment = createSelfAssessmentService({ db, clock });
+  // A case's ratings released to its learner by their answer: their dashboard's latest feedback changed.
+  const selfAssessment = createSelfAssessmentService({
+    db,
+    clock,
+    onRatingsReleased: (authorId) => dashboardEvents.changed({ users: [authorId] }),
+  });
   const selfVsExpert = createSelfVsExpertStats({ db, clock, timeZone: config.timeZone });
   const vocabularyAdmin = createVocabularyAdmin({ db, audit, clock });
   const surgeryVideosAdmin = createSurgeryVideosAdmin({

@@ -648,6 +648,13 @@ describe('the demo data', () => {
     expect(item.stepCount).toBe(4);
     await claim(waiting.id, demoExpert);
 
+    // Its result is released; its ratings wait for the learner's self-assessment (docs/self-assessment.md).
+    const [demoCase] = await db().select().from(videos).where(eq(videos.id, analysed.id));
+    expect(demoCase!.resultReleasedAt).not.toBeNull();
+    expect(demoCase!.ratingsReleasedAt).toBeNull();
+    const self = await ctx.inject({ method: 'GET', url: `/v1/videos/${analysed.id}/self-assessment`, token: learner.token });
+    expect(self.json().data).toMatchObject({ invite: true, canRate: true });
+
     const res = await ctx.inject({ method: 'GET', url: `/v1/videos/${analysed.id}/analysis`, token: learner.token });
     expect(res.statusCode, res.body).toBe(200);
     const result = analysisResultSchema.parse(res.json().data);

@@ -26,9 +26,16 @@ async function video(name: string, authorId: string, status: string, extra: Part
   return row!.id;
 }
 
-async function analysed(name: string, authorId: string, expertId: string, submittedAt: Date, globalRating: number) {
-  const id = await video(name, authorId, 'analysed');
+/**
+ * An analysed case whose result was released at `submittedAt`; its learner then skips their
+ * self-assessment, so that its ratings reach them (docs/self-assessment.md).
+ */
+async function analysed(name: string, author: Person, expertId: string, submittedAt: Date, globalRating: number) {
+  const id = await video(name, author.id, 'analysed', { resultReleasedAt: submittedAt });
   await ctx.database.db.insert(analyses).values({ videoId: id, expertId, status: 'submitted', globalRating, submittedAt });
+  const skipped = await ctx.inject({ method: 'POST', url: `/v1/videos/${id}/self-assessment/skip`, token: author.token, body: {} });
+  expect(skipped.statusCode, skipped.body).toBe(200);
+  expect(skipped.json().data.ratingsReleasedAt).not.toBeNull();
 }
 
 async function dashboard(person: Person | undefined) {
@@ -61,8 +68,8 @@ beforeAll(async () => {
   await video('rendering', learner.id, 'processing');
   await video('pendingAnalysis', learner.id, 'pending_analysis');
   await video('claimedByExpert', learner.id, 'pending_analysis');
-  await analysed('older', learner.id, expert.id, lastMonth, 3);
-  await analysed('latest', learner.id, expert.id, new Date(now.getTime() - 1000), 4);
+  await analysed('older', learner, expert.id, lastMonth, 3);
+  await analysed('latest', learner, expert.id, new Date(now.getTime() - 1000), 4);
   // The editor prepared two: one this month, one last month.
   await ctx.database.db.insert(preparations).values([
     { videoId: ids.rendering!, editorId: editor.id, phase: 'steps', submittedAt: now, renderStatus: 'rendering' },
@@ -82,7 +89,7 @@ beforeAll(async () => {
     fencingToken: 1,
   });
   // A case of a learner who hides ratings.
-  await analysed('hiddenAnalysed', hidden.id, expert.id, now, 5);
+  await analysed('hiddenAnalysed', hidden, expert.id, now, 5);
 
   for (const [who, path, id] of [
     [editor, 'editor', ids.claimedByEditor],
@@ -111,7 +118,13 @@ describe('GET /v1/dashboard', () => {
       uploaded: 8,
       waiting: { total: 5, preparation: 3, analysis: 2 },
       analysed: 2,
-      latestFeedback: { videoId: ids.latest, surgery: 'Pyeloplasty', submittedAt: expect.any(String), globalRating: 4 },
+      latestFeedback: {
+        videoId: ids.latest,
+        surgery: 'Pyeloplasty',
+        submittedAt: expect.any(String),
+        awaitingSelfAssessment: false,
+        globalRating: 4,
+      },
       averageGlobalRating: 3.5,
     });
   });
@@ -124,7 +137,12 @@ describe('GET /v1/dashboard', () => {
   it('sends no rating at all to a learner whose showRatings is off', async () => {
     const { data } = await dashboard(people.hidden);
     expect(data.learner!.analysed).toBe(1);
-    expect(data.learner!.latestFeedback).toEqual({ videoId: ids.hiddenAnalysed, surgery: 'Pyeloplasty', submittedAt: expect.any(String) });
+    expect(data.learner!.latestFeedback).toEqual({
+      videoId: ids.hiddenAnalysed,
+      surgery: 'Pyeloplasty',
+      submittedAt: expect.any(String),
+      awaitingSelfAssessment: false,
+    });
     expect(data.learner).not.toHaveProperty('averageGlobalRating');
     expect(JSON.stringify(data)).not.toContain('globalRating');
   });

@@ -74,10 +74,16 @@ describe('the demo history', () => {
     expect(months.length).toBeGreaterThanOrEqual(6);
     expect(data.trend).toBe('closer');
     expect(data.last!).toBeLessThan(data.first! - 0.5);
-    // Some cases skipped, none left open: every past result was seen.
+    // Some cases skipped, none left open: every past result was seen, and its ratings released.
     const rows = await ctx.database.db.select().from(selfAssessments);
     expect(rows.some((r) => r.skippedAt && !r.submittedAt)).toBe(true);
     expect(rows.every((r) => r.resultSeenAt)).toBe(true);
+    const past = await ctx.database.db.select().from(videos);
+    expect(past.length).toBeGreaterThan(20);
+    for (const video of past) {
+      expect(video.ratingsReleasedAt, video.id).not.toBeNull();
+      expect(video.ratingsReleasedAt!.getTime()).toBeGreaterThanOrEqual(video.resultReleasedAt!.getTime());
+    }
   });
 
   it('compares with a specialty of its own: two specialties have cases', async () => {

@@ -1,8 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { media } from '../src/db/schema.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 
@@ -108,5 +112,109 @@ describe('generated files match the code', () => {
     const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
     const table = [...ctx.routes.map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`), 'HEAD /v1/uploads/{id}'];
     expect(documented.sort()).toEqual(table.sort());
+  });
+});
+
+describe('the data a migration fills', () => {
+  it('gives the cases of before the moment their ratings reached their learner, by the rule (0022)', { timeout: 120_000 }, async () => {
+    const server = process.env.TEST_DATABASE_URL || inject('embeddedDatabaseUrl');
+    const name = `sutura_migration_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+    const admin = new pg.Client({ connectionString: server });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const target = new URL(server);
+    target.pathname = `/${name}`;
+    const pool = new pg.Pool({ connectionString: target.href });
+    const work = await mkdtemp(path.join(tmpdir(), 'sutura-migration-0022-'));
+    try {
+      // The database as it stood before 0022.
+      const before = path.join(work, 'migrations');
+      await cp(migrationsDir, before, { recursive: true });
+      const journalFile = path.join(before, 'meta/_journal.json');
+      const journal = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: { tag: string }[] };
+      journal.entries = journal.entries.filter((e) => e.tag < '0022');
+      await writeFile(journalFile, JSON.stringify(journal));
+      const db = drizzle(pool);
+      await migrate(db, { migrationsFolder: before });
+
+      const q = (text: string, values: unknown[] = []) => pool.query(text, values);
+      const { rows: people } = await q(
+        `INSERT INTO users (email, password_hash, first_name, last_name, preferences, notification_settings)
+         VALUES ('learner@migration.test', 'x', 'L', 'N', '{}', '{}') RETURNING id`,
+      );
+      const learner = people[0].id as string;
+      const at = (day: number) => new Date(Date.UTC(2026, 10, day, 12));
+      /** A case, its submitted reviews (their dates) and its self-assessment's moments. */
+      const made = async (
+        status: string,
+        released: Date | null,
+        reviews: Date[],
+        self: { submitted?: Date; skipped?: Date; seen?: Date } | null,
+        reviewsRequired = 1,
+      ) => {
+        const { rows } = await q(
+          `INSERT INTO videos (author_id, status, media_status, result_released_at, reviews_required, updated_at)
+           VALUES ($1, $2, 'ready', $3, $4, $5) RETURNING id`,
+          [learner, status, released, reviewsRequired, at(28)],
+        );
+        const id = rows[0].id as string;
+        for (const [i, submitted] of reviews.entries())
+          await q(`INSERT INTO analyses (video_id, round, status, kpi_ratings, submitted_at) VALUES ($1, $2, 'submitted', '{}', $3)`, [
+            id,
+            i + 1,
+            submitted,
+          ]);
+        if (self)
+          await q(
+            `INSERT INTO self_assessments (video_id, author_id, kpi_ratings, submitted_at, skipped_at, result_seen_at)
+             VALUES ($1, $2, $3, $4, $5, $6)`,
+            [id, learner, self.submitted ? '{}' : null, self.submitted ?? null, self.skipped ?? null, self.seen ?? null],
+          );
+        return id;
+      };
+      const cases = {
+        // Rated before the result: released with the result.
+        ratedBefore: await made('analysed', at(10), [at(10)], { submitted: at(8), seen: at(11) }),
+        // The result read after it came, never rated: released at the reading.
+        readAfter: await made('analysed', at(10), [at(10)], { seen: at(12) }),
+        // Skipped, analysed before the release was recorded: its review's date.
+        skippedLegacy: await made('analysed', null, [at(9)], { skipped: at(5) }),
+        // Analysed, never opened since the self-assessment came: waits for its learner.
+        unanswered: await made('analysed', at(10), [at(10)], null),
+        // Its second review awaited, self-assessed: waits for the result.
+        awaited: await made('pending_review', null, [at(10)], { submitted: at(7) }, 2),
+        // Sent for a further review after its result was shown, rated: released with the result.
+        furtherReview: await made('pending_review', at(10), [at(10)], { submitted: at(9) }, 2),
+      };
+
+      await migrate(db, { migrationsFolder: migrationsDir });
+      const { rows } = await q(`SELECT id, ratings_released_at FROM videos`);
+      const released = Object.fromEntries(rows.map((r) => [r.id, (r.ratings_released_at as Date | null)?.toISOString() ?? null]));
+      expect(Object.fromEntries(Object.entries(cases).map(([k, id]) => [k, released[id]]))).toEqual({
+        ratedBefore: at(10).toISOString(),
+        readAfter: at(12).toISOString(),
+        skippedLegacy: at(9).toISOString(),
+        unanswered: null,
+        awaited: null,
+        furtherReview: at(10).toISOString(),
+      });
+      // From now on, a release changes the version of the KPIs' averages (and nothing else does).
+      const version = async () => (await q(`SELECT kpis::text AS kpis FROM stats_version`)).rows[0].kpis as string;
+      const first = await version();
+      await q(`UPDATE videos SET reviews_required = 3 WHERE id = $1`, [cases.unanswered]);
+      expect(await version()).toBe(first);
+      await q(`UPDATE videos SET ratings_released_at = now() WHERE id = $1`, [cases.unanswered]);
+      expect(await version()).not.toBe(first);
+    } finally {
+      await pool.end();
+      await rm(work, { recursive: true, force: true });
+      for (let tries = 0; tries < 50; tries++) {
+        const { rows } = await admin.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
   });
 });

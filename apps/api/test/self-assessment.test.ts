@@ -44,6 +44,27 @@ async function caseOf(
   return video!.id;
 }
 
+/** The expert claims a case waiting for analysis, rates every KPI at `level` and submits: its result is released. */
+async function finalize(id: string, level: number) {
+  const claimed = await ctx.inject({ method: 'POST', url: `/v1/expert/videos/${id}/claim`, token: expert.token, body: {} });
+  expect(claimed.statusCode, claimed.body).toBe(200);
+  const fencingToken = claimed.json().data.fencingToken as number;
+  const saved = await ctx.inject({
+    method: 'PUT',
+    url: `/v1/expert/videos/${id}/analysis`,
+    token: expert.token,
+    body: { fencingToken, kpiRatings: levels(level), globalRating: level },
+  });
+  expect(saved.statusCode, saved.body).toBe(200);
+  const done = await ctx.inject({
+    method: 'POST',
+    url: `/v1/expert/videos/${id}/finalize`,
+    token: expert.token,
+    body: { fencingToken, confirmAnyway: true },
+  });
+  expect(done.statusCode, done.body).toBe(200);
+}
+
 const path = (id: string) => `/v1/videos/${id}/self-assessment`;
 const read = async (id: string, token = learner.token) => {
   const res = await ctx.inject({ method: 'GET', url: path(id), token });
@@ -67,31 +88,27 @@ afterAll(async () => {
 });
 
 describe('the self-assessment of a case', () => {
-  it('invites on an analysed case with an unseen result, saves, compares once the result is seen, then locks', async () => {
-    const id = await caseOf(learner.id, 'analysed', levels(3, { autonomy: 2 }));
+  it('is changed freely before the result; the last review releases the ratings to a learner who answered: compared, then locked', async () => {
+    const id = await caseOf(learner.id, 'pending_analysis');
     const before = await read(id);
     expect(before.status).toBe(200);
-    expect(before.data).toMatchObject({ state: 'open', canRate: true, invite: true, resultSeenAt: null, comparison: null });
+    expect(before.data).toMatchObject({ state: 'open', canRate: true, invite: false, resultSeenAt: null, ratingsReleasedAt: null });
 
     const saved = await rate(id, { kpiRatings: levels(4), globalRating: 4 });
     expect(saved.statusCode).toBe(200);
     expect(saved.json().data).toMatchObject({ state: 'submitted', invite: false, canRate: true, kpiRatings: levels(4), globalRating: 4 });
-    // The expert's ratings stay hidden until the result is served.
     expect(saved.json().data.comparison).toBeNull();
     // Rated again before the result: the new levels replace the old.
     expect((await rate(id, { kpiRatings: levels(5, { autonomy: 1 }) })).json().data.kpiRatings.autonomy).toBe(1);
 
-    expect((await ctx.inject({ method: 'GET', url: `/v1/videos/${id}/analysis`, token: learner.token })).statusCode).toBe(200);
+    // The expert submits (3 everywhere): the learner had answered, so the ratings are theirs at
+    // once — before any reading of the result — and the self-assessment is read-only.
+    await finalize(id, 3);
     const after = await read(id);
-    expect(after.data.canRate).toBe(false);
-    expect(after.data.resultSeenAt).not.toBeNull();
+    expect(after.data).toMatchObject({ state: 'submitted', canRate: false, invite: false, resultSeenAt: null });
+    expect(after.data.ratingsReleasedAt).not.toBeNull();
     expect(after.data.comparison).toEqual([
-      ...KPIS.map((kpi) => ({
-        kpi,
-        self: kpi === 'autonomy' ? 1 : 5,
-        expert: kpi === 'autonomy' ? 2 : 3,
-        gap: kpi === 'autonomy' ? -1 : 2,
-      })),
+      ...KPIS.map((kpi) => ({ kpi, self: kpi === 'autonomy' ? 1 : 5, expert: 3, gap: kpi === 'autonomy' ? -2 : 2 })),
       { kpi: 'global', self: null, expert: 3, gap: null },
     ]);
 
@@ -102,22 +119,61 @@ describe('the self-assessment of a case', () => {
     expect((await skip(id)).statusCode).toBe(409);
     const [row] = await db().select().from(selfAssessments).where(eq(selfAssessments.videoId, id));
     expect(row!.kpiRatings).toEqual(levels(5, { autonomy: 1 }));
-    // Seeing the result again keeps the first moment.
-    const seen = row!.resultSeenAt!.toISOString();
+    // The result read: the first reading is recorded, and kept.
+    expect((await ctx.inject({ method: 'GET', url: `/v1/videos/${id}/analysis`, token: learner.token })).statusCode).toBe(200);
+    const seen = (await read(id)).data.resultSeenAt;
+    expect(seen).not.toBeNull();
     await ctx.inject({ method: 'GET', url: `/v1/videos/${id}/analysis`, token: learner.token });
-    expect((await read(id)).data.resultSeenAt).toBe(seen);
+    expect((await read(id)).data).toMatchObject({ resultSeenAt: seen, ratingsReleasedAt: after.data.ratingsReleasedAt });
   });
 
-  it('records a skip once; a skipped case may still be rated while its result is unseen', async () => {
-    const id = await caseOf(learner.id, 'analysed', levels(3));
+  it('invites on an analysed case whose ratings are not released; answering releases them at once and locks', async () => {
+    const id = await caseOf(learner.id, 'analysed', levels(3, { autonomy: 2 }));
+    expect((await read(id)).data).toMatchObject({ state: 'open', canRate: true, invite: true, ratingsReleasedAt: null, comparison: null });
+    const saved = await rate(id, { kpiRatings: levels(4), globalRating: 4 });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().data).toMatchObject({ state: 'submitted', invite: false, canRate: false, resultSeenAt: null });
+    expect(saved.json().data.ratingsReleasedAt).not.toBeNull();
+    expect(saved.json().data.comparison).toEqual([
+      ...KPIS.map((kpi) => ({ kpi, self: 4, expert: kpi === 'autonomy' ? 2 : 3, gap: kpi === 'autonomy' ? 2 : 1 })),
+      { kpi: 'global', self: 4, expert: 3, gap: 1 },
+    ]);
+    const again = await rate(id, { kpiRatings: levels(2) });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.code).toBe('SELF_ASSESSMENT_LOCKED');
+  });
+
+  it('records a skip once; a case skipped before its result may still be rated until its ratings are released', async () => {
+    const id = await caseOf(learner.id, 'pending_analysis');
     const first = await skip(id);
     expect(first.statusCode).toBe(200);
-    expect(first.json().data).toMatchObject({ state: 'skipped', invite: false, canRate: true });
+    expect(first.json().data).toMatchObject({ state: 'skipped', invite: false, canRate: true, ratingsReleasedAt: null });
     const skippedAt = first.json().data.skippedAt;
     expect((await skip(id)).json().data.skippedAt).toBe(skippedAt);
     expect((await rate(id, { kpiRatings: levels(2) })).json().data).toMatchObject({ state: 'submitted', skippedAt });
     // Skipping a rated case changes nothing.
     expect((await skip(id)).json().data).toMatchObject({ state: 'submitted', kpiRatings: levels(2) });
+
+    // A skip once the result is released releases the ratings: no rating after it.
+    const analysed = await caseOf(learner.id, 'analysed', levels(3));
+    const skipped = await skip(analysed);
+    expect(skipped.json().data).toMatchObject({ state: 'skipped', canRate: false, comparison: null });
+    expect(skipped.json().data.ratingsReleasedAt).not.toBeNull();
+    expect((await rate(analysed, { kpiRatings: levels(2) })).json().error.code).toBe('SELF_ASSESSMENT_LOCKED');
+  });
+
+  it('counts a reading of the result while the invitation is open as a skip: released and locked', async () => {
+    const id = await caseOf(learner.id, 'analysed', levels(3));
+    // Asked with the case (`ifReady`), the result is not served while the invitation is open.
+    const ifReady = await ctx.inject({ method: 'GET', url: `/v1/videos/${id}/analysis?ifReady=true`, token: learner.token });
+    expect(ifReady.json().data).toBeNull();
+    expect((await read(id)).data).toMatchObject({ invite: true, canRate: true, ratingsReleasedAt: null });
+    expect((await ctx.inject({ method: 'GET', url: `/v1/videos/${id}/analysis`, token: learner.token })).statusCode).toBe(200);
+    const after = (await read(id)).data;
+    expect(after).toMatchObject({ state: 'open', invite: false, canRate: false });
+    expect(after.ratingsReleasedAt).not.toBeNull();
+    expect(after.resultSeenAt).toBe(after.ratingsReleasedAt);
+    expect((await rate(id, { kpiRatings: levels(3) })).json().error.code).toBe('SELF_ASSESSMENT_LOCKED');
   });
 
   it('opens once the case is sent, before the analysis, and not before sending', async () => {
@@ -170,13 +226,14 @@ describe('the self-assessment of a case', () => {
       expect((await ctx.inject({ method, url: missing, body, token: learner.token })).statusCode).toBe(404);
     }
     expect(await db().select().from(selfAssessments).where(eq(selfAssessments.videoId, id))).toEqual([]);
-    // The expert's workspace and the result read by an administrator carry no self-assessment.
-    await rate(id, { kpiRatings: levels(1) });
+    // An administrator's reading of the result neither releases nor locks it...
+    expect((await ctx.inject({ method: 'GET', url: `/v1/videos/${id}/analysis`, token: admin.token })).statusCode).toBe(200);
+    expect((await read(id)).data).toMatchObject({ canRate: true, ratingsReleasedAt: null });
+    // ...and the result read by an administrator carries no self-assessment.
+    expect((await rate(id, { kpiRatings: levels(1) })).statusCode).toBe(200);
     const asAdmin = await ctx.inject({ method: 'GET', url: `/v1/videos/${id}/analysis`, token: admin.token });
     expect(asAdmin.statusCode).toBe(200);
     expect(JSON.stringify(asAdmin.json().data)).not.toMatch(/self/i);
-    // ...and an administrator's reading does not lock it.
-    expect((await read(id)).data.canRate).toBe(true);
   });
 
   it('shows no comparison with ratings hidden', async () => {
@@ -208,12 +265,17 @@ describe('the PDF report', () => {
     expect(en).toMatch(/Movement efficiency\s*3\s*3\s*agree/);
     expect(en).toMatch(/Overall rating\s*2\s*3\s*1 lower/);
     expect(await reportText(id, 'fr')).toContain('Auto-évaluation');
-    // The report is the result too: served to the author, it locks the self-assessment.
-    expect((await read(id)).data.canRate).toBe(false);
 
     const skipped = await caseOf(learner.id, 'analysed', levels(3));
     await skip(skipped);
     expect(await reportText(skipped, 'en')).not.toContain('Self-assessment');
+
+    // The report is the result too: read while the invitation is open, it counts as a skip.
+    const unanswered = await caseOf(learner.id, 'analysed', levels(3));
+    expect((await read(unanswered)).data.canRate).toBe(true);
+    expect(await reportText(unanswered, 'en')).not.toContain('Self-assessment');
+    expect((await read(unanswered)).data).toMatchObject({ canRate: false, invite: false });
+    expect((await read(unanswered)).data.ratingsReleasedAt).not.toBeNull();
   });
 });
 
@@ -222,11 +284,20 @@ describe('self vs expert statistics', () => {
 
   it('computes the mean absolute difference per KPI and overall, month by month, and the trend', async () => {
     const person = await ctx.createUser('learner');
-    const rated = async (at: Date, self: Record<Kpi, number> | null, expertKpis: Record<string, number | null>, skipped = false) => {
+    // Each self-assessed before the result, its ratings released to the learner with the result
+    // (the moment the expert submitted), as the finalize does; `withheld` leaves them unreleased.
+    const rated = async (
+      at: Date,
+      self: Record<Kpi, number> | null,
+      expertKpis: Record<string, number | null>,
+      skipped = false,
+      withheld = false,
+    ) => {
       const id = await caseOf(person.id, 'analysed', expertKpis, at);
       await db()
         .insert(selfAssessments)
         .values({ videoId: id, authorId: person.id, kpiRatings: self, submittedAt: self ? at : null, skippedAt: skipped ? at : null });
+      if (!withheld) await db().update(videos).set({ resultReleasedAt: at, ratingsReleasedAt: at }).where(eq(videos.id, id));
       return id;
     };
     // March: two cases. |4-2|=2 ×5 and |3-3|=0 ×4, |3-1|=2 on autonomy.
@@ -241,6 +312,8 @@ describe('self vs expert statistics', () => {
       .where(eq(analyses.videoId, may));
     // Skipped: never counted.
     await rated(new Date('2026-05-06T10:00:00Z'), null, levels(1), true);
+    // Its ratings not released to the learner (as while a second review is awaited): not counted, whatever the gap.
+    await rated(new Date('2026-05-07T10:00:00Z'), levels(5), levels(1), false, true);
     // The last day of April in Paris (22:30 UTC on 30 April is 1 May 00:30 in Paris): a May case.
     await rated(new Date('2026-04-30T22:30:00Z'), levels(5), levels(5));
 

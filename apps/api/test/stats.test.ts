@@ -60,8 +60,16 @@ const ratings = (level: number, overrides: Partial<Record<Kpi, number | null>> =
   ...overrides,
 });
 
+/**
+ * An analysed case with its review (a draft when `submittedAt` is null). A submitted one is
+ * released to its learner at once, as if they had answered their self-assessment before: only such
+ * a case counts (docs/self-assessment.md).
+ */
 async function analysed(authorId: string, submittedAt: Date | null, kpis: Record<string, number | null>, global: number | null) {
-  const [video] = await ctx.database.db.insert(videos).values({ authorId, status: 'analysed', mediaStatus: 'ready' }).returning();
+  const [video] = await ctx.database.db
+    .insert(videos)
+    .values({ authorId, status: 'analysed', mediaStatus: 'ready', resultReleasedAt: submittedAt, ratingsReleasedAt: submittedAt })
+    .returning();
   await ctx.database.db.insert(analyses).values({
     videoId: video!.id,
     status: submittedAt ? 'submitted' : 'draft',
@@ -401,6 +409,11 @@ describe('the peers of an analysis', () => {
       .where(eq(analyses.videoId, video!.id));
     [row] = await ctx.database.db.select().from(analyses).where(eq(analyses.videoId, video!.id));
     expect(row).toMatchObject({ authorId: d.id, authorSpecialtyId: s2!.id });
+    // D answered their self-assessment: the case's ratings are theirs, and it counts.
+    await ctx.database.db
+      .update(videos)
+      .set({ resultReleasedAt: daysAgo(2), ratingsReleasedAt: daysAgo(2) })
+      .where(eq(videos.id, video!.id));
 
     // B's specialty now has B's analysis and D's; D moving to A's specialty does not move it.
     await ctx.database.db.update(users).set({ specialtyId: s1!.id }).where(eq(users.id, d.id));
@@ -533,13 +546,20 @@ describe('months of the installation’s clock', () => {
 });
 
 describe('a double-reviewed case', () => {
-  it('counts once, with the mean of its submitted reviews, and not before its learner saw its result', async () => {
+  it('counts once, with the mean of its submitted reviews, and not before its ratings reached its learner', async () => {
     const g = await ctx.createUser('learner', { specialtyId: null });
     const db = ctx.database.db;
     // A case reviewed twice (2 and 4 everywhere), released to its learner.
     const [twice] = await db
       .insert(videos)
-      .values({ authorId: g.id, status: 'analysed', mediaStatus: 'ready', reviewsRequired: 2, resultReleasedAt: daysAgo(8) })
+      .values({
+        authorId: g.id,
+        status: 'analysed',
+        mediaStatus: 'ready',
+        reviewsRequired: 2,
+        resultReleasedAt: daysAgo(8),
+        ratingsReleasedAt: daysAgo(8),
+      })
       .returning();
     await db.insert(analyses).values([
       { videoId: twice!.id, round: 1, status: 'submitted', kpiRatings: ratings(2), globalRating: 2, submittedAt: daysAgo(9) },
@@ -570,13 +590,20 @@ describe('a double-reviewed case', () => {
     const june = result.timeline.find((p) => p.month === '2026-06-01')!;
     expect(june).toMatchObject({ analyses: 2, global: 4 });
 
-    // Once the awaited review is in and the result shown, the case counts, with its mean.
+    // The awaited review in and the result shown: still nothing while the learner has not
+    // answered their self-assessment (the ratings have not reached them).
     await db
       .insert(analyses)
       .values({ videoId: waiting!.id, round: 2, status: 'submitted', kpiRatings: ratings(3), globalRating: 3, submittedAt: daysAgo(3) });
     await db
       .update(videos)
       .set({ status: 'analysed', resultReleasedAt: daysAgo(3) })
+      .where(eq(videos.id, waiting!.id));
+    expect(shown(await stats().learner(viewer(g), 'all')).radar.find((s) => s.key === 0)!).toEqual(now);
+    // Answered: the case counts, with its mean.
+    await db
+      .update(videos)
+      .set({ ratingsReleasedAt: daysAgo(2) })
       .where(eq(videos.id, waiting!.id));
     const after = shown(await stats().learner(viewer(g), 'all'));
     // (3 + 5 + 2) / 3 for depth perception.
@@ -612,7 +639,14 @@ describe('the averages kept between requests', () => {
     // A case reviewed three times (1, 2 and 4: a mean of 7/3) and one sent in the future of NOW.
     const [thrice] = await ctx.database.db
       .insert(videos)
-      .values({ authorId: people.b.id, status: 'analysed', mediaStatus: 'ready', reviewsRequired: 3, resultReleasedAt: daysAgo(20) })
+      .values({
+        authorId: people.b.id,
+        status: 'analysed',
+        mediaStatus: 'ready',
+        reviewsRequired: 3,
+        resultReleasedAt: daysAgo(20),
+        ratingsReleasedAt: daysAgo(20),
+      })
       .returning();
     await ctx.database.db.insert(analyses).values(
       [1, 2, 4].map((level, i) => ({
@@ -639,7 +673,7 @@ describe('the averages kept between requests', () => {
     expect(step).toBeGreaterThan(15);
   });
 
-  it('change when a case is finalized, when a second review is added, and when a case is deleted', async () => {
+  it('change when a case is finalized and released, when a second review is added, and when a case is deleted', async () => {
     const { service } = keptService(NOW);
     const h = await ctx.createUser('learner', { specialtyId: null });
     const before = averageOf(await service.learner(viewer(h), 'all'));
@@ -664,7 +698,18 @@ describe('the averages kept between requests', () => {
         .set({ resultReleasedAt: daysAgo(1) })
         .where(eq(videos.id, video!.id));
     });
-    expect((await versions()).kpis).not.toBe(draftVersions.kpis);
+    const submittedVersions = await versions();
+    expect(submittedVersions.kpis).not.toBe(draftVersions.kpis);
+    // Its result shown, its ratings not released to its learner yet: the average keeps without it.
+    expect(averageOf(await service.learner(viewer(h), 'all'))).toEqual(before);
+    // The learner answers their self-assessment: the ratings are released, the version changes alone.
+    await ctx.database.db
+      .update(videos)
+      .set({ ratingsReleasedAt: daysAgo(0.9) })
+      .where(eq(videos.id, video!.id));
+    const releasedVersions = await versions();
+    expect(releasedVersions.kpis).not.toBe(submittedVersions.kpis);
+    expect({ ...releasedVersions, kpis: null }).toEqual({ ...submittedVersions, kpis: null });
     const finalized = averageOf(await service.learner(viewer(h), 'all'));
     expect(finalized).toMatchObject({ analyses: before.analyses + 1, surgeons: before.surgeons! + 1 });
     expect(finalized).toEqual(averageOf(await stats().learner(viewer(h), 'all')));

@@ -23,11 +23,23 @@ export const heldCaseSchema = z.object({
 });
 export type HeldCase = z.infer<typeof heldCaseSchema>;
 
+/**
+ * The learner's latest result shown (every required review in), by the moment it was released.
+ * Its ratings reach the learner only once they answered or skipped its self-assessment
+ * (docs/self-assessment.md): until then `awaitingSelfAssessment` is true and no rating is sent.
+ */
 export const latestFeedbackSchema = z.object({
   videoId: z.string(),
   surgery: z.string().nullable(),
+  /** When the result was released to the learner (its last required review submitted). */
   submittedAt: z.string(),
-  /** Absent when the learner's showRatings preference is off. */
+  /** The result waits for the learner's self-assessment (answered or skipped): no rating meanwhile. */
+  awaitingSelfAssessment: z.boolean(),
+  /**
+   * The global rating of the result: the mean of its submitted reviews, rounded to 0.1 as the
+   * result page's `mean.globalRating`. Absent when the learner's showRatings preference is off,
+   * and while the result awaits the self-assessment.
+   */
   globalRating: z.number().nullable().optional(),
 });
 export type LatestFeedback = z.infer<typeof latestFeedbackSchema>;
@@ -38,7 +50,10 @@ export const learnerDashboardSchema = z.object({
   waiting: z.object({ total: z.number(), preparation: z.number(), analysis: z.number() }),
   analysed: z.number(),
   latestFeedback: latestFeedbackSchema.nullable(),
-  /** Present only with showRatings on: the mean global rating of the learner's analyses (null without any). */
+  /**
+   * Present only with showRatings on: the mean global rating of the learner's cases whose ratings
+   * reached them (each case the mean of its reviews; null without any).
+   */
   averageGlobalRating: z.number().nullable().optional(),
 });
 export type LearnerDashboard = z.infer<typeof learnerDashboardSchema>;

@@ -287,8 +287,8 @@ export const ERRORS = {
   },
   SELF_ASSESSMENT_LOCKED: {
     status: 409,
-    en: 'You have seen the result of this case: your self-assessment can no longer be changed',
-    fr: 'Vous avez vu le résultat de ce cas : votre auto-évaluation ne peut plus être modifiée',
+    en: 'The result of this case is now available to you: your self-assessment can no longer be changed',
+    fr: 'Le résultat de ce cas vous est désormais accessible : votre auto-évaluation ne peut plus être modifiée',
   },
   SELF_ASSESSMENT_NOT_SENT: {
     status: 409,

@@ -5,10 +5,11 @@ import { STATS_TIMELINE_MONTHS } from './stats.ts';
 /**
  * The surgeon's self-assessment of a case (docs/self-assessment.md): the five KPIs on the
  * expert's scale, and the global rating if they wish, given between sending the case and the
- * first time its author sees the result; then compared with the expert's ratings.
+ * moment its ratings reach its author (its result shown and the self-assessment answered, skipped
+ * or the result read); then compared with the expert's ratings, and read-only.
  */
 
-/** Open: neither rated nor skipped; skipped can still be rated while the result is unseen. */
+/** Open: neither rated nor skipped; skipped can still be rated until the ratings are released. */
 export const SELF_ASSESSMENT_STATES = ['open', 'submitted', 'skipped'] as const;
 export type SelfAssessmentState = (typeof SELF_ASSESSMENT_STATES)[number];
 
@@ -39,19 +40,24 @@ export type SelfVsExpertItem = z.infer<typeof selfVsExpertItemSchema>;
 export const selfAssessmentSchema = z.object({
   videoId: z.string(),
   state: z.enum(SELF_ASSESSMENT_STATES),
-  /** The case was sent and its result was never seen by its author: rating and skipping are open. */
+  /** The case was sent and its ratings have not reached its author yet: rating and skipping are open. */
   canRate: z.boolean(),
-  /** The author's first reading of the result (from then on nothing changes). */
+  /** The author's first reading of the result. */
   resultSeenAt: z.string().nullable(),
-  /** An analysed case whose result is unseen and which is still open: the web invites first. */
+  /**
+   * When the case's ratings reached its author (its result shown, and this self-assessment
+   * answered, skipped or the result read): from then on nothing changes. Null before.
+   */
+  ratingsReleasedAt: z.string().nullable(),
+  /** An analysed case whose ratings are not released and which is still open: the web invites first. */
   invite: z.boolean(),
   kpiRatings: z.record(z.enum(KPIS), ratingSchema).nullable(),
   globalRating: ratingSchema.nullable(),
   submittedAt: z.string().nullable(),
   skippedAt: z.string().nullable(),
   /**
-   * Once the result is seen and the self-assessment submitted, with the learner's showRatings on:
-   * each KPI and the global rating, self against the expert.
+   * Once the ratings are released and the self-assessment submitted, with the learner's
+   * showRatings on: each KPI and the global rating, self against the expert.
    */
   comparison: z.array(selfVsExpertItemSchema).nullable(),
 });

@@ -457,6 +457,14 @@ export const videos = pgTable(
      * another review afterwards keeps showing its submitted reviews meanwhile.
      */
     resultReleasedAt: timestamp('result_released_at', { withTimezone: true }),
+    /**
+     * When the case's ratings first reached its learner (docs/self-assessment.md): its result shown
+     * and its self-assessment answered, skipped or its result read, whichever came last. Before it,
+     * no surface shows the learner a rating of the case (dashboard, statistics, self against
+     * expert); from it, the self-assessment is read-only. Set once, in the transaction that makes
+     * the second condition true (`releaseRatings`).
+     */
+    ratingsReleasedAt: timestamp('ratings_released_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -505,11 +513,12 @@ export const videos = pgTable(
     index('videos_surgery_times')
       .on(t.surgeryId, t.authorId, t.activeSeconds, t.duration, t.surgeryDuration)
       .where(sql`active_seconds IS NOT NULL`),
-    // The cases whose further review is awaited before their result is shown: left out of the
-    // statistics until it is (a handful at any time, found without visiting the cases).
-    index('videos_result_awaited')
+    // The cases whose ratings have not reached their learner: left out of the statistics until
+    // they do (the cases not analysed yet and those waiting for a self-assessment or a further
+    // review: few beside the analysed ones, found without visiting the cases).
+    index('videos_ratings_withheld')
       .on(t.id)
-      .where(sql`reviews_required <> 1 AND result_released_at IS NULL`),
+      .where(sql`ratings_released_at IS NULL`),
   ],
 );
 
@@ -971,7 +980,7 @@ export const statsVersion = pgTable(
   'stats_version',
   {
     one: boolean('one').primaryKey().default(true),
-    /** The submitted reviews (`analyses`) and whether a case counts yet (`videos.reviews_required`, `result_released_at`). */
+    /** The submitted reviews (`analyses`) and whether a case counts yet (`videos.ratings_released_at`). */
     kpis: bigint('kpis', { mode: 'number' }).notNull().default(0),
     /** The NASA-TLX of the cases sent (`videos.nasa_tlx`, `sent_at`, the author and their specialty). */
     tlx: bigint('tlx', { mode: 'number' }).notNull().default(0),
@@ -983,8 +992,9 @@ export const statsVersion = pgTable(
 
 /**
  * The surgeon's self-assessment of a case (docs/self-assessment.md): one per case, made by its
- * author between sending it and first seeing its result (`result_seen_at`, recorded when the
- * result is first served to the author); rated, skipped, or neither yet.
+ * author between sending it and the moment the case's ratings reach them
+ * (`videos.ratings_released_at`); rated, skipped, or neither yet. `result_seen_at` records the
+ * author's first reading of the result (a reading while the invitation is open counts as a skip).
  */
 export const selfAssessments = pgTable(
   'self_assessments',

@@ -80,7 +80,11 @@ export async function seedDemoAnalysis(deps: {
       .onConflictDoNothing()
       .returning();
     if (!inserted) continue;
-    await db.update(videos).set({ claimHolderId: expert.id, fencingToken: 1 }).where(eq(videos.id, video.id));
+    // Its result is released; its ratings are not, until the demo learner answers the invitation.
+    await db
+      .update(videos)
+      .set({ claimHolderId: expert.id, fencingToken: 1, resultReleasedAt: inserted.submittedAt })
+      .where(eq(videos.id, video.id));
     const at = (fraction: number) => Math.round(seconds * fraction);
     // Two comments carry a drawing on their frame (issue 18): what the expert points at.
     await db.insert(analysisComments).values([

@@ -528,8 +528,13 @@ export async function seedDemoHistory(deps: {
           updatedAt: submittedAt,
           submittedAt,
         });
-        const self = demoSelfAssessment(plan, kpiRatings, jitter);
-        if (self) await tx.insert(selfAssessments).values({ videoId: plan.videoId, authorId, ...self });
+        // Every past result was read an hour after it was released (a second review 20 hours
+        // after the first); the demo learner answered or skipped their self-assessment before.
+        const twice = secondExpertId && plan.index % 6 === 2;
+        const releasedAt = new Date(submittedAt.getTime() + (twice ? 20 * 3600_000 : 0));
+        const resultSeenAt = new Date(releasedAt.getTime() + 3600_000);
+        const self = demoSelfAssessment(plan, kpiRatings, jitter, resultSeenAt);
+        await tx.insert(selfAssessments).values({ videoId: plan.videoId, authorId, ...self });
         await tx.insert(analysisComments).values({
           videoId: plan.videoId,
           start: steps[1]!.start + 12,
@@ -538,12 +543,14 @@ export async function seedDemoHistory(deps: {
           updatedAt: submittedAt,
         });
         // Every sixth case was drawn for a second review (docs/double-review.md): most agree within
-        // a level, the first one disagrees by 2 levels on tissue handling and is flagged.
-        const twice = secondExpertId && plan.index % 6 === 2;
+        // a level, the first one disagrees by 2 levels on tissue handling and is flagged. Its
+        // ratings reached its learner once the result was released and the self-assessment
+        // answered (the demo learner's, before) or the result read (docs/self-assessment.md).
         await tx
           .update(videos)
           .set({
-            resultReleasedAt: new Date(submittedAt.getTime() + (twice ? 20 * 3600_000 : 0)),
+            resultReleasedAt: releasedAt,
+            ratingsReleasedAt: self.submittedAt || self.skippedAt ? releasedAt : resultSeenAt,
             ...(twice ? { reviewsRequired: 2, secondReviewReason: 'drawn', secondReviewShare: 20, secondReviewDraw: 0.1 } : {}),
           })
           .where(eq(videos.id, plan.videoId));
@@ -615,10 +622,11 @@ function demoSelfAssessment(
   plan: { authorEmail: string; submittedAt: Date; progress: number; index: number },
   expert: Record<string, number>,
   jitter: () => number,
-) {
-  if (plan.authorEmail !== SELF_ASSESSING) return null;
+  resultSeenAt: Date,
+): { kpiRatings?: Record<string, number>; submittedAt?: Date; skippedAt?: Date; resultSeenAt: Date; createdAt: Date; updatedAt: Date } {
+  // The other learners read their results without assessing themselves.
+  if (plan.authorEmail !== SELF_ASSESSING) return { resultSeenAt, createdAt: resultSeenAt, updatedAt: resultSeenAt };
   const ratedAt = new Date(plan.submittedAt.getTime() - 30 * 3600_000);
-  const resultSeenAt = new Date(plan.submittedAt.getTime() + 3600_000);
   if (plan.index % 5 === 4) return { skippedAt: ratedAt, resultSeenAt, createdAt: ratedAt, updatedAt: ratedAt };
   const bias = lerp(1.6, 0.2, plan.progress);
   const kpiRatings = Object.fromEntries(KPIS.map((k) => [k, clamp(Math.round(expert[k]! + bias + (jitter() - 0.5) * 0.8), 1, 5)]));

@@ -334,7 +334,8 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
     analysisResultSchema.nullable(),
     "The expert's analysis of the case, as its learner (or an administrator) reads it, each review signed by its expert's " +
       'name, specialty and avatar. Null only with `ifReady=true`, instead of ANALYSIS_NOT_READY, when the case is not ' +
-      'analysed, and for its author while the self-assessment invitation is open (the result is then not served: it stays unseen).',
+      'analysed, and for its author while the self-assessment invitation is open (the result is then not served: it stays unseen). ' +
+      'Read by its author without `ifReady` while the invitation is open, it counts as skipping the self-assessment.',
   ),
   'GET /v1/videos/:id/analysis/report': {
     kind: 'raw',
@@ -366,12 +367,15 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'POST /v1/admin/disagreements/:id/discussed': json(discussedResponse, 'The disagreement is marked discussed, with its note.'),
   'GET /v1/videos/:id/self-assessment': json(
     selfAssessmentSchema,
-    "The author's self-assessment of the case, and once the result is seen, self against expert.",
+    "The author's self-assessment of the case, and once the case's ratings reached them, self against expert.",
   ),
-  'PUT /v1/videos/:id/self-assessment': json(selfAssessmentSchema, 'The self-assessment is saved (refused once the result was seen).'),
+  'PUT /v1/videos/:id/self-assessment': json(
+    selfAssessmentSchema,
+    'The self-assessment is saved; a case whose result is released gets its ratings at once (refused once they were released).',
+  ),
   'POST /v1/videos/:id/self-assessment/skip': json(
     selfAssessmentSchema,
-    'The invitation is declined (nothing changes when already rated or skipped).',
+    'The invitation is declined (nothing changes when already rated or skipped); a case whose result is released gets its ratings at once.',
   ),
   'GET /v1/stats/me/self-assessment': json(learnerSelfVsExpertSchema, "The learner's self-ratings against the experts', month by month."),
 
@@ -461,7 +465,11 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'GET /v1/best-cases/:id/comparison': json(comparisonChoicesSchema, 'The other published best cases of the same surgery.'),
   'GET /v1/best-cases/:id/comparison/:bestCaseId': json(comparisonSchema, 'Two best cases of the same surgery, their steps matched.'),
 
-  'GET /v1/dashboard': json(dashboardSchema, "The dashboard of the caller's roles."),
+  'GET /v1/dashboard': json(
+    dashboardSchema,
+    "The dashboard of the caller's roles. A learner's latest feedback carries a rating only once the case's ratings reached " +
+      'them (`awaitingSelfAssessment` false): the mean of its submitted reviews, as the result page gives it.',
+  ),
   'POST /v1/contact': json(empty, 'The message is mailed to the support address.'),
 
   'OPTIONS /v1/uploads/': {

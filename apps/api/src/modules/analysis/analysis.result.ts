@@ -21,8 +21,10 @@ export function createAnalysisResult(deps: {
   review: Pick<ReviewService, 'ofCase'>;
   mediaService: Pick<MediaService, 'urlFor'>;
   clock: () => Date;
+  /** A reading of the result released the case's ratings to its author (their dashboard changed). */
+  onRatingsReleased?: (authorId: string) => void;
 }) {
-  const { db, cases, drafts, review, mediaService, clock } = deps;
+  const { db, cases, drafts, review, mediaService, clock, onRatingsReleased } = deps;
   const { stepsOf, voiceOf, commentsOf, analysisRow } = drafts;
 
   /** Who may read a submitted analysis: its learner, and administrators; 404 for anyone else. */
@@ -152,8 +154,10 @@ export function createAnalysisResult(deps: {
     isAuthor: boolean,
     lang: Language,
   ): Promise<AnalysisResult> {
-    // Served to its author: the self-assessment of the case is locked from now on.
-    if (isAuthor) await markResultSeen(db, video.id, viewer.id, clock());
+    // Served to its author: read while the invitation is open, it counts as declining it; the
+    // case's ratings are theirs and the self-assessment is locked from now on.
+    const released = isAuthor ? await markResultSeen(db, video.id, viewer.id, clock()) : null;
+    if (released) onRatingsReleased?.(released);
     const ratingsShown = isAuthor ? viewer.preferences.showRatings : true;
     const rating = (value: number | null | undefined) => (ratingsShown && value ? (value as RatingLevel) : null);
     const steps = await stepsOf(video.id, lang);

@@ -8,6 +8,7 @@ import type { RequestUser } from '../../http/access.ts';
 import type { Audit } from '../audit/audit.service.ts';
 import { createCaseReads } from '../cases/case-read.ts';
 import type { Claims, ClaimsTx } from '../claims/claims.service.ts';
+import type { DashboardEvents } from '../dashboard/dashboard.events.ts';
 import type { MediaService } from '../media/media.service.ts';
 import type { NotificationService, RealtimeHub } from '../notifications/notifications.service.ts';
 import { createStage, defineStage } from '../workflow/stage.ts';
@@ -55,9 +56,10 @@ export function createAnalysisService(deps: {
   voice: VoiceStore;
   hub: RealtimeHub;
   review: Pick<ReviewService, 'recordDisagreement' | 'tellFlagged' | 'ofCase'>;
+  dashboardEvents: Pick<DashboardEvents, 'changed'>;
   clock: () => Date;
 }) {
-  const { db, mediaService, notifications, audit, claims, voice, hub, review: reviews, clock } = deps;
+  const { db, mediaService, notifications, audit, claims, voice, hub, review: reviews, dashboardEvents, clock } = deps;
   const cases = createCaseReads(db);
   const drafts = createAnalysisDrafts({ db, mediaService, claims, cases, clock });
   const stageDeps = { db, claims, audit, notifications, hub, clock };
@@ -132,7 +134,15 @@ export function createAnalysisService(deps: {
 
     ...workspace,
     ...createAnalysisComments({ audit, drafts, clock }),
-    ...createAnalysisResult({ db, cases, drafts, review: reviews, mediaService, clock }),
+    ...createAnalysisResult({
+      db,
+      cases,
+      drafts,
+      review: reviews,
+      mediaService,
+      clock,
+      onRatingsReleased: (authorId) => dashboardEvents.changed({ users: [authorId] }),
+    }),
   };
 }
 export type AnalysisService = ReturnType<typeof createAnalysisService>;

@@ -12,6 +12,7 @@ import type { Audit } from '../audit/audit.service.ts';
 import type { Claims, ClaimsTx } from '../claims/claims.service.ts';
 import type { MediaService } from '../media/media.service.ts';
 import { aboutCase, type NotificationService } from '../notifications/notifications.service.ts';
+import { releaseRatings } from '../self-assessment/ratings-release.ts';
 import type { VoiceStore } from './voice.ts';
 
 type VideoRow = typeof videos.$inferSelect;
@@ -313,6 +314,9 @@ export function createAnalysisWorkspace(deps: {
             .update(videos)
             .set({ resultReleasedAt: current?.resultReleasedAt ?? clock() })
             .where(eq(videos.id, videoId));
+          // A learner who already answered (or skipped) their self-assessment gets the ratings now;
+          // the others once they do (docs/self-assessment.md). The dashboards hear of it with the claim.
+          await releaseRatings(tx, videoId, clock());
           if (draft.round > 1) {
             flagged = await onReviewsComplete(
               tx,

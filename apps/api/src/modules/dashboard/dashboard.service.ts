@@ -44,19 +44,33 @@ export function createDashboardService(deps: { db: Db; clock: () => Date; timeZo
         count(*) FILTER (WHERE v.status IN (${list(WAITING_FOR_ANALYSIS)}))::int AS analysis,
         count(*) FILTER (WHERE v.status = 'analysed')::int AS analysed
       FROM videos v WHERE v.author_id = ${viewer.id} AND v.purpose = 'case'`);
+    // The latest result shown to the learner, by its release (every required review in): the
+    // mean of its submitted reviews as the result page gives it, once its ratings reached the
+    // learner (docs/self-assessment.md); until then it waits for their self-assessment.
     const { rows: latest } = await db.execute<{
       id: string;
       surgery: string | null;
-      submitted_at: Date | string;
-      global_rating: number | null;
+      released_at: Date | string;
+      ratings_released: boolean;
+      global_sum: number | null;
+      global_count: number;
     }>(sql`
-      SELECT v.id, ${surgeryName(lang)} AS surgery, a.submitted_at, a.global_rating
-      FROM videos v JOIN analyses a ON a.video_id = v.id LEFT JOIN surgeries s ON s.id = v.surgery_id
-      WHERE v.author_id = ${viewer.id} AND v.status = 'analysed' AND a.round = 1 AND a.status = 'submitted'
-      ORDER BY a.submitted_at DESC, v.id LIMIT 1`);
+      SELECT v.id, ${surgeryName(lang)} AS surgery, coalesce(v.result_released_at, r.last_at) AS released_at,
+        v.ratings_released_at IS NOT NULL AS ratings_released, r.global_sum, r.global_count
+      FROM videos v
+      CROSS JOIN LATERAL (
+        SELECT max(a.submitted_at) AS last_at, sum(a.global_rating)::int AS global_sum, count(a.global_rating)::int AS global_count
+        FROM analyses a WHERE a.video_id = v.id AND a.status = 'submitted'
+      ) r
+      LEFT JOIN surgeries s ON s.id = v.surgery_id
+      WHERE v.author_id = ${viewer.id} AND (v.status = 'analysed' OR v.result_released_at IS NOT NULL) AND r.last_at IS NOT NULL
+      ORDER BY released_at DESC, v.id LIMIT 1`);
     const showRatings = viewer.preferences.showRatings;
     const c = counts[0] ?? { uploaded: 0, preparation: 0, analysis: 0, analysed: 0 };
     const feedback = latest[0];
+    // The result page's mean: the sum of the reviews' global ratings over those that gave one, to 0.1.
+    const globalRating = (f: NonNullable<typeof feedback>) =>
+      f.global_count ? Math.round((Number(f.global_sum) / f.global_count) * 10) / 10 : null;
     const result: LearnerDashboard = {
       uploaded: c.uploaded,
       waiting: { total: c.preparation + c.analysis, preparation: c.preparation, analysis: c.analysis },
@@ -65,18 +79,20 @@ export function createDashboardService(deps: { db: Db; clock: () => Date; timeZo
         ? {
             videoId: feedback.id,
             surgery: feedback.surgery,
-            submittedAt: new Date(feedback.submitted_at).toISOString(),
-            ...(showRatings ? { globalRating: feedback.global_rating } : {}),
+            submittedAt: new Date(feedback.released_at).toISOString(),
+            awaitingSelfAssessment: !feedback.ratings_released,
+            ...(showRatings && feedback.ratings_released ? { globalRating: globalRating(feedback) } : {}),
           }
         : null,
     };
     if (showRatings) {
       const { rows } = await db.execute<{ mean: number | null }>(sql`
         SELECT avg(c.global_rating)::float8 AS mean FROM (
-          -- A double-reviewed case counts once, with the mean of its reviews.
+          -- A double-reviewed case counts once, with the mean of its reviews; a case counts once
+          -- its ratings reached the learner.
           SELECT avg(a.global_rating) AS global_rating
           FROM videos v JOIN analyses a ON a.video_id = v.id
-          WHERE v.author_id = ${viewer.id} AND v.status = 'analysed' AND a.status = 'submitted'
+          WHERE v.author_id = ${viewer.id} AND v.ratings_released_at IS NOT NULL AND a.status = 'submitted'
           GROUP BY v.id
         ) c`);
       const mean = rows[0]?.mean ?? null;

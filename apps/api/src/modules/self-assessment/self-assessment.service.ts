@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { KPIS, type Kpi, type RatingLevel } from '@sutura/domain/analysis';
 import {
   roundGap,
@@ -12,6 +12,8 @@ import type { Db } from '../../db/client.ts';
 import { selfAssessments, videos } from '../../db/schema.ts';
 import type { RequestUser } from '../../http/access.ts';
 import { AppError, notFound } from '../../http/errors.ts';
+import type { ClaimsTx } from '../claims/claims.service.ts';
+import { releaseRatings } from './ratings-release.ts';
 
 type Row = typeof selfAssessments.$inferSelect;
 
@@ -22,16 +24,29 @@ const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase(
 
 /**
  * The moment the author first saw the result of a case, recorded when the result (or its PDF
- * report) is first served to them; from then on the self-assessment is locked.
+ * report) is first served to them: a reading while the invitation is open counts as declining it,
+ * so the case's ratings are released to them and the self-assessment is locked from then on.
+ * Answers the author when this reading released the ratings (their dashboard changed), else null.
  */
-export async function markResultSeen(db: Db, videoId: string, authorId: string, at: Date): Promise<void> {
-  await db
-    .insert(selfAssessments)
-    .values({ videoId, authorId, resultSeenAt: at, updatedAt: at })
-    .onConflictDoUpdate({
-      target: selfAssessments.videoId,
-      set: { resultSeenAt: sql`coalesce(${selfAssessments.resultSeenAt}, excluded.result_seen_at)` },
-    });
+export async function markResultSeen(db: Db, videoId: string, authorId: string, at: Date): Promise<string | null> {
+  const [known] = await db
+    .select({ seen: selfAssessments.resultSeenAt, released: videos.ratingsReleasedAt })
+    .from(videos)
+    .leftJoin(selfAssessments, eq(selfAssessments.videoId, videos.id))
+    .where(eq(videos.id, videoId));
+  if (known?.seen && known.released) return null;
+  return db.transaction(async (tx) => {
+    // The case's row first, as every writer of the release takes it (releaseRatings).
+    await tx.select({ id: videos.id }).from(videos).where(eq(videos.id, videoId)).for('no key update');
+    await tx
+      .insert(selfAssessments)
+      .values({ videoId, authorId, resultSeenAt: at, updatedAt: at })
+      .onConflictDoUpdate({
+        target: selfAssessments.videoId,
+        set: { resultSeenAt: sql`coalesce(${selfAssessments.resultSeenAt}, excluded.result_seen_at)` },
+      });
+    return releaseRatings(tx, videoId, at);
+  });
 }
 
 /**
@@ -84,24 +99,35 @@ export async function reportComparison(db: Db, videoId: string, viewerId: string
   return expert ? compareWithExpert({ kpiRatings: row.kpiRatings, globalRating: row.globalRating }, expert) : null;
 }
 
+type CaseRow = { id: string; authorId: string; status: string; resultReleasedAt: Date | null; ratingsReleasedAt: Date | null };
+
 /**
  * The self-assessment of a case (docs/self-assessment.md). Only the case's author reads or
- * writes it (404 for anyone else, administrators and the experts included).
+ * writes it (404 for anyone else, administrators and the experts included). `onRatingsReleased`
+ * hears of a case whose ratings an answer or a skip released (the author's dashboard changed).
  */
-export function createSelfAssessmentService(deps: { db: Db; clock: () => Date }) {
-  const { db, clock } = deps;
+export function createSelfAssessmentService(deps: { db: Db; clock: () => Date; onRatingsReleased?: (authorId: string) => void }) {
+  const { db, clock, onRatingsReleased } = deps;
 
-  async function authorsCase(viewer: RequestUser, videoId: string) {
-    const [video] = await db
-      .select({ id: videos.id, authorId: videos.authorId, status: videos.status, resultReleasedAt: videos.resultReleasedAt })
+  /** The author's case; in a transaction, its row locked as every writer of the release locks it. */
+  async function authorsCase(viewer: RequestUser, videoId: string, tx?: ClaimsTx): Promise<CaseRow> {
+    const query = (tx ?? db)
+      .select({
+        id: videos.id,
+        authorId: videos.authorId,
+        status: videos.status,
+        resultReleasedAt: videos.resultReleasedAt,
+        ratingsReleasedAt: videos.ratingsReleasedAt,
+      })
       .from(videos)
       .where(eq(videos.id, videoId));
+    const [video] = tx ? await query.for('no key update') : await query;
     if (!video || video.authorId !== viewer.id) throw notFound();
     return video;
   }
 
-  async function rowOf(videoId: string): Promise<Row | null> {
-    const [row] = await db.select().from(selfAssessments).where(eq(selfAssessments.videoId, videoId));
+  async function rowOf(videoId: string, tx?: ClaimsTx): Promise<Row | null> {
+    const [row] = await (tx ?? db).select().from(selfAssessments).where(eq(selfAssessments.videoId, videoId));
     return row ?? null;
   }
 
@@ -110,25 +136,23 @@ export function createSelfAssessmentService(deps: { db: Db; clock: () => Date })
     return row?.skippedAt ? 'skipped' : 'open';
   }
 
-  async function view(
-    viewer: RequestUser,
-    video: { id: string; status: string; resultReleasedAt: Date | null },
-    row: Row | null,
-  ): Promise<SelfAssessment> {
+  async function view(viewer: RequestUser, video: CaseRow, row: Row | null): Promise<SelfAssessment> {
     const state = stateOf(row);
     const seen = row?.resultSeenAt ?? null;
     const sent = (SENT as readonly string[]).includes(video.status);
+    const released = video.ratingsReleasedAt;
     // The experts' mean once the result is shown: every required review in, or a further review
     // under way after it was shown (its submitted reviews stay the result meanwhile).
     const shown = video.status === 'analysed' || video.resultReleasedAt !== null;
     const expert = shown ? await expertMeans(db, video.id) : null;
-    const showComparison = seen !== null && state === 'submitted' && expert !== null && viewer.preferences.showRatings;
+    const showComparison = released !== null && state === 'submitted' && expert !== null && viewer.preferences.showRatings;
     return {
       videoId: video.id,
       state,
-      canRate: sent && seen === null,
+      canRate: sent && released === null && seen === null,
       resultSeenAt: seen?.toISOString() ?? null,
-      invite: expert !== null && seen === null && state === 'open',
+      ratingsReleasedAt: released?.toISOString() ?? null,
+      invite: expert !== null && released === null && seen === null && state === 'open',
       kpiRatings: state === 'submitted' ? (row!.kpiRatings as Record<Kpi, RatingLevel>) : null,
       globalRating: state === 'submitted' ? ((row!.globalRating ?? null) as RatingLevel | null) : null,
       submittedAt: row?.submittedAt?.toISOString() ?? null,
@@ -137,10 +161,28 @@ export function createSelfAssessmentService(deps: { db: Db; clock: () => Date })
     };
   }
 
-  /** Refuses a change: the case is not sent yet, or its result was seen. */
-  function assertOpen(video: { status: string }, row: Row | null) {
-    if (row?.resultSeenAt) throw new AppError('SELF_ASSESSMENT_LOCKED');
+  /** Refuses a change: the case is not sent yet, or its ratings reached the learner (or its result was read). */
+  function assertOpen(video: CaseRow, row: Row | null) {
+    if (video.ratingsReleasedAt || row?.resultSeenAt) throw new AppError('SELF_ASSESSMENT_LOCKED');
     if (!(SENT as readonly string[]).includes(video.status)) throw new AppError('SELF_ASSESSMENT_NOT_SENT');
+  }
+
+  /**
+   * A change of the self-assessment, with the case's row locked: checked open, written, and the
+   * ratings released when the result is already shown (the learner has answered).
+   */
+  async function change(viewer: RequestUser, videoId: string, write: (tx: ClaimsTx, row: Row | null, now: Date) => Promise<Row | null>) {
+    const now = clock();
+    const done = await db.transaction(async (tx) => {
+      const video = await authorsCase(viewer, videoId, tx);
+      const before = await rowOf(videoId, tx);
+      assertOpen(video, before);
+      const row = (await write(tx, before, now)) ?? (await rowOf(videoId, tx));
+      const released = await releaseRatings(tx, videoId, now);
+      return { video: released ? { ...video, ratingsReleasedAt: now } : video, row, released };
+    });
+    if (done.released) onRatingsReleased?.(done.released);
+    return view(viewer, done.video, done.row);
   }
 
   return {
@@ -149,38 +191,35 @@ export function createSelfAssessmentService(deps: { db: Db; clock: () => Date })
       return view(viewer, video, await rowOf(videoId));
     },
 
-    /** Rates (or rates again) the case; a skipped one may still be rated while the result is unseen. */
+    /**
+     * Rates (or rates again) the case until its ratings reach the learner; a skipped one may still
+     * be rated until then. Rated once the result is shown, the ratings are released at once.
+     */
     async save(viewer: RequestUser, videoId: string, body: SaveSelfAssessmentBody): Promise<SelfAssessment> {
-      const video = await authorsCase(viewer, videoId);
-      assertOpen(video, await rowOf(videoId));
-      const now = clock();
-      const values = { kpiRatings: body.kpiRatings, globalRating: body.globalRating ?? null, submittedAt: now, updatedAt: now };
-      // The lock is checked again in the write: a result served meanwhile wins.
-      const written = await db
-        .insert(selfAssessments)
-        .values({ videoId, authorId: viewer.id, ...values })
-        .onConflictDoUpdate({ target: selfAssessments.videoId, set: values, setWhere: isNull(selfAssessments.resultSeenAt) })
-        .returning();
-      if (!written.length) throw new AppError('SELF_ASSESSMENT_LOCKED');
-      return view(viewer, video, written[0]!);
+      return change(viewer, videoId, async (tx, _row, now) => {
+        const values = { kpiRatings: body.kpiRatings, globalRating: body.globalRating ?? null, submittedAt: now, updatedAt: now };
+        const [written] = await tx
+          .insert(selfAssessments)
+          .values({ videoId, authorId: viewer.id, ...values })
+          .onConflictDoUpdate({ target: selfAssessments.videoId, set: values })
+          .returning();
+        return written ?? null;
+      });
     },
 
     /** Declines the invitation once; nothing changes when already rated or skipped. */
     async skip(viewer: RequestUser, videoId: string): Promise<SelfAssessment> {
-      const video = await authorsCase(viewer, videoId);
-      const row = await rowOf(videoId);
-      assertOpen(video, row);
-      if (row?.submittedAt || row?.skippedAt) return view(viewer, video, row);
-      const now = clock();
-      await db
-        .insert(selfAssessments)
-        .values({ videoId, authorId: viewer.id, skippedAt: now, updatedAt: now })
-        .onConflictDoUpdate({
-          target: selfAssessments.videoId,
-          set: { skippedAt: sql`coalesce(${selfAssessments.skippedAt}, excluded.skipped_at)`, updatedAt: now },
-          setWhere: and(isNull(selfAssessments.resultSeenAt), isNull(selfAssessments.submittedAt)),
-        });
-      return view(viewer, video, await rowOf(videoId));
+      return change(viewer, videoId, async (tx, row, now) => {
+        if (row?.submittedAt || row?.skippedAt) return row;
+        await tx
+          .insert(selfAssessments)
+          .values({ videoId, authorId: viewer.id, skippedAt: now, updatedAt: now })
+          .onConflictDoUpdate({
+            target: selfAssessments.videoId,
+            set: { skippedAt: sql`coalesce(${selfAssessments.skippedAt}, excluded.skipped_at)`, updatedAt: now },
+          });
+        return null;
+      });
     },
   };
 }

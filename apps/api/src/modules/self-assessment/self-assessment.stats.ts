@@ -12,6 +12,8 @@ const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase(
  * (the first review's submission, installation time zone), the mean absolute difference between
  * the learner's self-rating and the expert's rating (the mean of the reviews when several), per
  * KPI and over every (case, KPI) pair; the trend compares the latest month with data to the first.
+ * Only the cases whose ratings reached the learner count (`videos.ratings_released_at`): a gap
+ * would give a hidden rating away while the self-assessment can still be changed.
  */
 export function createSelfVsExpertStats(deps: { db: Db; clock: () => Date; timeZone: string }) {
   const { db, clock, timeZone } = deps;
@@ -35,7 +37,9 @@ export function createSelfVsExpertStats(deps: { db: Db; clock: () => Date; timeZ
               sql`, `,
             )}
           FROM analyses a
-          WHERE a.status = 'submitted' AND a.video_id IN (SELECT video_id FROM self_assessments WHERE author_id = ${viewer.id})
+          WHERE a.status = 'submitted' AND a.video_id IN (
+            SELECT m.video_id FROM self_assessments m JOIN videos v ON v.id = m.video_id
+            WHERE m.author_id = ${viewer.id} AND m.submitted_at IS NOT NULL AND v.ratings_released_at IS NOT NULL)
           GROUP BY a.video_id
         ) AS e ON e.video_id = s.video_id
         WHERE s.author_id = ${viewer.id} AND s.submitted_at IS NOT NULL

@@ -45,26 +45,28 @@ const kpiValue = (kpi: Kpi) => sql.raw(`a.kpi_${snake(kpi)}`);
 /**
  * The cases of the statistics, one row per case (docs/double-review.md): its first review's date,
  * author and specialty snapshot, and for each KPI and the global rating the mean of its submitted
- * reviews, so that a double-reviewed case counts once. A case whose further review is still
- * awaited before its result was ever shown does not count yet (its learner has not seen it). The
- * columns keep the names of `analyses`, so that each query reads `FROM ${caseRatings()} a`; with
- * `authorId`, the cases of that learner only, found from their cases (`videos_author_created`).
+ * reviews, so that a double-reviewed case counts once. A case counts once its ratings reached its
+ * learner (`videos.ratings_released_at`: its result shown and its self-assessment answered or
+ * skipped, docs/self-assessment.md) — in the learner's own numbers and in the average surgeon alike,
+ * which would otherwise give a hidden rating away. The columns keep the names of `analyses`, so
+ * that each query reads `FROM ${caseRatings()} a`; with `authorId`, the cases of that learner only,
+ * found from their cases (`videos_author_created`).
  *
  * Most cases have a single review, which is their rating as it is: those are read from the first
  * reviews alone (by index only, `analyses_submitted`), and only the few cases with a further review
- * (`analyses_further_reviews`) average their reviews. The cases awaited are the few of
- * `videos_result_awaited`.
+ * (`analyses_further_reviews`) average their reviews. The cases withheld are the few of
+ * `videos_ratings_withheld`, taken away by an anti-join.
  */
 const kpiColumns = (prefix: string) => KPIS.map((k) => `${prefix}kpi_${snake(k)}`).join(', ');
 const furtherReview = `SELECT 1 FROM analyses f WHERE f.video_id = a1.video_id AND f.round > 1 AND f.status = 'submitted'`;
-const resultAwaited = `NOT EXISTS (SELECT 1 FROM videos w WHERE w.id = a1.video_id AND w.reviews_required <> 1 AND w.result_released_at IS NULL)`;
+const released = `NOT EXISTS (SELECT 1 FROM videos w WHERE w.id = a1.video_id AND w.ratings_released_at IS NULL)`;
 function caseRatings(authorId?: string): SQL {
   const theirs = authorId ? sql`AND a1.video_id IN (SELECT v.id FROM videos v WHERE v.author_id = ${authorId})` : sql``;
   return sql`(
   SELECT a1.video_id, a1.submitted_at, a1.author_id, a1.author_specialty_id, 'submitted'::text AS status,
     ${sql.raw(kpiColumns('a1.'))}, a1.global_rating::float8 AS global_rating
   FROM analyses a1
-  WHERE a1.round = 1 AND a1.status = 'submitted' AND NOT EXISTS (${sql.raw(furtherReview)}) AND ${sql.raw(resultAwaited)} ${theirs}
+  WHERE a1.round = 1 AND a1.status = 'submitted' AND NOT EXISTS (${sql.raw(furtherReview)}) AND ${sql.raw(released)} ${theirs}
   UNION ALL
   SELECT a1.video_id, a1.submitted_at, a1.author_id, a1.author_specialty_id, 'submitted'::text AS status,
     ${sql.raw(kpiColumns('m.'))}, m.global_rating
@@ -74,7 +76,7 @@ function caseRatings(authorId?: string): SQL {
       avg(r.global_rating)::float8 AS global_rating
     FROM analyses r WHERE r.video_id = a1.video_id AND r.status = 'submitted'
   ) m
-  WHERE a1.round = 1 AND a1.status = 'submitted' AND EXISTS (${sql.raw(furtherReview)}) AND ${sql.raw(resultAwaited)} ${theirs}
+  WHERE a1.round = 1 AND a1.status = 'submitted' AND EXISTS (${sql.raw(furtherReview)}) AND ${sql.raw(released)} ${theirs}
 )`;
 }
 

@@ -54,10 +54,17 @@ export function LearnerSection({ data }: { data: LearnerDashboard }) {
               <Typography variant="body2" sx={{ color: 'text.secondary' }}>
                 {t('learner.latest.on', { date: formatDate(latest.submittedAt, lang) })}
               </Typography>
-              {showRatings && latest.globalRating != null && (
-                <Typography variant="body2" data-testid="dashboard-latest-rating">
-                  {t('learner.latest.rating', { value: rating(latest.globalRating) })}
+              {latest.awaitingSelfAssessment ? (
+                <Typography variant="body2" data-testid="dashboard-latest-awaiting">
+                  {t('learner.latest.awaitingSelfAssessment')}
                 </Typography>
+              ) : (
+                showRatings &&
+                latest.globalRating != null && (
+                  <Typography variant="body2" data-testid="dashboard-latest-rating">
+                    {t('learner.latest.rating', { value: rating(latest.globalRating) })}
+                  </Typography>
+                )
               )}
               <Box>
                 <Button component={RouterLink} to={`/videos/${latest.videoId}`} endIcon={<ArrowForward aria-hidden />}>
