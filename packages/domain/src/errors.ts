@@ -387,6 +387,21 @@ export const ERRORS = {
     fr: 'Plus personne ne détient cette vidéo',
   },
   INVALID_VALUE: { status: 400, en: 'This value is not allowed', fr: "Cette valeur n'est pas autorisée" },
+  LEARNING_CURVE_RATE_RANGE: {
+    status: 400,
+    en: 'A failure rate must be between 1% and 99%',
+    fr: "Un taux d'échec doit être compris entre 1 % et 99 %",
+  },
+  LEARNING_CURVE_RATE_ORDER: {
+    status: 400,
+    en: 'The unacceptable failure rate must be higher than the acceptable one',
+    fr: "Le taux d'échec inacceptable doit être supérieur au taux acceptable",
+  },
+  LEARNING_CURVE_RISK_RANGE: {
+    status: 400,
+    en: 'An error risk must be at least 1% and below 50%',
+    fr: "Un risque d'erreur doit être d'au moins 1 % et inférieur à 50 %",
+  },
   PUSH_ENDPOINT_REFUSED: {
     status: 400,
     en: 'Notifications cannot be sent to this address: it must be an https address of a public push service',
