@@ -9,6 +9,7 @@ import {
   cusumLimits,
   DEFAULT_LEARNING_CURVE_SETTINGS,
   learningCurve,
+  learningCurveSchema,
   learningCurveSettingsSchema,
   type LearningCurveCase,
   type LearningCurveSettings,
@@ -398,6 +399,11 @@ describe('the worked example of docs/learning-curves.md', () => {
       p.signal ?? '',
     ]);
     expect(rows).toEqual(expected);
+  });
+
+  it('is what the answer schema of the routes to come accepts', () => {
+    expect(learningCurveSchema.parse(result)).toEqual(result);
+    expect(learningCurveSchema.safeParse({ ...result, summary: { ...result.summary, state: 'competent' } }).success).toBe(false);
   });
 
   it('ends in a relapse, with the numbers of the summary in the documentation', () => {

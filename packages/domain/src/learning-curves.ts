@@ -305,3 +305,40 @@ export function learningCurve(
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+// ---- The answer of the routes to come (the programmes' API), one shape with `LearningCurve`
+
+const nullableNumber = z.number().nullable();
+const signal = z.enum(CUSUM_SIGNALS);
+
+export const learningCurveSchema = z.object({
+  limits: z.object({ P: z.number(), Q: z.number(), s: z.number(), h0: z.number(), h1: z.number() }),
+  points: z.array(
+    z.object({
+      index: z.number(),
+      videoId: z.string(),
+      date: z.string(),
+      dateSource: z.enum(['operation', 'sent']),
+      globalRating: nullableNumber,
+      goalsTotal: nullableNumber,
+      globalAverage: nullableNumber,
+      goalsAverage: nullableNumber,
+      failure: z.boolean().nullable(),
+      cusum: z.number(),
+      signal: signal.nullable(),
+    }),
+  ),
+  summary: z.object({
+    cases: z.number(),
+    judged: z.number(),
+    failures: z.number(),
+    state: z.enum(LEARNING_CURVE_STATES),
+    proficientAt: nullableNumber,
+    relapseAt: nullableNumber,
+    unacceptableAt: nullableNumber,
+    signals: z.array(z.object({ index: z.number(), kind: signal })),
+  }),
+});
+
+const sameCurve: Same<z.infer<typeof learningCurveSchema>, LearningCurve> = true;
+void sameCurve;
