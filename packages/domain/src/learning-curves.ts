@@ -190,7 +190,9 @@ export interface LearningCurve {
   summary: LearningCurveSummary;
 }
 
-const day = (n: number) => String(n).padStart(2, '0');
+const twoDigits = (n: number) => String(n).padStart(2, '0');
+/** Code-unit order: the same on every runtime and locale (ids and YYYY-MM-DD days). */
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function goalsTotalOf(kpis: LearningCurveCase['kpis']): number | null {
   let total = 0;
@@ -219,7 +221,7 @@ export function caseFailure(c: Pick<LearningCurveCase, 'globalRating' | 'kpis'>,
   }
 }
 
-/** Mean of the latest values (this case's included), at most MOVING_AVERAGE_CASES of them. */
+/** Adds the case's value to the history and gives the mean of the latest MOVING_AVERAGE_CASES values. */
 function movingAverage(history: number[], value: number | null): number | null {
   if (value === null) return null;
   history.push(value);
@@ -240,7 +242,7 @@ export function learningCurve(
   const dated = cases.map((c) => {
     if (c.operatedOn !== null) return { c, date: c.operatedOn, dateSource: 'operation' as const, sent: Date.parse(c.sentAt) };
     const t = wallTime(new Date(c.sentAt), options.timeZone);
-    return { c, date: `${t.year}-${day(t.month)}-${day(t.day)}`, dateSource: 'sent' as const, sent: Date.parse(c.sentAt) };
+    return { c, date: `${t.year}-${twoDigits(t.month)}-${twoDigits(t.day)}`, dateSource: 'sent' as const, sent: Date.parse(c.sentAt) };
   });
   dated.sort((a, b) => cmp(a.date, b.date) || a.sent - b.sent || cmp(a.c.videoId, b.c.videoId));
 
@@ -303,8 +305,6 @@ export function learningCurve(
     summary: { cases: points.length, judged, failures, state, proficientAt, relapseAt, unacceptableAt, signals },
   };
 }
-
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 // ---- The answer of the routes to come (the programmes' API), one shape with `LearningCurve`
 
