@@ -25,6 +25,7 @@ import { postgresRateLimitStore } from './http/rate-limit-store.ts';
 import { registerSessionCookie } from './http/session-cookie.ts';
 import { JSON_BODY_LIMIT, registerRequestDeadline } from './http/timeouts.ts';
 import { workContext, type Queue } from './jobs/queue.ts';
+import type { DemoPreparation } from './demo/preparation.ts';
 import { createMetrics, metricsTokenMatches, type Metrics } from './metrics.ts';
 import { createRealtime } from './realtime/socket.ts';
 import type { Storage } from './storage/storage.ts';
@@ -132,6 +133,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Whether the process is shutting down: the readiness check then answers 503. */
   draining?: () => boolean;
+  /** What the demo is still making (demo/preparation.ts), told by /v1/health; nothing when absent. */
+  demoPreparation?: Pick<DemoPreparation, 'state'>;
 }
 
 /** Builds the services of the product from its adapters; the app and the workers share them. */
@@ -433,6 +436,8 @@ export async function buildApp(deps: AppDeps): Promise<{
           // Whether uploads can become playable videos here (ffmpeg and ffprobe found and able).
           mediaPipeline: (await ffmpegCapabilities({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath })).usable,
           pushPublicKey: services.push.publicKey,
+          // The dashboards say that the demo is being prepared while its cases are made.
+          demo: deps.demoPreparation?.state() ?? { preparing: false, progress: 100 },
         }),
       );
       // Readiness, for a load balancer or an orchestrator: 503 while a dependency is out of reach

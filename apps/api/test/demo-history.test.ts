@@ -5,12 +5,23 @@ import type { LearnerSelfVsExpert } from '@sutura/domain/self-assessment';
 import type { LearnerStats } from '@sutura/domain/stats';
 import { analyses, claims, media, preparations, selfAssessments, users, videoSteps, videos } from '../src/db/schema.ts';
 import { DEMO_HISTORY_LEARNERS, seedDemoHistory } from '../src/demo/history.ts';
-import { DEMO_PASSWORD, seed } from '../src/demo/seed.ts';
+import { createDemoPreparation, type DemoPreparationState } from '../src/demo/preparation.ts';
+import { DEMO_PASSWORD, demoHistoryWanted, seed } from '../src/demo/seed.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 
 let ctx: TestContext;
 const log = pino({ level: 'silent' });
 let first: { created: number };
+const preparation = createDemoPreparation();
+/** What /v1/health said of the demo, and whether the history was still wanted, before, during and after it was made. */
+const told: { before?: DemoPreparationState; during?: DemoPreparationState; after?: DemoPreparationState } = {};
+const wanted: { before?: boolean; after?: boolean } = {};
+const progress: [number, number][] = [];
+const healthDemo = async () => {
+  const res = await ctx.inject({ method: 'GET', url: '/v1/health' });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data.demo as DemoPreparationState;
+};
 
 async function signIn(email: string) {
   const res = await ctx.inject({ method: 'POST', url: '/v1/auth', body: { email, password: DEMO_PASSWORD } });
@@ -27,7 +38,7 @@ async function learnerStats(token: string, compare: 'all' | 'specialty' = 'all')
 }
 
 beforeAll(async () => {
-  ctx = await createTestContext({ workers: false });
+  ctx = await createTestContext({ workers: false, demoPreparation: preparation });
   const { createdDemo } = await seed({
     db: ctx.database.db,
     vocabularies: ctx.services.vocabularies,
@@ -36,19 +47,60 @@ beforeAll(async () => {
     log,
   });
   expect(createdDemo).toBe(true);
+  told.before = await healthDemo();
+  wanted.before = await demoHistoryWanted(ctx.database.db);
+  // As the server does: the part begins before the first page, progresses, and ends.
+  const part = preparation.begin();
+  let asked: Promise<DemoPreparationState> | undefined;
   first = await seedDemoHistory({
     db: ctx.database.db,
     storage: ctx.storage,
     scratch: ctx.services.scratch,
     log,
     ffmpegPath: ctx.config.ffmpegPath,
-  });
+    onProgress: (done, total) => {
+      progress.push([done, total]);
+      part.progress(done, total);
+      // Halfway, a dashboard asks.
+      if (!asked && done * 2 >= total) asked = healthDemo();
+    },
+  }).finally(() => part.end());
+  told.during = await asked;
+  told.after = await healthDemo();
+  wanted.after = await demoHistoryWanted(ctx.database.db);
 }, 120_000);
 afterAll(async () => {
   await ctx?.close();
 });
 
 describe('the demo history', () => {
+  it('is said to be in preparation on /v1/health while it is made, with its progress, and no more once made', () => {
+    expect(wanted).toEqual({ before: true, after: false });
+    expect(told.before).toEqual({ preparing: false, progress: 100 });
+    expect(told.during!.preparing).toBe(true);
+    expect(told.during!.progress).toBeGreaterThanOrEqual(50);
+    expect(told.during!.progress).toBeLessThan(100);
+    expect(told.after).toEqual({ preparing: false, progress: 100 });
+    // Step by step to the end, never backwards.
+    expect(progress.at(-1)).toEqual([progress.at(-1)![1], progress.at(-1)![1]]);
+    expect(progress.map(([done]) => done)).toEqual(progress.map((_, i) => i + 1));
+  });
+
+  it('weighs each part of the demo the same, and never reads as made before every part has ended', () => {
+    const tracker = createDemoPreparation();
+    expect(tracker.state()).toEqual({ preparing: false, progress: 100 });
+    const videos = tracker.begin();
+    const history = tracker.begin();
+    expect(tracker.state()).toEqual({ preparing: true, progress: 0 });
+    videos.progress(3, 4);
+    expect(tracker.state()).toEqual({ preparing: true, progress: 37 });
+    history.progress(10, 10);
+    videos.end();
+    expect(tracker.state()).toEqual({ preparing: true, progress: 99 });
+    history.end();
+    expect(tracker.state()).toEqual({ preparing: false, progress: 100 });
+  });
+
   it("fills every point of the demo learner's statistics, and the average surgeon is someone else", async () => {
     expect(first.created).toBeGreaterThan(30);
     const stats = await learnerStats(await signIn('learner@sutura.local'));

@@ -31,10 +31,9 @@ import { hashPassword } from '../modules/auth/auth.service.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { Scratch } from '../storage/scratch.ts';
 import { DEMO_FONT } from './video-generator.ts';
-import { DEMO_PASSWORD } from './seed.ts';
+import { DEMO_HISTORY_MARKER, DEMO_PASSWORD } from './seed.ts';
 
-/** Marks the history as made (app_state), written in the same transaction as its rows. */
-export const DEMO_HISTORY_MARKER = 'seed.demo-history';
+export { DEMO_HISTORY_MARKER };
 const DAY_MS = 86_400_000;
 
 /** Demo surgeons who only appear through their past cases: the average surgeon is not the demo learner alone. */
@@ -235,6 +234,8 @@ export async function seedDemoHistory(deps: {
   log: Logger;
   ffmpegPath?: string;
   clock?: () => Date;
+  /** Told after each clip encoded, each case's files stored, and the rows written. */
+  onProgress?: (done: number, total: number) => void;
 }): Promise<{ created: number }> {
   const { db, storage, log } = deps;
   const now = (deps.clock ?? (() => new Date()))();
@@ -280,9 +281,16 @@ export async function seedDemoHistory(deps: {
   }
 
   // Encoded in the scratch space (a few MB), kept in memory to be stored once per case.
+  const plannedCases = TRACKS.reduce((sum, t) => sum + t.cases, 0);
+  const stepsToDo = surgeryRows.length + plannedCases + 1;
+  let stepsMade = 0;
+  const stepDone = () => deps.onProgress?.(++stepsMade, stepsToDo);
   const clips = new Map<string, { video: Buffer; poster: Buffer }>();
   await deps.scratch.withDir('demo-history-', 64 * 1024 * 1024, async (work) => {
-    for (const s of surgeryRows) clips.set(s.code, await encodeClip(work, s, CLIP_SECONDS[s.code] ?? 420, deps.ffmpegPath));
+    for (const s of surgeryRows) {
+      clips.set(s.code, await encodeClip(work, s, CLIP_SECONDS[s.code] ?? 420, deps.ffmpegPath));
+      stepDone();
+    }
   });
 
   const passwordHash = await hashPassword(DEMO_PASSWORD);
@@ -327,6 +335,7 @@ export async function seedDemoHistory(deps: {
   >();
   for (const plan of plans) {
     const clip = clips.get(plan.surgeryCode);
+    stepDone();
     if (!clip) continue;
     const videoMediaId = randomUUID();
     const posterMediaId = randomUUID();
@@ -597,6 +606,7 @@ export async function seedDemoHistory(deps: {
     if (err instanceof HistoryAlreadyMade) return { created: 0 };
     throw err;
   }
+  stepDone();
   log.info({ created }, 'demo history seeded');
   return { created };
 }

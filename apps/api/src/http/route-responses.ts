@@ -103,6 +103,12 @@ const healthData = z.object({
   maxUploadBytes: z.number().describe('Largest video file accepted, in bytes.'),
   mediaPipeline: z.boolean().describe('Whether ffmpeg and ffprobe were found and work: uploads can become playable videos.'),
   pushPublicKey: z.string().describe('VAPID public key for Web Push subscriptions.'),
+  demo: z
+    .object({
+      preparing: z.boolean().describe('The demo data are still being made (first start): the dashboards say so.'),
+      progress: z.number().describe('How far, in percent; 100 when nothing is being prepared.'),
+    })
+    .describe('What the demo is still making after the server answers.'),
 });
 
 const ERROR_CODES = Object.keys(ERRORS) as [ErrorCode, ...ErrorCode[]];
