@@ -351,8 +351,9 @@ export async function buildApp(deps: AppDeps): Promise<{
     requestTimeout: 0,
     connectionTimeout: config.idleTimeoutSeconds * 1000,
     keepAliveTimeout: 5000,
-    // Path parameters are ids and names: longer than this is refused with 414.
-    routerOptions: { maxParamLength: 200 },
+    // Path parameters are ids and names: longer than this is refused with 414. A route answers the
+    // same with a trailing slash (`/metrics/`, `/v1/health/`): never the web app's page instead.
+    routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
     // Slow headers are cut by Node; it looks for them every second instead of every 30.
     http: { headersTimeout: config.headersTimeoutSeconds * 1000, connectionsCheckingInterval: 1000 },
     clientErrorHandler,

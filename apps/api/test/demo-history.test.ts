@@ -1,9 +1,10 @@
 import pino from 'pino';
-import { count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LearnerSelfVsExpert } from '@sutura/domain/self-assessment';
 import type { LearnerStats } from '@sutura/domain/stats';
-import { analyses, claims, media, preparations, selfAssessments, users, videoSteps, videos } from '../src/db/schema.ts';
+import { KPIS } from '@sutura/domain/analysis';
+import { analyses, analysisComments, claims, disagreements, media, preparations, selfAssessments, users, videoSteps, videos } from '../src/db/schema.ts';
 import { DEMO_HISTORY_LEARNERS, seedDemoHistory } from '../src/demo/history.ts';
 import { createDemoPreparation, type DemoPreparationState } from '../src/demo/preparation.ts';
 import { DEMO_PASSWORD, demoHistoryWanted, seed } from '../src/demo/seed.ts';
@@ -162,6 +163,47 @@ describe('the demo history', () => {
       expect(analysis!.submittedAt!.getTime()).toBeLessThan(Date.now());
       expect(Object.keys(analysis!.stepRatings).sort()).toEqual(steps.map((s) => s.id).sort());
     }
+  });
+
+  it('has its second reviews given by a second person: own words, own leanings, disagreements on different items', async () => {
+    const db = ctx.database.db;
+    const [second] = await db.select().from(users).where(eq(users.email, 'expert2@sutura.local'));
+    const seconds = await db.select().from(analyses).where(eq(analyses.round, 2));
+    expect(seconds.length).toBe(7);
+    const flagged = await db.select().from(disagreements);
+    let differByOne = 0;
+    for (const review of seconds) {
+      expect(review.expertId).toBe(second!.id);
+      const [firstReview] = await db
+        .select()
+        .from(analyses)
+        .where(and(eq(analyses.videoId, review.videoId), eq(analyses.round, 1)));
+      // His own words, never the first expert's.
+      expect(review.assessment).not.toBe(firstReview!.assessment);
+      expect(review.advice).not.toBe(firstReview!.advice);
+      const comments = await db.select().from(analysisComments).where(eq(analysisComments.videoId, review.videoId));
+      const firstWords = new Set(comments.filter((c) => c.round === 1).map((c) => c.text));
+      const secondWords = comments.filter((c) => c.round === 2);
+      expect(secondWords.length).toBeGreaterThanOrEqual(2);
+      for (const c of secondWords) expect(firstWords.has(c.text), c.text).toBe(false);
+      // Within a level on every item of a case that is not flagged; a level apart here and there.
+      const gaps = [
+        ...KPIS.map((k) => Math.abs(review.kpiRatings[k]! - firstReview!.kpiRatings[k]!)),
+        ...Object.keys(firstReview!.stepRatings).map((id) => Math.abs(review.stepRatings[id]! - firstReview!.stepRatings[id]!)),
+      ];
+      differByOne += gaps.filter((g) => g === 1).length;
+      const disagreement = flagged.find((d) => d.videoId === review.videoId);
+      if (!disagreement) expect(Math.max(...gaps)).toBeLessThanOrEqual(1);
+      else expect(disagreement.maxGap).toBe(Math.max(...gaps));
+    }
+    expect(differByOne).toBeGreaterThanOrEqual(7);
+    // Some cases flagged, not all; on different skills and steps, by two or three levels.
+    expect(flagged.length).toBeGreaterThanOrEqual(2);
+    expect(flagged.length).toBeLessThan(seconds.length);
+    const items = flagged.flatMap((d) => d.items as { kind: string; key: string }[]);
+    expect(new Set(items.map((i) => i.key)).size).toBeGreaterThanOrEqual(3);
+    expect(new Set(items.map((i) => i.kind))).toEqual(new Set(['kpi', 'step']));
+    expect(new Set(flagged.map((d) => d.maxGap))).toEqual(new Set([2, 3]));
   });
 
   it('gives each case files of its own: deleting one leaves the others playable', async () => {

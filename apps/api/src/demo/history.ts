@@ -30,6 +30,7 @@ import { fileArg, run } from '../media-pipeline/ffmpeg.ts';
 import { hashPassword } from '../modules/auth/auth.service.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { Scratch } from '../storage/scratch.ts';
+import { secondReview } from './second-review.ts';
 import { DEMO_FONT } from './video-generator.ts';
 import { DEMO_HISTORY_MARKER, DEMO_PASSWORD } from './seed.ts';
 
@@ -267,12 +268,12 @@ export async function seedDemoHistory(deps: {
   const surgeryCodes = [...new Set(TRACKS.flatMap((t) => t.surgeries))];
   const surgeryRows = await db.select().from(surgeries).where(inArray(surgeries.code, surgeryCodes));
   const surgeryByCode = new Map(surgeryRows.map((s) => [s.code, s]));
-  const stepsBySurgery = new Map<string, { id: string; nameEn: string }[]>();
+  const stepsBySurgery = new Map<string, { id: string; nameEn: string; nameFr: string }[]>();
   for (const s of surgeryRows) {
     stepsBySurgery.set(
       s.id,
       await db
-        .select({ id: surgerySteps.id, nameEn: surgerySteps.nameEn })
+        .select({ id: surgerySteps.id, nameEn: surgerySteps.nameEn, nameFr: surgerySteps.nameFr })
         .from(surgerySteps)
         .where(eq(surgerySteps.surgeryId, s.id))
         .orderBy(asc(surgerySteps.position))
@@ -389,6 +390,7 @@ export async function seedDemoHistory(deps: {
         ).map((u) => [u.email, u.id]),
       );
 
+      let doubleReviewed = 0;
       for (const plan of plans) {
         const authorId = authors.get(plan.authorEmail);
         const surgery = surgeryByCode.get(plan.surgeryCode);
@@ -494,7 +496,7 @@ export async function seedDemoHistory(deps: {
         ]);
 
         const layout = stepLayout(seconds, plan.progress, jitter);
-        const steps = vocabulary.map((s, i) => ({ id: randomUUID(), surgeryStepId: s.id, name: s.nameEn, ...layout[i]! }));
+        const steps = vocabulary.map((s, i) => ({ id: randomUUID(), surgeryStepId: s.id, name: s.nameEn, nameFr: s.nameFr, ...layout[i]! }));
         await tx.insert(preparations).values({
           videoId: plan.videoId,
           editorId,
@@ -546,8 +548,9 @@ export async function seedDemoHistory(deps: {
           createdAt: submittedAt,
           updatedAt: submittedAt,
         });
-        // Every sixth case was drawn for a second review (docs/double-review.md): most agree within
-        // a level, the first one disagrees by 2 levels on tissue handling and is flagged.
+        // Every sixth case was drawn for a second review (docs/double-review.md), given by a second
+        // person (second-review.ts): within a level of the first expert on most items, and on a few
+        // cases two or three levels apart on one skill or one step, which flags them.
         const twice = secondExpertId && plan.index % 6 === 2;
         await tx
           .update(videos)
@@ -557,39 +560,35 @@ export async function seedDemoHistory(deps: {
           })
           .where(eq(videos.id, plan.videoId));
         if (twice) {
-          const flagged = plan.index === 2;
-          const shift = (value: number, i: number) => clamp(value + ((i + plan.index) % 3 === 0 ? 1 : 0) * (value >= 5 ? -1 : 1), 1, 5);
-          const secondKpis = Object.fromEntries(KPIS.map((k, i) => [k, shift(kpiRatings[k]!, i)]));
-          if (flagged)
-            secondKpis.tissueHandling = kpiRatings.tissueHandling! >= 3 ? kpiRatings.tissueHandling! - 2 : kpiRatings.tissueHandling! + 2;
-          const secondSteps = Object.fromEntries(Object.entries(stepRatings).map(([id, v], i) => [id, shift(v, i + 1)]));
+          const second = secondReview({
+            order: doubleReviewed++,
+            kpiRatings,
+            steps: steps.map((s) => ({ id: s.id, nameFr: s.nameFr, start: s.start, rating: stepRatings[s.id]! })),
+            globalRating: clamp(Math.round(level), 1, 5),
+            random: random(9001 + plan.index * 37 + plan.authorEmail.length * 11 + plan.track.cases),
+          });
           const secondAt = new Date(submittedAt.getTime() + 20 * 3600_000);
           await tx.insert(analyses).values({
             videoId: plan.videoId,
             round: 2,
             expertId: secondExpertId,
             status: 'submitted',
-            stepRatings: secondSteps,
-            kpiRatings: secondKpis,
-            globalRating: clamp(Math.round(level + (flagged ? -1 : 0)), 1, 5),
-            assessment: words.assessment,
-            advice: words.advice,
+            stepRatings: second.stepRatings,
+            kpiRatings: second.kpiRatings,
+            globalRating: second.globalRating,
+            assessment: second.assessment,
+            advice: second.advice,
             createdAt: new Date(secondAt.getTime() - 2 * 3600_000),
             updatedAt: secondAt,
             submittedAt: secondAt,
           });
-          await tx.insert(analysisComments).values({
-            videoId: plan.videoId,
-            round: 2,
-            start: steps[0]!.start + 5,
-            text: words.comment,
-            createdAt: secondAt,
-            updatedAt: secondAt,
-          });
+          await tx.insert(analysisComments).values(
+            second.comments.map((c) => ({ videoId: plan.videoId, round: 2, start: c.start, text: c.text, createdAt: secondAt, updatedAt: secondAt })),
+          );
           const items = disagreementsOf(
             [
               { round: 1, kpiRatings, stepRatings },
-              { round: 2, kpiRatings: secondKpis, stepRatings: secondSteps },
+              { round: 2, kpiRatings: second.kpiRatings, stepRatings: second.stepRatings },
             ],
             steps.map((s) => s.id),
           );

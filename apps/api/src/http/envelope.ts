@@ -112,14 +112,20 @@ export function registerEnvelope(app: FastifyInstance): void {
   });
 }
 
+/**
+ * Paths that are the API's, the process's or the build's, never a page of the web app: an unknown
+ * one is a 404 in the envelope, whatever the method (a probe of `/health` must not read the page
+ * as a success, a missing chunk of an older deployment must not load it as a script).
+ */
+const NOT_PAGES = /^\/(?:v\d+|api|metrics|health|ready|socket\.io|assets|docs)(?:[/?#.]|$)/i;
+
 export function registerNotFound(
   app: FastifyInstance,
   serveWeb: ((request: FastifyRequest, reply: FastifyReply) => unknown) | undefined,
 ): void {
   app.setNotFoundHandler((request, reply) => {
-    // A missing built file (a chunk of an older deployment) is a 404, not the app's page.
-    const notPage = request.url.startsWith('/v1/') || request.url === '/v1' || request.url.startsWith('/assets/');
-    if (notPage || !serveWeb || request.method !== 'GET') return fail(request, reply, 404, 'NOT_FOUND');
+    if (NOT_PAGES.test(request.url) || !serveWeb || request.method !== 'GET') return fail(request, reply, 404, 'NOT_FOUND');
+    // Any other path is one of the web app's own pages (its router draws it, or its "not found").
     return serveWeb(request, reply);
   });
 }
