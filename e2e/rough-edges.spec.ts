@@ -158,7 +158,7 @@ test('each role sees its own product: a page it may not open says so, editors se
   const legal = page.getByTestId('legal-settings-missing');
   await expect(legal.getByTestId('legal-settings-missing-text')).toContainText('non communiqué');
   await expect(legal.getByTestId('legal-settings-missing-guide')).toContainText('docs/configuration.md');
-  await expect(legal.getByRole('link', { name: 'Voir les mentions légales telles qu\'elles s\'affichent' })).toHaveAttribute(
+  await expect(legal.getByRole('link', { name: "Voir les mentions légales telles qu'elles s'affichent" })).toHaveAttribute(
     'href',
     '/settings/legal-notice',
   );

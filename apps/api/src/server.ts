@@ -81,13 +81,14 @@ const queueStarted = createQueue(database, log, metrics, {
   maintain: config.workers !== 'off',
 });
 queueStarted.catch(() => {});
-const [{ buildApp, createServices }, { createJobHandlers }, { createRealtimeEmitter }, seeding, { createDemoPreparation }] = await Promise.all([
-  import('./app.ts'),
-  import('./jobs/workers.ts'),
-  import('./realtime/socket.ts'),
-  import('./demo/seed.ts'),
-  import('./demo/preparation.ts'),
-]);
+const [{ buildApp, createServices }, { createJobHandlers }, { createRealtimeEmitter }, seeding, { createDemoPreparation }] =
+  await Promise.all([
+    import('./app.ts'),
+    import('./jobs/workers.ts'),
+    import('./realtime/socket.ts'),
+    import('./demo/seed.ts'),
+    import('./demo/preparation.ts'),
+  ]);
 const storage = await createStorageFromConfig(config);
 const scratch = createScratchFromConfig(config);
 await scratch.sweep();

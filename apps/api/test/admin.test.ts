@@ -444,10 +444,20 @@ describe('the audit log', () => {
       .insert(videos)
       .values({ authorId: author.id, surgeryId: surgery!.id, status: 'pending_preparation', sentAt: new Date('2026-03-14T09:00:00Z') })
       .returning();
-    const [bare] = await db.insert(videos).values({ authorId: author.id, createdAt: new Date('2026-03-15T09:00:00Z') }).returning();
+    const [bare] = await db
+      .insert(videos)
+      .values({ authorId: author.id, createdAt: new Date('2026-03-15T09:00:00Z') })
+      .returning();
     const [voice] = await db
       .insert(media)
-      .values({ ownerId: author.id, videoId: caseRow!.id, kind: 'voice', storageKey: `tests/${randomUUID()}.m4a`, contentType: 'audio/mp4', size: 1 })
+      .values({
+        ownerId: author.id,
+        videoId: caseRow!.id,
+        kind: 'voice',
+        storageKey: `tests/${randomUUID()}.m4a`,
+        contentType: 'audio/mp4',
+        size: 1,
+      })
       .returning();
     const [best] = await db
       .insert(bestCases)

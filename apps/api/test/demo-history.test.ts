@@ -4,7 +4,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LearnerSelfVsExpert } from '@sutura/domain/self-assessment';
 import type { LearnerStats } from '@sutura/domain/stats';
 import { KPIS } from '@sutura/domain/analysis';
-import { analyses, analysisComments, claims, disagreements, media, preparations, selfAssessments, users, videoSteps, videos } from '../src/db/schema.ts';
+import {
+  analyses,
+  analysisComments,
+  claims,
+  disagreements,
+  media,
+  preparations,
+  selfAssessments,
+  users,
+  videoSteps,
+  videos,
+} from '../src/db/schema.ts';
 import { DEMO_HISTORY_LEARNERS, seedDemoHistory } from '../src/demo/history.ts';
 import { createDemoPreparation, type DemoPreparationState } from '../src/demo/preparation.ts';
 import { DEMO_PASSWORD, demoHistoryWanted, seed } from '../src/demo/seed.ts';

@@ -429,7 +429,8 @@ describe('refusals of the protocol', () => {
     ],
     [
       'an ID token issued a day in the future',
-      (p) => (t) => p.resign(t, (c) => ({ ...c, iat: Math.floor(Date.now() / 1000) + 86_400, exp: Math.floor(Date.now() / 1000) + 87_000 })),
+      (p) => (t) =>
+        p.resign(t, (c) => ({ ...c, iat: Math.floor(Date.now() / 1000) + 86_400, exp: Math.floor(Date.now() / 1000) + 87_000 })),
     ],
     [
       'an ID token issued beyond the clock difference tolerated (30 s)',

@@ -189,4 +189,3 @@ describe('paths that are never the web app', () => {
     }
   });
 });
-

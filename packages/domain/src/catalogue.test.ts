@@ -81,7 +81,11 @@ describe('labels of the audit log', () => {
   });
 
   it('says what a deleted row was for every entity that names a row', () => {
-    expect(Object.keys(AUDIT_SUBJECT_GONE).sort()).toEqual(Object.keys(AUDIT_ENTITIES).filter((e) => e !== 'audit_log').sort());
+    expect(Object.keys(AUDIT_SUBJECT_GONE).sort()).toEqual(
+      Object.keys(AUDIT_ENTITIES)
+        .filter((e) => e !== 'audit_log')
+        .sort(),
+    );
   });
 
   it('puts every action in a family the filter offers, and every family has actions', () => {

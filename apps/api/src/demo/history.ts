@@ -496,7 +496,13 @@ export async function seedDemoHistory(deps: {
         ]);
 
         const layout = stepLayout(seconds, plan.progress, jitter);
-        const steps = vocabulary.map((s, i) => ({ id: randomUUID(), surgeryStepId: s.id, name: s.nameEn, nameFr: s.nameFr, ...layout[i]! }));
+        const steps = vocabulary.map((s, i) => ({
+          id: randomUUID(),
+          surgeryStepId: s.id,
+          name: s.nameEn,
+          nameFr: s.nameFr,
+          ...layout[i]!,
+        }));
         await tx.insert(preparations).values({
           videoId: plan.videoId,
           editorId,
@@ -582,9 +588,18 @@ export async function seedDemoHistory(deps: {
             updatedAt: secondAt,
             submittedAt: secondAt,
           });
-          await tx.insert(analysisComments).values(
-            second.comments.map((c) => ({ videoId: plan.videoId, round: 2, start: c.start, text: c.text, createdAt: secondAt, updatedAt: secondAt })),
-          );
+          await tx
+            .insert(analysisComments)
+            .values(
+              second.comments.map((c) => ({
+                videoId: plan.videoId,
+                round: 2,
+                start: c.start,
+                text: c.text,
+                createdAt: secondAt,
+                updatedAt: secondAt,
+              })),
+            );
           const items = disagreementsOf(
             [
               { round: 1, kpiRatings, stepRatings },

@@ -39,7 +39,14 @@ export function createAuditSubjects(deps: { db: Db; timeZone: string }) {
     firstName: users.firstName,
     lastName: users.lastName,
   };
-  type CaseColumns = { surgeryNameFr: string | null; surgeryNameEn: string | null; sentAt: Date | null; createdAt: Date; firstName: string; lastName: string };
+  type CaseColumns = {
+    surgeryNameFr: string | null;
+    surgeryNameEn: string | null;
+    sentAt: Date | null;
+    createdAt: Date;
+    firstName: string;
+    lastName: string;
+  };
   const caseOf = (r: CaseColumns): CaseRow => ({
     surgery: r.surgeryNameFr !== null && r.surgeryNameEn !== null ? { nameFr: r.surgeryNameFr, nameEn: r.surgeryNameEn } : null,
     sentAt: r.sentAt,
@@ -55,6 +62,7 @@ export function createAuditSubjects(deps: { db: Db; timeZone: string }) {
   }
 
   const named = (label: string): AuditSubject => ({ label, deleted: false });
+  const byName = (rows: (Named & { id: string })[], lang: Language) => new Map(rows.map((r) => [r.id, localName(r, lang)]));
 
   /** The rows of one kind, by id, each already labelled. */
   async function labels(kind: Kind, ids: string[], lang: Language): Promise<Map<string, string>> {
@@ -103,12 +111,26 @@ export function createAuditSubjects(deps: { db: Db; timeZone: string }) {
           .where(inArray(bestCases.id, ids));
         return new Map(rows.map((r) => [r.id, lang === 'fr' ? r.titleFr : r.titleEn]));
       }
-      case 'organ':
-      case 'surgery':
+      case 'organ': {
+        const rows = await db
+          .select({ id: organs.id, nameFr: organs.nameFr, nameEn: organs.nameEn })
+          .from(organs)
+          .where(inArray(organs.id, ids));
+        return byName(rows, lang);
+      }
+      case 'surgery': {
+        const rows = await db
+          .select({ id: surgeries.id, nameFr: surgeries.nameFr, nameEn: surgeries.nameEn })
+          .from(surgeries)
+          .where(inArray(surgeries.id, ids));
+        return byName(rows, lang);
+      }
       case 'specialty': {
-        const table = kind === 'organ' ? organs : kind === 'surgery' ? surgeries : specialties;
-        const rows = await db.select({ id: table.id, nameFr: table.nameFr, nameEn: table.nameEn }).from(table).where(inArray(table.id, ids));
-        return new Map(rows.map((r) => [r.id, localName(r, lang)]));
+        const rows = await db
+          .select({ id: specialties.id, nameFr: specialties.nameFr, nameEn: specialties.nameEn })
+          .from(specialties)
+          .where(inArray(specialties.id, ids));
+        return byName(rows, lang);
       }
       case 'surgery_step': {
         const rows = await db

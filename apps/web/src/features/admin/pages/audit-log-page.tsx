@@ -109,7 +109,13 @@ function Subject({ entry }: { entry: AuditEntry }) {
       <Box id={idBox} hidden={!open} sx={{ alignItems: 'center', gap: 0.5, '&:not([hidden])': { display: 'flex' } }}>
         {id}
         <Tooltip title={t('audit:copyId')}>
-          <IconButton size="small" aria-label={t('audit:copyId')} onClick={() => void copy()} data-read data-testid="audit-row-subject-copy">
+          <IconButton
+            size="small"
+            aria-label={t('audit:copyId')}
+            onClick={() => void copy()}
+            data-read
+            data-testid="audit-row-subject-copy"
+          >
             <ContentCopyOutlined fontSize="inherit" aria-hidden />
           </IconButton>
         </Tooltip>
