@@ -135,7 +135,7 @@ describe('paths that are never the web app', () => {
   const notFound = (lang: 'fr' | 'en') => ({ success: false, error: { code: 'NOT_FOUND', message: ERRORS.NOT_FOUND[lang] } });
 
   it('answer with a trailing slash as without one: /metrics/, /v1/health/, a route with an id', async () => {
-    for (const headers of [{}, { authorization: `Bearer ${METRICS_TOKEN}` }]) {
+    for (const headers of [{}, { authorization: `Bearer ${METRICS_TOKEN}` }] as Record<string, string>[]) {
       const bare = await call('GET', '/metrics', headers);
       const slashed = await call('GET', '/metrics/', headers);
       expect(slashed.statusCode).toBe(bare.statusCode);
@@ -156,7 +156,18 @@ describe('paths that are never the web app', () => {
   });
 
   it('unknown, are a 404 in the envelope for every method, in the caller’s language, never the page', async () => {
-    const paths = ['/health', '/health/', '/ready', '/v1', '/v1/', '/v1/nothing/here/', '/api/videos', '/metrics/extra', '/socket.io/x'];
+    const paths = [
+      '/health',
+      '/health/',
+      '/ready',
+      '/v1',
+      '/v1/',
+      '/v1/auth/login',
+      '/v1/nothing/here/',
+      '/api/videos',
+      '/metrics/extra',
+      '/socket.io/x',
+    ];
     for (const url of paths) {
       for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const) {
         const res = await call(method, url, { 'accept-language': 'en-GB,en;q=0.9' });
@@ -181,6 +192,15 @@ describe('paths that are never the web app', () => {
       expect(signedIn.statusCode, method).toBe(404);
       expect(signedIn.json(), method).toEqual(notFound('en'));
     }
+    // Nor does a body it could not read: the route is unknown before the body is wrong.
+    const garbled = await ctx.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { 'content-type': 'application/json', 'accept-language': 'en' },
+      payload: '{"email": ',
+    });
+    expect(garbled.statusCode).toBe(404);
+    expect(garbled.json()).toEqual(notFound('en'));
     // Its page is still the web app's, as every client route.
     for (const url of ['/auth/login', '/auth/login/', '/dashboard/', '/healthy-habits']) {
       const page = await call('GET', url);

@@ -143,7 +143,7 @@ export function secondReview(input: {
   const firstRemark = Math.floor(random() * REMARKS.length);
   const secondRemark = (firstRemark + 1 + Math.floor(random() * (REMARKS.length - 1))) % REMARKS.length;
   const later = input.steps.slice(2);
-  const comments = [
+  const comments: { start: number; text: string }[] = [
     { start: (later[0] ?? input.steps[0]!).start + 6 + Math.round(random() * 10), text: REMARKS[firstRemark]! },
     { start: (later[1] ?? input.steps.at(-1)!).start + 4 + Math.round(random() * 10), text: REMARKS[secondRemark]! },
   ];

@@ -62,6 +62,8 @@ function fastifyErrorCode(error: FastifyError): ErrorCode | undefined {
 
 export function registerEnvelope(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // A path that names no route is a 404, whatever else the request got wrong (its body, its token).
+    if (request.is404 && isClientError(error)) return fail(request, reply, 404, 'NOT_FOUND');
     if (error instanceof AppError) return fail(request, reply, error.status, error.code, error.params, error.details);
     if (error instanceof QueryError) return fail(request, reply, 400, 'QUERY_UNKNOWN_FIELD', { field: error.field });
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -128,6 +130,13 @@ export function registerNotFound(
     // Any other path is one of the web app's own pages (its router draws it, or its "not found").
     return serveWeb(request, reply);
   });
+}
+
+/** A refusal of the request itself (4xx), as opposed to the server failing or a dependency out of reach. */
+function isClientError(error: FastifyError): boolean {
+  if (error instanceof AppError) return error.status < 500;
+  if (error instanceof QueryError || hasZodFastifySchemaValidationErrors(error)) return true;
+  return error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500;
 }
 
 /** PostgreSQL's classes of errors that mean "not reachable now": connection exceptions and shutdowns. */
