@@ -499,7 +499,7 @@ describe('the audit log', () => {
       })),
     );
     const page = async (lang: 'fr' | 'en', limit = 100) => {
-      const filter = encodeURIComponent(`actor==${actor.id}`);
+      const filter = encodeURIComponent(`actor==${actor.id}__action==video.viewed_by_admin`);
       const res = await call('GET', `/v1/admin/audit?langCode=${lang}&limit=${limit}&filter=${filter}`, people.copil.token);
       expect(res.statusCode, res.body).toBe(200);
       return (res.json().data as { data: AuditEntry[] }).data;
