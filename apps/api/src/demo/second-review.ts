@@ -110,13 +110,26 @@ export function secondReview(input: {
   random: () => number;
 }): SecondReview {
   const { random } = input;
-  const difference = SECOND_REVIEW_DIFFERENCES[input.order % SECOND_REVIEW_DIFFERENCES.length] ?? null;
+  let difference = SECOND_REVIEW_DIFFERENCES[input.order % SECOND_REVIEW_DIFFERENCES.length] ?? null;
   // His own reading of each item: within a level of the first expert's.
   const own = (first: number, leaning: number) => clamp(first + clamp(Math.round(leaning + (random() - 0.5) * 1.3), -1, 1), 1, 5);
   const kpiRatings = Object.fromEntries(KPIS.map((k) => [k, own(input.kpiRatings[k]!, LEANING[k])])) as Record<Kpi, number>;
   const stepRatings = Object.fromEntries(input.steps.map((s) => [s.id, own(s.rating, 0)]));
   let remark: string | undefined;
   let remarkAt: number | undefined;
+  // Three levels apart needs a first rating of 1, 2, 4 or 5: else the nearest item of the same kind that has one.
+  const canBeThreeApart = (rating: number) => rating !== 3;
+  if (difference?.kind === 'kpi' && difference.gap === 3 && !canBeThreeApart(input.kpiRatings[difference.key]!)) {
+    const from = KPIS.indexOf(difference.key);
+    const other = [...KPIS.slice(from + 1), ...KPIS.slice(0, from)].find((k) => canBeThreeApart(input.kpiRatings[k]!));
+    if (other) difference = { ...difference, key: other };
+  }
+  if (difference?.kind === 'step' && difference.gap === 3 && !canBeThreeApart(input.steps[difference.position]?.rating ?? 3)) {
+    const from = difference.position;
+    const order = [...input.steps.keys()].map((i) => (from + i) % input.steps.length);
+    const other = order.find((i) => canBeThreeApart(input.steps[i]!.rating));
+    if (other !== undefined) difference = { ...difference, position: other };
+  }
   if (difference?.kind === 'kpi') {
     kpiRatings[difference.key] = apart(input.kpiRatings[difference.key]!, difference.gap);
     remark =
