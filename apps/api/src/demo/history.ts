@@ -588,18 +588,16 @@ export async function seedDemoHistory(deps: {
             updatedAt: secondAt,
             submittedAt: secondAt,
           });
-          await tx
-            .insert(analysisComments)
-            .values(
-              second.comments.map((c) => ({
-                videoId: plan.videoId,
-                round: 2,
-                start: c.start,
-                text: c.text,
-                createdAt: secondAt,
-                updatedAt: secondAt,
-              })),
-            );
+          await tx.insert(analysisComments).values(
+            second.comments.map((c) => ({
+              videoId: plan.videoId,
+              round: 2,
+              start: c.start,
+              text: c.text,
+              createdAt: secondAt,
+              updatedAt: secondAt,
+            })),
+          );
           const items = disagreementsOf(
             [
               { round: 1, kpiRatings, stepRatings },
