@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { Role } from '@sutura/domain/roles';
 import type { Language } from '@sutura/domain/i18n';
 import type { Preferences } from '@sutura/domain/preferences';
+import { hasForbiddenCharacters } from '@sutura/domain/rules';
 import { AppError } from './errors.ts';
 import { sessionCookieToken, wantsSessionCookie } from './session-cookie.ts';
 
@@ -85,10 +86,16 @@ export function registerAccessControl(app: FastifyInstance, auth: Authenticator)
   return table;
 }
 
-/** Whether the path's parameters have the shape of the route's (an id, a known kind): the route's own schema decides. */
+/**
+ * Whether the path's parameters have the shape of the route's (an id, a known kind): the route's
+ * own schema decides. Characters no text may hold are left to the input guard, which names them.
+ */
 function paramsNameSomething(request: FastifyRequest): boolean {
   const schema = request.routeOptions.schema?.params as { safeParse?: (value: unknown) => { success: boolean } } | undefined;
-  return typeof schema?.safeParse !== 'function' || schema.safeParse(request.params).success;
+  if (typeof schema?.safeParse !== 'function') return true;
+  const values = Object.values((request.params as Record<string, unknown> | undefined) ?? {});
+  if (values.some((v) => typeof v === 'string' && hasForbiddenCharacters(v))) return true;
+  return schema.safeParse(request.params).success;
 }
 
 export function requireUser(request: FastifyRequest): RequestUser {
