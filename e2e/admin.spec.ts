@@ -79,6 +79,17 @@ test('an administrator searches a person, gives a role, deactivates and reactiva
   await expect(deactivated.getByTestId('audit-row-action-label')).toHaveText('Compte désactivé');
   await expect(deactivated.getByTestId('audit-row-entity-label')).toHaveText('Compte');
   await expect(deactivated.getByTestId('audit-row-entity-id')).toHaveText('user');
+  // What the row is about reads as the person (name and email); its id is shown on demand, by keyboard too.
+  const subject = deactivated.getByTestId('audit-row-subject');
+  await expect(subject.getByTestId('audit-row-subject-label')).toHaveText(`Julien Moreau (${managed})`);
+  await expect(subject.locator('code')).toBeHidden();
+  const showId = subject.getByTestId('audit-row-subject-toggle');
+  await expect(showId).toHaveText('Afficher l’id');
+  await showId.focus();
+  await page.keyboard.press('Enter');
+  await expect(showId).toHaveAttribute('aria-expanded', 'true');
+  await expect(subject.locator('code')).toHaveText(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  await expect(subject.getByRole('button', { name: 'Copier l’id' })).toBeVisible();
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('audit-download').click()]);
   expect(download.suggestedFilename()).toMatch(/^sutura-audit-\d{4}-\d{2}-\d{2}\.csv$/);

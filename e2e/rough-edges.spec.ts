@@ -154,7 +154,18 @@ test('each role sees its own product: a page it may not open says so, editors se
   await page.setViewportSize({ width: 1440, height: 900 });
   await signIn(page, cast.admin.email, password);
   // Administrators see which legal settings the installation lacks.
-  await expect(page.getByTestId('legal-settings-missing')).toContainText('LEGAL_OPERATOR_NAME');
+  // One sentence says what is missing and where the guide is; the settings' names come on demand.
+  const legal = page.getByTestId('legal-settings-missing');
+  await expect(legal.getByTestId('legal-settings-missing-text')).toContainText('non communiqué');
+  await expect(legal.getByTestId('legal-settings-missing-guide')).toContainText('docs/configuration.md');
+  await expect(legal.getByRole('link', { name: "Voir les mentions légales telles qu'elles s'affichent" })).toHaveAttribute(
+    'href',
+    '/settings/legal-notice',
+  );
+  await expect(legal.getByTestId('legal-settings-missing-names')).toBeHidden();
+  await legal.getByTestId('legal-settings-missing-toggle').click();
+  await expect(legal.getByTestId('legal-settings-missing-names')).toContainText('LEGAL_OPERATOR_NAME');
+  await expect(legal.getByTestId('legal-settings-missing-names')).toBeVisible();
   await page.goto('/videos');
   await expect(page.getByTestId('not-allowed')).toContainText('Page non disponible');
   await page.goto('/auth/logout');

@@ -25,6 +25,7 @@ import { postgresRateLimitStore } from './http/rate-limit-store.ts';
 import { registerSessionCookie } from './http/session-cookie.ts';
 import { JSON_BODY_LIMIT, registerRequestDeadline } from './http/timeouts.ts';
 import { workContext, type Queue } from './jobs/queue.ts';
+import type { DemoPreparation } from './demo/preparation.ts';
 import { createMetrics, metricsTokenMatches, type Metrics } from './metrics.ts';
 import { createRealtime } from './realtime/socket.ts';
 import type { Storage } from './storage/storage.ts';
@@ -132,6 +133,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Whether the process is shutting down: the readiness check then answers 503. */
   draining?: () => boolean;
+  /** What the demo is still making (demo/preparation.ts), told by /v1/health; nothing when absent. */
+  demoPreparation?: Pick<DemoPreparation, 'state'>;
 }
 
 /** Builds the services of the product from its adapters; the app and the workers share them. */
@@ -353,8 +356,9 @@ export async function buildApp(deps: AppDeps): Promise<{
     requestTimeout: 0,
     connectionTimeout: config.idleTimeoutSeconds * 1000,
     keepAliveTimeout: 5000,
-    // Path parameters are ids and names: longer than this is refused with 414.
-    routerOptions: { maxParamLength: 200 },
+    // Path parameters are ids and names: longer than this is refused with 414. A route answers the
+    // same with a trailing slash (`/metrics/`, `/v1/health/`): never the web app's page instead.
+    routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
     // Slow headers are cut by Node; it looks for them every second instead of every 30.
     http: { headersTimeout: config.headersTimeoutSeconds * 1000, connectionsCheckingInterval: 1000 },
     clientErrorHandler,
@@ -438,6 +442,8 @@ export async function buildApp(deps: AppDeps): Promise<{
           // Whether uploads can become playable videos here (ffmpeg and ffprobe found and able).
           mediaPipeline: (await ffmpegCapabilities({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath })).usable,
           pushPublicKey: services.push.publicKey,
+          // The dashboards say that the demo is being prepared while its cases are made.
+          demo: deps.demoPreparation?.state() ?? { preparing: false, progress: 100 },
         }),
       );
       // Readiness, for a load balancer or an orchestrator: 503 while a dependency is out of reach

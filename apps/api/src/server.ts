@@ -81,12 +81,14 @@ const queueStarted = createQueue(database, log, metrics, {
   maintain: config.workers !== 'off',
 });
 queueStarted.catch(() => {});
-const [{ buildApp, createServices }, { createJobHandlers }, { createRealtimeEmitter }, seeding] = await Promise.all([
-  import('./app.ts'),
-  import('./jobs/workers.ts'),
-  import('./realtime/socket.ts'),
-  import('./demo/seed.ts'),
-]);
+const [{ buildApp, createServices }, { createJobHandlers }, { createRealtimeEmitter }, seeding, { createDemoPreparation }] =
+  await Promise.all([
+    import('./app.ts'),
+    import('./jobs/workers.ts'),
+    import('./realtime/socket.ts'),
+    import('./demo/seed.ts'),
+    import('./demo/preparation.ts'),
+  ]);
 const storage = await createStorageFromConfig(config);
 const scratch = createScratchFromConfig(config);
 await scratch.sweep();
@@ -110,7 +112,8 @@ let services: Services;
 let hub: RealtimeHub;
 
 if (config.workers !== 'only') {
-  const built = await buildApp({ config, database, storage, scratch, queue, log, metrics, draining: () => draining });
+  const demoPreparation = createDemoPreparation();
+  const built = await buildApp({ config, database, storage, scratch, queue, log, metrics, draining: () => draining, demoPreparation });
   const { app, realtime } = built;
   services = built.services;
   hub = built.hub;
@@ -123,6 +126,10 @@ if (config.workers !== 'only') {
     log,
   });
   phase('seed');
+  // Begun before the server answers: its first page already says that the demo is being prepared.
+  const demoVideosPart = createdDemo && config.demoVideos ? demoPreparation.begin() : undefined;
+  const demoHistoryPart =
+    config.demoData && config.demoVideos && (await seeding.demoHistoryWanted(database.db)) ? demoPreparation.begin() : undefined;
   releaseStartupMemory();
   await app.listen({ port: config.port, host: config.host });
   phase('listening');
@@ -149,20 +156,44 @@ if (config.workers !== 'only') {
     );
   }
   // The demo's generators load only when they have something to do, after the server answers.
-  if (createdDemo && config.demoVideos) {
+  if (demoVideosPart) {
+    // The cases count for most of the part; the analysis and the best cases that follow, the rest.
+    const after = 3;
     Promise.all([import('./demo/videos.ts'), import('./demo/analysis.ts'), import('./demo/best-cases.ts')])
       .then(async ([{ seedDemoVideos }, { seedDemoAnalysis }, { seedDemoBestCase, seedDemoReferenceBestCase }]) => {
-        const durations = await seedDemoVideos({ db: database.db, queue, mediaService: services.mediaService, storage, scratch, log });
+        let total = 1;
+        const durations = await seedDemoVideos({
+          db: database.db,
+          queue,
+          mediaService: services.mediaService,
+          storage,
+          scratch,
+          log,
+          onProgress: (done, of) => demoVideosPart.progress(done, (total = of) + after),
+        });
         await seedDemoAnalysis({ db: database.db, voice: services.voice, scratch, log, durations, ffmpegPath: config.ffmpegPath });
+        demoVideosPart.progress(total + 1, total + after);
         await seedDemoBestCase({ db: database.db, log, videoIds: [...durations.keys()] });
+        demoVideosPart.progress(total + 2, total + after);
         await seedDemoReferenceBestCase({ db: database.db, queue, storage, scratch, log });
       })
+      .finally(() => demoVideosPart.end())
       .catch((err: unknown) => log.error({ err }, 'demo videos could not be generated'));
   }
   // Months of analysed cases for the statistics, once (its own marker), beside the demo videos.
   if (config.demoData && config.demoVideos) {
     import('./demo/history.ts')
-      .then(({ seedDemoHistory }) => seedDemoHistory({ db: database.db, storage, scratch, log, ffmpegPath: config.ffmpegPath }))
+      .then(({ seedDemoHistory }) =>
+        seedDemoHistory({
+          db: database.db,
+          storage,
+          scratch,
+          log,
+          ffmpegPath: config.ffmpegPath,
+          ...(demoHistoryPart ? { onProgress: (done: number, of: number) => demoHistoryPart.progress(done, of) } : {}),
+        }),
+      )
+      .finally(() => demoHistoryPart?.end())
       .catch((err: unknown) => log.error({ err }, 'demo history could not be generated'));
   }
 } else {

@@ -7,7 +7,7 @@ import { csvCell, csvLine, type AdminCounts, type AdminUser, type AuditEntry } f
 import { ERRORS } from '@sutura/domain/errors';
 import { ADMIN_ROLES, ADMIN_WRITE_ROLES, ROLES, type Role } from '@sutura/domain/roles';
 import { formatZoned } from '@sutura/domain/time-zone';
-import { auditLog, media, sessions, users, videos } from '../src/db/schema.ts';
+import { auditLog, bestCases, media, organs, sessions, specialties, surgeries, surgerySteps, users, videos } from '../src/db/schema.ts';
 import { createAdminService } from '../src/modules/admin/admin.service.ts';
 import { mediaAccessRecorder } from '../src/modules/media/media.routes.ts';
 import { codeFromMail, createTestContext, type TestContext } from './harness.ts';
@@ -430,6 +430,124 @@ describe('the audit log', () => {
     expect(inverted.statusCode).toBe(400);
     expect(inverted.json().error.code).toBe('DATE_RANGE_INVERTED');
     expect((await call('GET', `/v1/admin/audit?filter=from==yesterday`, admin().token)).statusCode).toBe(400);
+  });
+
+  it('names what each entry is about in the reader’s language, says when it is deleted, in a few queries whatever the page', async () => {
+    const db = ctx.database.db;
+    const author = await ctx.createUser('learner', { firstName: 'Bérénice', lastName: 'Sujet' });
+    const actor = await ctx.createUser('administrator', { firstName: 'Agathe', lastName: 'Auditrice' });
+    const [surgery] = await db.select().from(surgeries).orderBy(surgeries.position).limit(1);
+    const [step] = await db.select().from(surgerySteps).where(eq(surgerySteps.surgeryId, surgery!.id)).limit(1);
+    const [organ] = await db.select().from(organs).limit(1);
+    const [specialty] = await db.select().from(specialties).limit(1);
+    const [caseRow] = await db
+      .insert(videos)
+      .values({ authorId: author.id, surgeryId: surgery!.id, status: 'pending_preparation', sentAt: new Date('2026-03-14T09:00:00Z') })
+      .returning();
+    const [bare] = await db
+      .insert(videos)
+      .values({ authorId: author.id, createdAt: new Date('2026-03-15T09:00:00Z') })
+      .returning();
+    const [voice] = await db
+      .insert(media)
+      .values({
+        ownerId: author.id,
+        videoId: caseRow!.id,
+        kind: 'voice',
+        storageKey: `tests/${randomUUID()}.m4a`,
+        contentType: 'audio/mp4',
+        size: 1,
+      })
+      .returning();
+    const [best] = await db
+      .insert(bestCases)
+      .values({
+        videoId: caseRow!.id,
+        origin: 'converted',
+        titleFr: 'Une dissection exemplaire',
+        titleEn: 'An exemplary dissection',
+        descriptionFr: '-',
+        descriptionEn: '-',
+        consent: 'accepted',
+      })
+      .returning();
+    const gone = { user: randomUUID(), video: randomUUID(), surgery: randomUUID() };
+    const entries: [string, string | null][] = [
+      ['video', caseRow!.id],
+      ['video', bare!.id],
+      ['user', author.id],
+      ['media', voice!.id],
+      ['best_case', best!.id],
+      ['surgery', surgery!.id],
+      ['surgery_step', step!.id],
+      ['organ', organ!.id],
+      ['specialty', specialty!.id],
+      ['user', gone.user],
+      ['video', gone.video],
+      ['surgery', gone.surgery],
+      ['audit_log', null],
+      ['surgery', 'not-an-id'],
+    ];
+    await db.insert(auditLog).values(
+      entries.map(([entity, entityId], i) => ({
+        actorId: actor.id,
+        action: 'video.viewed_by_admin',
+        entity,
+        entityId,
+        ip: null,
+        createdAt: new Date(Date.UTC(2026, 3, 1, 0, 0, entries.length - i)),
+      })),
+    );
+    const page = async (lang: 'fr' | 'en', limit = 100) => {
+      const filter = encodeURIComponent(`actor==${actor.id}__action==video.viewed_by_admin`);
+      const res = await call('GET', `/v1/admin/audit?langCode=${lang}&limit=${limit}&filter=${filter}`, people.copil.token);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().data as { data: AuditEntry[] }).data;
+    };
+    const en = (await page('en')).map((e) => e.subject);
+    const fr = (await page('fr')).map((e) => e.subject);
+    const surgeryEn = surgery!.nameEn;
+    expect(en).toEqual([
+      { label: `${surgeryEn} · Mar 14, 2026 · Bérénice Sujet`, deleted: false },
+      { label: 'Case without a surgery · Mar 15, 2026 · Bérénice Sujet', deleted: false },
+      { label: `Bérénice Sujet (${author.email})`, deleted: false },
+      { label: `Voice note — ${surgeryEn} · Mar 14, 2026 · Bérénice Sujet`, deleted: false },
+      { label: 'An exemplary dissection', deleted: false },
+      { label: surgeryEn, deleted: false },
+      { label: `${step!.nameEn} (${surgeryEn})`, deleted: false },
+      { label: organ!.nameEn, deleted: false },
+      { label: specialty!.nameEn, deleted: false },
+      { label: 'Deleted account', deleted: true },
+      { label: 'Deleted case', deleted: true },
+      { label: 'Deleted surgery', deleted: true },
+      null,
+      null,
+    ]);
+    expect(fr[0]).toEqual({ label: `${surgery!.nameFr} · 14 mars 2026 · Bérénice Sujet`, deleted: false });
+    expect(fr[6]).toEqual({ label: `${step!.nameFr} (${surgery!.nameFr})`, deleted: false });
+    expect(fr[4]).toEqual({ label: 'Une dissection exemplaire', deleted: false });
+    expect(fr[9]).toEqual({ label: 'Compte supprimé', deleted: true });
+    expect(fr[10]).toEqual({ label: 'Cas supprimé', deleted: true });
+
+    // As many reads of the cases for a page of two as for a page of fourteen: one per kind on the page.
+    const pool = ctx.database.pool;
+    const original = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+    let caseReads = 0;
+    (pool as { query: unknown }).query = (config: unknown, ...rest: unknown[]) => {
+      const text = typeof config === 'string' ? config : (config as { text?: string }).text;
+      if (text?.includes('from "videos"')) caseReads++;
+      return original(config, ...rest);
+    };
+    try {
+      await page('en', 2);
+      const small = caseReads;
+      caseReads = 0;
+      await page('en', 100);
+      expect(small).toBe(1);
+      expect(caseReads).toBe(1);
+    } finally {
+      (pool as { query: unknown }).query = original;
+    }
   });
 
   it('takes whole days of the installation’s clock, the 25 hours of the day summer time ends included, and exports in that zone', async () => {

@@ -1,16 +1,39 @@
 import pino from 'pino';
-import { count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LearnerSelfVsExpert } from '@sutura/domain/self-assessment';
 import type { LearnerStats } from '@sutura/domain/stats';
-import { analyses, claims, media, preparations, selfAssessments, users, videoSteps, videos } from '../src/db/schema.ts';
+import { KPIS } from '@sutura/domain/analysis';
+import {
+  analyses,
+  analysisComments,
+  claims,
+  disagreements,
+  media,
+  preparations,
+  selfAssessments,
+  users,
+  videoSteps,
+  videos,
+} from '../src/db/schema.ts';
 import { DEMO_HISTORY_LEARNERS, seedDemoHistory } from '../src/demo/history.ts';
-import { DEMO_PASSWORD, seed } from '../src/demo/seed.ts';
+import { createDemoPreparation, type DemoPreparationState } from '../src/demo/preparation.ts';
+import { DEMO_PASSWORD, demoHistoryWanted, seed } from '../src/demo/seed.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 
 let ctx: TestContext;
 const log = pino({ level: 'silent' });
 let first: { created: number };
+const preparation = createDemoPreparation();
+/** What /v1/health said of the demo, and whether the history was still wanted, before, during and after it was made. */
+const told: { before?: DemoPreparationState; during?: DemoPreparationState; after?: DemoPreparationState } = {};
+const wanted: { before?: boolean; after?: boolean } = {};
+const progress: [number, number][] = [];
+const healthDemo = async () => {
+  const res = await ctx.inject({ method: 'GET', url: '/v1/health' });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data.demo as DemoPreparationState;
+};
 
 async function signIn(email: string) {
   const res = await ctx.inject({ method: 'POST', url: '/v1/auth', body: { email, password: DEMO_PASSWORD } });
@@ -27,7 +50,7 @@ async function learnerStats(token: string, compare: 'all' | 'specialty' = 'all')
 }
 
 beforeAll(async () => {
-  ctx = await createTestContext({ workers: false });
+  ctx = await createTestContext({ workers: false, demoPreparation: preparation });
   const { createdDemo } = await seed({
     db: ctx.database.db,
     vocabularies: ctx.services.vocabularies,
@@ -36,19 +59,60 @@ beforeAll(async () => {
     log,
   });
   expect(createdDemo).toBe(true);
+  told.before = await healthDemo();
+  wanted.before = await demoHistoryWanted(ctx.database.db);
+  // As the server does: the part begins before the first page, progresses, and ends.
+  const part = preparation.begin();
+  let asked: Promise<DemoPreparationState> | undefined;
   first = await seedDemoHistory({
     db: ctx.database.db,
     storage: ctx.storage,
     scratch: ctx.services.scratch,
     log,
     ffmpegPath: ctx.config.ffmpegPath,
-  });
+    onProgress: (done, total) => {
+      progress.push([done, total]);
+      part.progress(done, total);
+      // Halfway, a dashboard asks.
+      if (!asked && done * 2 >= total) asked = healthDemo();
+    },
+  }).finally(() => part.end());
+  told.during = await asked;
+  told.after = await healthDemo();
+  wanted.after = await demoHistoryWanted(ctx.database.db);
 }, 120_000);
 afterAll(async () => {
   await ctx?.close();
 });
 
 describe('the demo history', () => {
+  it('is said to be in preparation on /v1/health while it is made, with its progress, and no more once made', () => {
+    expect(wanted).toEqual({ before: true, after: false });
+    expect(told.before).toEqual({ preparing: false, progress: 100 });
+    expect(told.during!.preparing).toBe(true);
+    expect(told.during!.progress).toBeGreaterThanOrEqual(50);
+    expect(told.during!.progress).toBeLessThan(100);
+    expect(told.after).toEqual({ preparing: false, progress: 100 });
+    // Step by step to the end, never backwards.
+    expect(progress.at(-1)).toEqual([progress.at(-1)![1], progress.at(-1)![1]]);
+    expect(progress.map(([done]) => done)).toEqual(progress.map((_, i) => i + 1));
+  });
+
+  it('weighs each part of the demo the same, and never reads as made before every part has ended', () => {
+    const tracker = createDemoPreparation();
+    expect(tracker.state()).toEqual({ preparing: false, progress: 100 });
+    const videos = tracker.begin();
+    const history = tracker.begin();
+    expect(tracker.state()).toEqual({ preparing: true, progress: 0 });
+    videos.progress(3, 4);
+    expect(tracker.state()).toEqual({ preparing: true, progress: 37 });
+    history.progress(10, 10);
+    videos.end();
+    expect(tracker.state()).toEqual({ preparing: true, progress: 99 });
+    history.end();
+    expect(tracker.state()).toEqual({ preparing: false, progress: 100 });
+  });
+
   it("fills every point of the demo learner's statistics, and the average surgeon is someone else", async () => {
     expect(first.created).toBeGreaterThan(30);
     const stats = await learnerStats(await signIn('learner@sutura.local'));
@@ -116,6 +180,47 @@ describe('the demo history', () => {
       expect(analysis!.submittedAt!.getTime()).toBeLessThan(Date.now());
       expect(Object.keys(analysis!.stepRatings).sort()).toEqual(steps.map((s) => s.id).sort());
     }
+  });
+
+  it('has its second reviews given by a second person: own words, own leanings, disagreements on different items', async () => {
+    const db = ctx.database.db;
+    const [second] = await db.select().from(users).where(eq(users.email, 'expert2@sutura.local'));
+    const seconds = await db.select().from(analyses).where(eq(analyses.round, 2));
+    expect(seconds.length).toBe(7);
+    const flagged = await db.select().from(disagreements);
+    let differByOne = 0;
+    for (const review of seconds) {
+      expect(review.expertId).toBe(second!.id);
+      const [firstReview] = await db
+        .select()
+        .from(analyses)
+        .where(and(eq(analyses.videoId, review.videoId), eq(analyses.round, 1)));
+      // His own words, never the first expert's.
+      expect(review.assessment).not.toBe(firstReview!.assessment);
+      expect(review.advice).not.toBe(firstReview!.advice);
+      const comments = await db.select().from(analysisComments).where(eq(analysisComments.videoId, review.videoId));
+      const firstWords = new Set(comments.filter((c) => c.round === 1).map((c) => c.text));
+      const secondWords = comments.filter((c) => c.round === 2);
+      expect(secondWords.length).toBeGreaterThanOrEqual(2);
+      for (const c of secondWords) expect(firstWords.has(c.text), c.text).toBe(false);
+      // Within a level on every item of a case that is not flagged; a level apart here and there.
+      const gaps = [
+        ...KPIS.map((k) => Math.abs(review.kpiRatings[k]! - firstReview!.kpiRatings[k]!)),
+        ...Object.keys(firstReview!.stepRatings).map((id) => Math.abs(review.stepRatings[id]! - firstReview!.stepRatings[id]!)),
+      ];
+      differByOne += gaps.filter((g) => g === 1).length;
+      const disagreement = flagged.find((d) => d.videoId === review.videoId);
+      if (!disagreement) expect(Math.max(...gaps)).toBeLessThanOrEqual(1);
+      else expect(disagreement.maxGap).toBe(Math.max(...gaps));
+    }
+    expect(differByOne).toBeGreaterThanOrEqual(7);
+    // Some cases flagged, not all; on different skills and steps, by two or three levels.
+    expect(flagged.length).toBeGreaterThanOrEqual(2);
+    expect(flagged.length).toBeLessThan(seconds.length);
+    const items = flagged.flatMap((d) => d.items as { kind: string; key: string }[]);
+    expect(new Set(items.map((i) => i.key)).size).toBeGreaterThanOrEqual(3);
+    expect(new Set(items.map((i) => i.kind))).toEqual(new Set(['kpi', 'step']));
+    expect(new Set(flagged.map((d) => d.maxGap))).toEqual(new Set([2, 3]));
   });
 
   it('gives each case files of its own: deleting one leaves the others playable', async () => {

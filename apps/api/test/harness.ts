@@ -16,6 +16,7 @@ import type { ResolveHost } from '../src/modules/push/push-endpoint.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { specialties, users } from '../src/db/schema.ts';
 import { createQueue, type Queue } from '../src/jobs/queue.ts';
+import type { DemoPreparation } from '../src/demo/preparation.ts';
 import { createJobHandlers } from '../src/jobs/workers.ts';
 import { createMailer } from '../src/modules/mail/mailer.ts';
 import { hashPassword } from '../src/modules/auth/auth.service.ts';
@@ -111,6 +112,8 @@ export async function createTestContext(
     pushResolve?: ResolveHost;
     /** The random source of the second-review draw (docs/double-review.md). */
     random?: () => number;
+    /** What the demo is still making, as the server tells it on /v1/health (demo/preparation.ts). */
+    demoPreparation?: DemoPreparation;
   } = {},
 ): Promise<TestContext> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sutura-test-'));
@@ -180,6 +183,7 @@ export async function createTestContext(
     validateResponses: true,
     ...(opts.pushResolve ? { pushResolve: opts.pushResolve } : {}),
     ...(opts.random ? { random: opts.random } : {}),
+    ...(opts.demoPreparation ? { demoPreparation: opts.demoPreparation } : {}),
   });
   if (opts.workers !== false) {
     const pipeline = {

@@ -169,6 +169,12 @@ describe('who may see and change a preparation', () => {
     const detail = await call('GET', `/editor/videos/${video.id}`, editor);
     expect(detail.json().data.sourceUrl).toMatch(/^\/v1\/media\//);
     expect((await call('GET', '/editor/held', other)).json().data.data).toEqual([]);
+    // Paged as the pool: the same query string, the same envelope.
+    const paged = await call('GET', '/editor/held?limit=1&page=1', editor);
+    expect(paged.statusCode, paged.body).toBe(200);
+    expect(paged.json().data).toMatchObject({ total: held.length, page: 1, limit: 1 });
+    expect(paged.json().data.data).toHaveLength(1);
+    expect((await call('GET', '/editor/held?limit=101', editor)).statusCode).toBe(400);
   });
 
   it("refuses a stale holder's writes after the lease ran out and another editor took the video", async () => {

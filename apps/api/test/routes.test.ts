@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, isErrorCode } from '@sutura/domain/errors';
+import { DEFAULT_PREFERENCES } from '@sutura/domain/preferences';
 import { ROLES, type Role } from '@sutura/domain/roles';
 import { registerAccessControl } from '../src/http/access.ts';
 import { createTestContext, type TestContext } from './harness.ts';
@@ -356,6 +357,28 @@ describe('404 for what does not exist', () => {
         expectError(res, 404, 'NOT_FOUND');
       }
     }
+  });
+
+  it('answers a path whose id names nothing with 404 before any access rule, for any method, in the caller’s language', async () => {
+    const english = await ctx.createUser('learner', { preferences: { ...DEFAULT_PREFERENCES, langCode: 'en' } });
+    const withId = ctx.routes.filter((r) => r.url.includes('/:id') && r.access !== 'public');
+    expect(withId.length).toBeGreaterThan(10);
+    for (const route of withId) {
+      const url = fill(route.url, 'login');
+      // Nobody signed in: not "your session has expired", the path is unknown; told in English when asked.
+      const anonymous = await inject({ method: route.method, url, headers: { 'accept-language': 'en-GB,en;q=0.9' } });
+      expectError(anonymous, 404, 'NOT_FOUND');
+      expect(anonymous.json().error.message, key(route)).toBe(ERRORS.NOT_FOUND.en);
+      // A token that no longer signs in changes nothing.
+      const stale = await inject({ method: route.method, url, token: 'expired.token.value', headers: { 'accept-language': 'en' } });
+      expectError(stale, 404, 'NOT_FOUND');
+      // A signed-in person reads it in their own language, whatever role the route wants.
+      const signedIn = await inject({ method: route.method, url, token: english.token });
+      expectError(signedIn, 404, 'NOT_FOUND');
+      expect(signedIn.json().error.message, key(route)).toBe(ERRORS.NOT_FOUND.en);
+    }
+    // A well-formed id still meets the access rule first: an anonymous caller learns nothing of it.
+    expectError(await inject({ method: 'GET', url: `/v1/videos/${randomUUID()}` }), 401, 'UNAUTHORIZED');
   });
 
   it('answers an unknown /v1 path with 404 in the envelope, in the caller’s language', async () => {

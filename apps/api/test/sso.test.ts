@@ -427,6 +427,15 @@ describe('refusals of the protocol', () => {
       'an expired ID token',
       (p) => (t) => p.resign(t, (c) => ({ ...c, iat: Math.floor(Date.now() / 1000) - 7200, exp: Math.floor(Date.now() / 1000) - 3600 })),
     ],
+    [
+      'an ID token issued a day in the future',
+      (p) => (t) =>
+        p.resign(t, (c) => ({ ...c, iat: Math.floor(Date.now() / 1000) + 86_400, exp: Math.floor(Date.now() / 1000) + 87_000 })),
+    ],
+    [
+      'an ID token issued beyond the clock difference tolerated (30 s)',
+      (p) => (t) => p.resign(t, (c) => ({ ...c, iat: Math.floor(Date.now() / 1000) + 90 })),
+    ],
     ['a badly signed ID token', (p) => (t) => p.forge(t)],
     ['an ID token with alg none', (p) => async (t) => p.unsigned(t)],
   ];
@@ -440,6 +449,16 @@ describe('refusals of the protocol', () => {
       }
     });
   }
+
+  it('accepts an ID token issued a few seconds ahead, within the clock difference tolerated', async () => {
+    keycloak.tamper = (t) => keycloak.resign(t, (c) => ({ ...c, iat: Math.floor(Date.now() / 1000) + 10 }));
+    try {
+      const { res } = await signInAs(keycloak, 'chu', account);
+      expect(res.headers.location).toBe('/auth/sso');
+    } finally {
+      keycloak.tamper = undefined;
+    }
+  });
 
   it('refuses while the provider is unreachable', async () => {
     await expectRefused(() => ctx.inject({ method: 'GET', url: '/v1/auth/sso/down/start' }), 'SSO_PROVIDER_UNREACHABLE');

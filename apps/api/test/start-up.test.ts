@@ -17,6 +17,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const SERVER_MODULES = [
   'app.ts',
   'demo/seed.ts',
+  'demo/preparation.ts',
   'jobs/workers.ts',
   'jobs/queue.ts',
   'realtime/socket.ts',

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERRORS } from '@sutura/domain/errors';
+import { DEFAULT_PREFERENCES } from '@sutura/domain/preferences';
 import { createTestContext, type TestContext } from './harness.ts';
 
 /**
@@ -11,6 +13,7 @@ import { createTestContext, type TestContext } from './harness.ts';
  */
 let ctx: TestContext;
 let webDist: string;
+const METRICS_TOKEN = 'metrics-token-of-the-delivery-test';
 const script = `export const greeting = ${JSON.stringify('bonjour '.repeat(400))};\n`;
 const page = `<!doctype html><html><head><title>Sutura</title></head><body><div id="root"></div>${'<!-- -->'.repeat(100)}</body></html>`;
 
@@ -28,7 +31,7 @@ beforeAll(async () => {
   await writeBuilt(path.join(webDist, 'assets/greeting-Bx3Yz9aQ.js'), script);
   await writeBuilt(path.join(webDist, 'sw.js'), `self.addEventListener('fetch', () => {});\n${'//\n'.repeat(300)}`);
   await writeFile(path.join(webDist, 'manifest.webmanifest'), '{"name":"Sutura"}');
-  ctx = await createTestContext({ env: { WEB_DIST: webDist }, serveWeb: true, workers: false });
+  ctx = await createTestContext({ env: { WEB_DIST: webDist, METRICS_TOKEN }, serveWeb: true, workers: false });
 });
 
 afterAll(async () => {
@@ -123,5 +126,86 @@ describe('API answers', () => {
     });
     expect(gzipped.statusCode).toBeGreaterThanOrEqual(400);
     expect(gzipped.statusCode).toBeLessThan(500);
+  });
+});
+
+describe('paths that are never the web app', () => {
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, headers: Record<string, string> = {}) =>
+    ctx.app.inject({ method, url, headers, ...(method === 'GET' || method === 'DELETE' ? {} : { payload: {} }) });
+  const notFound = (lang: 'fr' | 'en') => ({ success: false, error: { code: 'NOT_FOUND', message: ERRORS.NOT_FOUND[lang] } });
+
+  it('answer with a trailing slash as without one: /metrics/, /v1/health/, a route with an id', async () => {
+    for (const headers of [{}, { authorization: `Bearer ${METRICS_TOKEN}` }] as Record<string, string>[]) {
+      const bare = await call('GET', '/metrics', headers);
+      const slashed = await call('GET', '/metrics/', headers);
+      expect(slashed.statusCode).toBe(bare.statusCode);
+      expect(slashed.headers['content-type']).toBe(bare.headers['content-type']);
+      expect(slashed.body).not.toContain('<html');
+    }
+    expect((await call('GET', '/metrics/')).json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    expect((await call('GET', '/metrics/', { authorization: `Bearer ${METRICS_TOKEN}` })).statusCode).toBe(200);
+
+    const health = await call('GET', '/v1/health/');
+    expect(health.statusCode).toBe(200);
+    expect(health.json().data).toEqual((await call('GET', '/v1/health')).json().data);
+    const vocabulary = await call('GET', '/v1/vocabularies/surgeries/');
+    expect(vocabulary.statusCode).toBe(200);
+    expect(vocabulary.json().data).toEqual((await call('GET', '/v1/vocabularies/surgeries')).json().data);
+    // A protected route with a slash is the same route: the same rule.
+    expect((await call('GET', '/v1/dashboard/')).statusCode).toBe(401);
+  });
+
+  it('unknown, are a 404 in the envelope for every method, in the caller’s language, never the page', async () => {
+    const paths = [
+      '/health',
+      '/health/',
+      '/ready',
+      '/v1',
+      '/v1/',
+      '/v1/auth/login',
+      '/v1/nothing/here/',
+      '/api/videos',
+      '/metrics/extra',
+      '/socket.io/x',
+    ];
+    for (const url of paths) {
+      for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+        const res = await call(method, url, { 'accept-language': 'en-GB,en;q=0.9' });
+        expect(res.statusCode, `${method} ${url}`).toBe(404);
+        expect(res.json(), `${method} ${url}`).toEqual(notFound('en'));
+      }
+    }
+    expect((await call('GET', '/health', { 'accept-language': 'fr-FR,fr;q=0.9' })).json()).toEqual(notFound('fr'));
+  });
+
+  it('a write to a page of the web app (POST /auth/login) is a 404 in the caller’s language, signed in or not, never 401', async () => {
+    const person = await ctx.createUser('learner', { preferences: { ...DEFAULT_PREFERENCES, langCode: 'en' } });
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+      const anonymous = await call(method, '/auth/login', { 'accept-language': 'en-US,en;q=0.8', 'content-type': 'application/json' });
+      expect(anonymous.statusCode, method).toBe(404);
+      expect(anonymous.json(), method).toEqual(notFound('en'));
+      // A token that no longer signs anyone in changes nothing: the route does not exist.
+      const stale = await call(method, '/auth/login', { authorization: 'Bearer expired.token.value', 'accept-language': 'en' });
+      expect(stale.statusCode, method).toBe(404);
+      expect(stale.json(), method).toEqual(notFound('en'));
+      const signedIn = await call(method, '/auth/login', { authorization: `Bearer ${person.token}` });
+      expect(signedIn.statusCode, method).toBe(404);
+      expect(signedIn.json(), method).toEqual(notFound('en'));
+    }
+    // Nor does a body it could not read: the route is unknown before the body is wrong.
+    const garbled = await ctx.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { 'content-type': 'application/json', 'accept-language': 'en' },
+      payload: '{"email": ',
+    });
+    expect(garbled.statusCode).toBe(404);
+    expect(garbled.json()).toEqual(notFound('en'));
+    // Its page is still the web app's, as every client route.
+    for (const url of ['/auth/login', '/auth/login/', '/dashboard/', '/healthy-habits']) {
+      const page = await call('GET', url);
+      expect(page.statusCode, url).toBe(200);
+      expect(page.headers['content-type'], url).toMatch(/^text\/html/);
+    }
   });
 });

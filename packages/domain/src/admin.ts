@@ -133,9 +133,16 @@ export const auditEntrySchema = z.object({
   action: z.string(),
   entity: z.string(),
   entityId: z.string().nullable(),
+  /**
+   * What the entry is about, in the reader's language: a case as its surgery, date and author; a
+   * person as their name and email; a term as its name. `deleted` when the row it named is gone
+   * (the label then says so). Null when the entry names nothing (an export, every surgery at once).
+   */
+  subject: z.object({ label: z.string(), deleted: z.boolean() }).nullable(),
   ip: z.string().nullable(),
   createdAt: z.string(),
 });
+export type AuditSubject = NonNullable<z.infer<typeof auditEntrySchema>['subject']>;
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 /**

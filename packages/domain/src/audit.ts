@@ -122,6 +122,27 @@ export const AUDIT_ENTITIES = {
 
 export type AuditEntity = keyof typeof AUDIT_ENTITIES;
 
+/** What an entry's subject reads as once the row it named was deleted (the entry keeps its id). */
+export const AUDIT_SUBJECT_GONE = {
+  user: { fr: 'Compte supprimé', en: 'Deleted account' },
+  video: { fr: 'Cas supprimé', en: 'Deleted case' },
+  media: { fr: 'Fichier supprimé', en: 'Deleted file' },
+  best_case: { fr: 'Best case supprimé', en: 'Deleted best case' },
+  organ: { fr: 'Organe supprimé', en: 'Deleted organ' },
+  surgery: { fr: 'Chirurgie supprimée', en: 'Deleted surgery' },
+  surgery_step: { fr: 'Étape de chirurgie supprimée', en: 'Deleted surgery step' },
+  specialty: { fr: 'Spécialité supprimée', en: 'Deleted specialty' },
+} as const satisfies Partial<Record<AuditEntity, Label>>;
+
+/** The words of a subject's label that are not names: a case without a surgery, the kind of a case's file. */
+export const AUDIT_SUBJECT_WORDS = {
+  caseWithoutSurgery: { fr: 'Cas sans chirurgie', en: 'Case without a surgery' },
+  file: { fr: 'Fichier', en: 'File' },
+  'media.video': { fr: 'Vidéo d’origine', en: 'Original video' },
+  'media.prepared-video': { fr: 'Vidéo préparée', en: 'Prepared video' },
+  'media.voice': { fr: 'Note vocale', en: 'Voice note' },
+} as const satisfies Record<string, Label>;
+
 export function isAuditAction(value: string): value is AuditAction {
   return Object.hasOwn(AUDIT_ACTIONS, value);
 }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { AUDIT_ACTION_GROUPS, AUDIT_ACTIONS, AUDIT_ENTITIES, auditActionLabel, auditActionsOf, auditEntityLabel } from './audit.ts';
+import {
+  AUDIT_ACTION_GROUPS,
+  AUDIT_ACTIONS,
+  AUDIT_ENTITIES,
+  AUDIT_SUBJECT_GONE,
+  AUDIT_SUBJECT_WORDS,
+  auditActionLabel,
+  auditActionsOf,
+  auditEntityLabel,
+} from './audit.ts';
 import { ERRORS, errorMessage, fileTooBigMessage, formatBytes } from './errors.ts';
 import { NOTIFICATION_KINDS } from './notifications.ts';
 import { languageFromAcceptHeader } from './i18n.ts';
@@ -56,13 +65,27 @@ describe('error catalogue', () => {
 describe('labels of the audit log', () => {
   const labelled = (entries: object) => Object.entries(entries) as [string, { fr: string; en: string }][];
 
-  it('has a French and an English label for every action, family and entity', () => {
-    for (const [key, label] of [...labelled(AUDIT_ACTIONS), ...labelled(AUDIT_ACTION_GROUPS), ...labelled(AUDIT_ENTITIES)]) {
+  it('has a French and an English label for every action, family, entity and word of a subject', () => {
+    for (const [key, label] of [
+      ...labelled(AUDIT_ACTIONS),
+      ...labelled(AUDIT_ACTION_GROUPS),
+      ...labelled(AUDIT_ENTITIES),
+      ...labelled(AUDIT_SUBJECT_GONE),
+      ...labelled(AUDIT_SUBJECT_WORDS),
+    ]) {
       expect(label.fr.trim(), key).not.toBe('');
       expect(label.en.trim(), key).not.toBe('');
       expect(label.fr, key).not.toMatch(/[a-z]+[._][a-z]+/);
       expect(label.en, key).not.toMatch(/[a-z]+[._][a-z]+/);
     }
+  });
+
+  it('says what a deleted row was for every entity that names a row', () => {
+    expect(Object.keys(AUDIT_SUBJECT_GONE).sort()).toEqual(
+      Object.keys(AUDIT_ENTITIES)
+        .filter((e) => e !== 'audit_log')
+        .sort(),
+    );
   });
 
   it('puts every action in a family the filter offers, and every family has actions', () => {

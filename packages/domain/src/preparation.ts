@@ -151,7 +151,7 @@ export const heldItemSchema = poolItemSchema.extend({
   renderStatus: z.enum(RENDER_STATUSES),
 });
 export type HeldItem = z.infer<typeof heldItemSchema>;
-export const heldListResponse = z.object({ data: z.array(heldItemSchema) });
+export const heldListResponse = z.object({ data: z.array(heldItemSchema), total: z.number(), page: z.number(), limit: z.number() });
 
 export const preparedItemSchema = poolItemSchema.extend({
   status: z.enum(VIDEO_STATUSES),

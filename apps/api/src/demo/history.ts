@@ -30,11 +30,11 @@ import { fileArg, run } from '../media-pipeline/ffmpeg.ts';
 import { hashPassword } from '../modules/auth/auth.service.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { Scratch } from '../storage/scratch.ts';
+import { secondReview } from './second-review.ts';
 import { DEMO_FONT } from './video-generator.ts';
-import { DEMO_PASSWORD } from './seed.ts';
+import { DEMO_HISTORY_MARKER, DEMO_PASSWORD } from './seed.ts';
 
-/** Marks the history as made (app_state), written in the same transaction as its rows. */
-export const DEMO_HISTORY_MARKER = 'seed.demo-history';
+export { DEMO_HISTORY_MARKER };
 const DAY_MS = 86_400_000;
 
 /** Demo surgeons who only appear through their past cases: the average surgeon is not the demo learner alone. */
@@ -235,6 +235,8 @@ export async function seedDemoHistory(deps: {
   log: Logger;
   ffmpegPath?: string;
   clock?: () => Date;
+  /** Told after each clip encoded, each case's files stored, and the rows written. */
+  onProgress?: (done: number, total: number) => void;
 }): Promise<{ created: number }> {
   const { db, storage, log } = deps;
   const now = (deps.clock ?? (() => new Date()))();
@@ -266,12 +268,12 @@ export async function seedDemoHistory(deps: {
   const surgeryCodes = [...new Set(TRACKS.flatMap((t) => t.surgeries))];
   const surgeryRows = await db.select().from(surgeries).where(inArray(surgeries.code, surgeryCodes));
   const surgeryByCode = new Map(surgeryRows.map((s) => [s.code, s]));
-  const stepsBySurgery = new Map<string, { id: string; nameEn: string }[]>();
+  const stepsBySurgery = new Map<string, { id: string; nameEn: string; nameFr: string }[]>();
   for (const s of surgeryRows) {
     stepsBySurgery.set(
       s.id,
       await db
-        .select({ id: surgerySteps.id, nameEn: surgerySteps.nameEn })
+        .select({ id: surgerySteps.id, nameEn: surgerySteps.nameEn, nameFr: surgerySteps.nameFr })
         .from(surgerySteps)
         .where(eq(surgerySteps.surgeryId, s.id))
         .orderBy(asc(surgerySteps.position))
@@ -280,9 +282,16 @@ export async function seedDemoHistory(deps: {
   }
 
   // Encoded in the scratch space (a few MB), kept in memory to be stored once per case.
+  const plannedCases = TRACKS.reduce((sum, t) => sum + t.cases, 0);
+  const stepsToDo = surgeryRows.length + plannedCases + 1;
+  let stepsMade = 0;
+  const stepDone = () => deps.onProgress?.(++stepsMade, stepsToDo);
   const clips = new Map<string, { video: Buffer; poster: Buffer }>();
   await deps.scratch.withDir('demo-history-', 64 * 1024 * 1024, async (work) => {
-    for (const s of surgeryRows) clips.set(s.code, await encodeClip(work, s, CLIP_SECONDS[s.code] ?? 420, deps.ffmpegPath));
+    for (const s of surgeryRows) {
+      clips.set(s.code, await encodeClip(work, s, CLIP_SECONDS[s.code] ?? 420, deps.ffmpegPath));
+      stepDone();
+    }
   });
 
   const passwordHash = await hashPassword(DEMO_PASSWORD);
@@ -327,6 +336,7 @@ export async function seedDemoHistory(deps: {
   >();
   for (const plan of plans) {
     const clip = clips.get(plan.surgeryCode);
+    stepDone();
     if (!clip) continue;
     const videoMediaId = randomUUID();
     const posterMediaId = randomUUID();
@@ -380,6 +390,7 @@ export async function seedDemoHistory(deps: {
         ).map((u) => [u.email, u.id]),
       );
 
+      let doubleReviewed = 0;
       for (const plan of plans) {
         const authorId = authors.get(plan.authorEmail);
         const surgery = surgeryByCode.get(plan.surgeryCode);
@@ -485,7 +496,13 @@ export async function seedDemoHistory(deps: {
         ]);
 
         const layout = stepLayout(seconds, plan.progress, jitter);
-        const steps = vocabulary.map((s, i) => ({ id: randomUUID(), surgeryStepId: s.id, name: s.nameEn, ...layout[i]! }));
+        const steps = vocabulary.map((s, i) => ({
+          id: randomUUID(),
+          surgeryStepId: s.id,
+          name: s.nameEn,
+          nameFr: s.nameFr,
+          ...layout[i]!,
+        }));
         await tx.insert(preparations).values({
           videoId: plan.videoId,
           editorId,
@@ -542,10 +559,11 @@ export async function seedDemoHistory(deps: {
           createdAt: submittedAt,
           updatedAt: submittedAt,
         });
-        // Every sixth case was drawn for a second review (docs/double-review.md): most agree within
-        // a level, the first one disagrees by 2 levels on tissue handling and is flagged. Its
-        // ratings reached its learner once the result was released and the self-assessment
-        // answered (the demo learner's, before) or the result read (docs/self-assessment.md).
+        // Every sixth case was drawn for a second review (docs/double-review.md), given by a second
+        // person (second-review.ts): within a level of the first expert on most items, and on a few
+        // cases two or three levels apart on one skill or one step, which flags them. Its ratings
+        // reached its learner once the result was released and the self-assessment answered (the
+        // demo learner's, before) or the result read (docs/self-assessment.md).
         await tx
           .update(videos)
           .set({
@@ -555,39 +573,42 @@ export async function seedDemoHistory(deps: {
           })
           .where(eq(videos.id, plan.videoId));
         if (twice) {
-          const flagged = plan.index === 2;
-          const shift = (value: number, i: number) => clamp(value + ((i + plan.index) % 3 === 0 ? 1 : 0) * (value >= 5 ? -1 : 1), 1, 5);
-          const secondKpis = Object.fromEntries(KPIS.map((k, i) => [k, shift(kpiRatings[k]!, i)]));
-          if (flagged)
-            secondKpis.tissueHandling = kpiRatings.tissueHandling! >= 3 ? kpiRatings.tissueHandling! - 2 : kpiRatings.tissueHandling! + 2;
-          const secondSteps = Object.fromEntries(Object.entries(stepRatings).map(([id, v], i) => [id, shift(v, i + 1)]));
+          const second = secondReview({
+            order: doubleReviewed++,
+            kpiRatings,
+            steps: steps.map((s) => ({ id: s.id, nameFr: s.nameFr, start: s.start, rating: stepRatings[s.id]! })),
+            globalRating: clamp(Math.round(level), 1, 5),
+            random: random(9001 + plan.index * 37 + plan.authorEmail.length * 11 + plan.track.cases),
+          });
           const secondAt = new Date(submittedAt.getTime() + 20 * 3600_000);
           await tx.insert(analyses).values({
             videoId: plan.videoId,
             round: 2,
             expertId: secondExpertId,
             status: 'submitted',
-            stepRatings: secondSteps,
-            kpiRatings: secondKpis,
-            globalRating: clamp(Math.round(level + (flagged ? -1 : 0)), 1, 5),
-            assessment: words.assessment,
-            advice: words.advice,
+            stepRatings: second.stepRatings,
+            kpiRatings: second.kpiRatings,
+            globalRating: second.globalRating,
+            assessment: second.assessment,
+            advice: second.advice,
             createdAt: new Date(secondAt.getTime() - 2 * 3600_000),
             updatedAt: secondAt,
             submittedAt: secondAt,
           });
-          await tx.insert(analysisComments).values({
-            videoId: plan.videoId,
-            round: 2,
-            start: steps[0]!.start + 5,
-            text: words.comment,
-            createdAt: secondAt,
-            updatedAt: secondAt,
-          });
+          await tx.insert(analysisComments).values(
+            second.comments.map((c) => ({
+              videoId: plan.videoId,
+              round: 2,
+              start: c.start,
+              text: c.text,
+              createdAt: secondAt,
+              updatedAt: secondAt,
+            })),
+          );
           const items = disagreementsOf(
             [
               { round: 1, kpiRatings, stepRatings },
-              { round: 2, kpiRatings: secondKpis, stepRatings: secondSteps },
+              { round: 2, kpiRatings: second.kpiRatings, stepRatings: second.stepRatings },
             ],
             steps.map((s) => s.id),
           );
@@ -604,6 +625,7 @@ export async function seedDemoHistory(deps: {
     if (err instanceof HistoryAlreadyMade) return { created: 0 };
     throw err;
   }
+  stepDone();
   log.info({ created }, 'demo history seeded');
   return { created };
 }

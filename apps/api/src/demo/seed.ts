@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { count, eq } from 'drizzle-orm';
+import { count, eq, inArray } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Role } from '@sutura/domain/roles';
 import { DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_PREFERENCES } from '@sutura/domain/preferences';
@@ -13,6 +13,8 @@ import type { VocabularyService } from '../modules/vocabularies/vocabularies.ser
 export const RPPS_SAMPLE_FILE = path.join(import.meta.dirname, '../modules/rpps/sample/PS_LibreAcces_Personne_activite_sample.txt');
 
 export const DEMO_PASSWORD = 'sutura2026';
+/** Marks the demo history as made (app_state), written in the same transaction as its rows (history.ts). */
+export const DEMO_HISTORY_MARKER = 'seed.demo-history';
 export const DEMO_ACCOUNTS: { email: string; role: Role; firstName: string; lastName: string }[] = [
   { email: 'learner@sutura.local', role: 'learner', firstName: 'Camille', lastName: 'Martin' },
   { email: 'learner2@sutura.local', role: 'learner', firstName: 'Julien', lastName: 'Moreau' },
@@ -53,6 +55,21 @@ export async function seed(deps: { db: Db; vocabularies: VocabularyService; rpps
     }
   }
   return { createdDemo };
+}
+
+/**
+ * Whether the demo history is still to be made: not made yet, and its learner and expert are here
+ * (history.ts makes nothing otherwise). Asked before the server answers, so that the dashboards
+ * say from the first page that the demo is being prepared (demo/preparation.ts).
+ */
+export async function demoHistoryWanted(db: Db): Promise<boolean> {
+  const [done] = await db.select({ key: appState.key }).from(appState).where(eq(appState.key, DEMO_HISTORY_MARKER));
+  if (done) return false;
+  const [{ n } = { n: 0 }] = await db
+    .select({ n: count() })
+    .from(users)
+    .where(inArray(users.email, ['learner@sutura.local', 'expert@sutura.local']));
+  return n === 2;
 }
 
 async function createDemoAccounts(db: Db): Promise<void> {

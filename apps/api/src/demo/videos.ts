@@ -110,6 +110,8 @@ export async function seedDemoVideos(deps: {
   storage: Storage;
   scratch: Scratch;
   log: Logger;
+  /** Told after each case is made (the pictures-only case last). */
+  onProgress?: (done: number, total: number) => void;
 }): Promise<Map<string, number>> {
   const durations = new Map<string, number>();
   const { db, queue, log } = deps;
@@ -118,7 +120,9 @@ export async function seedDemoVideos(deps: {
     (await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, emails))).map((u) => [u.email, u.id]),
   );
 
-  for (const demo of CASES) {
+  const total = CASES.length + 1;
+  for (const [made, demo] of CASES.entries()) {
+    if (made > 0) deps.onProgress?.(made, total);
     const authorId = people.get(demo.author);
     const [surgery] = await db.select().from(surgeries).where(eq(surgeries.code, demo.surgery));
     if (!authorId || !surgery) continue;
@@ -180,6 +184,7 @@ export async function seedDemoVideos(deps: {
     log.info({ videoId: row!.id, surgery: demo.surgery }, 'demo video queued');
   }
 
+  deps.onProgress?.(CASES.length, total);
   // A pictures-only case: two docking pictures drawn here.
   const authorId = people.get('learner@sutura.local');
   const [surgery] = await db.select().from(surgeries).where(eq(surgeries.code, 'kidney_transplantation'));
@@ -222,5 +227,6 @@ export async function seedDemoVideos(deps: {
       await db.insert(videoPictures).values({ videoId: row!.id, mediaId: picture.id, position: i });
     }
   }
+  deps.onProgress?.(total, total);
   return durations;
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { Role } from '@sutura/domain/roles';
 import type { Language } from '@sutura/domain/i18n';
 import type { Preferences } from '@sutura/domain/preferences';
+import { hasForbiddenCharacters } from '@sutura/domain/rules';
 import { AppError } from './errors.ts';
 import { sessionCookieToken, wantsSessionCookie } from './session-cookie.ts';
 
@@ -69,17 +70,32 @@ export function registerAccessControl(app: FastifyInstance, auth: Authenticator)
     for (const method of [route.method].flat()) if (method !== 'HEAD') table.push({ method, url: route.url, access });
   });
 
-  // Runs before validation so that an anonymous caller gets 401, not a 400 about their input.
+  // Runs before validation so that an anonymous caller gets 401, not a 400 about their input. A
+  // path whose parameters name nothing (`/v1/users/login`: not an id) is an unknown path: a 404
+  // before any access rule, in the caller's language (their token read first, for their preference).
   app.addHook('preValidation', async (request) => {
     const access = request.routeOptions.config.access;
     const token = requestToken(request);
     if (token) request.user = await auth.authenticate(token);
+    if (!paramsNameSomething(request)) throw new AppError('NOT_FOUND');
     if (access === undefined || access === 'public') return;
     if (!request.user) throw new AppError('UNAUTHORIZED');
     if (access === 'authenticated') return;
     if (!access.some((role) => request.user!.roles.includes(role))) throw new AppError('FORBIDDEN');
   });
   return table;
+}
+
+/**
+ * Whether the path's parameters have the shape of the route's (an id, a known kind): the route's
+ * own schema decides. Characters no text may hold are left to the input guard, which names them.
+ */
+function paramsNameSomething(request: FastifyRequest): boolean {
+  const schema = request.routeOptions.schema?.params as { safeParse?: (value: unknown) => { success: boolean } } | undefined;
+  if (typeof schema?.safeParse !== 'function') return true;
+  const values = Object.values((request.params as Record<string, unknown> | undefined) ?? {});
+  if (values.some((v) => typeof v === 'string' && hasForbiddenCharacters(v))) return true;
+  return schema.safeParse(request.params).success;
 }
 
 export function requireUser(request: FastifyRequest): RequestUser {

@@ -62,6 +62,8 @@ function fastifyErrorCode(error: FastifyError): ErrorCode | undefined {
 
 export function registerEnvelope(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // A path that names no route is a 404, whatever else the request got wrong (its body, its token).
+    if (request.is404 && isClientError(error)) return fail(request, reply, 404, 'NOT_FOUND');
     if (error instanceof AppError) return fail(request, reply, error.status, error.code, error.params, error.details);
     if (error instanceof QueryError) return fail(request, reply, 400, 'QUERY_UNKNOWN_FIELD', { field: error.field });
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -112,16 +114,29 @@ export function registerEnvelope(app: FastifyInstance): void {
   });
 }
 
+/**
+ * Paths that are the API's, the process's or the build's, never a page of the web app: an unknown
+ * one is a 404 in the envelope, whatever the method (a probe of `/health` must not read the page
+ * as a success, a missing chunk of an older deployment must not load it as a script).
+ */
+const NOT_PAGES = /^\/(?:v\d+|api|metrics|health|ready|socket\.io|assets|docs)(?:[/?#.]|$)/i;
+
 export function registerNotFound(
   app: FastifyInstance,
   serveWeb: ((request: FastifyRequest, reply: FastifyReply) => unknown) | undefined,
 ): void {
   app.setNotFoundHandler((request, reply) => {
-    // A missing built file (a chunk of an older deployment) is a 404, not the app's page.
-    const notPage = request.url.startsWith('/v1/') || request.url === '/v1' || request.url.startsWith('/assets/');
-    if (notPage || !serveWeb || request.method !== 'GET') return fail(request, reply, 404, 'NOT_FOUND');
+    if (NOT_PAGES.test(request.url) || !serveWeb || request.method !== 'GET') return fail(request, reply, 404, 'NOT_FOUND');
+    // Any other path is one of the web app's own pages (its router draws it, or its "not found").
     return serveWeb(request, reply);
   });
+}
+
+/** A refusal of the request itself (4xx), as opposed to the server failing or a dependency out of reach. */
+function isClientError(error: FastifyError): boolean {
+  if (error instanceof AppError) return error.status < 500;
+  if (error instanceof QueryError || hasZodFastifySchemaValidationErrors(error)) return true;
+  return error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500;
 }
 
 /** PostgreSQL's classes of errors that mean "not reachable now": connection exceptions and shutdowns. */

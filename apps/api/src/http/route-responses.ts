@@ -15,7 +15,6 @@ import {
   analysisResultSchema,
   commentSchema,
   draftSchema,
-  expertListItemSchema,
   expertListResponse,
   expertWorkspaceSchema,
   voiceAdviceSchema,
@@ -104,6 +103,12 @@ const healthData = z.object({
   maxUploadBytes: z.number().describe('Largest video file accepted, in bytes.'),
   mediaPipeline: z.boolean().describe('Whether ffmpeg and ffprobe were found and work: uploads can become playable videos.'),
   pushPublicKey: z.string().describe('VAPID public key for Web Push subscriptions.'),
+  demo: z
+    .object({
+      preparing: z.boolean().describe('The demo data are still being made (first start): the dashboards say so.'),
+      progress: z.number().describe('How far, in percent; 100 when nothing is being prepared.'),
+    })
+    .describe('What the demo is still making after the server answers.'),
 });
 
 const ERROR_CODES = Object.keys(ERRORS) as [ErrorCode, ...ErrorCode[]];
@@ -298,7 +303,7 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'DELETE /v1/videos/:id/pictures/:pictureId': json(videoDetailSchema, 'The case without that picture.'),
 
   'GET /v1/editor/pool': json(poolListResponse, 'Cases waiting for an editor, priority first, then oldest.'),
-  'GET /v1/editor/held': json(heldListResponse, 'Cases the editor holds, with the end of each lease.'),
+  'GET /v1/editor/held': json(heldListResponse, 'Cases the editor holds, with the end of each lease, soonest end first, paged.'),
   'GET /v1/editor/prepared': json(preparedListResponse, 'Cases the editor has prepared, paged.'),
   'POST /v1/editor/videos/:id/claim': json(claimResponse, "The case is the editor's for 12 hours; keep the fencing token for every write."),
   'POST /v1/editor/videos/:id/release': json(releaseResponse, 'The case is given back to the pool.'),
@@ -315,7 +320,7 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   ),
 
   'GET /v1/expert/pool': json(expertListResponse, 'Prepared cases waiting for an expert.'),
-  'GET /v1/expert/held': json(z.object({ data: z.array(expertListItemSchema) }), 'Cases the expert holds, with the end of each lease.'),
+  'GET /v1/expert/held': json(expertListResponse, 'Cases the expert holds, with the end of each lease, soonest end first, paged.'),
   'GET /v1/expert/analysed': json(expertListResponse, 'Cases the expert has analysed, paged.'),
   'POST /v1/expert/videos/:id/claim': json(claimResponse, "The case is the expert's for 12 hours; keep the fencing token for every write."),
   'POST /v1/expert/videos/:id/release': json(

@@ -62,7 +62,7 @@ export function adminRoutes(deps: {
     app.get('/admin/audit', { config: read, schema: { tags, querystring: auditQuerystring } }, async (request) => {
       const { cursor, ...rest } = request.query;
       const query = parseListQuery(rest, { filter: AUDIT_FILTERS });
-      return ok(await auditLog.list(query, cursor));
+      return ok(await auditLog.list(query, requestLanguage(request), cursor));
     });
 
     // The same filters as the list, as a CSV file streamed while it is read (newest first).

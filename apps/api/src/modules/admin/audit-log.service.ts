@@ -8,6 +8,7 @@ import type { Db } from '../../db/client.ts';
 import { auditLog, users } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { containsPattern } from './admin.service.ts';
+import { createAuditSubjects, subjectKey, type AuditSubjects } from './audit-subjects.ts';
 
 const EXPORT_BATCH = 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -71,11 +72,13 @@ function decodeCursor(cursor: string): { cursor: string; id: string } {
 
 /**
  * Reading the audit log (docs/admin.md): searched and paged in SQL, newest first, with the actor
- * resolved by a join (a deleted person's rows keep their raw id). The details column is never
- * read here: it holds nothing an administrator needs and nothing is exported from it.
+ * resolved by a join (a deleted person's rows keep their raw id) and what each row is about named
+ * (audit-subjects.ts). The details column is never read here: it holds nothing an administrator
+ * needs and nothing is exported from it.
  */
 export function createAuditLogService(deps: { db: Db; timeZone: string }) {
   const { db, timeZone } = deps;
+  const subjects: AuditSubjects = createAuditSubjects({ db, timeZone });
 
   function conditions(filter: ListQuery['filter']): SQL | undefined {
     const parsed = auditFilterSchema.safeParse(filter);
@@ -131,7 +134,7 @@ export function createAuditLogService(deps: { db: Db; timeZone: string }) {
     cursor: string;
   }
 
-  function toEntry(r: Row): AuditEntry {
+  function toEntry(r: Row, subject: AuditEntry['subject']): AuditEntry {
     return {
       id: r.id,
       actorId: r.actorId,
@@ -139,6 +142,7 @@ export function createAuditLogService(deps: { db: Db; timeZone: string }) {
       action: r.action,
       entity: r.entity,
       entityId: r.entityId,
+      subject,
       ip: r.ip,
       createdAt: r.createdAt.toISOString(),
     };
@@ -168,7 +172,7 @@ export function createAuditLogService(deps: { db: Db; timeZone: string }) {
     },
 
     /** A page by keyset (docs/admin.md): from `cursor` (the previous page's `nextCursor`), else the newest. */
-    async list(query: ListQuery, cursor?: string): Promise<AuditList> {
+    async list(query: ListQuery, lang: Language, cursor?: string): Promise<AuditList> {
       const where = conditions(query.filter);
       const before = cursor ? decodeCursor(cursor) : undefined;
       // One row more than the page tells whether an older page exists.
@@ -179,7 +183,9 @@ export function createAuditLogService(deps: { db: Db; timeZone: string }) {
       const shown = rows.slice(0, query.limit);
       const last = shown.at(-1);
       const nextCursor = rows.length > query.limit && last ? encodeCursor(last) : null;
-      return { data: shown.map(toEntry), total: total?.n ?? 0, limit: query.limit, nextCursor, timeZone };
+      const named = await subjects.of(shown, lang);
+      const data = shown.map((r) => toEntry(r, named.get(subjectKey(r.entity, r.entityId)) ?? null));
+      return { data, total: total?.n ?? 0, limit: query.limit, nextCursor, timeZone };
     },
 
     /**

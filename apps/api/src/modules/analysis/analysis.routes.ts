@@ -47,8 +47,14 @@ export function analysisRoutes(deps: { analysis: AnalysisService; scratch: Scrat
       },
     );
 
-    app.get('/expert/held', { config: { access: experts }, schema: { tags: ['analysis'] } }, async (request) =>
-      ok(await analysis.held(requireUser(request), requestLanguage(request))),
+    // Paged and filtered as the pool is: one query string for the expert's lists.
+    app.get(
+      '/expert/held',
+      { config: { access: experts }, schema: { tags: ['analysis'], querystring: listQuerystring } },
+      async (request) => {
+        const query = parseListQuery(request.query, { filter: ['surgeryId', 'organId'] });
+        return ok(await analysis.held(requireUser(request), query, requestLanguage(request)));
+      },
     );
 
     app.get(

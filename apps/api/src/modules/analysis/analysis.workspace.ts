@@ -145,15 +145,29 @@ export function createAnalysisWorkspace(deps: {
       };
     },
 
-    async held(viewer: RequestUser, lang: Language) {
+    async held(viewer: RequestUser, query: ListQuery, lang: Language) {
+      const where = and(
+        inArray(videos.status, HELD),
+        eq(videos.claimHolderId, viewer.id),
+        gt(videos.leaseEndsAt, clock()),
+        ...poolFilters(query.filter),
+      )!;
       const rows = await db
         .select(listColumns)
         .from(videos)
         .leftJoin(surgeries, eq(surgeries.id, videos.surgeryId))
         .leftJoin(organs, eq(organs.id, videos.organId))
-        .where(and(inArray(videos.status, HELD), eq(videos.claimHolderId, viewer.id), gt(videos.leaseEndsAt, clock())))
-        .orderBy(asc(videos.leaseEndsAt));
-      return { data: rows.map((r) => listItem(r, viewer.id, lang, true)) };
+        .where(where)
+        .orderBy(asc(videos.leaseEndsAt), asc(videos.id))
+        .limit(query.limit)
+        .offset((query.page - 1) * query.limit);
+      const [total] = await db.select({ total: count() }).from(videos).where(where);
+      return {
+        data: rows.map((r) => listItem(r, viewer.id, lang, true)),
+        total: total?.total ?? 0,
+        page: query.page,
+        limit: query.limit,
+      };
     },
 
     async analysed(viewer: RequestUser, query: ListQuery, lang: Language) {

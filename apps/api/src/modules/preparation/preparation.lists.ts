@@ -76,26 +76,34 @@ export function createPreparationLists(deps: { db: Db; mediaService: MediaServic
     },
 
     /** The videos I hold under a live lease. */
-    async held(viewer: RequestUser, lang: Language): Promise<{ data: HeldItem[] }> {
+    async held(viewer: RequestUser, query: ListQuery, lang: Language) {
       const now = clock();
+      const where = and(
+        eq(videos.status, 'in_preparation'),
+        eq(videos.claimHolderId, viewer.id),
+        gt(videos.leaseEndsAt, now),
+        ...poolFilter(query.filter),
+      );
       const rows = await db
         .select({ ...listColumns, prep: preparations })
         .from(videos)
         .leftJoin(surgeries, eq(surgeries.id, videos.surgeryId))
         .leftJoin(organs, eq(organs.id, videos.organId))
         .leftJoin(preparations, eq(preparations.videoId, videos.id))
-        .where(and(eq(videos.status, 'in_preparation'), eq(videos.claimHolderId, viewer.id), gt(videos.leaseEndsAt, now)))
-        .orderBy(asc(videos.leaseEndsAt));
-      return {
-        data: rows.map((r) => ({
-          ...poolItemOf(r, viewer.id, lang),
-          leaseEndsAt: r.video.leaseEndsAt!.toISOString(),
-          hoursLeft: leaseHoursLeft(r.video.leaseEndsAt!, now),
-          fencingToken: r.video.fencingToken,
-          phase: (r.prep?.phase ?? 'trim') as PreparationPhase,
-          renderStatus: (r.prep?.renderStatus ?? 'idle') as RenderStatus,
-        })),
-      };
+        .where(where)
+        .orderBy(asc(videos.leaseEndsAt), asc(videos.id))
+        .limit(query.limit)
+        .offset((query.page - 1) * query.limit);
+      const [total] = await db.select({ total: count() }).from(videos).where(where);
+      const data: HeldItem[] = rows.map((r) => ({
+        ...poolItemOf(r, viewer.id, lang),
+        leaseEndsAt: r.video.leaseEndsAt!.toISOString(),
+        hoursLeft: leaseHoursLeft(r.video.leaseEndsAt!, now),
+        fencingToken: r.video.fencingToken,
+        phase: (r.prep?.phase ?? 'trim') as PreparationPhase,
+        renderStatus: (r.prep?.renderStatus ?? 'idle') as RenderStatus,
+      }));
+      return { data, total: total?.total ?? 0, page: query.page, limit: query.limit };
     },
 
     /** The videos I submitted, newest first. */

@@ -28,9 +28,11 @@ export function preparationRoutes(deps: { preparation: PreparationService }): Fa
       return ok(await preparation.pool(requireUser(request), query, requestLanguage(request)));
     });
 
-    app.get('/editor/held', { config, schema: { tags } }, async (request) =>
-      ok(await preparation.held(requireUser(request), requestLanguage(request))),
-    );
+    // Paged and filtered as the pool is: one query string for the editor's lists.
+    app.get('/editor/held', { config, schema: { tags, querystring: listQuerystring } }, async (request) => {
+      const query = parseListQuery(request.query, { filter: POOL_FILTERS });
+      return ok(await preparation.held(requireUser(request), query, requestLanguage(request)));
+    });
 
     app.get('/editor/prepared', { config, schema: { tags, querystring: listQuerystring } }, async (request) => {
       const query = parseListQuery(request.query);

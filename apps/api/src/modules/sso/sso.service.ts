@@ -346,6 +346,9 @@ export function createSsoService(deps: {
         });
         const idClaims = tokens.claims()!;
         idToken = tokens.id_token ?? null;
+        // openid-client checks that `iat` is not too old, not that it is not yet to come: a token
+        // issued beyond the tolerated clock difference was not issued by a provider on time.
+        if (idClaims.iat > clock().getTime() / 1000 + provider.clockToleranceSeconds) throw new AppError('SSO_TOKEN_INVALID');
         if (provider.requireAcr && idClaims.acr !== provider.requireAcr) throw new AppError('SSO_LEVEL_INSUFFICIENT');
         claims = { ...idClaims };
         if (provider.useUserinfo) {

@@ -13,6 +13,7 @@ import { useAvailablePages } from '@/lib/available-pages';
 import { useSession } from '@/lib/session';
 import { useDashboard } from '@/features/dashboard/api/dashboard';
 import { LearnerSection } from '@/features/dashboard/components/learner-section';
+import { DemoPreparingNotice } from '@/features/dashboard/components/demo-preparing-notice';
 import { LegalSettingsNotice } from '@/features/dashboard/components/legal-settings-notice';
 import { WorkerSection } from '@/features/dashboard/components/worker-section';
 import { RetryAlert } from '@/components/retry-alert';
@@ -65,6 +66,7 @@ export function DashboardPage() {
       </Typography>
       <Typography sx={{ color: 'text.secondary', mb: 3 }}>{t('dashboard:intro')}</Typography>
       {session.roles.includes('administrator') && <LegalSettingsNotice />}
+      {counted && <DemoPreparingNotice />}
       <KeyNumbersOfRoles counted={counted} query={query} />
       <Typography variant="h3" component="h2" sx={{ mb: 2 }}>
         {t('dashboard:spaces')}

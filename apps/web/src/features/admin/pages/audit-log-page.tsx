@@ -3,11 +3,14 @@ import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
 import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { visuallyHidden } from '@mui/utils';
+import ContentCopyOutlined from '@mui/icons-material/ContentCopyOutlined';
 import DownloadOutlined from '@mui/icons-material/DownloadOutlined';
 import FilterAltOffOutlined from '@mui/icons-material/FilterAltOffOutlined';
 import type { AuditEntry } from '@sutura/domain/admin';
@@ -59,6 +62,66 @@ function Who({ entry }: { entry: AuditEntry }) {
       </>
     );
   return <>{entry.actorId ? t('audit:deleted', { id: entry.actorId }) : t('audit:system')}</>;
+}
+
+/**
+ * What the entry is about, as a person reads it (the case, the person, the term); its id, which
+ * searches use, shown on demand under it with a button that copies it.
+ */
+function Subject({ entry }: { entry: AuditEntry }) {
+  const { t } = useTranslation(['audit']);
+  const toast = useToast();
+  const [open, setOpen] = useState(false);
+  if (!entry.entityId) return null;
+  const idBox = `audit-id-${entry.id}`;
+  const id = (
+    <Box component="code" sx={{ fontFamily: 'monospace', fontSize: 12, color: 'text.secondary', overflowWrap: 'anywhere' }}>
+      {entry.entityId}
+    </Box>
+  );
+  // An entry that names nothing we can read (an id of another kind): its id is all there is.
+  if (!entry.subject) return id;
+  const copy = () =>
+    navigator.clipboard.writeText(entry.entityId ?? '').then(
+      () => toast('success', t('audit:idCopied')),
+      () => toast('error', t('audit:idNotCopied')),
+    );
+  return (
+    <>
+      <Box
+        component="span"
+        sx={{ display: 'block', ...(entry.subject.deleted ? { fontStyle: 'italic', color: 'text.secondary' } : {}) }}
+        data-testid="audit-row-subject-label"
+      >
+        {entry.subject.label}
+      </Box>
+      <Button
+        size="small"
+        aria-expanded={open}
+        aria-controls={idBox}
+        onClick={() => setOpen((o) => !o)}
+        data-read
+        data-testid="audit-row-subject-toggle"
+        sx={{ p: 0, minWidth: 0, fontSize: 12, textTransform: 'none' }}
+      >
+        {open ? t('audit:hideId') : t('audit:showId')}
+      </Button>
+      <Box id={idBox} hidden={!open} sx={{ alignItems: 'center', gap: 0.5, '&:not([hidden])': { display: 'flex' } }}>
+        {id}
+        <Tooltip title={t('audit:copyId')}>
+          <IconButton
+            size="small"
+            aria-label={t('audit:copyId')}
+            onClick={() => void copy()}
+            data-read
+            data-testid="audit-row-subject-copy"
+          >
+            <ContentCopyOutlined fontSize="inherit" aria-hidden />
+          </IconButton>
+        </Tooltip>
+      </Box>
+    </>
+  );
 }
 
 /** `/admin/audit`: who did what, when and from where; searched and paged on the server, exported as CSV. */
@@ -247,7 +310,7 @@ export function AuditLogPage() {
             </Box>
             <thead>
               <tr>
-                {(['when', 'who', 'action', 'entity', 'entityId', 'ip'] as const).map((c) => (
+                {(['when', 'who', 'action', 'entity', 'subject', 'ip'] as const).map((c) => (
                   <th key={c} scope="col">
                     {t(`audit:columns.${c}`)}
                   </th>
@@ -269,7 +332,9 @@ export function AuditLogPage() {
                   <td data-testid="audit-row-entity" style={{ minWidth: 110 }}>
                     <Labelled label={auditEntityLabel(entry.entity, lang)} id={entry.entity} testId="audit-row-entity" />
                   </td>
-                  <td className="mono">{entry.entityId ?? ''}</td>
+                  <td data-testid="audit-row-subject" style={{ minWidth: 220 }}>
+                    <Subject entry={entry} />
+                  </td>
                   <td className="mono">{entry.ip ?? ''}</td>
                 </tr>
               ))}

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { ExpertList, ExpertListItem, expertListResponse } from '@sutura/domain/analysis';
+import type { ExpertList, expertListResponse } from '@sutura/domain/analysis';
 import type { ClaimResponse } from '@sutura/domain/claims';
 import { api } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
@@ -18,14 +18,8 @@ export const expertKeys = {
 
 const PATHS: Record<ExpertList, string> = { pool: '/expert/pool', held: '/expert/held', analysed: '/expert/analysed' };
 
-export async function getExpertList(list: ExpertList, page: number): Promise<ExpertListPage> {
-  if (list === 'held') {
-    // Everything held at once: an expert holds a few videos at most.
-    const held = await api<{ data: ExpertListItem[] }>('GET', PATHS.held);
-    return { data: held.data, total: held.data.length, page: 1, limit: held.data.length };
-  }
-  return api<ExpertListPage>('GET', PATHS[list], { query: { page, limit: EXPERT_PAGE_SIZE } });
-}
+export const getExpertList = (list: ExpertList, page: number) =>
+  api<ExpertListPage>('GET', PATHS[list], { query: { page, limit: EXPERT_PAGE_SIZE } });
 
 export const expertListOptions = (lang: string, list: ExpertList, page: number) =>
   queryOptions({

@@ -100,14 +100,12 @@ export function ExpertSpacePage() {
                   />
                 )}
               </CardGrid>
-              {list !== 'held' && (
-                <ListPagination
-                  pages={pages}
-                  page={page}
-                  onChange={(next) => setSearch({ ...(list === 'pool' ? {} : { tab: list }), page: String(next) })}
-                  mt={3}
-                />
-              )}
+              <ListPagination
+                pages={pages}
+                page={page}
+                onChange={(next) => setSearch({ ...(list === 'pool' ? {} : { tab: list }), page: String(next) })}
+                mt={3}
+              />
             </>
           )}
         </ListStates>

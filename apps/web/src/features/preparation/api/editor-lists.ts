@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { heldListResponse, poolListResponse, preparedListResponse } from '@sutura/domain/preparation';
+import { PAGE_LIMIT_MAX } from '@sutura/domain/limits';
 import { api } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
 import { editorKeys, type PoolParams } from '@/features/preparation/api/editor-keys';
@@ -17,7 +18,8 @@ export const getPool = (params: PoolParams) => {
   if (params.organId) filter.organId = params.organId;
   return api<PoolList>('GET', '/editor/pool', { query: { page: params.page, limit: EDITOR_PAGE_SIZE, filter } });
 };
-export const getHeld = () => api<HeldList>('GET', '/editor/held');
+// Everything held on one page: an editor holds a few videos, the list has no pagination.
+export const getHeld = () => api<HeldList>('GET', '/editor/held', { query: { limit: PAGE_LIMIT_MAX } });
 export const getPrepared = (page: number) => api<PreparedList>('GET', '/editor/prepared', { query: { page, limit: EDITOR_PAGE_SIZE } });
 
 export const poolOptions = (lang: string, params: PoolParams) =>

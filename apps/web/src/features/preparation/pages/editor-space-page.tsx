@@ -155,7 +155,7 @@ export function EditorSpacePage() {
 
   return (
     <Box sx={{ display: 'grid', gap: 5, maxWidth: 1600, mx: 'auto', width: '100%' }}>
-      <Section title={t('held.title')} id="held-title" count={held.data?.data.length}>
+      <Section title={t('held.title')} id="held-title" count={held.data?.total}>
         {held.isError && <Alert severity="error">{errorText(held.error)}</Alert>}
         {!held.data && !held.isError && <Loading />}
         {held.data?.data.length === 0 && <Typography sx={{ color: 'text.secondary' }}>{t('held.empty')}</Typography>}
