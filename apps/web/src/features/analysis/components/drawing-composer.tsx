@@ -76,7 +76,7 @@ export function DrawingComposer({
   return (
     <Paper
       variant="outlined"
-      sx={{ p: 2, borderRadius: 2, display: 'grid', gap: 1.5 }}
+      sx={{ p: { xs: 1.5, sm: 2 }, borderRadius: 2, display: 'grid', gap: { xs: 1, sm: 1.5 } }}
       data-testid="drawing-composer"
       component="section"
       aria-labelledby="drawing-composer-title"
@@ -87,7 +87,8 @@ export function DrawingComposer({
       <Typography id="drawing-composer-title" variant="h3" component="h3">
         {t(comment ? 'composerEditTitle' : 'composerTitle', { time: formatTimecode(time) })}
       </Typography>
-      <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+      {/* On a phone the help comes last: the tools and the comment stay next to the frame. */}
+      <Typography variant="body2" sx={{ color: 'text.secondary', order: { xs: 1, sm: 0 } }}>
         {t('composerHelp')}
       </Typography>
       <DrawingToolbar editor={editor} />
@@ -108,8 +109,10 @@ export function DrawingComposer({
         <Button
           variant="contained"
           onClick={save}
-          disabled={pending || text.trim() === '' || editor.shapes.length === 0}
-          startIcon={pending ? <CircularProgress size={18} color="inherit" /> : undefined}
+          // While it saves it keeps the keyboard's focus (aria-disabled), until the tools close.
+          disabled={!pending && (text.trim() === '' || editor.shapes.length === 0)}
+          aria-disabled={pending || undefined}
+          startIcon={pending ? <CircularProgress size={18} color="inherit" aria-hidden /> : undefined}
           data-testid="drawing-save"
         >
           {t(comment ? 'saveChanges' : 'save')}

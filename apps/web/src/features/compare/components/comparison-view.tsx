@@ -42,8 +42,14 @@ function Side({
   const drawings = useDrawingPlayback(items);
   const [seekRequest, setSeekRequest] = useState<{ time: number } | null>(null);
   return (
-    <Box component="section" aria-label={heading} sx={{ minWidth: 0, display: 'grid', gap: 1, alignContent: 'start' }}>
-      <Typography variant="h3" component="h3" sx={{ overflowWrap: 'anywhere' }}>
+    // Side by side, both sides share the rows of the grid (subgrid): a heading on two lines moves both players down alike.
+    <Box
+      component="section"
+      aria-label={heading}
+      data-testid={`${testId}-side`}
+      sx={{ minWidth: 0, display: 'grid', gap: 1, alignContent: 'start', gridRow: { md: 'span 3' }, gridTemplateRows: { md: 'subgrid' } }}
+    >
+      <Typography variant="h3" component="h3" sx={{ overflowWrap: 'anywhere', alignSelf: 'end' }}>
         {heading}
       </Typography>
       <Box ref={holder} data-testid={testId}>

@@ -90,7 +90,16 @@ function ActionButton({
   return (
     <Tooltip title={`${label} (${keys})`}>
       <Box component="span" sx={keyboardOnly ? { display: { xs: 'none', sm: 'inline-flex' } } : undefined}>
-        <IconButton aria-label={label} onClick={onClick} disabled={disabled} data-testid={testId}>
+        {/* Not disabled: zooming out to the whole video, say, would drop the keyboard's focus to the page's body. */}
+        <IconButton
+          aria-label={label}
+          onClick={() => {
+            if (!disabled) onClick();
+          }}
+          aria-disabled={disabled || undefined}
+          data-testid={testId}
+          sx={disabled ? inactiveSx : undefined}
+        >
           {icon}
         </IconButton>
       </Box>
@@ -512,14 +521,17 @@ export function PreparationWorkspace({ detail, editor, message, onMessage, actio
           >
             {t(phase === 'trim' ? 'toolbar.newTrim' : 'toolbar.newStep')}
           </Button>
+          {/* Delete and Undo, like Save, stay focusable when they cannot act: disabled under the keyboard, the focus would drop to the page's body. */}
           <Button
             variant="outlined"
             startIcon={<DeleteOutlined aria-hidden />}
-            onClick={removeSelected}
-            disabled={!selectedRange}
+            onClick={() => {
+              if (selectedRange) removeSelected();
+            }}
+            aria-disabled={!selectedRange || undefined}
             data-testid="delete-selected"
             aria-label={t('toolbar.delete')}
-            sx={compactSx}
+            sx={[compactSx, !selectedRange && inactiveSx]}
           >
             <Box component="span" sx={labelSx}>
               {t('toolbar.delete')}
@@ -528,11 +540,13 @@ export function PreparationWorkspace({ detail, editor, message, onMessage, actio
           <Button
             variant="outlined"
             startIcon={<UndoOutlined aria-hidden />}
-            onClick={() => editor.undo()}
-            disabled={!editor.canUndo}
+            onClick={() => {
+              if (editor.canUndo) editor.undo();
+            }}
+            aria-disabled={!editor.canUndo || undefined}
             data-testid="undo"
             aria-label={t('toolbar.undo')}
-            sx={compactSx}
+            sx={[compactSx, !editor.canUndo && inactiveSx]}
           >
             <Box component="span" sx={labelSx}>
               {t('toolbar.undo')}
