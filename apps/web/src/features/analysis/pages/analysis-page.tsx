@@ -227,7 +227,9 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
           <>
             <Button
               variant="outlined"
-              startIcon={autosave.status === 'saving' ? <CircularProgress size={18} color="inherit" aria-hidden /> : <SaveOutlined aria-hidden />}
+              startIcon={
+                autosave.status === 'saving' ? <CircularProgress size={18} color="inherit" aria-hidden /> : <SaveOutlined aria-hidden />
+              }
               onClick={() => {
                 if (autosave.status !== 'saving') void autosave.flush();
               }}
