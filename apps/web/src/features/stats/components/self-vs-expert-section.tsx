@@ -76,6 +76,7 @@ export function SelfVsExpertSection() {
               listStyle: 'none',
               display: 'grid',
               gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))' },
+              maxWidth: 720,
               columnGap: 3,
             }}
           >

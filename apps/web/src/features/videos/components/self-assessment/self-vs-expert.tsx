@@ -142,7 +142,8 @@ function DotShape({ filled }: { filled: boolean }) {
         height: filled ? 16 : 20,
         borderRadius: '50%',
         boxSizing: 'border-box',
-        bgcolor: filled ? 'text.primary' : 'transparent',
+        // The ring hides the line and the tick under it.
+        bgcolor: filled ? 'text.primary' : 'background.paper',
         border: '3px solid',
         borderColor: filled ? 'text.primary' : 'secondary.main',
       }}
