@@ -161,7 +161,13 @@ export function ComparisonView({ comparison, onUrlsExpired }: { comparison: Comp
                 variant="outlined"
                 startIcon={<Stop aria-hidden />}
                 onClick={player.stop}
-                disabled={player.state.kind !== 'playing'}
+                // Stopped from the keyboard it keeps the focus (aria-disabled): disabled, the focus would drop to the page's body.
+                aria-disabled={player.state.kind !== 'playing' || undefined}
+                sx={
+                  player.state.kind !== 'playing'
+                    ? { '&&': { color: 'action.disabled', borderColor: 'action.disabledBackground' } }
+                    : undefined
+                }
                 data-testid="compare-stop"
               >
                 {t('play.stop')}

@@ -39,8 +39,11 @@ const compactSx = {
   '& .MuiButton-startIcon': { mr: { xs: 0, sm: 1 }, ml: { xs: 0, sm: -0.5 } },
 } as const;
 const labelSx = { display: { xs: 'none', sm: 'inline' } } as const;
-/** A button that cannot act now but keeps the keyboard's focus (aria-disabled), drawn as a disabled one. */
-const inactiveSx = { color: 'action.disabled', borderColor: 'action.disabledBackground', cursor: 'default' } as const;
+/**
+ * A button that cannot act now but keeps the keyboard's focus (aria-disabled), drawn as a disabled
+ * one (`&&`: over the theme's colour of outlined buttons).
+ */
+const inactiveSx = { '&&': { color: 'action.disabled', borderColor: 'action.disabledBackground', cursor: 'default' } } as const;
 
 /** A message of the page: a catalogue code (SPEC §5) or one of this page's own texts. */
 export type WorkspaceMessage = { severity: 'error' | 'warning' | 'info'; text: string } | null;
