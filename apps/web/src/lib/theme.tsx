@@ -124,9 +124,10 @@ export function createAppTheme(mode: ColorMode): Theme {
         styleOverrides: {
           root: light
             ? {
-                '&.MuiChip-outlinedPrimary': { color: TEXT_ON_LIGHT.primary, borderColor: TEXT_ON_LIGHT.primary },
-                '&.MuiChip-outlinedSuccess': { color: TEXT_ON_LIGHT.primary, borderColor: TEXT_ON_LIGHT.primary },
-                '&.MuiChip-outlinedWarning': { color: TEXT_ON_LIGHT.warning, borderColor: TEXT_ON_LIGHT.warning },
+                // MUI 9 names the variant and the colour apart (no more MuiChip-outlinedSuccess).
+                '&.MuiChip-outlined.MuiChip-colorPrimary': { color: TEXT_ON_LIGHT.primary, borderColor: TEXT_ON_LIGHT.primary },
+                '&.MuiChip-outlined.MuiChip-colorSuccess': { color: TEXT_ON_LIGHT.primary, borderColor: TEXT_ON_LIGHT.primary },
+                '&.MuiChip-outlined.MuiChip-colorWarning': { color: TEXT_ON_LIGHT.warning, borderColor: TEXT_ON_LIGHT.warning },
               }
             : {},
         },
