@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -42,11 +42,12 @@ export function DrawingComposer({
   const pending = add.isPending || update.isPending;
   const [text, setText] = useState(comment?.text ?? '');
   const section = useRef<HTMLElement>(null);
-  // Opened from the list of comments: the keyboard goes to the tools, which come into view.
+  // The keyboard goes to the tools as they open (the button that opened them is gone, or, from the
+  // list of comments, far away), in the same commit so it never rests on the page's body; opened
+  // from the list, they come into view.
   const reopened = comment !== null;
-  useEffect(() => {
-    if (!reopened) return;
-    section.current?.scrollIntoView({ block: 'nearest' });
+  useLayoutEffect(() => {
+    if (reopened) section.current?.scrollIntoView({ block: 'nearest' });
     section.current?.focus({ preventScroll: true });
   }, [reopened]);
   const [error, setError] = useState<string | null>(null);
