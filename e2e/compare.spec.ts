@@ -18,6 +18,7 @@ const suffix = Date.now().toString(36);
 const title = { fr: `Référence à comparer ${suffix}`, en: `Reference to compare ${suffix}` };
 let videoId: string;
 let vocabulary: { id: string; name: string }[];
+let surgery: { id: string; organId: string | null; steps: { id: string }[] };
 
 test.beforeAll(async ({ request, cast }) => {
   test.setTimeout(300_000);
@@ -55,7 +56,7 @@ test.beforeAll(async ({ request, cast }) => {
       name,
     });
   }
-  const surgery = { id: surgeryId, organId, steps: vocabulary };
+  surgery = { id: surgeryId, organId, steps: vocabulary };
 
   videoId = await sendVideo(request, cast.learner.email, caseClip, false, { surgery });
   // Steps 1, 2 and 3 of the surgery's vocabulary, 4 s, 5 s and 3 s long.
@@ -464,4 +465,95 @@ test('the administrator draws on a frame of the best case and writes the note of
   await expect(bestPlayer.getByTestId('drawing-caption')).toHaveText(note);
   await expectInPlace('paused on its frame at 390 px');
   await context.close();
+});
+
+test('where both cases are rated, the steps show both ratings beside their durations; the players stay aligned when a title wraps (1440 px English light, 390 px French dark)', async ({
+  browser,
+  request,
+  cast,
+}) => {
+  test.setTimeout(300_000);
+  const work = mkdtempSync(path.join(tmpdir(), 'sutura-compare-rated-'));
+  const clip = path.join(work, 'case.mp4');
+  makeClip(clip, 12);
+  const marked = (ids: number[]) =>
+    ids.map((index, i) => ({ surgeryStepId: vocabulary[index]!.id, name: '', start: i * 4, end: i * 4 + 4 }));
+  // The learner's case, its steps rated 4; another learner's case, steps 1, 2 and 4, rated 2, made a best case with their consent.
+  const [mine, theirs] = await Promise.all([
+    sendVideo(request, cast.learner.email, clip, false, { surgery }),
+    sendVideo(request, cast.learner2.email, clip, false, { surgery }),
+  ]);
+  await Promise.all([
+    prepareVideo(request, cast.editor.email, cast.learner.email, mine, marked([0, 1, 2]), { start: 0, end: 12 }),
+    prepareVideo(request, cast.editor2.email, cast.learner2.email, theirs, marked([0, 1, 3]), { start: 0, end: 12 }),
+  ]);
+  await analyseVideo(request, cast.expert.email, mine, 4, { stepRating: 4 });
+  await analyseVideo(request, cast.expert2.email, theirs, 3, { stepRating: 2 });
+  const admin = { Authorization: `Bearer ${await apiToken(request, cast.admin.email)}` };
+  const longTitle = {
+    fr: `Un best case au titre assez long pour tenir sur plusieurs lignes ${suffix}`,
+    en: `A best case with a title long enough to wrap onto several lines ${suffix}`,
+  };
+  const created = await request.post('/v1/admin/best-cases', {
+    headers: admin,
+    data: {
+      source: 'video',
+      videoId: theirs,
+      titleFr: longTitle.fr,
+      titleEn: longTitle.en,
+      descriptionFr: 'Un cas analysé.',
+      descriptionEn: 'An analysed case.',
+      surgeryId: surgery.id,
+      organId: surgery.organId,
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const bestCaseId = ((await created.json()) as { data: { id: string } }).data.id;
+  const consent = await request.put(`/v1/videos/${theirs}/best-case/consent`, {
+    headers: { Authorization: `Bearer ${await apiToken(request, cast.learner2.email)}` },
+    data: { accept: true },
+  });
+  expect(consent.status(), await consent.text()).toBe(200);
+  const published = await request.put(`/v1/admin/best-cases/${bestCaseId}/published`, { headers: admin, data: { published: true } });
+  expect(published.status(), await published.text()).toBe(200);
+
+  for (const look of [
+    { name: 'en-light-1440', lang: 'en' as const, locale: 'en-GB', colorScheme: 'light' as const, viewport: { width: 1440, height: 900 } },
+    { name: 'fr-dark-390', lang: 'fr' as const, locale: 'fr-FR', colorScheme: 'dark' as const, viewport: { width: 390, height: 844 } },
+  ]) {
+    await setLanguage(request, cast.learner.email, look.lang);
+    const context = await browser.newContext({ viewport: look.viewport, locale: look.locale, colorScheme: look.colorScheme });
+    const page = await context.newPage();
+    await signIn(page, cast.learner.email, password);
+    await page.goto(`/videos/${mine}/compare?with=${bestCaseId}`);
+    const rows = page.getByTestId('compare-step');
+    await expect(rows).toHaveCount(4, { timeout: 60_000 });
+    const rated = look.lang === 'en' ? ['rated 4/5', 'rated 2/5'] : ['noté 4/5', 'noté 2/5'];
+    // Steps 1 and 2 are in both cases, both rated: each duration has its rating beside it.
+    for (const index of [0, 1]) {
+      await expect(rows.nth(index).getByTestId('compare-step-case-duration')).toContainText(rated[0]!);
+      await expect(rows.nth(index).getByTestId('compare-step-best-duration')).toContainText(rated[1]!);
+    }
+    // A step one case lacks has nothing to set its rating beside.
+    for (const index of [2, 3]) {
+      await expect(rows.nth(index).getByTestId('compare-step-case-rating')).toHaveCount(0);
+      await expect(rows.nth(index).getByTestId('compare-step-best-rating')).toHaveCount(0);
+    }
+    if (look.viewport.width === 1440) {
+      // The best case's heading wraps, the case's does not: the players still start at the same height.
+      const headings = page.locator('[data-testid$="-side"] h3');
+      const [caseHeading, bestHeading] = [(await headings.nth(0).boundingBox())!, (await headings.nth(1).boundingBox())!];
+      expect(bestHeading.height).toBeGreaterThan(caseHeading.height + 10);
+      const [caseTop, bestTop] = [
+        (await page.getByTestId('compare-player-case').boundingBox())!.y,
+        (await page.getByTestId('compare-player-best').boundingBox())!.y,
+      ];
+      expect(Math.abs(caseTop - bestTop)).toBeLessThanOrEqual(1);
+    }
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).include('[data-testid="compare-steps"]').analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    await settle(page);
+    await page.screenshot({ path: `/tmp/compare-${look.name}.png`, fullPage: true });
+    await context.close();
+  }
 });

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, Browser, BrowserContextOptions, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, BrowserContextOptions, Locator, Page } from '@playwright/test';
 import { firstDraw, openPage, preparedCase, signedIn } from './cases.ts';
 import { expect, test, type Cast } from './fixtures.ts';
 import { measureEllipse, playerState } from './support.ts';
@@ -303,4 +303,109 @@ test('on a tablet the expert draws with a finger and with a pen; a saved comment
   expect(after[0]!.drawing.time).toBe(first!.drawing.time);
   expect(after[0]!.drawing.shapes.map((s) => s.kind)).toEqual(['ellipse', 'line']);
   await context.close();
+});
+
+/** Whether a click at the middle of `locator` reaches it: inside the window, nothing over it (the player, the header, the tab bar). */
+function reachable(locator: Locator): Promise<boolean> {
+  return locator.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return r.top >= 0 && r.bottom <= window.innerHeight && hit !== null && (hit === el || el.contains(hit));
+  });
+}
+
+test('on a 390×844 phone the frame, the tools and the comment field are in view together; the comment shows under the picture, never over a label', async ({
+  browser,
+  request,
+  cast,
+}) => {
+  const phone = { width: 390, height: 844 };
+  const videoId = await preparedCase(request, cast);
+  const claimed = await request.post(`/v1/expert/videos/${videoId}/claim`, {
+    headers: { Authorization: `Bearer ${await apiToken(request, cast.expert.email)}` },
+    data: {},
+  });
+  expect(claimed.status(), await claimed.text()).toBe(200);
+  for (const look of [
+    {
+      name: 'fr-light',
+      locale: 'fr-FR',
+      colorScheme: 'light' as const,
+      step: { index: 0, time: 1 },
+      comment: 'Rester dans ce plan de dissection, au-dessus de l’étiquette, sans descendre plus bas.',
+    },
+    {
+      name: 'en-dark',
+      locale: 'en-GB',
+      colorScheme: 'dark' as const,
+      step: { index: 1, time: 5 },
+      comment: 'Stay in this plane of dissection, above the label, and never go any lower than this.',
+    },
+  ]) {
+    const { context, page } = await signedIn(browser, cast.expert, { viewport: phone, locale: look.locale, colorScheme: look.colorScheme });
+    await openPage(page, `/expert/${videoId}`, page.getByTestId('analysis-title'));
+    await page.getByTestId('player-step').nth(look.step.index).click();
+    await expect.poll(async () => (await playerState(page)).time).toBeCloseTo(look.step.time, 1);
+    await page.getByTestId('drawing-start').click();
+    const composer = page.getByTestId('drawing-composer');
+    await expect(composer).toBeVisible();
+    // The player is not pinned while drawing: the frame comes to the top, the tools and the comment right under it.
+    await expect(page.getByTestId('analysis-player-pane')).toHaveAttribute('data-pinned', 'false');
+    await expect(page.getByTestId('player-steps')).toHaveCount(0);
+    const surface = page.getByTestId('drawing-surface');
+    await expect(surface).toBeVisible();
+    await page.waitForTimeout(300);
+    const tools = ['select', 'freehand', 'arrow', 'ellipse', 'line', 'text'].map((tool) => page.getByTestId(`drawing-tool-${tool}`));
+    const colours = ['yellow', 'cyan', 'white', 'green'].map((colour) => page.getByTestId(`drawing-color-${colour}`));
+    for (const [what, locator] of [
+      ['the frame', surface],
+      ...tools.map((tool, i) => [`tool ${i + 1}`, tool] as const),
+      ...colours.map((colour, i) => [`colour ${i + 1}`, colour] as const),
+      ['the comment field', page.getByTestId('drawing-comment-text')],
+    ] as const) {
+      expect(await reachable(locator), `${look.name}: ${what} in view, nothing over it`).toBe(true);
+    }
+    expect(await page.evaluate(() => window.scrollY), `${look.name}: in view as opened`).toBeGreaterThanOrEqual(0);
+    await page.screenshot({ path: `/tmp/drawing-phone-${look.name}.png` });
+
+    // A click on a tool lands on the tool (not on the player): a label near the top of the picture, where the comment used to show.
+    const textTool = page.getByTestId('drawing-tool-text');
+    const box = (await textTool.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await expect(textTool).toHaveAttribute('aria-pressed', 'true');
+    await page.getByTestId('drawing-label').fill('Plan');
+    const [x, y] = await at(page, 0.25, 0.08);
+    await page.mouse.click(x, y);
+    const shapes = surface.getByTestId('drawing-shape');
+    await expect(shapes).toHaveCount(1);
+    await expect(shapes.first()).toHaveAttribute('data-kind', 'text');
+    await page.getByTestId('drawing-comment-text').fill(look.comment);
+    expect(await reachable(page.getByTestId('drawing-comment-text')), `${look.name}: the comment field still in view`).toBe(true);
+    await page.getByTestId('drawing-save').click();
+    await expect(composer).toHaveCount(0);
+    await expect(page.getByTestId('analysis-player-pane')).toHaveAttribute('data-pinned', 'true');
+
+    // Standing on its frame, the drawing shows with its comment under the picture, its label uncovered, at a phone's width and a desktop's.
+    for (const size of [phone, { width: 1440, height: 900 }]) {
+      await page.setViewportSize(size);
+      const overlay = page.getByTestId('drawing-overlay');
+      const caption = page.getByTestId('drawing-caption');
+      await expect(overlay).toBeVisible();
+      await expect(caption).toHaveText(look.comment);
+      await expect
+        .poll(
+          async () => {
+            const picture = (await overlay.boundingBox())!;
+            const label = (await overlay.locator('[data-kind="text"]').last().boundingBox())!;
+            const under = (await caption.boundingBox())!;
+            return under.y >= picture.y + picture.height - 1 && under.y >= label.y + label.height;
+          },
+          { message: `${look.name} ${size.width} px: the comment under the picture` },
+        )
+        .toBe(true);
+      await page.getByTestId('analysis-player-pane').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `/tmp/drawing-caption-${look.name}-${size.width}.png` });
+    }
+    await context.close();
+  }
 });

@@ -102,6 +102,30 @@ async function openTab(page: Page, tab: Locator, step: string): Promise<void> {
   await expect(tab).toHaveAttribute('aria-selected', 'true');
 }
 
+/**
+ * Watches where the focus is at every frame the page draws, from now on in this page: each frame it
+ * rests on <body> is kept, with what had the focus before (a button disabled under the keyboard, a
+ * form closed before the focus moved on). What returns takes the moments seen so far.
+ */
+async function watchBodyFocus(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const w = window as unknown as { bodyFocus: string[] };
+    w.bodyFocus = [];
+    let last = 'nothing';
+    const look = () => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el || el === document.body || el === document.documentElement) {
+        if (w.bodyFocus.at(-1) !== `after ${last}`) w.bodyFocus.push(`after ${last}`);
+      } else {
+        last = `${el.tagName.toLowerCase()}[${el.getAttribute('data-testid') ?? el.closest('[data-testid]')?.getAttribute('data-testid') ?? ''}] "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}"`;
+      }
+      requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  });
+  return () => page.evaluate(() => (window as unknown as { bodyFocus: string[] }).bodyFocus.splice(0));
+}
+
 /** Signs in with the keyboard: the two fields, then Enter; the focus lands on the dashboard's title. */
 async function signInByKeyboard(browser: Browser, person: Person): Promise<{ page: Page; close(): Promise<void> }> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR' });
@@ -246,6 +270,79 @@ test('an expert rates, comments, skips the voice advice and submits with the key
   await expect(page).toHaveURL(new RegExp(`/expert/${videoId}/complete$`));
   await expect(page.getByTestId('analysis-complete-title')).toBeFocused();
   await expectFocus(page, 'completion page');
+  await close();
+});
+
+test('on the analysis page the focus never rests on <body>, not even for a frame: tabbing to a comment, saving it, saving the analysis, drawing, deleting', async ({
+  browser,
+  request,
+  cast,
+}) => {
+  const videoId = await preparedCase(request, cast);
+  const { page, close } = await signInByKeyboard(browser, cast.expert);
+  await claimByKeyboard(page, 'expert', videoId);
+  const bodyMoments = await watchBodyFocus(page);
+
+  // Two skills rated by their keys: the analysis saves itself meanwhile.
+  await openTab(page, page.getByTestId('analysis-tab-kpi'), 'analysis: skills tab');
+  for (const kpi of ['depthPerception', 'bimanualDexterity']) {
+    await tabTo(page, page.getByTestId(`kpi-rating-${kpi}`).getByRole('radio').first(), `skills: ${kpi}`);
+    await press(page, '3', `skills: ${kpi} rated`);
+  }
+  await tabTo(page, page.getByTestId('comment-add'), 'comments: add');
+  expect(await bodyMoments(), 'tabbing to "add a comment"').toEqual([]);
+
+  // A comment: written, saved; the focus goes from the save button to the saved comment.
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('comment-text')).toBeFocused();
+  await type(page, 'Bonne exposition du champ.', 'comments: text');
+  await tabTo(page, page.getByTestId('comment-save'), 'comments: save');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('comment-item').getByTestId('comment-seek')).toBeFocused();
+  await page.waitForTimeout(300);
+  expect(await bodyMoments(), 'saving a comment').toEqual([]);
+
+  // The header's Save, pressed while a change waits: it saves and keeps the focus.
+  await openTab(page, page.getByTestId('analysis-tab-kpi'), 'analysis: skills tab again');
+  await tabTo(page, page.getByTestId('kpi-rating-efficiency').getByRole('radio').first(), 'skills: efficiency');
+  await press(page, '4', 'skills: efficiency rated');
+  await tabTo(page, page.getByTestId('analysis-save'), 'analysis: save');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('save-status')).toHaveAttribute('data-status', 'saved', { timeout: 20_000 });
+  await expect(page.getByTestId('analysis-save')).toBeFocused();
+  expect(await bodyMoments(), 'saving the analysis').toEqual([]);
+
+  // A drawing by the keyboard: the tools take the focus as they open, "Draw on this frame" has it again once saved.
+  await tabTo(page, page.getByTestId('drawing-start'), 'drawing: start');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('drawing-composer')).toBeFocused();
+  // The tools are one tab stop; the arrows move among them.
+  await tabTo(page, page.locator('[data-testid^="drawing-tool-"][tabindex="0"]'), 'drawing: the tools');
+  const ellipse = page.getByTestId('drawing-tool-ellipse');
+  for (let i = 0; i < 6 && !(await ellipse.evaluate((el) => el === document.activeElement)); i += 1) {
+    await press(page, 'ArrowRight', 'drawing: next tool');
+  }
+  await press(page, 'Enter', 'drawing: ellipse chosen');
+  await expect(ellipse).toHaveAttribute('aria-pressed', 'true');
+  await tabTo(page, page.getByTestId('drawing-surface'), 'drawing: the frame');
+  await press(page, 'Enter', 'drawing: an ellipse in the middle');
+  await expect(page.getByTestId('drawing-surface').getByTestId('drawing-shape')).toHaveCount(1);
+  await tabTo(page, page.getByTestId('drawing-comment-text'), 'drawing: comment');
+  await type(page, 'Rester dans ce plan.', 'drawing: comment');
+  await tabTo(page, page.getByTestId('drawing-save'), 'drawing: save');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('drawing-composer')).toHaveCount(0);
+  await expect(page.getByTestId('drawing-start')).toBeFocused();
+  await expect(page.getByTestId('comment-item')).toHaveCount(2);
+  expect(await bodyMoments(), 'drawing').toEqual([]);
+
+  // A comment deleted: the focus goes back to adding one.
+  await tabTo(page, page.getByTestId('comment-delete').first(), 'comments: delete');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('comment-item')).toHaveCount(1);
+  await expect(page.getByTestId('comment-add')).toBeFocused();
+  await page.waitForTimeout(300);
+  expect(await bodyMoments(), 'deleting a comment').toEqual([]);
   await close();
 });
 

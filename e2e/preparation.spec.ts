@@ -318,3 +318,82 @@ test('at 1440×900 the actions and their messages stay in the window; a step spl
   await expect(page.getByTestId('trim-item')).toHaveCount(0);
   await context.close();
 });
+
+test('at 390×844 the video and the timeline are in view together on opening, above the actions, in both languages and themes; Delete and Undo keep the focus when they stop acting', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const videoId = await sendVideo(request, who.learner.email, media.clip);
+  const headers = { Authorization: `Bearer ${await apiToken(request, who.editor.email)}` };
+  expect((await request.post(`/v1/editor/videos/${videoId}/claim`, { headers, data: {} })).status()).toBe(200);
+
+  for (const look of [
+    { name: 'en-dark', locale: 'en-GB', colorScheme: 'dark' as const },
+    { name: 'fr-light', locale: 'fr-FR', colorScheme: 'light' as const },
+  ]) {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: look.locale, colorScheme: look.colorScheme });
+    const page = await context.newPage();
+    await signIn(page, who.editor.email, password);
+    await page.goto(`/editor/${videoId}`);
+    await expect(page.getByTestId('preparation-workspace')).toHaveAttribute('data-phase', 'trim');
+    await expect
+      .poll(() => page.getByTestId('source-video').evaluate((v: HTMLVideoElement) => v.duration), { timeout: 20_000 })
+      .toBeGreaterThan(11.9);
+    for (const size of [
+      { width: 390, height: 844 },
+      { width: 1440, height: 900 },
+    ]) {
+      await page.setViewportSize(size);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      // Without scrolling: the whole video and the whole timeline in the window, above the actions held at its bottom.
+      const where = await page.evaluate(() => {
+        const box = (id: string) => document.querySelector(`[data-testid="${id}"]`)!.getBoundingClientRect();
+        const [video, timeline, actions] = [box('source-video'), box('preparation-timeline'), box('preparation-actions')];
+        const hit = document.elementFromPoint(timeline.left + timeline.width / 2, timeline.top + timeline.height / 2);
+        return {
+          scrolled: window.scrollY,
+          videoTop: video.top,
+          videoBottom: video.bottom,
+          timelineBottom: timeline.bottom,
+          actionsTop: actions.top,
+          timelineReached: hit !== null && document.querySelector('[data-testid="preparation-timeline"]')!.contains(hit),
+        };
+      });
+      const label = `${look.name} ${size.width} px`;
+      expect(where.scrolled, label).toBe(0);
+      expect(where.videoTop, `${label}: the video's top`).toBeGreaterThanOrEqual(0);
+      expect(where.videoBottom, `${label}: the video above the actions`).toBeLessThanOrEqual(where.actionsTop);
+      expect(where.timelineBottom, `${label}: the timeline above the actions`).toBeLessThanOrEqual(where.actionsTop);
+      expect(where.timelineReached, `${label}: nothing over the timeline`).toBe(true);
+      await page.screenshot({ path: `/tmp/preparation-${look.name}-${size.width}.png` });
+    }
+    await context.close();
+  }
+
+  // With the keyboard on Delete, then on Undo: each stops acting (nothing selected, nothing left to undo) and keeps the focus.
+  const { context, page } = await newContextPage(browser, who.editor.email);
+  await page.goto(`/editor/${videoId}`);
+  await expect(page.getByTestId('preparation-workspace')).toHaveAttribute('data-phase', 'trim');
+  await page.getByTestId('new-trim').click();
+  await expect(page.getByTestId('trim-item')).toHaveCount(1);
+  const remove = page.getByTestId('delete-selected');
+  const undo = page.getByTestId('undo');
+  await remove.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('trim-item')).toHaveCount(0);
+  await expect(remove).toHaveAttribute('aria-disabled', 'true');
+  await expect(remove).toBeFocused();
+  // Pressed again, it does nothing.
+  await page.keyboard.press('Enter');
+  await expect(remove).toBeFocused();
+  await undo.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('trim-item')).toHaveCount(1);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('trim-item')).toHaveCount(0);
+  await expect(undo).toHaveAttribute('aria-disabled', 'true');
+  await expect(undo).toBeFocused();
+  expect(await page.evaluate(() => document.activeElement === document.body)).toBe(false);
+  await context.close();
+});

@@ -18,7 +18,9 @@ import {
   WCAG_TAGS,
   type WalkCases,
 } from './screens.ts';
+import { analysedCase, preparedCase } from './cases.ts';
 import { type Cast, expect, test } from './fixtures.ts';
+import config from './playwright.config.ts';
 import { signIn } from './support.ts';
 import { analyseVideo, apiToken, caseSurgery, makeClip, prepareVideo, publishBestCase, saveVideo, sendVideo } from './workflow.ts';
 
@@ -48,6 +50,17 @@ function pagesOf(role: Role): string[] {
   const menus = (['drawer', 'tabs', 'settings'] as const).flatMap((where) => menuFor([role], where).map((entry) => entry.path));
   return [...new Set([...EXTRA_PAGES[role], ...menus])];
 }
+
+test.describe.configure({ mode: 'serial' });
+
+// The microphone of the states beyond the walk (a voice advice recorded): Chromium's fake device, without the prompt.
+const launchOptions = config.use!.launchOptions!;
+test.use({
+  launchOptions: {
+    ...launchOptions,
+    args: [...launchOptions.args!, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'],
+  },
+});
 
 /**
  * The cases, best cases and retired organ the screens show (walkCases, retiredOrgan), made once on
@@ -336,4 +349,101 @@ test('every screen and tab of every role passes axe-core (WCAG 2.2 A/AA) with no
   const scans = walkers.reduce((sum, walker) => sum + walker.scans, 0);
   console.log(`accessibility walk: ${scans} scans in ${elapsed()}`);
   expect(walkers.flatMap((walker) => walker.found)).toEqual([]);
+});
+
+/**
+ * States no screen of the walk is in, each scanned as the walk scans (both passes, both widths):
+ * the expert's analysis while a voice advice just recorded uploads and once it is there, and the
+ * administrators' best cases with converted cases whose authors were asked (consent pending) or
+ * agreed (the outlined consent chips).
+ */
+test('the states the walk does not reach pass axe-core too: a voice advice recorded, the best cases awaiting or given consent', async ({
+  browser,
+  request,
+  cast,
+}) => {
+  test.setTimeout(600_000);
+  for (const who of [cast.expert, cast.admin]) await followTheBrowser(request, who.email);
+  const [analysing, pending, agreed] = await Promise.all([
+    preparedCase(request, cast),
+    analysedCase(request, { ...cast, learner: cast.learner2, editor: cast.editor2, expert: cast.expert2 }, { rating: 3 }),
+    analysedCase(request, { ...cast, learner: cast.learner2, editor: cast.editor2, expert: cast.expert2 }, { rating: 4 }),
+  ]);
+  const expertHeaders = { Authorization: `Bearer ${await apiToken(request, cast.expert.email)}` };
+  expect((await request.post(`/v1/expert/videos/${analysing}/claim`, { headers: expertHeaders, data: {} })).status()).toBe(200);
+  const surgery = await caseSurgery(request);
+  const admin = { Authorization: `Bearer ${await apiToken(request, cast.admin.email)}` };
+  for (const [videoId, answer] of [
+    [pending, null],
+    [agreed, true],
+  ] as const) {
+    const created = await request.post('/v1/admin/best-cases', {
+      headers: admin,
+      data: {
+        source: 'video',
+        videoId,
+        titleFr: `Cas converti ${videoId.slice(0, 8)}`,
+        titleEn: `Converted case ${videoId.slice(0, 8)}`,
+        descriptionFr: 'Un cas analysé.',
+        descriptionEn: 'An analysed case.',
+        surgeryId: surgery.id,
+        organId: surgery.organId,
+      },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    if (answer !== null) {
+      const consent = await request.put(`/v1/videos/${videoId}/best-case/consent`, {
+        headers: { Authorization: `Bearer ${await apiToken(request, cast.learner2.email)}` },
+        data: { accept: answer },
+      });
+      expect(consent.status(), await consent.text()).toBe(200);
+    }
+  }
+
+  const found: string[] = [];
+  for (const pass of A11Y_PASSES) {
+    const context = await browser.newContext({ viewport: A11Y_WIDTHS[0], locale: pass.locale, colorScheme: pass.theme });
+    await context.grantPermissions(['microphone']);
+    const walker: Walker = { pass, page: await context.newPage(), found, scans: 0, scanning: 0 };
+    const { page } = walker;
+
+    // The expert records a voice advice: scanned while it uploads (held until then), and once it plays back.
+    await signIn(page, cast.expert.email, cast.expert.password);
+    await openInApp(page, `/expert/${analysing}`);
+    await page.getByTestId('analysis-tab-advice').click();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**/v1/expert/videos/${analysing}/voice`, async (route) => {
+      if (route.request().method() === 'POST') await held;
+      await route.continue();
+    });
+    await page.getByTestId('voice-record').click();
+    await expect(page.getByTestId('voice-recorder')).toHaveAttribute('data-state', 'recording');
+    await page.waitForTimeout(1500);
+    await scanWidths(walker, 'expert analysis, recording a voice advice');
+    await resize(page, A11Y_WIDTHS[0]);
+    await page.getByTestId('voice-stop').click();
+    await expect(page.getByTestId('voice-recorder')).toHaveAttribute('data-state', 'idle');
+    await scanWidths(walker, 'expert analysis, a voice advice uploading');
+    release();
+    await expect(page.getByTestId('voice-player')).toBeVisible({ timeout: 60_000 });
+    await resize(page, A11Y_WIDTHS[0]);
+    await settle(page);
+    await scanWidths(walker, 'expert analysis, a voice advice recorded');
+    await page.unroute(`**/v1/expert/videos/${analysing}/voice`);
+    await page.goto('/auth/logout');
+    await expect(page).toHaveURL(/\/auth\/login/);
+
+    // The administrators' best cases: a converted case awaiting its author's answer, one agreed to.
+    await resize(page, A11Y_WIDTHS[0]);
+    await signIn(page, cast.admin.email, cast.admin.password);
+    await openInApp(page, '/admin/best-cases');
+    await expect(page.getByTestId('admin-best-case').filter({ hasText: pending.slice(0, 8) })).toBeVisible();
+    await expect(page.getByTestId('admin-best-case').filter({ hasText: agreed.slice(0, 8) })).toBeVisible();
+    await settle(page);
+    await scanWidths(walker, 'administrator best cases, consent asked and given');
+    await page.screenshot({ path: `/tmp/admin-best-cases-${pass.theme}.png` });
+    await context.close();
+  }
+  expect(found).toEqual([]);
 });

@@ -284,7 +284,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const admin = createAdminService({ db, audit, auth, users, hub, clock, timeZone: config.timeZone });
   const auditLog = createAuditLogService({ db, timeZone: config.timeZone });
   const bestCases = createBestCaseService({ db, storage, uploads, mediaService, notifications, audit, clock });
-  const comparisons = createComparisonService({ videos, bestCases });
+  const comparisons = createComparisonService({ db, videos, bestCases });
   const bestCaseDrawings = createBestCaseDrawingService({ db, audit, clock });
   const dashboard = createDashboardService({ db, clock, timeZone: config.timeZone });
   return {

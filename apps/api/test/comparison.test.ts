@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminBestCaseDetail } from '@sutura/domain/best-cases';
 import type { Comparison, ComparisonChoices } from '@sutura/domain/comparison';
 import type { Role } from '@sutura/domain/roles';
-import { bestCases, media, surgeries, surgerySteps, videoShares, videoSteps, videos } from '../src/db/schema.ts';
+import { analyses, bestCases, media, surgeries, surgerySteps, videoShares, videoSteps, videos } from '../src/db/schema.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 
 type Person = Awaited<ReturnType<TestContext['createUser']>>;
@@ -246,6 +246,105 @@ describe('comparing an analysed case with a best case', () => {
     expect((await call(people.administrator, 'GET', `/v1/videos/${reference.videoId}/comparison`)).status).toBe(404);
     // A malformed id is no case either (as on every route of a case).
     expect((await call(people.author, 'GET', `/v1/videos/not-an-id/comparison`)).status).toBe(404);
+  });
+});
+
+describe('the step ratings beside the durations', () => {
+  /** The ids of a video's steps, in order. */
+  const stepIds = async (videoId: string) =>
+    (
+      await ctx.database.db
+        .select({ id: videoSteps.id })
+        .from(videoSteps)
+        .where(eq(videoSteps.videoId, videoId))
+        .orderBy(asc(videoSteps.position))
+    ).map((s) => s.id);
+  const review = (videoId: string, round: number, stepRatings: Record<string, number | null>, status = 'submitted') =>
+    ctx.database.db
+      .insert(analyses)
+      .values({ videoId, round, expertId: people.expert.id, status, stepRatings, submittedAt: status === 'submitted' ? new Date() : null });
+  const ratings = (comparison: Comparison) => comparison.rows.map((r) => [r.caseRating, r.bestRating]);
+
+  it('are the mean of the submitted reviews on both sides, for whoever may read the ratings of each', async () => {
+    const steps: Step[] = [
+      { vocabulary: 0, start: 0, end: 30 },
+      { vocabulary: 1, start: 32, end: 70 },
+    ];
+    const rated = await videoWith(people.author.id, {}, steps);
+    await ctx.database.db.insert(videoShares).values({ videoId: rated, userId: people.sharedWith.id });
+    const [firstStep, secondStep] = await stepIds(rated);
+    // Two reviews (a double review): 4 and 3 on the first step; the second step rated by the second review only. A draft never counts.
+    await review(rated, 1, { [firstStep!]: 4, [secondStep!]: null });
+    await review(rated, 2, { [firstStep!]: 3, [secondStep!]: 5 });
+    await review(rated, 3, { [firstStep!]: 1, [secondStep!]: 1 }, 'draft');
+    // A best case made of another learner's analysed case: its review rates its steps.
+    const source = await videoWith(people.other.id, {}, [
+      { vocabulary: 0, start: 0, end: 20 },
+      { vocabulary: 1, start: 20, end: 50 },
+    ]);
+    const [sourceFirst, sourceSecond] = await stepIds(source);
+    await review(source, 1, { [sourceFirst!]: 2, [sourceSecond!]: 4 });
+    const [converted] = await ctx.database.db
+      .insert(bestCases)
+      .values({
+        videoId: source,
+        origin: 'converted',
+        titleFr: 'Converti',
+        titleEn: 'Converted',
+        descriptionFr: 'D',
+        descriptionEn: 'D',
+        surgeryId: surgery.id,
+        organId: surgery.organId,
+        consent: 'accepted',
+        published: true,
+        publishedAt: new Date(),
+        createdById: people.administrator.id,
+      })
+      .returning();
+
+    const compare = async (person: Person, other: string) => {
+      const res = await call<Comparison>(person, 'GET', `/v1/videos/${rated}/comparison/${other}`);
+      expect(res.status).toBe(200);
+      return res.body.data;
+    };
+    for (const person of [people.author, people.administrator]) {
+      expect(ratings(await compare(person, converted!.id))).toEqual([
+        [3.5, 2],
+        [5, 4],
+      ]);
+    }
+    // An uploaded best case has no review.
+    expect(ratings(await compare(people.author, reference.id))).toEqual([
+      [3.5, null],
+      [5, null],
+      [null, null],
+      [null, null],
+    ]);
+    // Whom the case is shared with does not read its result: its ratings neither.
+    expect(ratings(await compare(people.sharedWith, converted!.id))).toEqual([
+      [null, 2],
+      [null, 4],
+    ]);
+
+    // An author who hides their ratings sees none, on either side.
+    const hiding = await ctx.createUser('learner', { preferences: { langCode: 'en', theme: 'auto', showRatings: false } });
+    const hidden = await videoWith(hiding.id, {}, steps);
+    await review(hidden, 1, Object.fromEntries((await stepIds(hidden)).map((id) => [id, 4])));
+    const res = await call<Comparison>(hiding, 'GET', `/v1/videos/${hidden}/comparison/${converted!.id}`);
+    expect(res.status).toBe(200);
+    expect(ratings(res.body.data)).toEqual([
+      [null, null],
+      [null, null],
+    ]);
+
+    // Two best cases: the converted one's review rates its side.
+    const both = await call<Comparison>(people.learner, 'GET', `/v1/best-cases/${converted!.id}/comparison/${second.id}`);
+    expect(both.status).toBe(200);
+    expect(ratings(both.body.data)).toEqual([
+      [2, null],
+      [4, null],
+    ]);
+    await ctx.database.db.delete(bestCases).where(eq(bestCases.id, converted!.id));
   });
 });
 

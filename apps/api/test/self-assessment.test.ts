@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KPIS, type Kpi } from '@sutura/domain/analysis';
-import { selfVsExpertTrend, type LearnerSelfVsExpert, type SelfAssessment } from '@sutura/domain/self-assessment';
+import { selfVsExpertDirection, selfVsExpertTrend, type LearnerSelfVsExpert, type SelfAssessment } from '@sutura/domain/self-assessment';
 import { analyses, selfAssessments, videos } from '../src/db/schema.ts';
 import { createSelfVsExpertStats } from '../src/modules/self-assessment/self-assessment.stats.ts';
 import { createTestContext, type TestContext } from './harness.ts';
@@ -337,6 +337,9 @@ describe('self vs expert statistics', () => {
       // (2×5 + 0×4 + 2) / 10 pairs
       overall: 1.2,
       pairs: 10,
+      // Every difference the same way (self higher): signed as absolute.
+      signedKpis: { depthPerception: 1, bimanualDexterity: 1, efficiency: 1, tissueHandling: 1, autonomy: 2 },
+      signedOverall: 1.2,
     });
     expect(byMonth['2026-04-01']).toMatchObject({ cases: 0, overall: null, pairs: 0 });
     // May: the April-30 (Paris May-1) case at 0 everywhere, the May-5 case at 0.5, 1, 1, -, 1.
@@ -348,8 +351,58 @@ describe('self vs expert statistics', () => {
       // (0.5 + 1 + 1 + 1) / 9 pairs
       overall: 0.39,
       pairs: 9,
+      signedKpis: { depthPerception: 0.25, bimanualDexterity: 0.5, efficiency: 0.5, tissueHandling: 0, autonomy: 0.5 },
+      signedOverall: 0.39,
     });
     expect(result).toMatchObject({ trend: 'closer', first: 1.2, last: 0.39 });
+  });
+
+  it('gives the signed mean difference (self − expert) beside the absolute one: negative when the learner rates themselves lower', async () => {
+    const person = await ctx.createUser('learner');
+    const rated = async (at: Date, self: Record<Kpi, number>, expertKpis: Record<string, number | null>) => {
+      const id = await caseOf(person.id, 'analysed', expertKpis, at);
+      await db().insert(selfAssessments).values({ videoId: id, authorId: person.id, kpiRatings: self, submittedAt: at });
+    };
+    // June: 2 − 4 = −2 on four skills and 2 − 1 = +1 on autonomy; then 3 − 3 = 0 everywhere.
+    await rated(new Date('2026-06-02T10:00:00Z'), levels(2), levels(4, { autonomy: 1 }));
+    await rated(new Date('2026-06-03T10:00:00Z'), levels(3), levels(3));
+    const stats = createSelfVsExpertStats({ db: db(), clock: () => NOW, timeZone: 'Europe/Paris' });
+    const viewer = {
+      id: person.id,
+      sessionId: 'test',
+      sessionEndsAt: new Date(8.64e15),
+      roles: ['learner' as const],
+      preferences: { langCode: 'en' as const, theme: 'auto' as const, showRatings: true },
+    };
+    const result = (await stats.learner(viewer)) as Extract<LearnerSelfVsExpert, { ratingsShown: true }>;
+    const june = result.months.find((m) => m.month === '2026-06-01')!;
+    expect(june).toMatchObject({
+      cases: 2,
+      kpis: { depthPerception: 1, bimanualDexterity: 1, efficiency: 1, tissueHandling: 1, autonomy: 0.5 },
+      // (2×4 + 1) / 10
+      overall: 0.9,
+      signedKpis: { depthPerception: -1, bimanualDexterity: -1, efficiency: -1, tissueHandling: -1, autonomy: 0.5 },
+      // (−2×4 + 1) / 10
+      signedOverall: -0.7,
+    });
+    expect(selfVsExpertDirection(result.months)).toEqual({
+      overall: -0.7,
+      word: 'lower',
+      kpis: { depthPerception: -1, bimanualDexterity: -1, efficiency: -1, tissueHandling: -1, autonomy: 0.5 },
+    });
+  });
+
+  it('weighs each month by its pairs for the direction over the months, and calls a small lean in line', () => {
+    const month = (pairs: number, signedOverall: number | null) => ({
+      pairs,
+      signedOverall,
+      kpiCounts: levels(pairs / 5),
+      signedKpis: levels(signedOverall ?? 0) as Record<Kpi, number | null>,
+    });
+    expect(selfVsExpertDirection([month(10, 1), month(0, null), month(5, -0.5)])).toMatchObject({ overall: 0.5, word: 'higher' });
+    expect(selfVsExpertDirection([month(5, 0.2), month(5, 0.1)])).toMatchObject({ overall: 0.15, word: 'inLine' });
+    expect(selfVsExpertDirection([month(5, -0.3)])).toMatchObject({ overall: -0.3, word: 'lower' });
+    expect(selfVsExpertDirection([month(0, null)])).toMatchObject({ overall: null, word: null });
   });
 
   it('words the trend from the first and the latest month with data', () => {

@@ -160,6 +160,13 @@ export const stepRowSchema = z.object({
   bestDuration: z.number().nullable(),
   difference: z.number().nullable(),
   outOfOrder: z.boolean(),
+  /**
+   * The experts' rating of each side's step (the mean of the reviews, to a tenth), beside its
+   * duration: null when the step is unrated, the video has no review (an uploaded best case), or
+   * the caller may not read ratings (docs/comparison.md).
+   */
+  caseRating: z.number().nullable(),
+  bestRating: z.number().nullable(),
 });
 
 /** GET /videos/{id}/comparison/{bestCaseId} and /best-cases/{id}/comparison/{otherId}. */

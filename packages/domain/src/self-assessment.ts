@@ -89,6 +89,12 @@ export const selfVsExpertMonthSchema = z.object({
   /** Over every (case, KPI) pair of the month. */
   overall: z.number().nullable(),
   pairs: z.number(),
+  /**
+   * The signed mean difference self − expert, per KPI (over `kpiCounts`) and over every pair:
+   * positive when the learner rated themselves higher than the experts.
+   */
+  signedKpis: kpiGaps,
+  signedOverall: z.number().nullable(),
 });
 export type SelfVsExpertMonth = z.infer<typeof selfVsExpertMonthSchema>;
 
@@ -128,6 +134,30 @@ export function selfVsExpertTrend(months: readonly { overall: number | null }[])
   const change = Math.round((last - first) * 100);
   const trend = Math.abs(change) < SELF_TREND_STEP * 100 ? 'steady' : change < 0 ? 'closer' : 'further';
   return { trend, first, last };
+}
+
+/** Under this signed mean difference (levels, either way), the learner rates themselves in line with the experts. */
+export const SELF_BIAS_IN_LINE = 0.25;
+
+/**
+ * Which way the learner's self-ratings lean over the months given: the signed mean difference
+ * self − expert over every (case, KPI) pair of those months, overall and per KPI (each month
+ * weighed by its pairs), and its word: 'higher', 'lower' or 'inLine'; null without a pair.
+ */
+export function selfVsExpertDirection(months: readonly Pick<SelfVsExpertMonth, 'pairs' | 'signedOverall' | 'kpiCounts' | 'signedKpis'>[]): {
+  overall: number | null;
+  word: 'higher' | 'lower' | 'inLine' | null;
+  kpis: Record<Kpi, number | null>;
+} {
+  const mean = (parts: { n: number; value: number | null }[]) => {
+    const counted = parts.filter((p) => p.n > 0 && p.value !== null);
+    const n = counted.reduce((sum, p) => sum + p.n, 0);
+    return n ? roundGap(counted.reduce((sum, p) => sum + p.n * p.value!, 0) / n) : null;
+  };
+  const overall = mean(months.map((m) => ({ n: m.pairs, value: m.signedOverall })));
+  const word = overall === null ? null : Math.abs(overall) < SELF_BIAS_IN_LINE ? 'inLine' : overall > 0 ? 'higher' : 'lower';
+  const kpis = Object.fromEntries(KPIS.map((k) => [k, mean(months.map((m) => ({ n: m.kpiCounts[k], value: m.signedKpis[k] })))]));
+  return { overall, word, kpis: kpis as Record<Kpi, number | null> };
 }
 
 /** Rounded to two decimals (gaps are small numbers: one decimal would hide most of a trend). */

@@ -44,7 +44,7 @@ export function ConfirmDialog({ open, title, text, confirm, cancel, pending, dan
           color={danger ? 'error' : 'primary'}
           onClick={onConfirm}
           disabled={pending}
-          startIcon={pending ? <CircularProgress size={18} color="inherit" /> : undefined}
+          startIcon={pending ? <CircularProgress size={18} color="inherit" aria-hidden /> : undefined}
           data-testid={`${testId}-confirm`}
         >
           {confirm}

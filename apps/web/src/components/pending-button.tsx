@@ -9,7 +9,7 @@ export function PendingButton({ pending, icon, disabled, children, ...rest }: Bu
       {...rest}
       disabled={pending || disabled}
       aria-busy={pending || undefined}
-      startIcon={pending ? <CircularProgress size={18} color="inherit" /> : icon}
+      startIcon={pending ? <CircularProgress size={18} color="inherit" aria-hidden /> : icon}
     >
       {children}
     </Button>

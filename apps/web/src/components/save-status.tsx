@@ -12,7 +12,7 @@ import type { SaveStatus } from '@/lib/use-autosave';
 const ICONS: Record<SaveStatus, React.ReactNode> = {
   saved: <CheckCircleOutlined fontSize="small" color="primary" />,
   pending: <EditOutlined fontSize="small" />,
-  saving: <CircularProgress size={16} />,
+  saving: <CircularProgress size={16} aria-hidden />,
   offline: <CloudOffOutlined fontSize="small" color="warning" />,
   lost: <ErrorOutlined fontSize="small" color="error" />,
 };

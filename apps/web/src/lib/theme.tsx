@@ -62,7 +62,7 @@ export function useChartPalette(): ChartPalette {
 }
 
 /** Darker shades for text drawn in a brand colour on a white page, so it reaches WCAG AA. */
-const TEXT_ON_LIGHT = { primary: '#0A6E5A', secondary: '#1D5FD6', error: '#C62828' } as const;
+const TEXT_ON_LIGHT = { primary: '#0A6E5A', secondary: '#1D5FD6', error: '#C62828', warning: '#A65400' } as const;
 /**
  * On the dark page the brand blue as text or outline (a role chip, a text button) falls to 3.3:1:
  * a lighter blue keeps 6.4:1 there, and dark text on it 6.4:1 (WCAG AA).
@@ -139,13 +139,15 @@ export function createAppTheme(mode: ColorMode, reduceMotion = false): Theme {
           outlined: light ? { '&.MuiButton-colorPrimary': { color: TEXT_ON_LIGHT.primary } } : {},
         },
       },
-      // Teal text and outlines on white (2.2:1) take the darker teal.
+      // Teal text and outlines on white (2.2:1) take the darker teal; orange ones (2.3:1) a darker orange (5.4:1).
       MuiChip: {
         styleOverrides: {
           root: light
             ? {
-                '&.MuiChip-outlinedPrimary': { color: TEXT_ON_LIGHT.primary, borderColor: TEXT_ON_LIGHT.primary },
-                '&.MuiChip-outlinedSuccess': { color: TEXT_ON_LIGHT.primary, borderColor: TEXT_ON_LIGHT.primary },
+                // MUI 9 names the variant and the colour apart (no more MuiChip-outlinedSuccess).
+                '&.MuiChip-outlined.MuiChip-colorPrimary': { color: TEXT_ON_LIGHT.primary, borderColor: TEXT_ON_LIGHT.primary },
+                '&.MuiChip-outlined.MuiChip-colorSuccess': { color: TEXT_ON_LIGHT.primary, borderColor: TEXT_ON_LIGHT.primary },
+                '&.MuiChip-outlined.MuiChip-colorWarning': { color: TEXT_ON_LIGHT.warning, borderColor: TEXT_ON_LIGHT.warning },
               }
             : {},
         },

@@ -11,9 +11,10 @@ const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase(
  * "Self vs expert" month by month (docs/statistics.md): for each month of the expert's result
  * (the first review's submission, installation time zone), the mean absolute difference between
  * the learner's self-rating and the expert's rating (the mean of the reviews when several), per
- * KPI and over every (case, KPI) pair; the trend compares the latest month with data to the first.
- * Only the cases whose ratings reached the learner count (`videos.ratings_released_at`): a gap
- * would give a hidden rating away while the self-assessment can still be changed.
+ * KPI and over every (case, KPI) pair, and the signed mean difference (self − expert) beside it;
+ * the trend compares the latest month with data to the first. Only the cases whose ratings reached
+ * the learner count (`videos.ratings_released_at`): a gap would give a hidden rating away while the
+ * self-assessment can still be changed.
  */
 export function createSelfVsExpertStats(deps: { db: Db; clock: () => Date; timeZone: string }) {
   const { db, clock, timeZone } = deps;
@@ -23,10 +24,14 @@ export function createSelfVsExpertStats(deps: { db: Db; clock: () => Date; timeZ
       const now = clock();
       const first = zonedMonthStart(now, timeZone, -(SELF_VS_EXPERT_MONTHS - 1));
       const diff = (k: Kpi) => sql`abs((s.kpi_ratings ->> ${k})::float8 - e.${sql.raw(`"${k}"`)})`;
+      const signed = (k: Kpi) => sql`(s.kpi_ratings ->> ${k})::float8 - e.${sql.raw(`"${k}"`)}`;
       const { rows } = await db.execute<Record<string, unknown>>(sql`
         SELECT to_char(date_trunc('month', e.at AT TIME ZONE ${timeZone}), 'YYYY-MM-DD') AS month, count(*)::int AS n,
           ${sql.join(
-            KPIS.map((k) => sql`sum(${diff(k)})::float8 AS ${sql.raw(`"sum_${k}"`)}, count(${diff(k)})::int AS ${sql.raw(`"n_${k}"`)}`),
+            KPIS.map(
+              (k) =>
+                sql`sum(${diff(k)})::float8 AS ${sql.raw(`"sum_${k}"`)}, sum(${signed(k)})::float8 AS ${sql.raw(`"signed_${k}"`)}, count(${diff(k)})::int AS ${sql.raw(`"n_${k}"`)}`,
+            ),
             sql`, `,
           )}
         FROM self_assessments s
@@ -51,7 +56,9 @@ export function createSelfVsExpertStats(deps: { db: Db; clock: () => Date; timeZ
         const row = byMonth.get(month) ?? {};
         const count = (k: Kpi) => Number(row[`n_${k}`] ?? 0);
         const sum = (k: Kpi) => Number(row[`sum_${k}`] ?? 0);
+        const signedSum = (k: Kpi) => Number(row[`signed_${k}`] ?? 0);
         const pairs = KPIS.reduce((n, k) => n + count(k), 0);
+        const signedKpis = Object.fromEntries(KPIS.map((k) => [k, count(k) ? roundGap(signedSum(k) / count(k)) : null]));
         return {
           month,
           cases: Number(row.n ?? 0),
@@ -59,6 +66,8 @@ export function createSelfVsExpertStats(deps: { db: Db; clock: () => Date; timeZ
           kpiCounts: Object.fromEntries(KPIS.map((k) => [k, count(k)])) as Record<Kpi, number>,
           overall: pairs ? roundGap(KPIS.reduce((s, k) => s + sum(k), 0) / pairs) : null,
           pairs,
+          signedKpis: signedKpis as Record<Kpi, number | null>,
+          signedOverall: pairs ? roundGap(KPIS.reduce((s, k) => s + signedSum(k), 0) / pairs) : null,
         };
       });
       return { ratingsShown: true, months, ...selfVsExpertTrend(months) };

@@ -6,20 +6,18 @@ import { usePictureRect } from '@/components/drawing/use-picture-rect';
 /**
  * A drawing over the picture of a player: placed on the picture itself (not on the letterboxed
  * element), so it stays on the same spot at any player size, in fullscreen and on a phone. Its
- * text alternative is its comment (or note), also shown over the picture.
+ * text alternative is its comment (or note), which the player also shows under the picture
+ * (DrawingCaption).
  */
 export function DrawingOverlay({
   video,
   shapes,
   label,
-  caption,
 }: {
   video: HTMLVideoElement | null;
   shapes: readonly DrawingShape[];
   /** What the drawing shows, for screen readers: its comment. */
   label: string;
-  /** The comment, shown over the top of the picture. */
-  caption?: string;
 }) {
   const rect = usePictureRect(video);
   if (!rect) return null;
@@ -40,33 +38,36 @@ export function DrawingOverlay({
       >
         <DrawingShapes shapes={shapes} width={rect.videoWidth} height={rect.videoHeight} />
       </svg>
-      {caption && (
-        <Box
-          aria-hidden
-          data-testid="drawing-caption"
-          sx={{
-            position: 'absolute',
-            left: 8,
-            right: 8,
-            top: 8,
-            px: 1,
-            py: 0.5,
-            borderRadius: 1,
-            bgcolor: 'rgba(0,0,0,0.72)',
-            color: '#fff',
-            fontSize: { xs: 12, sm: 14 },
-            lineHeight: 1.35,
-            display: '-webkit-box',
-            WebkitLineClamp: 3,
-            WebkitBoxOrient: 'vertical',
-            overflow: 'hidden',
-            width: 'fit-content',
-            maxWidth: 'calc(100% - 16px)',
-          }}
-        >
-          {caption}
-        </Box>
-      )}
+    </Box>
+  );
+}
+
+/**
+ * The comment (or note) of the drawing shown, under the picture (the player's `caption`): over the
+ * picture it would hide what is drawn there, a text label first, on a phone most of all. Read by
+ * screen readers as the drawing's text alternative already, so hidden from them here.
+ */
+export function DrawingCaption({ text }: { text: string }) {
+  return (
+    <Box
+      aria-hidden
+      data-testid="drawing-caption"
+      sx={{
+        px: { xs: 1, sm: 1.5 },
+        py: 0.75,
+        bgcolor: '#000',
+        color: '#fff',
+        borderBottom: '1px solid rgba(255,255,255,0.2)',
+        fontSize: { xs: 13, sm: 14 },
+        lineHeight: 1.4,
+        display: '-webkit-box',
+        WebkitLineClamp: 3,
+        WebkitBoxOrient: 'vertical',
+        overflow: 'hidden',
+        overflowWrap: 'anywhere',
+      }}
+    >
+      {text}
     </Box>
   );
 }

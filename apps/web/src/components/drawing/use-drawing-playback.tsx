@@ -2,14 +2,14 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatTimecode } from '@sutura/domain/analysis';
 import type { DrawingShape } from '@sutura/domain/drawing';
-import { DrawingOverlay } from '@/components/drawing/drawing-overlay';
+import { DrawingCaption, DrawingOverlay } from '@/components/drawing/drawing-overlay';
 import { useDrawingStops } from '@/components/drawing/frame-time';
 import { usePauseOnDrawings } from '@/components/drawing/pause-setting';
 
 export interface PlayedDrawing {
   time: number;
   shapes: readonly DrawingShape[];
-  /** Its comment or note: shown over the picture and read as its text alternative. */
+  /** Its comment or note: shown under the picture and read as its text alternative. */
   text: string;
 }
 
@@ -19,7 +19,7 @@ export interface PlayedDrawing {
  */
 export function useDrawingPlayback(items: readonly PlayedDrawing[]): {
   video: HTMLVideoElement | null;
-  player: { overlay: ReactNode; onMediaElement(video: HTMLVideoElement | null): void };
+  player: { overlay: ReactNode; caption: ReactNode; onMediaElement(video: HTMLVideoElement | null): void };
 } {
   const { t } = useTranslation('drawing');
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
@@ -27,12 +27,8 @@ export function useDrawingPlayback(items: readonly PlayedDrawing[]): {
   const drawings = useMemo(() => [...items], [items]);
   const shown = useDrawingStops(video, drawings, pause);
   const overlay = shown ? (
-    <DrawingOverlay
-      video={video}
-      shapes={shown.shapes}
-      label={t('drawingOf', { time: formatTimecode(shown.time), text: shown.text })}
-      caption={shown.text}
-    />
+    <DrawingOverlay video={video} shapes={shown.shapes} label={t('drawingOf', { time: formatTimecode(shown.time), text: shown.text })} />
   ) : null;
-  return { video, player: { overlay, onMediaElement: setVideo } };
+  const caption = shown ? <DrawingCaption text={shown.text} /> : null;
+  return { video, player: { overlay, caption, onMediaElement: setVideo } };
 }

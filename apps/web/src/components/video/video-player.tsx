@@ -60,6 +60,8 @@ export interface VideoPlayerProps {
   startAt?: number;
   /** Drawn over the picture, in fullscreen too (drawings on the frame, components/drawing). */
   overlay?: ReactNode;
+  /** Shown under the picture, above the controls, in fullscreen too (the comment of the drawing shown). */
+  caption?: ReactNode;
   /** The video element, for what follows its frames (drawings). */
   onMediaElement?(video: HTMLVideoElement | null): void;
 }
@@ -102,6 +104,7 @@ export function VideoPlayer({
   seekRequest = null,
   startAt,
   overlay,
+  caption,
   onMediaElement,
 }: VideoPlayerProps) {
   const { t } = useTranslation('videos');
@@ -431,6 +434,7 @@ export function VideoPlayer({
           </Alert>
         )}
       </Box>
+      {caption}
       <Box sx={{ px: { xs: 1, sm: 1.5 }, pt: 0.5, pb: 0.5, bgcolor: '#000' }}>
         <PlayerTimeline
           current={current}

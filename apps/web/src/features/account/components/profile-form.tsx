@@ -260,7 +260,7 @@ export function ProfileForm({ profile }: { profile: Profile }) {
           type="submit"
           variant="contained"
           disabled={!isDirty || submit.pending}
-          startIcon={submit.pending ? <CircularProgress size={18} color="inherit" /> : undefined}
+          startIcon={submit.pending ? <CircularProgress size={18} color="inherit" aria-hidden /> : undefined}
           data-testid="profile-submit"
         >
           {t('profile.save')}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -46,15 +46,21 @@ export function CommentPanel({ videoId, comments, current, fencingToken, readOnl
   const [error, setError] = useState<string | null>(null);
   const pending = add.isPending || update.isPending;
   // Where the keyboard goes when the form closes: the comment saved, or the add button after a cancel.
+  // Moved in the same commit as the form goes (a layout effect), so it never rests on the page's body;
+  // a comment not in the list yet has the add button meanwhile.
   const [focusTo, setFocusTo] = useState<string | null>(null);
   const panel = useRef<HTMLElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!focusTo || editing) return;
+    const add = panel.current?.querySelector<HTMLElement>('[data-testid="comment-add"]');
     const target =
       focusTo === 'add'
-        ? panel.current?.querySelector<HTMLElement>('[data-testid="comment-add"]')
+        ? add
         : panel.current?.querySelector<HTMLElement>(`[data-comment-id="${CSS.escape(focusTo)}"] [data-testid="comment-seek"]`);
-    if (!target) return;
+    if (!target) {
+      add?.focus();
+      return;
+    }
     target.focus();
     setFocusTo(null);
   }, [focusTo, editing, comments]);
@@ -132,11 +138,13 @@ export function CommentPanel({ videoId, comments, current, fencingToken, readOnl
             <Button onClick={close} disabled={pending}>
               {t('cancel')}
             </Button>
+            {/* While it saves it stays focusable (aria-disabled): disabled under the keyboard, the focus would drop to the page's body. */}
             <Button
               variant="contained"
               onClick={save}
-              disabled={pending || editing.text.trim() === ''}
-              startIcon={pending ? <CircularProgress size={18} color="inherit" /> : undefined}
+              disabled={!pending && editing.text.trim() === ''}
+              aria-disabled={pending || undefined}
+              startIcon={pending ? <CircularProgress size={18} color="inherit" aria-hidden /> : undefined}
               data-testid="comment-save"
             >
               {t('comments.save')}
@@ -196,13 +204,14 @@ export function CommentPanel({ videoId, comments, current, fencingToken, readOnl
                   <IconButton
                     aria-label={t('comments.delete')}
                     onClick={() =>
+                      !remove.isPending &&
                       remove.mutate(
                         { commentId: comment.id, fencingToken },
                         // Its button is gone with it: the keyboard goes back to adding.
                         { onSuccess: () => setFocusTo('add'), onError: (e) => setError(errorText(e)) },
                       )
                     }
-                    disabled={remove.isPending}
+                    aria-disabled={remove.isPending || undefined}
                     data-testid="comment-delete"
                   >
                     <DeleteOutlined />

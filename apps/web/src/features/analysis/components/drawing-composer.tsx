@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -42,11 +42,12 @@ export function DrawingComposer({
   const pending = add.isPending || update.isPending;
   const [text, setText] = useState(comment?.text ?? '');
   const section = useRef<HTMLElement>(null);
-  // Opened from the list of comments: the keyboard goes to the tools, which come into view.
+  // The keyboard goes to the tools as they open (the button that opened them is gone, or, from the
+  // list of comments, far away), in the same commit so it never rests on the page's body; opened
+  // from the list, they come into view.
   const reopened = comment !== null;
-  useEffect(() => {
-    if (!reopened) return;
-    section.current?.scrollIntoView({ block: 'nearest' });
+  useLayoutEffect(() => {
+    if (reopened) section.current?.scrollIntoView({ block: 'nearest' });
     section.current?.focus({ preventScroll: true });
   }, [reopened]);
   const [error, setError] = useState<string | null>(null);
@@ -76,7 +77,7 @@ export function DrawingComposer({
   return (
     <Paper
       variant="outlined"
-      sx={{ p: 2, borderRadius: 2, display: 'grid', gap: 1.5 }}
+      sx={{ p: { xs: 1.5, sm: 2 }, borderRadius: 2, display: 'grid', gap: { xs: 1, sm: 1.5 } }}
       data-testid="drawing-composer"
       component="section"
       aria-labelledby="drawing-composer-title"
@@ -87,7 +88,8 @@ export function DrawingComposer({
       <Typography id="drawing-composer-title" variant="h3" component="h3">
         {t(comment ? 'composerEditTitle' : 'composerTitle', { time: formatTimecode(time) })}
       </Typography>
-      <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+      {/* On a phone the help comes last: the tools and the comment stay next to the frame. */}
+      <Typography variant="body2" sx={{ color: 'text.secondary', order: { xs: 1, sm: 0 } }}>
         {t('composerHelp')}
       </Typography>
       <DrawingToolbar editor={editor} />
@@ -108,8 +110,10 @@ export function DrawingComposer({
         <Button
           variant="contained"
           onClick={save}
-          disabled={pending || text.trim() === '' || editor.shapes.length === 0}
-          startIcon={pending ? <CircularProgress size={18} color="inherit" /> : undefined}
+          // While it saves it keeps the keyboard's focus (aria-disabled), until the tools close.
+          disabled={!pending && (text.trim() === '' || editor.shapes.length === 0)}
+          aria-disabled={pending || undefined}
+          startIcon={pending ? <CircularProgress size={18} color="inherit" aria-hidden /> : undefined}
           data-testid="drawing-save"
         >
           {t(comment ? 'saveChanges' : 'save')}

@@ -1,9 +1,9 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
 import Draw from '@mui/icons-material/DrawOutlined';
 import { formatTimecode, type AnalysisComment } from '@sutura/domain/analysis';
-import { DrawingOverlay } from '@/components/drawing/drawing-overlay';
+import { DrawingCaption, DrawingOverlay } from '@/components/drawing/drawing-overlay';
 import { DrawingSurface } from '@/components/drawing/drawing-surface';
 import { useDrawingStops, usePresentedFrame } from '@/components/drawing/frame-time';
 import { useDrawingEditor } from '@/components/drawing/use-drawing-editor';
@@ -21,8 +21,10 @@ export function useFrameDrawing(opts: {
   /** Sends the player to a moment (the page's seek). */
   seek(time: number): void;
 }): {
-  player: { overlay: ReactNode; onMediaElement(video: HTMLVideoElement | null): void };
+  player: { overlay: ReactNode; caption: ReactNode; onMediaElement(video: HTMLVideoElement | null): void };
   panel: ReactNode;
+  /** A drawing is open: the player holds its frame, the tools are shown. */
+  composing: boolean;
   /** Opens a saved comment's drawing again, on its frame, to change it; null while a drawing is open. */
   editDrawing: ((comment: AnalysisComment) => void) | null;
 } {
@@ -46,6 +48,17 @@ export function useFrameDrawing(opts: {
     return () => video.removeEventListener('play', hold);
   }, [video, composing]);
 
+  // The tools closed (saved or cancelled) while the keyboard was in them: it goes to "Draw on this frame", never to the page's body.
+  const startButton = useRef<HTMLButtonElement>(null);
+  const open = composing !== null;
+  const wasOpen = useRef(open);
+  useLayoutEffect(() => {
+    if (wasOpen.current && !open && (document.activeElement === null || document.activeElement === document.body)) {
+      startButton.current?.focus();
+    }
+    wasOpen.current = open;
+  }, [open]);
+
   const start = () => {
     if (!video) return;
     video.pause();
@@ -66,13 +79,9 @@ export function useFrameDrawing(opts: {
     composing !== null ? (
       <DrawingSurface video={video} editor={editor} />
     ) : shown ? (
-      <DrawingOverlay
-        video={video}
-        shapes={shown.shapes}
-        label={t('drawingOf', { time: formatTimecode(shown.time), text: shown.text })}
-        caption={shown.text}
-      />
+      <DrawingOverlay video={video} shapes={shown.shapes} label={t('drawingOf', { time: formatTimecode(shown.time), text: shown.text })} />
     ) : null;
+  const caption = composing === null && shown ? <DrawingCaption text={shown.text} /> : null;
 
   const panel =
     opts.fencingToken === null ? null : composing !== null ? (
@@ -90,6 +99,7 @@ export function useFrameDrawing(opts: {
         startIcon={<Draw aria-hidden />}
         onClick={start}
         disabled={!video}
+        ref={startButton}
         data-testid="drawing-start"
         sx={{ justifySelf: 'start' }}
       >
@@ -98,8 +108,9 @@ export function useFrameDrawing(opts: {
     );
 
   return {
-    player: { overlay, onMediaElement: setVideo },
+    player: { overlay, caption, onMediaElement: setVideo },
     panel,
+    composing: composing !== null,
     editDrawing: opts.fencingToken !== null && composing === null && video ? editDrawing : null,
   };
 }

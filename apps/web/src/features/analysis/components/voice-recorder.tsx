@@ -161,7 +161,7 @@ export function VoiceRecorder({ videoId, voice, fencingToken, readOnly }: VoiceR
             <Button
               variant="outlined"
               color="error"
-              startIcon={upload.isPending ? <CircularProgress size={18} color="inherit" /> : <FiberManualRecord aria-hidden />}
+              startIcon={upload.isPending ? <CircularProgress size={18} color="inherit" aria-hidden /> : <FiberManualRecord aria-hidden />}
               onClick={() => void start()}
               disabled={busy || fencingToken === null}
               data-testid="voice-record"
@@ -186,7 +186,7 @@ export function VoiceRecorder({ videoId, voice, fencingToken, readOnly }: VoiceR
           {voice && state === 'idle' && fencingToken !== null && (
             <Button
               color="inherit"
-              startIcon={remove.isPending ? <CircularProgress size={18} color="inherit" /> : <DeleteOutlined aria-hidden />}
+              startIcon={remove.isPending ? <CircularProgress size={18} color="inherit" aria-hidden /> : <DeleteOutlined aria-hidden />}
               onClick={() => remove.mutate(fencingToken, { onError: (e) => setError(errorText(e)) })}
               disabled={busy}
               data-testid="voice-delete"

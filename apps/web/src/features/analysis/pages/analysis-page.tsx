@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import Alert from '@mui/material/Alert';
@@ -174,6 +174,13 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
     fencingToken: editable ? ws.fencingToken : null,
     seek,
   });
+  // On a phone, while a drawing is open, the player is not pinned: the frame, the tools and the
+  // comment follow one another in the page, none slides under another; the frame comes to the top.
+  const pinned = wide || !drawing.composing;
+  const playerPane = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!wide && drawing.composing) playerPane.current?.scrollIntoView({ block: 'start' });
+  }, [wide, drawing.composing]);
   const tabs = TABS.filter((tab) => {
     if (tab === 'nasaTlx') return ws.nasaTlx !== null;
     if (tab === 'pictures') return ws.pictures.length > 0;
@@ -220,9 +227,15 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
           <>
             <Button
               variant="outlined"
-              startIcon={autosave.status === 'saving' ? <CircularProgress size={18} color="inherit" /> : <SaveOutlined aria-hidden />}
-              onClick={() => void autosave.flush()}
-              disabled={!editable || autosave.status === 'saving'}
+              startIcon={
+                autosave.status === 'saving' ? <CircularProgress size={18} color="inherit" aria-hidden /> : <SaveOutlined aria-hidden />
+              }
+              onClick={() => {
+                if (autosave.status !== 'saving') void autosave.flush();
+              }}
+              // Saving by itself while the keyboard is on it: still focusable (aria-disabled), the focus stays.
+              disabled={!editable}
+              aria-disabled={autosave.status === 'saving' || undefined}
               data-testid="analysis-save"
             >
               {t('save.button')}
@@ -248,10 +261,13 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
       */}
       <Box sx={{ display: 'flex', flexDirection: { xs: 'column', md: 'row' }, alignItems: { md: 'flex-start' }, gap: { xs: 2, md: 3 } }}>
         <Box
+          ref={playerPane}
           data-testid="analysis-player-pane"
+          data-pinned={pinned}
           sx={{
-            position: 'sticky',
+            position: pinned ? 'sticky' : 'static',
             top: { xs: 64, md: LAYOUT.headerHeight + 16 },
+            scrollMarginTop: { xs: 72, md: LAYOUT.headerHeight + 16 },
             zIndex: 3,
             minWidth: 0,
             flex: { md: '0 0 55%' },
@@ -277,7 +293,8 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
               title={title}
               onUrlsExpired={onUrlsExpired}
               onTimeUpdate={setCurrent}
-              steps={ws.steps.map((s) => ({ ...s, surgeryStepId: null }))}
+              // Drawing on a phone: no step buttons, which would leave the frame, and the tools closer to it.
+              steps={pinned ? ws.steps.map((s) => ({ ...s, surgeryStepId: null })) : []}
               markers={ws.draft.comments.map((c) => ({ id: c.id, start: c.start, end: c.end, label: c.text }))}
               seekRequest={seekRequest}
               {...drawing.player}
@@ -471,7 +488,7 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
                 </Typography>
                 <Button
                   variant="contained"
-                  startIcon={finalize.isPending ? <CircularProgress size={18} color="inherit" /> : <SendOutlined aria-hidden />}
+                  startIcon={finalize.isPending ? <CircularProgress size={18} color="inherit" aria-hidden /> : <SendOutlined aria-hidden />}
                   onClick={() => void submit(false)}
                   disabled={!editable || finalize.isPending}
                   data-testid="analysis-finalize"
@@ -523,7 +540,7 @@ function AnalysisEditor({ ws, onUrlsExpired }: { ws: ExpertWorkspace; onUrlsExpi
             variant="contained"
             onClick={() => void submit(true)}
             disabled={finalize.isPending}
-            startIcon={finalize.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}
+            startIcon={finalize.isPending ? <CircularProgress size={18} color="inherit" aria-hidden /> : undefined}
             data-testid="confirm-anyway"
           >
             {t('finalize.confirmAnyway')}

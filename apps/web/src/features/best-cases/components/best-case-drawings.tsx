@@ -88,6 +88,7 @@ function DrawingsEditor({ id }: { id: string }) {
           seekRequest={seekRequest}
           onMediaElement={playback.player.onMediaElement}
           overlay={composing !== null ? <DrawingSurface video={video} editor={editor} /> : playback.player.overlay}
+          caption={composing !== null ? null : playback.player.caption}
         />
       )}
       {composing === null ? (
@@ -125,7 +126,7 @@ function DrawingsEditor({ id }: { id: string }) {
               variant="contained"
               onClick={save}
               disabled={add.isPending || !note.trim() || !editor.shapes.length}
-              startIcon={add.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}
+              startIcon={add.isPending ? <CircularProgress size={18} color="inherit" aria-hidden /> : undefined}
               data-testid="drawing-save"
             >
               {t('saveNote')}

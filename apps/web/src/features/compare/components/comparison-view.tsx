@@ -42,8 +42,14 @@ function Side({
   const drawings = useDrawingPlayback(items);
   const [seekRequest, setSeekRequest] = useState<{ time: number } | null>(null);
   return (
-    <Box component="section" aria-label={heading} sx={{ minWidth: 0, display: 'grid', gap: 1, alignContent: 'start' }}>
-      <Typography variant="h3" component="h3" sx={{ overflowWrap: 'anywhere' }}>
+    // Side by side, both sides share the rows of the grid (subgrid): a heading on two lines moves both players down alike.
+    <Box
+      component="section"
+      aria-label={heading}
+      data-testid={`${testId}-side`}
+      sx={{ minWidth: 0, display: 'grid', gap: 1, alignContent: 'start', gridRow: { md: 'span 3' }, gridTemplateRows: { md: 'subgrid' } }}
+    >
+      <Typography variant="h3" component="h3" sx={{ overflowWrap: 'anywhere', alignSelf: 'end' }}>
         {heading}
       </Typography>
       <Box ref={holder} data-testid={testId}>
@@ -155,7 +161,13 @@ export function ComparisonView({ comparison, onUrlsExpired }: { comparison: Comp
                 variant="outlined"
                 startIcon={<Stop aria-hidden />}
                 onClick={player.stop}
-                disabled={player.state.kind !== 'playing'}
+                // Stopped from the keyboard it keeps the focus (aria-disabled): disabled, the focus would drop to the page's body.
+                aria-disabled={player.state.kind !== 'playing' || undefined}
+                sx={
+                  player.state.kind !== 'playing'
+                    ? { '&&': { color: 'action.disabled', borderColor: 'action.disabledBackground' } }
+                    : undefined
+                }
                 data-testid="compare-stop"
               >
                 {t('play.stop')}

@@ -4,16 +4,29 @@ import ButtonBase from '@mui/material/ButtonBase';
 import Typography from '@mui/material/Typography';
 import type { Comparison, ComparisonSide } from '@sutura/domain/comparison';
 import { formatClock } from '@/components/video/format';
+import { currentLanguage } from '@/lib/i18n';
 
 type Step = ComparisonSide['steps'][number];
 
 /** A duration as m:ss (h:mm:ss past an hour). */
 const clock = (seconds: number) => formatClock(seconds, seconds >= 3600);
 
+/** A step's rating by the experts, after its duration: " · rated 3.5/5". */
+function Rating({ value, testId }: { value: number; testId: string }) {
+  const { t } = useTranslation('compare');
+  return (
+    <Box component="span" sx={{ fontWeight: 700, whiteSpace: 'nowrap' }} data-testid={testId}>
+      {' · '}
+      {t('steps.rated', { rating: value.toLocaleString(currentLanguage(), { maximumFractionDigits: 1 }) })}
+    </Box>
+  );
+}
+
 /**
  * The steps of both videos in order, one button per row: choosing it sends both videos to the
  * step's start. Each row says both durations and the difference, or which video lacks the step,
- * and shows the note the administrator wrote on the best case's step.
+ * with the experts' rating of both steps where both were rated, and shows the note the
+ * administrator wrote on the best case's step.
  */
 export function StepRows({
   comparison,
@@ -38,6 +51,8 @@ export function StepRows({
         const best = stepOf(comparison.bestCase.steps, row.bestStepId);
         const name = mine?.name ?? best?.name ?? '';
         const current = index === (playing ?? selected);
+        // The experts' ratings where both steps were rated: side by side, as the durations are.
+        const rated = row.caseRating !== null && row.bestRating !== null;
         return (
           <Box component="li" key={`${row.caseStepId ?? ''}-${row.bestStepId ?? ''}`}>
             <ButtonBase
@@ -82,11 +97,13 @@ export function StepRows({
                   {row.caseDuration !== null && (
                     <Typography component="span" variant="body2" data-testid="compare-step-case-duration">
                       {t('steps.duration', { side: caseLabel, duration: clock(row.caseDuration) })}
+                      {rated && <Rating value={row.caseRating!} testId="compare-step-case-rating" />}
                     </Typography>
                   )}
                   {row.bestDuration !== null && (
                     <Typography component="span" variant="body2" data-testid="compare-step-best-duration">
                       {t('steps.duration', { side: t('view.bestCase'), duration: clock(row.bestDuration) })}
+                      {rated && <Rating value={row.bestRating!} testId="compare-step-best-rating" />}
                     </Typography>
                   )}
                 </Box>

@@ -39,8 +39,11 @@ const compactSx = {
   '& .MuiButton-startIcon': { mr: { xs: 0, sm: 1 }, ml: { xs: 0, sm: -0.5 } },
 } as const;
 const labelSx = { display: { xs: 'none', sm: 'inline' } } as const;
-/** A button that cannot act now but keeps the keyboard's focus (aria-disabled), drawn as a disabled one. */
-const inactiveSx = { color: 'action.disabled', borderColor: 'action.disabledBackground', cursor: 'default' } as const;
+/**
+ * A button that cannot act now but keeps the keyboard's focus (aria-disabled), drawn as a disabled
+ * one (`&&`: over the theme's colour of outlined buttons).
+ */
+const inactiveSx = { '&&': { color: 'action.disabled', borderColor: 'action.disabledBackground', cursor: 'default' } } as const;
 
 /** A message of the page: a catalogue code (SPEC §5) or one of this page's own texts. */
 export type WorkspaceMessage = { severity: 'error' | 'warning' | 'info'; text: string } | null;
@@ -90,7 +93,16 @@ function ActionButton({
   return (
     <Tooltip title={`${label} (${keys})`}>
       <Box component="span" sx={keyboardOnly ? { display: { xs: 'none', sm: 'inline-flex' } } : undefined}>
-        <IconButton aria-label={label} onClick={onClick} disabled={disabled} data-testid={testId}>
+        {/* Not disabled: zooming out to the whole video, say, would drop the keyboard's focus to the page's body. */}
+        <IconButton
+          aria-label={label}
+          onClick={() => {
+            if (!disabled) onClick();
+          }}
+          aria-disabled={disabled || undefined}
+          data-testid={testId}
+          sx={disabled ? inactiveSx : undefined}
+        >
           {icon}
         </IconButton>
       </Box>
@@ -512,14 +524,17 @@ export function PreparationWorkspace({ detail, editor, message, onMessage, actio
           >
             {t(phase === 'trim' ? 'toolbar.newTrim' : 'toolbar.newStep')}
           </Button>
+          {/* Delete and Undo, like Save, stay focusable when they cannot act: disabled under the keyboard, the focus would drop to the page's body. */}
           <Button
             variant="outlined"
             startIcon={<DeleteOutlined aria-hidden />}
-            onClick={removeSelected}
-            disabled={!selectedRange}
+            onClick={() => {
+              if (selectedRange) removeSelected();
+            }}
+            aria-disabled={!selectedRange || undefined}
             data-testid="delete-selected"
             aria-label={t('toolbar.delete')}
-            sx={compactSx}
+            sx={[compactSx, !selectedRange && inactiveSx]}
           >
             <Box component="span" sx={labelSx}>
               {t('toolbar.delete')}
@@ -528,11 +543,13 @@ export function PreparationWorkspace({ detail, editor, message, onMessage, actio
           <Button
             variant="outlined"
             startIcon={<UndoOutlined aria-hidden />}
-            onClick={() => editor.undo()}
-            disabled={!editor.canUndo}
+            onClick={() => {
+              if (editor.canUndo) editor.undo();
+            }}
+            aria-disabled={!editor.canUndo || undefined}
             data-testid="undo"
             aria-label={t('toolbar.undo')}
-            sx={compactSx}
+            sx={[compactSx, !editor.canUndo && inactiveSx]}
           >
             <Box component="span" sx={labelSx}>
               {t('toolbar.undo')}

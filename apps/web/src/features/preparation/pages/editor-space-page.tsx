@@ -217,7 +217,7 @@ export function EditorSpacePage() {
                     variant="contained"
                     onClick={() => claimVideo(item.id)}
                     disabled={claim.isPending}
-                    startIcon={claiming ? <CircularProgress size={18} color="inherit" /> : undefined}
+                    startIcon={claiming ? <CircularProgress size={18} color="inherit" aria-hidden /> : undefined}
                     data-testid="claim-video"
                   >
                     {t('pool.claim')}

@@ -125,7 +125,7 @@ function PhaseEditor({
       <Button
         variant="contained"
         color="secondary"
-        endIcon={setPhase.isPending ? <CircularProgress size={18} color="inherit" /> : <ArrowForward aria-hidden />}
+        endIcon={setPhase.isPending ? <CircularProgress size={18} color="inherit" aria-hidden /> : <ArrowForward aria-hidden />}
         onClick={() => void changePhase('steps')}
         disabled={busy || editor.saveStatus === 'lost'}
         data-testid="to-steps"
@@ -145,7 +145,7 @@ function PhaseEditor({
         </Button>
         <Button
           variant="contained"
-          startIcon={submit.isPending ? <CircularProgress size={18} color="inherit" /> : <SendOutlined aria-hidden />}
+          startIcon={submit.isPending ? <CircularProgress size={18} color="inherit" aria-hidden /> : <SendOutlined aria-hidden />}
           onClick={() => void send()}
           disabled={busy || editor.saveStatus === 'lost'}
           data-testid="submit-preparation"
@@ -177,11 +177,21 @@ function PhaseEditor({
           <StepLabel>{t('phase.steps')}</StepLabel>
         </Step>
       </Stepper>
-      <Typography ref={phaseHelp} tabIndex={-1} variant="body2" sx={{ color: 'text.secondary' }} data-testid="phase-help">
+      {/*
+        On a phone the help and the key steps come after the workspace: the video and the timeline
+        are in the window together on opening, above the actions held at the bottom.
+      */}
+      <Typography
+        ref={phaseHelp}
+        tabIndex={-1}
+        variant="body2"
+        sx={{ color: 'text.secondary', order: { xs: 1, md: 0 } }}
+        data-testid="phase-help"
+      >
         {t(detail.phase === 'trim' ? 'phase.trimHelp' : 'phase.stepsHelp')}
       </Typography>
       {detail.keySteps.length > 0 && (
-        <Typography variant="body2" data-testid="key-steps">
+        <Typography variant="body2" sx={{ order: { xs: 1, md: 0 } }} data-testid="key-steps">
           <Box component="span" sx={{ fontWeight: 700 }}>
             {t('keySteps')}
           </Box>{' '}

@@ -9,16 +9,22 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { KPI_DEFINITIONS, KPIS } from '@sutura/domain/analysis';
+import { SELF_BIAS_IN_LINE, selfVsExpertDirection } from '@sutura/domain/self-assessment';
 import { currentLanguage } from '@/lib/i18n';
 import { useMySelfVsExpert } from '@/features/stats/api/stats';
 
 /** The largest gap drawn (levels): a gap of 4 is the whole scale. */
 const SCALE = 4;
 
+/** Which way a signed difference (self − expert) leans: beyond SELF_BIAS_IN_LINE either way, higher or lower. */
+const lean = (value: number) => (Math.abs(value) < SELF_BIAS_IN_LINE ? 'inLine' : value > 0 ? 'higher' : 'lower');
+
 /**
  * "Self vs expert" month by month: the mean gap between the learner's self-assessments and the
- * experts' ratings, as a bar per month with data, the trend in words, and a table per skill (the
- * accessible version). Nothing at all without a self-assessed case.
+ * experts' ratings, as a bar per month with data, the trend in words; which way the learner leans
+ * (higher or lower than the experts) over the months shown, overall and skill by skill; and a
+ * table per month (the accessible version), with the signed difference. Nothing at all without a
+ * self-assessed case.
  */
 export function SelfVsExpertSection() {
   const { t } = useTranslation('stats');
@@ -31,6 +37,9 @@ export function SelfVsExpertSection() {
   const number = (v: number | null) => (v === null ? '—' : v.toLocaleString(lang, { maximumFractionDigits: 2 }));
   const monthName = (m: string) => new Intl.DateTimeFormat(lang, { month: 'short', year: '2-digit', timeZone: 'UTC' }).format(new Date(m));
   const trend = data.trend ?? 'none';
+  const direction = selfVsExpertDirection(months);
+  const signedNumber = (v: number | null) =>
+    v === null ? '—' : v.toLocaleString(lang, { maximumFractionDigits: 2, signDisplay: 'exceptZero' });
 
   return (
     <Paper
@@ -48,7 +57,49 @@ export function SelfVsExpertSection() {
         <Typography variant="body2" sx={{ fontWeight: 700 }} data-testid="stats-self-vs-expert-trend" data-trend={trend}>
           {t(`selfVsExpert.trend.${trend}`, { first: number(data.first), last: number(data.last) })}
         </Typography>
+        {direction.word && (
+          <Typography variant="body2" sx={{ fontWeight: 700 }} data-testid="stats-self-vs-expert-direction" data-direction={direction.word}>
+            {t(`selfVsExpert.direction.${direction.word}`, { gap: number(Math.abs(direction.overall ?? 0)) })}
+          </Typography>
+        )}
       </Box>
+      {direction.word && (
+        <Box component="section" aria-labelledby="self-vs-expert-skills-title" sx={{ display: 'grid', gap: 0.5 }}>
+          <Typography id="self-vs-expert-skills-title" variant="body2" component="h4" sx={{ fontWeight: 700 }}>
+            {t('selfVsExpert.bySkill')}
+          </Typography>
+          <Box
+            component="ul"
+            sx={{
+              m: 0,
+              p: 0,
+              listStyle: 'none',
+              display: 'grid',
+              gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))' },
+              maxWidth: 720,
+              columnGap: 3,
+            }}
+          >
+            {KPIS.filter((k) => direction.kpis[k] !== null).map((k) => {
+              const value = direction.kpis[k]!;
+              return (
+                <Box
+                  component="li"
+                  key={k}
+                  data-testid={`stats-self-vs-expert-direction-${k}`}
+                  data-direction={lean(value)}
+                  sx={{ display: 'flex', justifyContent: 'space-between', gap: 1 }}
+                >
+                  <Typography variant="body2">{KPI_DEFINITIONS[k].name[lang]}</Typography>
+                  <Typography variant="body2" sx={{ fontWeight: 700, whiteSpace: 'nowrap' }}>
+                    {t(`selfVsExpert.skill.${lean(value)}`, { gap: number(Math.abs(value)) })}
+                  </Typography>
+                </Box>
+              );
+            })}
+          </Box>
+        </Box>
+      )}
       <Box
         role="img"
         aria-label={t('selfVsExpert.chartLabel')}
@@ -86,6 +137,9 @@ export function SelfVsExpertSection() {
               <TableCell component="th" scope="col" align="right">
                 {t('selfVsExpert.overall')}
               </TableCell>
+              <TableCell component="th" scope="col" align="right">
+                {t('selfVsExpert.signed')}
+              </TableCell>
               {KPIS.map((k) => (
                 <TableCell key={k} component="th" scope="col" align="right">
                   {KPI_DEFINITIONS[k].name[lang]}
@@ -101,6 +155,9 @@ export function SelfVsExpertSection() {
                 </TableCell>
                 <TableCell align="right">{m.cases}</TableCell>
                 <TableCell align="right">{number(m.overall)}</TableCell>
+                <TableCell align="right" data-testid="stats-self-vs-expert-signed">
+                  {signedNumber(m.signedOverall)}
+                </TableCell>
                 {KPIS.map((k) => (
                   <TableCell key={k} align="right">
                     {number(m.kpis[k])}

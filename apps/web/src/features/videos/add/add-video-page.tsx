@@ -286,7 +286,7 @@ function AddVideoForm() {
           size="large"
           // Not disabled while sending: a disabled button would drop the keyboard's focus to the page's body.
           aria-disabled={busy}
-          startIcon={busy ? <CircularProgress size={18} color="inherit" /> : <CloudUploadOutlined aria-hidden />}
+          startIcon={busy ? <CircularProgress size={18} color="inherit" aria-hidden /> : <CloudUploadOutlined aria-hidden />}
           data-testid="submit-video"
         >
           {submitLabel}

@@ -62,7 +62,7 @@ export function CaseFileButton({ video, mode }: { video: Pick<VideoDetail, 'id' 
         disabled={starting}
         startIcon={
           starting ? (
-            <CircularProgress size={18} color="inherit" />
+            <CircularProgress size={18} color="inherit" aria-hidden />
           ) : mode === 'replace' ? (
             <FindReplaceOutlined aria-hidden />
           ) : (

@@ -210,7 +210,7 @@ export function VideoFileInput({
           variant={file ? 'outlined' : 'contained'}
           // Not disabled while the file is checked: a disabled button would drop the keyboard's focus to the page.
           aria-disabled={checking || undefined}
-          startIcon={checking ? <CircularProgress size={18} color="inherit" /> : <MovieOutlined aria-hidden />}
+          startIcon={checking ? <CircularProgress size={18} color="inherit" aria-hidden /> : <MovieOutlined aria-hidden />}
           onClick={() => !checking && input.current?.click()}
           onBlur={onBlur}
           aria-describedby={message ? `${helpId} ${errorId}` : helpId}

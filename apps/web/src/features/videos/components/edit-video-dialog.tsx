@@ -130,7 +130,7 @@ function EditVideoForm({ video, onClose }: { video: VideoDetail; onClose(): void
           type="submit"
           variant="contained"
           disabled={update.isPending}
-          startIcon={update.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}
+          startIcon={update.isPending ? <CircularProgress size={18} color="inherit" aria-hidden /> : undefined}
           data-testid="save-video"
         >
           {t('videos:edit.save')}

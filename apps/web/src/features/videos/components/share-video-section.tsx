@@ -142,7 +142,7 @@ export function SharesList({ video }: { video: VideoDetail }) {
                       );
                     }}
                   >
-                    {pending === s.userId ? <CircularProgress size={20} /> : <PersonRemoveOutlined />}
+                    {pending === s.userId ? <CircularProgress size={20} aria-hidden /> : <PersonRemoveOutlined />}
                   </IconButton>
                 </span>
               </Tooltip>

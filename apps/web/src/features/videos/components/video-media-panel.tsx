@@ -59,7 +59,7 @@ export function VideoMediaPanel({
   canAct: boolean;
   onUrlsExpired(): void;
   /** The analysis result's comment marks, the moment asked for by a link or a click on a comment. */
-  player?: Pick<VideoPlayerProps, 'markers' | 'seekRequest' | 'startAt' | 'overlay' | 'onMediaElement'>;
+  player?: Pick<VideoPlayerProps, 'markers' | 'seekRequest' | 'startAt' | 'overlay' | 'caption' | 'onMediaElement'>;
 }) {
   const { t } = useTranslation('videos');
   const toast = useToast();
@@ -143,7 +143,7 @@ export function VideoMediaPanel({
                 color="inherit"
                 onClick={() => retry.mutate(video.id, { onError: (error) => toast('error', errorText(error)) })}
                 disabled={retry.isPending}
-                startIcon={retry.isPending ? <CircularProgress size={16} color="inherit" /> : undefined}
+                startIcon={retry.isPending ? <CircularProgress size={16} color="inherit" aria-hidden /> : undefined}
                 data-testid="retry-video"
               >
                 {t('failed.retry')}

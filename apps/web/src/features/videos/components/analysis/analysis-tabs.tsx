@@ -344,7 +344,7 @@ export function AnalysisSummary({ result }: { result: AnalysisResult }) {
       )}
       <Button
         variant="outlined"
-        startIcon={downloading ? <CircularProgress size={18} color="inherit" /> : <PictureAsPdfOutlined aria-hidden />}
+        startIcon={downloading ? <CircularProgress size={18} color="inherit" aria-hidden /> : <PictureAsPdfOutlined aria-hidden />}
         onClick={() => void download()}
         disabled={downloading}
         data-testid="analysis-report"

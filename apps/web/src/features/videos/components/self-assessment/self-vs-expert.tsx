@@ -7,17 +7,18 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { KPI_DEFINITIONS, ratingColor, type RatingLevel } from '@sutura/domain/analysis';
+import { KPI_DEFINITIONS } from '@sutura/domain/analysis';
 import { gapWord, type SelfVsExpertItem } from '@sutura/domain/self-assessment';
 import { currentLanguage } from '@/lib/i18n';
 
-const level = (value: number) => Math.min(5, Math.max(1, Math.round(value))) as RatingLevel;
 const place = (value: number) => `${((value - 1) / 4) * 100}%`;
+const LEVELS = [1, 2, 3, 4, 5] as const;
 
 /**
- * "You / Expert" per KPI: two dots on the 1..5 line of each skill (a hollow one for the learner,
- * a filled one for the expert) and the gap in words; the table below is the accessible version.
- * A case reviewed by several experts compares with their mean (the server's `expert`), so named.
+ * "You / Expert" per KPI: two dots on the 1..5 line of each skill (a hollow ring for the learner,
+ * a filled dot for the expert, drawn the same in the legend), a 1 to 5 axis under the lines, and
+ * the gap in words; the table below is the accessible version. A case reviewed by several experts
+ * compares with their mean (the server's `expert`), so named.
  */
 export function SelfVsExpert({ items, experts = 1 }: { items: SelfVsExpertItem[]; experts?: number }) {
   const { t } = useTranslation('videos');
@@ -49,7 +50,7 @@ export function SelfVsExpert({ items, experts = 1 }: { items: SelfVsExpertItem[]
           {t(several ? 'selfAssessment.summaryExperts' : 'selfAssessment.summary', { agreeing, rated })}
         </Typography>
       </Box>
-      <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }} aria-hidden>
+      <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }} aria-hidden data-testid="self-vs-expert-legend">
         <Legend filled={false} label={t('selfAssessment.you')} />
         <Legend filled label={expertLabel} />
       </Box>
@@ -66,7 +67,7 @@ export function SelfVsExpert({ items, experts = 1 }: { items: SelfVsExpertItem[]
             </Box>
             <Box sx={{ position: 'relative', height: 20, mx: 1.25 }}>
               <Box sx={{ position: 'absolute', top: 9, left: 0, right: 0, height: 2, bgcolor: 'divider' }} />
-              {[1, 2, 3, 4, 5].map((tick) => (
+              {LEVELS.map((tick) => (
                 <Box
                   key={tick}
                   sx={{ position: 'absolute', top: 5, left: place(tick), width: 2, height: 10, ml: '-1px', bgcolor: 'divider' }}
@@ -77,6 +78,25 @@ export function SelfVsExpert({ items, experts = 1 }: { items: SelfVsExpertItem[]
             </Box>
           </Box>
         ))}
+        <Box component="li" data-testid="self-vs-expert-axis" sx={{ position: 'relative', height: 20, mx: 1.25 }}>
+          {LEVELS.map((tick) => (
+            <Typography
+              key={tick}
+              variant="caption"
+              data-level={tick}
+              sx={{
+                position: 'absolute',
+                top: 0,
+                left: place(tick),
+                transform: 'translateX(-50%)',
+                color: 'text.secondary',
+                lineHeight: '20px',
+              }}
+            >
+              {tick}
+            </Typography>
+          ))}
+        </Box>
       </Box>
       <Table size="small" aria-labelledby="self-vs-expert-title" data-testid="self-vs-expert-table">
         <TableHead>
@@ -112,40 +132,39 @@ export function SelfVsExpert({ items, experts = 1 }: { items: SelfVsExpertItem[]
   );
 }
 
-function Dot({ value, filled }: { value: number; filled: boolean }) {
-  const color = ratingColor(level(value));
+/** The learner's hollow ring and the expert's filled dot: the same on the lines and in the legend. */
+function DotShape({ filled }: { filled: boolean }) {
   return (
     <Box
+      data-dot={filled ? 'expert' : 'self'}
       sx={{
-        position: 'absolute',
-        top: filled ? 2 : 0,
-        left: place(value),
         width: filled ? 16 : 20,
         height: filled ? 16 : 20,
-        ml: filled ? '-8px' : '-10px',
         borderRadius: '50%',
-        bgcolor: filled ? color : 'transparent',
+        boxSizing: 'border-box',
+        // The ring hides the line and the tick under it.
+        bgcolor: filled ? 'text.primary' : 'background.paper',
         border: '3px solid',
-        borderColor: filled ? 'background.paper' : 'text.primary',
-        boxShadow: filled ? `0 0 0 1px ${color}` : 'none',
+        borderColor: filled ? 'text.primary' : 'secondary.main',
       }}
     />
+  );
+}
+
+function Dot({ value, filled }: { value: number; filled: boolean }) {
+  return (
+    <Box sx={{ position: 'absolute', top: filled ? 2 : 0, left: place(value), ml: filled ? '-8px' : '-10px', display: 'flex' }}>
+      <DotShape filled={filled} />
+    </Box>
   );
 }
 
 function Legend({ filled, label }: { filled: boolean; label: string }) {
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75 }}>
-      <Box
-        sx={{
-          width: 14,
-          height: 14,
-          borderRadius: '50%',
-          border: '3px solid',
-          borderColor: filled ? 'text.secondary' : 'text.primary',
-          bgcolor: filled ? 'text.secondary' : 'transparent',
-        }}
-      />
+      <Box sx={{ width: 20, display: 'flex', justifyContent: 'center' }}>
+        <DotShape filled={filled} />
+      </Box>
       <Typography variant="body2">{label}</Typography>
     </Box>
   );
