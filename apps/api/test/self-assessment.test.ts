@@ -362,6 +362,8 @@ describe('self vs expert statistics', () => {
     const rated = async (at: Date, self: Record<Kpi, number>, expertKpis: Record<string, number | null>) => {
       const id = await caseOf(person.id, 'analysed', expertKpis, at);
       await db().insert(selfAssessments).values({ videoId: id, authorId: person.id, kpiRatings: self, submittedAt: at });
+      // Answered before the result: its ratings reached the learner with it.
+      await db().update(videos).set({ resultReleasedAt: at, ratingsReleasedAt: at }).where(eq(videos.id, id));
     };
     // June: 2 − 4 = −2 on four skills and 2 − 1 = +1 on autonomy; then 3 − 3 = 0 everywhere.
     await rated(new Date('2026-06-02T10:00:00Z'), levels(2), levels(4, { autonomy: 1 }));
