@@ -307,6 +307,13 @@ describe('the step ratings beside the durations', () => {
       expect(res.status).toBe(200);
       return res.body.data;
     };
+    // Until the ratings reached the author (result released, self-assessment answered or skipped),
+    // the comparison shows them none of their case's; an administrator reads them.
+    expect(ratings(await compare(people.author, converted!.id))).toEqual([
+      [null, 2],
+      [null, 4],
+    ]);
+    await ctx.database.db.update(videos).set({ ratingsReleasedAt: new Date() }).where(eq(videos.id, rated));
     for (const person of [people.author, people.administrator]) {
       expect(ratings(await compare(person, converted!.id))).toEqual([
         [3.5, 2],
@@ -330,6 +337,7 @@ describe('the step ratings beside the durations', () => {
     const hiding = await ctx.createUser('learner', { preferences: { langCode: 'en', theme: 'auto', showRatings: false } });
     const hidden = await videoWith(hiding.id, {}, steps);
     await review(hidden, 1, Object.fromEntries((await stepIds(hidden)).map((id) => [id, 4])));
+    await ctx.database.db.update(videos).set({ ratingsReleasedAt: new Date() }).where(eq(videos.id, hidden));
     const res = await call<Comparison>(hiding, 'GET', `/v1/videos/${hidden}/comparison/${converted!.id}`);
     expect(res.status).toBe(200);
     expect(ratings(res.body.data)).toEqual([

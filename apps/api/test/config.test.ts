@@ -72,7 +72,14 @@ describe('GET /v1/health', () => {
       const kept = JSON.parse(readFileSync(path.join(ctx.dataDir, 'vapid-keys.json'), 'utf8')) as { publicKey: string };
       expect(res.json()).toEqual({
         success: true,
-        data: { status: 'ok', version: '0.0.5', maxUploadBytes: 5_000_000, mediaPipeline: true, pushPublicKey: kept.publicKey },
+        data: {
+          status: 'ok',
+          version: '0.0.5',
+          maxUploadBytes: 5_000_000,
+          mediaPipeline: true,
+          pushPublicKey: kept.publicKey,
+          demo: { preparing: false, progress: 100 },
+        },
       });
       // An uncompressed P-256 point, as PushManager.subscribe() takes it.
       expect(Buffer.from(kept.publicKey, 'base64url')).toHaveLength(65);

@@ -1,7 +1,9 @@
 import { matchSteps, type Comparison, type ComparisonChoices, type ComparisonSide } from '@sutura/domain/comparison';
 import type { Language } from '@sutura/domain/i18n';
 import type { VideoDetail } from '@sutura/domain/videos';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { videos as videoRows } from '../../db/schema.ts';
 import type { RequestUser } from '../../http/access.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { BestCaseService } from '../best-cases/best-cases.service.ts';
@@ -19,9 +21,17 @@ type RatedSide = { side: ComparisonSide; ratedVideoId: string | null };
 export function createComparisonService(deps: { db: Db; videos: VideoService; bestCases: BestCaseService }) {
   const { db, videos, bestCases } = deps;
 
-  /** Ratings as the result shows them: to the case's author with their ratings shown, and to administrators. */
-  const caseRatingsShown = (viewer: RequestUser, video: VideoDetail) =>
-    video.access === 'admin' || (video.access === 'author' && viewer.preferences.showRatings);
+  /**
+   * Ratings as the result shows them: to administrators, and to the case's author with their ratings
+   * shown once the ratings reached them (`ratings_released_at`: the result released and the
+   * self-assessment answered or skipped, docs/self-assessment.md).
+   */
+  async function caseRatingsShown(viewer: RequestUser, video: VideoDetail): Promise<boolean> {
+    if (video.access === 'admin') return true;
+    if (video.access !== 'author' || !viewer.preferences.showRatings) return false;
+    const [row] = await db.select({ released: videoRows.ratingsReleasedAt }).from(videoRows).where(eq(videoRows.id, video.id));
+    return Boolean(row?.released);
+  }
   /** A best case's ratings (its experts' reviews, when it was made of an analysed case): hidden with the caller's ratings. */
   const bestCaseRatingsShown = (viewer: RequestUser) => viewer.roles.includes('administrator') || viewer.preferences.showRatings;
 
@@ -86,7 +96,7 @@ export function createComparisonService(deps: { db: Db; videos: VideoService; be
     async compareCase(viewer: RequestUser, videoId: string, bestCaseId: string, lang: Language): Promise<Comparison> {
       const video = await analysedCase(viewer, videoId, lang);
       return compare(
-        { side: caseSide(video), ratedVideoId: caseRatingsShown(viewer, video) ? video.id : null },
+        { side: caseSide(video), ratedVideoId: (await caseRatingsShown(viewer, video)) ? video.id : null },
         await otherSide(viewer, bestCaseId, video.surgery?.id ?? null, video.id, lang),
       );
     },
