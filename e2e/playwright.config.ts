@@ -14,7 +14,9 @@ const root = path.resolve(import.meta.dirname, '..');
  * own interface, a tenth less processor per test), else the browser. CHROMIUM_PATH names another.
  */
 const chromium =
-  process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((file) => existsSync(file)) ?? '/usr/bin/chromium';
+  process.env.CHROMIUM_PATH ??
+  ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((file) => existsSync(file)) ??
+  '/usr/bin/chromium';
 
 export default defineConfig({
   testDir: '.',
