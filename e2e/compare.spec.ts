@@ -489,6 +489,12 @@ test('where both cases are rated, the steps show both ratings beside their durat
   ]);
   await analyseVideo(request, cast.expert.email, mine, 4, { stepRating: 4 });
   await analyseVideo(request, cast.expert2.email, theirs, 3, { stepRating: 2 });
+  // The learner skipped their self-assessment: the case's ratings reached them (docs/self-assessment.md).
+  const skipped = await request.post(`/v1/videos/${mine}/self-assessment/skip`, {
+    headers: { Authorization: `Bearer ${await apiToken(request, cast.learner.email)}` },
+    data: {},
+  });
+  expect(skipped.status(), await skipped.text()).toBe(200);
   const admin = { Authorization: `Bearer ${await apiToken(request, cast.admin.email)}` };
   const longTitle = {
     fr: `Un best case au titre assez long pour tenir sur plusieurs lignes ${suffix}`,
