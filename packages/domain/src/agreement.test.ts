@@ -619,8 +619,8 @@ describe('ICC(A,1) — two-way random effects, absolute agreement, single rater'
 describe('on any small table', () => {
   it('gives numbers within [−1, 1], never NaN, the interval around the value', () => {
     const random = seeded(99);
-    // 800 tables: each kappa is a bootstrap of 2000 resamples.
-    for (let trial = 0; trial < 800; trial++) {
+    // 2000 tables: each kappa is a bootstrap of 2000 resamples.
+    for (let trial = 0; trial < 2000; trial++) {
       const n = 2 + Math.floor(random() * 8);
       const pairs = Array.from({ length: n }, () => [1 + Math.floor(random() * 5), 1 + Math.floor(random() * 5)] as [number, number]);
       for (const e of [icc21(pairs), weightedKappa(pairs)]) {
