@@ -167,8 +167,8 @@ const BENCHES: Bench[] = [
     missing: () =>
       existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') ? null : 'no Chromium at CHROMIUM_PATH or /usr/bin/chromium',
     figures: [
-      { id: 'loginKib', label: 'sign-in page, gzipped JS before first render, KiB', pattern: /^web: login (\d+) KiB/m },
-      { id: 'dashboardKib', label: 'dashboard, gzipped JS before first render, KiB', pattern: /^web: .*dashboard (\d+) KiB/m },
+      { id: 'loginKib', label: 'sign-in page, gzipped JS before first render, KiB', pattern: /^web: login (\d+)(?:\/\d+)? KiB/m },
+      { id: 'dashboardKib', label: 'dashboard, gzipped JS before first render, KiB', pattern: /^web: .*dashboard (\d+)(?:\/\d+)? KiB/m },
       { id: 'loginDesktop', label: 'Lighthouse, sign-in page, desktop', pattern: /^web: .*lighthouse login (\d+)\/(\d+)/m, value: num(1) },
       { id: 'loginMobile', label: 'Lighthouse, sign-in page, mobile', pattern: /^web: .*lighthouse login (\d+)\/(\d+)/m, value: num(2) },
       { id: 'dashboardDesktop', label: 'Lighthouse, dashboard, desktop', pattern: /^web: .*dashboard (\d+)\/(\d+)$/m, value: num(1) },
