@@ -3,17 +3,7 @@ import type { Browser, Page } from '@playwright/test';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { casePicture, firstDraw, openPage, preparedCase, signedIn, type CaseOptions } from './cases.ts';
 import { expect, test, type Person } from './fixtures.ts';
-import config from './playwright.config.ts';
 import { apiToken, skipSelfAssessment } from './workflow.ts';
-
-// The microphone: Chromium's fake device (a beep) without the permission prompt.
-const launchOptions = config.use!.launchOptions!;
-test.use({
-  launchOptions: {
-    ...launchOptions,
-    args: [...launchOptions.args!, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'],
-  },
-});
 
 // A case prepared and rendered, then an expert's and a learner's whole sessions: minutes on a busy shared machine.
 test.describe.configure({ timeout: 300_000 });

@@ -50,6 +50,11 @@ export default defineConfig({
         '--disable-sync',
         '--no-first-run',
         '--disable-quic',
+        // The microphone of the voice advice: Chromium's fake device (a beep), without the
+        // permission prompt. Set for every spec, not by the specs that record: a spec with launch
+        // options of its own needs workers of its own, started after the others have ended.
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
       ],
     },
   },

@@ -20,7 +20,6 @@ import {
 } from './screens.ts';
 import { analysedCase, preparedCase } from './cases.ts';
 import { type Cast, expect, test } from './fixtures.ts';
-import config from './playwright.config.ts';
 import { signIn } from './support.ts';
 import { analyseVideo, apiToken, caseSurgery, makeClip, prepareVideo, publishBestCase, saveVideo, sendVideo } from './workflow.ts';
 
@@ -51,28 +50,26 @@ function pagesOf(role: Role): string[] {
   return [...new Set([...EXTRA_PAGES[role], ...menus])];
 }
 
-test.describe.configure({ mode: 'serial' });
-
-// The microphone of the states beyond the walk (a voice advice recorded): Chromium's fake device, without the prompt.
-const launchOptions = config.use!.launchOptions!;
-test.use({
-  launchOptions: {
-    ...launchOptions,
-    args: [...launchOptions.args!, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'],
-  },
-});
+// The walk's parts and the states beyond it run side by side, one per worker, each worker on a
+// server and people of its own (e2e/fixtures.ts).
+test.describe.configure({ mode: 'parallel' });
 
 /**
  * The cases, best cases and retired organ the screens show (walkCases, retiredOrgan), made once on
  * the spec's server while the walk starts: the lists, the case pages and the vocabularies then hold
  * what a server in use holds.
  */
-let states: { organ: Promise<void>; cases: Promise<WalkCases> } | undefined;
-function walkStates(request: APIRequestContext, cast: Cast): { organ: Promise<void>; cases: Promise<WalkCases> } {
+let states: { organ: Promise<void>; cases?: Promise<WalkCases> } | undefined;
+function walkStates(request: APIRequestContext, cast: Cast, withCases: boolean): { organ: Promise<void>; cases?: Promise<WalkCases> } {
   if (!states) {
-    const made = { organ: retiredOrgan(request, cast.admin.email), cases: walkCases(request, cast) };
-    for (const promise of [made.organ, made.cases]) promise.catch(() => (states = undefined));
-    states = made;
+    const organ = retiredOrgan(request, cast.admin.email);
+    organ.catch(() => (states = undefined));
+    states = { organ };
+  }
+  if (withCases && !states.cases) {
+    const cases = walkCases(request, cast);
+    cases.catch(() => states && (states.cases = undefined));
+    states.cases = cases;
   }
   return states;
 }
@@ -261,95 +258,118 @@ async function scanScreen(walker: Walker, name: string): Promise<void> {
   }
 }
 
-test('every screen and tab of every role passes axe-core (WCAG 2.2 A/AA) with no sideways scroll or cut text, in both themes, both languages, at 1440 and 390 px', async ({
-  browser,
-  request,
-  cast,
-}) => {
-  test.setTimeout(900_000);
-  const began = Date.now();
-  const elapsed = () => `${Math.round((Date.now() - began) / 1000)} s`;
-  for (const person of PEOPLE) await followTheBrowser(request, cast[person.who].email);
-  // The cases are made while the screens that need none are walked.
-  const made = walkStates(request, cast);
-  await made.organ;
-  const casesMade = made.cases;
-  const walkers: Walker[] = A11Y_PASSES.map((pass) => ({ pass, page: undefined as unknown as Page, found: [], scans: 0, scanning: 0 }));
-  const scanned = new Set<string>();
+/**
+ * The order the roles are walked in: a page whose content is the same for every role
+ * (SAME_FOR_ALL) is scanned for the first role of this order that has it, whichever part walks it.
+ */
+const ROLE_ORDER: Role[] = ['administrator', 'copil', 'learner', 'editor', 'expert'];
 
-  /**
-   * Each pass in a context of its own language and theme, signed in there (each its own session:
-   * a session's token is renewed as it is used, which would sign out a second browser sharing it).
-   */
-  const inContexts = async (who: keyof Cast | null, walk: (walker: Walker) => Promise<void>) => {
-    const contexts = await Promise.all(
-      walkers.map(async (walker) => {
-        const context = await browser.newContext({ viewport: A11Y_WIDTHS[0], locale: walker.pass.locale });
-        walker.page = await context.newPage();
-        await walker.page.emulateMedia({ colorScheme: walker.pass.theme });
-        if (who) await signIn(walker.page, cast[who].email, cast[who].password);
-        return context;
-      }),
-    );
-    try {
-      await Promise.all(walkers.map(walk));
-    } finally {
-      await Promise.all(contexts.map((context) => context.close()));
-    }
-  };
+/** The pages a role's walk opens, the cases' pages once the cases are made. */
+function walkPaths(role: Role, cases: WalkCases | undefined): string[] {
+  const before = new Set(ROLE_ORDER.slice(0, ROLE_ORDER.indexOf(role)).flatMap((other) => staticPaths(other)));
+  return [
+    ...new Set([...staticPaths(role), ...WALK_SCREENS[role].flatMap((screen) => (typeof screen === 'string' ? [] : [screen(cases!)]))]),
+  ].filter((path) => !(SAME_FOR_ALL.test(path) && before.has(path)));
+}
+function staticPaths(role: Role): string[] {
+  return [
+    '/dashboard',
+    ...pagesOf(role),
+    '/my-account/edit-password',
+    ...WALK_SCREENS[role].flatMap((screen) => (typeof screen === 'string' ? [screen] : [])),
+  ];
+}
 
-  await inContexts(null, async (walker) => {
-    for (const [index, path] of WALK_SCREENS.anonymous.entries()) {
-      await walker.page.goto(path);
-      await settle(walker.page);
-      await scanScreen(walker, `anonymous ${path}`);
-      if (index === 0) console.log(`  ${elapsed()}: ${walker.pass.locale} anonymous`);
-    }
-  });
+/**
+ * The walk in two parts of about the same length, run side by side: the screens of the visitor
+ * and of the roles that need no case, then the roles whose screens show cases.
+ */
+const WALK_PARTS: { who: string; anonymous: boolean; roles: Role[] }[] = [
+  { who: 'the visitor, the administrator and the copil', anonymous: true, roles: ['administrator', 'copil'] },
+  { who: 'the learner, the editor and the expert', anonymous: false, roles: ['learner', 'editor', 'expert'] },
+];
 
-  // The roles that need no case first.
-  const order: Role[] = ['administrator', 'copil', 'learner', 'editor', 'expert'];
-  for (const role of order) {
-    const person = PEOPLE.find((p) => p.role === role)!;
-    const cases = WALK_SCREENS[role].some((screen) => typeof screen === 'function') ? await casesMade : undefined;
-    if (role === 'learner') console.log(`  ${elapsed()}: cases ready`);
-    const paths = [
-      ...new Set([
-        '/dashboard',
-        ...pagesOf(role),
-        '/my-account/edit-password',
-        ...WALK_SCREENS[role].map((screen) => (typeof screen === 'string' ? screen : screen(cases!))),
-      ]),
-    ].filter((path) => !(SAME_FOR_ALL.test(path) && scanned.has(path)));
-    for (const path of paths) scanned.add(path);
-    await inContexts(person.who, async (walker) => {
-      const { page } = walker;
-      // Signed in, on the dashboard: every screen is then opened inside the app.
-      for (const path of paths) {
-        await resize(page, A11Y_WIDTHS[0]);
-        await openInApp(page, path);
-        await expect(page.getByText(/^(Page introuvable|Page not found)$/), `${role} opens ${path}`).toHaveCount(0);
-        await scanScreen(walker, `${role} ${path}`);
-      }
-      // The notifications panel, and on a phone the menu drawer: screens of their own.
-      await page.getByTestId('notification-bell').click();
-      await settle(page);
-      await scanWidths(walker, `${role} notifications`);
-      await page.keyboard.press('Escape');
-      await resize(page, A11Y_WIDTHS[1]);
-      await page.getByTestId('menu-toggle').click();
-      await settle(page);
-      await scanWidths(walker, `${role} drawer`, [A11Y_WIDTHS[1]]);
-      await page.keyboard.press('Escape');
-      console.log(
-        `  ${elapsed()}: ${walker.pass.locale} ${role}, ${paths.length} pages (${walker.scans} scans so far, ${Math.round(walker.scanning / 1000)} s in axe-core)`,
+for (const part of WALK_PARTS) {
+  test(`every screen and tab of ${part.who} passes axe-core (WCAG 2.2 A/AA) with no sideways scroll or cut text, in both themes, both languages, at 1440 and 390 px`, async ({
+    browser,
+    request,
+    cast,
+  }) => {
+    test.setTimeout(600_000);
+    const began = Date.now();
+    const elapsed = () => `${Math.round((Date.now() - began) / 1000)} s`;
+    for (const role of part.roles) await followTheBrowser(request, cast[PEOPLE.find((p) => p.role === role)!.who].email);
+    // The cases are made while the screens that need none are walked.
+    const needsCases = part.roles.some((role) => WALK_SCREENS[role].some((screen) => typeof screen === 'function'));
+    const made = walkStates(request, cast, needsCases);
+    await made.organ;
+    const walkers: Walker[] = A11Y_PASSES.map((pass) => ({ pass, page: undefined as unknown as Page, found: [], scans: 0, scanning: 0 }));
+
+    /**
+     * Each pass in a context of its own language and theme, signed in there (each its own session:
+     * a session's token is renewed as it is used, which would sign out a second browser sharing it).
+     */
+    const inContexts = async (who: keyof Cast | null, walk: (walker: Walker) => Promise<void>) => {
+      const contexts = await Promise.all(
+        walkers.map(async (walker) => {
+          const context = await browser.newContext({ viewport: A11Y_WIDTHS[0], locale: walker.pass.locale });
+          walker.page = await context.newPage();
+          await walker.page.emulateMedia({ colorScheme: walker.pass.theme });
+          if (who) await signIn(walker.page, cast[who].email, cast[who].password);
+          return context;
+        }),
       );
-    });
-  }
-  const scans = walkers.reduce((sum, walker) => sum + walker.scans, 0);
-  console.log(`accessibility walk: ${scans} scans in ${elapsed()}`);
-  expect(walkers.flatMap((walker) => walker.found)).toEqual([]);
-});
+      try {
+        await Promise.all(walkers.map(walk));
+      } finally {
+        await Promise.all(contexts.map((context) => context.close()));
+      }
+    };
+
+    if (part.anonymous) {
+      await inContexts(null, async (walker) => {
+        for (const [index, path] of WALK_SCREENS.anonymous.entries()) {
+          await walker.page.goto(path);
+          await settle(walker.page);
+          await scanScreen(walker, `anonymous ${path}`);
+          if (index === 0) console.log(`  ${elapsed()}: ${walker.pass.locale} anonymous`);
+        }
+      });
+    }
+
+    for (const role of part.roles) {
+      const person = PEOPLE.find((p) => p.role === role)!;
+      const cases = WALK_SCREENS[role].some((screen) => typeof screen === 'function') ? await made.cases : undefined;
+      const paths = walkPaths(role, cases);
+      await inContexts(person.who, async (walker) => {
+        const { page } = walker;
+        // Signed in, on the dashboard: every screen is then opened inside the app.
+        for (const path of paths) {
+          await resize(page, A11Y_WIDTHS[0]);
+          await openInApp(page, path);
+          await expect(page.getByText(/^(Page introuvable|Page not found)$/), `${role} opens ${path}`).toHaveCount(0);
+          await scanScreen(walker, `${role} ${path}`);
+        }
+        // The notifications panel, and on a phone the menu drawer: screens of their own.
+        await page.getByTestId('notification-bell').click();
+        await settle(page);
+        await scanWidths(walker, `${role} notifications`);
+        await page.keyboard.press('Escape');
+        await resize(page, A11Y_WIDTHS[1]);
+        await page.getByTestId('menu-toggle').click();
+        await settle(page);
+        await scanWidths(walker, `${role} drawer`, [A11Y_WIDTHS[1]]);
+        await page.keyboard.press('Escape');
+        console.log(
+          `  ${elapsed()}: ${walker.pass.locale} ${role}, ${paths.length} pages (${walker.scans} scans so far, ${Math.round(walker.scanning / 1000)} s in axe-core)`,
+        );
+      });
+    }
+    const scans = walkers.reduce((sum, walker) => sum + walker.scans, 0);
+    console.log(`accessibility walk of ${part.who}: ${scans} scans in ${elapsed()}`);
+    expect(walkers.flatMap((walker) => walker.found)).toEqual([]);
+  });
+}
 
 /**
  * States no screen of the walk is in, each scanned as the walk scans (both passes, both widths):

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,6 +30,11 @@ interface Phase {
   /** The commands to run one after the other, or why the phase does not run here. */
   plan(filters: string[], vitestOptions: string[]): Command[] | { skip: string } | Promise<Command[] | { skip: string }>;
   vitest?: boolean;
+  /**
+   * Runs at the same time as the phase before it (each on one core, the machine has two): its
+   * output is then printed once it has ended, and its wall time is its own.
+   */
+  beside?: boolean;
 }
 interface Counts {
   passed?: number;
@@ -90,6 +95,7 @@ const PHASES: Phase[] = [
   {
     name: 'types',
     title: 'TypeScript, every project',
+    beside: true,
     // Incremental, with npm run check:changed: a project whose files did not change since the last
     // check is read back from node_modules/.cache/tsc (a clean clone checks everything).
     plan: () =>
@@ -159,7 +165,9 @@ function summary(timings: Timings): string {
     const time = p.outcome === 'passed' || p.outcome === 'failed' ? duration(p.seconds) : '';
     rows.push([p.name, time, count(p.passed), count(p.failed), count(p.skipped), count(p.assertions), result]);
   }
-  rows.push(['total', duration(timings.phases.reduce((s, p) => s + p.seconds, 0)), '', '', '', '', '']);
+  // The run's own wall time: phases that ran side by side count once.
+  const wall = (Date.parse(timings.finishedAt) - Date.parse(timings.startedAt)) / 1000;
+  rows.push(['total', duration(Number.isFinite(wall) ? wall : timings.phases.reduce((s, p) => s + p.seconds, 0)), '', '', '', '', '']);
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const lines = rows.map((r) =>
     r
@@ -219,33 +227,44 @@ const record = () => {
   writeFileSync(TIMINGS_FILE, `${JSON.stringify(timings, null, 2)}\n`);
 };
 
-let exitCode = 0;
-for (const phase of phases) {
+/** Runs a phase's commands one after the other; `quiet`: their output is kept and returned instead of shown. */
+async function runPhase(phase: Phase, quiet: boolean): Promise<{ result: PhaseResult; output: string }> {
   let plan: Awaited<ReturnType<Phase['plan']>>;
   try {
     plan = await phase.plan(filters, vitestOptions);
   } catch (error) {
-    process.stderr.write(`\n== ${phase.name}: ${(error as Error).message} ==\n`);
-    timings.phases.push({ name: phase.name, title: phase.title, outcome: 'failed', seconds: 0, note: (error as Error).message });
-    exitCode = 1;
-    break;
+    const note = (error as Error).message;
+    return {
+      result: { name: phase.name, title: phase.title, outcome: 'failed', seconds: 0, note },
+      output: `\n== ${phase.name}: ${note} ==\n`,
+    };
   }
   if (!Array.isArray(plan)) {
-    process.stdout.write(`\n== ${phase.name}: ${phase.title} — skipped (${plan.skip}) ==\n`);
-    timings.phases.push({ name: phase.name, title: phase.title, outcome: 'skipped', seconds: 0, note: plan.skip });
-    continue;
+    return {
+      result: { name: phase.name, title: phase.title, outcome: 'skipped', seconds: 0, note: plan.skip },
+      output: `\n== ${phase.name}: ${phase.title} — skipped (${plan.skip}) ==\n`,
+    };
   }
-  process.stdout.write(`\n== ${phase.name}: ${phase.title} ==\n`);
+  let output = `\n== ${phase.name}: ${phase.title} ==\n`;
+  if (!quiet) process.stdout.write(output);
   const reportFile = path.join(reportDir, `${phase.name}.json`);
   const started = performance.now();
   let status = 0;
   for (const step of plan) {
-    const result = spawnSync(step.cmd, step.args, {
-      cwd: root,
-      stdio: 'inherit',
-      env: { ...(step.env ?? process.env), SUTURA_PHASE_REPORT: reportFile },
+    status = await new Promise<number>((resolve) => {
+      const child = spawn(step.cmd, step.args, {
+        cwd: root,
+        stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+        env: { ...(step.env ?? process.env), SUTURA_PHASE_REPORT: reportFile },
+      });
+      child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.once('error', (error) => {
+        output += `${error.message}\n`;
+        resolve(1);
+      });
+      child.once('close', (code) => resolve(code ?? 1));
     });
-    status = result.status ?? 1;
     if (status !== 0) break;
   }
   const seconds = (performance.now() - started) / 1000;
@@ -254,17 +273,37 @@ for (const phase of phases) {
     try {
       counts = JSON.parse(readFileSync(reportFile, 'utf8')) as Counts;
     } catch {
-      process.stderr.write(`The report of the phase ${phase.name} is not JSON: ${reportFile}\n`);
+      output += `The report of the phase ${phase.name} is not JSON: ${reportFile}\n`;
     }
   }
   const outcome = status === 0 ? 'passed' : 'failed';
-  timings.phases.push({ name: phase.name, title: phase.title, outcome, seconds: Math.round(seconds * 10) / 10, ...counts });
-  record();
   const tests =
     counts.passed === undefined ? '' : `, ${counts.passed} passed, ${counts.failed ?? 0} failed, ${counts.skipped ?? 0} skipped`;
-  process.stdout.write(`\n== ${phase.name} ${outcome} in ${duration(seconds)}${tests} ==\n`);
-  if (status !== 0) {
-    exitCode = status;
+  const ending = `\n== ${phase.name} ${outcome} in ${duration(seconds)}${tests} ==\n`;
+  if (!quiet) process.stdout.write(ending);
+  return {
+    result: { name: phase.name, title: phase.title, outcome, seconds: Math.round(seconds * 10) / 10, ...counts },
+    output: quiet ? output + ending : '',
+  };
+}
+
+// The phases in groups: a phase `beside` the one before it runs at the same time.
+const groups: Phase[][] = [];
+for (const phase of phases) {
+  if (phase.beside && groups.length) groups.at(-1)!.push(phase);
+  else groups.push([phase]);
+}
+let exitCode = 0;
+for (const group of groups) {
+  const ran = await Promise.all(group.map((phase) => runPhase(phase, group.length > 1)));
+  for (const { result, output } of ran) {
+    if (output) process.stdout.write(output);
+    timings.phases.push(result);
+  }
+  record();
+  const failed = ran.find(({ result }) => result.outcome === 'failed');
+  if (failed) {
+    exitCode = 1;
     break;
   }
 }
