@@ -75,7 +75,8 @@ async function openTestDatabase(): Promise<{ database: Database; url: string; dr
   const name = `sutura_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  // A copy of the run's migrated database (global-setup.ts).
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}`);
   await admin.end();
   const target = new URL(url);
   target.pathname = `/${name}`;
