@@ -96,9 +96,12 @@ test('an administrator searches a person, gives a role, deactivates and reactiva
   const csv = await readFile((await download.path())!, 'utf8');
   const lines = csv.replace(/^\uFEFF/, '').split('\r\n');
   expect(lines[0]).toBe(
-    'Date (Europe/Paris);Id de l’auteur;E-mail de l’auteur;Nom de l’auteur;Action;Libellé de l’action;Entité;Libellé de l’entité;Id de l’entité;Adresse',
+    'Date (Europe/Paris);Id de l’auteur;E-mail de l’auteur;Nom de l’auteur;Action;Libellé de l’action;Entité;Libellé de l’entité;Objet;Id de l’entité;Adresse',
   );
-  expect(csv).toContain(`;${admin};Nadia Lefèvre;user.deactivated;Compte désactivé;user;Compte;`);
+  // What the row is about, named as on the page, then its id.
+  expect(csv).toContain(
+    `;${admin};Nadia Lefèvre;user.deactivated;Compte désactivé;user;Compte;Julien Moreau (${managed});${cast.learner2.id};`,
+  );
   for (const line of lines.slice(1).filter(Boolean)) expect(line.split(';')[4]).toMatch(/^user\./);
 
   // One action, chosen by its label; then the same page in English.

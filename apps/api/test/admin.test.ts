@@ -608,22 +608,24 @@ describe('the audit log', () => {
     expect(en.headers['content-type']).toMatch(/^text\/csv/);
     expect(en.headers['content-disposition']).toMatch(/^attachment; filename="sutura-audit-\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = en.body.replace(/^\uFEFF/, '').split('\r\n');
-    expect(lines[0]).toBe('Date (Europe/Paris),Actor id,Actor email,Actor name,Action,Action label,Entity,Entity label,Entity id,Address');
+    expect(lines[0]).toBe(
+      'Date (Europe/Paris),Actor id,Actor email,Actor name,Action,Action label,Entity,Entity label,About,Entity id,Address',
+    );
     // Dates on the installation's clock, with their offset (Paris is UTC+1 in February).
-    expect(lines[1]).toBe(`2026-02-03T11:00:00+01:00,,,,video.gone_away,video.gone_away,'-x,'-x,${entity},`);
-    expect(lines[2]).toBe(`2026-02-02T11:00:00+01:00,,,,preparation.rendered,Prepared video rendered,video,Video,${entity},`);
+    expect(lines[1]).toBe(`2026-02-03T11:00:00+01:00,,,,video.gone_away,video.gone_away,'-x,'-x,,${entity},`);
+    expect(lines[2]).toBe(`2026-02-02T11:00:00+01:00,,,,preparation.rendered,Prepared video rendered,video,Video,Deleted case,${entity},`);
     expect(lines[3]).toBe(
-      `2026-02-01T11:00:00+01:00,${person.id},${person.email},"'=HYPERLINK(""http://evil"") Dupont, ""Jr""",video.created,Video created,video,Video,${entity},'+10.0.0.9`,
+      `2026-02-01T11:00:00+01:00,${person.id},${person.email},"'=HYPERLINK(""http://evil"") Dupont, ""Jr""",video.created,Video created,video,Video,Deleted case,${entity},'+10.0.0.9`,
     );
     expect(lines).toHaveLength(5);
     expect(lines[4]).toBe('');
     const fr = await call('GET', url('fr'), admin().token);
     const frLines = fr.body.replace(/^\uFEFF/, '').split('\r\n');
     expect(frLines[0]).toBe(
-      'Date (Europe/Paris);Id de l’auteur;E-mail de l’auteur;Nom de l’auteur;Action;Libellé de l’action;Entité;Libellé de l’entité;Id de l’entité;Adresse',
+      'Date (Europe/Paris);Id de l’auteur;E-mail de l’auteur;Nom de l’auteur;Action;Libellé de l’action;Entité;Libellé de l’entité;Objet;Id de l’entité;Adresse',
     );
-    expect(frLines[2]).toBe(`2026-02-02T11:00:00+01:00;;;;preparation.rendered;Vidéo préparée rendue;video;Vidéo;${entity};`);
-    expect(frLines[3]).toContain(`"'=HYPERLINK(""http://evil"") Dupont, ""Jr""";video.created;Vidéo créée;video;Vidéo;`);
+    expect(frLines[2]).toBe(`2026-02-02T11:00:00+01:00;;;;preparation.rendered;Vidéo préparée rendue;video;Vidéo;Cas supprimé;${entity};`);
+    expect(frLines[3]).toContain(`"'=HYPERLINK(""http://evil"") Dupont, ""Jr""";video.created;Vidéo créée;video;Vidéo;Cas supprimé;`);
     expect(await lastAudit('audit.exported')).toMatchObject({ actorId: admin().id, details: { filters: ['entityId'] } });
     // A bad filter is refused before the file starts.
     const bad = await call('GET', '/v1/admin/audit/export?filter=from==nope', admin().token);

@@ -17,12 +17,25 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * Column titles of the CSV file, in the caller's language; the date's title names the
  * installation's time zone, in which every date is written (with its offset). The action and the
  * entity come as their identifier (what filters and searches use) followed by their label in the
- * caller's language.
+ * caller's language; then what the row is about, named as the log's page names it (the case, the
+ * person; "Deleted case" when it is gone), before its id.
  */
 export const auditCsvHeaders = (lang: Language, timeZone: string): string[] =>
   AUDIT_CSV_HEADERS[lang].map((h, i) => (i === 0 ? `${h} (${timeZone})` : h));
 const AUDIT_CSV_HEADERS: Record<Language, string[]> = {
-  en: ['Date', 'Actor id', 'Actor email', 'Actor name', 'Action', 'Action label', 'Entity', 'Entity label', 'Entity id', 'Address'],
+  en: [
+    'Date',
+    'Actor id',
+    'Actor email',
+    'Actor name',
+    'Action',
+    'Action label',
+    'Entity',
+    'Entity label',
+    'About',
+    'Entity id',
+    'Address',
+  ],
   fr: [
     'Date',
     'Id de l’auteur',
@@ -32,6 +45,7 @@ const AUDIT_CSV_HEADERS: Record<Language, string[]> = {
     'Libellé de l’action',
     'Entité',
     'Libellé de l’entité',
+    'Objet',
     'Id de l’entité',
     'Adresse',
   ],
@@ -202,8 +216,10 @@ export function createAuditLogService(deps: { db: Db; timeZone: string }) {
       while (sent < AUDIT_EXPORT_MAX_ROWS) {
         const rows = await page(where, Math.min(EXPORT_BATCH, AUDIT_EXPORT_MAX_ROWS - sent), 0, before);
         if (!rows.length) return;
+        const named = await subjects.of(rows, lang);
         let chunk = '';
         for (const r of rows) {
+          const subject = named.get(subjectKey(r.entity, r.entityId));
           const name = r.email !== null ? `${r.firstName ?? ''} ${r.lastName ?? ''}`.trim() : '';
           chunk += csvLine(
             [
@@ -215,6 +231,7 @@ export function createAuditLogService(deps: { db: Db; timeZone: string }) {
               auditActionLabel(r.action, lang),
               r.entity,
               auditEntityLabel(r.entity, lang),
+              subject?.label ?? '',
               r.entityId,
               r.ip,
             ],
