@@ -75,19 +75,32 @@ export async function people<K extends string>(request: APIRequestContext, specs
   ) as Record<K, Person>;
 }
 
-/** The servers of this worker: one per spec file, started when the file's first test or hook asks for it. */
+/**
+ * The servers of this worker: one per spec file, started when the file's first test or hook asks
+ * for it. While a file runs, the server of the next one (on the default settings) is already
+ * starting from its own copy of the data folder, so that a file does not wait for its server.
+ */
 class ServerPool {
   private current: { key: string; server: TestServer } | undefined;
+  private spare: Promise<TestServer> | undefined;
   private casts = new Map<string, Promise<Cast>>();
 
   async forFile(file: string, env: Record<string, string>): Promise<TestServer> {
     const key = `${file}\n${JSON.stringify(env)}`;
     if (this.current?.key !== key) {
       await this.stop();
-      const server = await startServer({ template: process.env.E2E_TEMPLATE_DIR, env, label: 'spec' });
+      const spare = Object.keys(env).length === 0 ? this.spare : undefined;
+      if (spare) this.spare = undefined;
+      const server =
+        (await spare?.catch(() => undefined)) ?? (await startServer({ template: process.env.E2E_TEMPLATE_DIR, env, label: 'spec' }));
       this.current = { key, server };
       // Read by the helpers that open the server's outbox (support.ts).
       process.env.E2E_DATA_DIR = server.dataDir;
+      if (!this.spare) {
+        const next = startServer({ template: process.env.E2E_TEMPLATE_DIR, label: 'spec' });
+        next.catch(() => {});
+        this.spare = next;
+      }
     }
     return this.current.server;
   }
@@ -106,6 +119,13 @@ class ServerPool {
     const current = this.current;
     this.current = undefined;
     await current?.server.stop();
+  }
+
+  /** The worker ends: its server and the spare one stop. */
+  async close(): Promise<void> {
+    const spare = this.spare;
+    this.spare = undefined;
+    await Promise.all([this.stop(), spare?.then((server) => server.stop()).catch(() => {})]);
   }
 }
 
@@ -127,7 +147,7 @@ export const test = base.extend<
     async ({}, use) => {
       const pool = new ServerPool();
       await use(pool);
-      await pool.stop();
+      await pool.close();
     },
     { scope: 'worker', timeout: 180_000 },
   ],
