@@ -130,6 +130,9 @@ const PHASES: Phase[] = [
     name: 'media',
     title: 'Media tests on the npm-shipped ffmpeg',
     vitest: true,
+    // Beside the server's phase, which spends much of its time waiting (processes restarted, a
+    // cluster behind nginx): the media files keep the other core busy meanwhile.
+    beside: true,
     plan: async (filters, options) => {
       const files = matching(markedFiles('@media'), filters);
       if (!files.length) return { skip: 'no file of this phase matches' };
