@@ -1,14 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/http';
-
-/** While the demo is being made the server is asked this often how far it is. */
-const POLL_MS = 3000;
-
-export interface DemoState {
-  preparing: boolean;
-  progress: number;
-}
+import { demoStateOptions } from '@/features/dashboard/api/dashboard-query';
 
 /**
  * Whether the demo's cases are still being made at the very first start of a demo installation
@@ -18,13 +10,7 @@ export interface DemoState {
  */
 export function useDemoState(enabled: boolean) {
   const queryClient = useQueryClient();
-  const query = useQuery({
-    queryKey: ['health', 'demo'],
-    queryFn: async () => (await api<{ demo?: DemoState }>('GET', '/health')).demo ?? { preparing: false, progress: 100 },
-    refetchInterval: (q) => (q.state.data?.preparing ? POLL_MS : false),
-    staleTime: Infinity,
-    enabled,
-  });
+  const query = useQuery({ ...demoStateOptions(), enabled });
   const wasPreparing = useRef(false);
   const preparing = query.data?.preparing ?? false;
   useEffect(() => {
