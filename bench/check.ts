@@ -169,6 +169,16 @@ const BENCHES: Bench[] = [
     figures: [
       { id: 'loginKib', label: 'sign-in page, gzipped JS before first render, KiB', pattern: /^web: login (\d+)(?:\/\d+)? KiB/m },
       { id: 'dashboardKib', label: 'dashboard, gzipped JS before first render, KiB', pattern: /^web: .*dashboard (\d+)(?:\/\d+)? KiB/m },
+      {
+        id: 'loginIdleKib',
+        label: 'sign-in page, gzipped JS until the network is idle, KiB',
+        pattern: /^web: login \d+\/(\d+) KiB/m,
+      },
+      {
+        id: 'dashboardIdleKib',
+        label: 'dashboard, gzipped JS until the network is idle, KiB',
+        pattern: /^web: .*dashboard \d+\/(\d+) KiB/m,
+      },
       { id: 'loginDesktop', label: 'Lighthouse, sign-in page, desktop', pattern: /^web: .*lighthouse login (\d+)\/(\d+)/m, value: num(1) },
       { id: 'loginMobile', label: 'Lighthouse, sign-in page, mobile', pattern: /^web: .*lighthouse login (\d+)\/(\d+)/m, value: num(2) },
       { id: 'dashboardDesktop', label: 'Lighthouse, dashboard, desktop', pattern: /^web: .*dashboard (\d+)\/(\d+)$/m, value: num(1) },
@@ -183,6 +193,12 @@ const BENCHES: Bench[] = [
       existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') ? null : 'no Chromium at CHROMIUM_PATH or /usr/bin/chromium',
     figures: [
       { id: 'ratio', label: 'results page, time × a baseline page', pattern: /^results-page: \d+ ms \(baseline \d+ ms, ratio ([\d.]+)\)/m },
+      { id: 'desktopMs', label: 'results page on the desktop, ms', pattern: /^results-page: (\d+) ms/m },
+      {
+        id: 'phoneMs',
+        label: 'results page on a mid-range phone (4× CPU, 9 Mbit/s, 40 ms), ms',
+        pattern: /^results-page: .*; phone (\d+) ms/m,
+      },
     ],
   },
 ];

@@ -46,19 +46,31 @@ const dbDir = path.join(config.dataDir, 'db');
 const embedded = config.databaseUrl ? undefined : startEmbeddedServer({ dir: dbDir, log, onFatal });
 embedded?.catch(() => {});
 const mediaToolsChecked = ffmpegCapabilities({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
-const [
-  { openDatabase },
-  { createQueue, logContext: jobLogContext },
-  { createMailer },
-  { createScratchFromConfig, createStorageFromConfig, storageLine },
-  { createMetrics, listenMetrics },
-] = await Promise.all([
+const starting = Promise.all([
   import('./db/client.ts'),
   import('./jobs/queue.ts'),
   import('./modules/mail/mailer.ts'),
   import('./storage/select.ts'),
   import('./metrics.ts'),
 ]);
+// The routes, the workers and the socket server load while PostgreSQL starts and the database is
+// opened and checked (this process has nothing else to do meanwhile): the start-up is then the
+// longer of the two, not their sum.
+const serving = Promise.all([
+  import('./app.ts'),
+  import('./jobs/workers.ts'),
+  import('./realtime/socket.ts'),
+  import('./demo/seed.ts'),
+  import('./demo/preparation.ts'),
+]);
+serving.catch(() => {});
+const [
+  { openDatabase },
+  { createQueue, logContext: jobLogContext },
+  { createMailer },
+  { createScratchFromConfig, createStorageFromConfig, storageLine },
+  { createMetrics, listenMetrics },
+] = await starting;
 logContext.of = jobLogContext;
 const database = await openDatabase({
   url: config.databaseUrl,
@@ -81,14 +93,7 @@ const queueStarted = createQueue(database, log, metrics, {
   maintain: config.workers !== 'off',
 });
 queueStarted.catch(() => {});
-const [{ buildApp, createServices }, { createJobHandlers }, { createRealtimeEmitter }, seeding, { createDemoPreparation }] =
-  await Promise.all([
-    import('./app.ts'),
-    import('./jobs/workers.ts'),
-    import('./realtime/socket.ts'),
-    import('./demo/seed.ts'),
-    import('./demo/preparation.ts'),
-  ]);
+const [{ buildApp, createServices }, { createJobHandlers }, { createRealtimeEmitter }, seeding, { createDemoPreparation }] = await serving;
 const storage = await createStorageFromConfig(config);
 const scratch = createScratchFromConfig(config);
 await scratch.sweep();
@@ -130,7 +135,7 @@ if (config.workers !== 'only') {
   const demoVideosPart = createdDemo && config.demoVideos ? demoPreparation.begin() : undefined;
   const demoHistoryPart =
     config.demoData && config.demoVideos && (await seeding.demoHistoryWanted(database.db)) ? demoPreparation.begin() : undefined;
-  releaseStartupMemory();
+  // What start-up left is given back once it has settled (below), not before the first answer.
   await app.listen({ port: config.port, host: config.host });
   phase('listening');
   log.debug({ phases }, 'started (milliseconds since the process began)');

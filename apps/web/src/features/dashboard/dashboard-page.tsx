@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import Box from '@mui/material/Box';
@@ -13,7 +14,7 @@ import { useAvailablePages } from '@/lib/available-pages';
 import { useSession } from '@/lib/session';
 import { useDashboard } from '@/features/dashboard/api/dashboard';
 import { LearnerSection } from '@/features/dashboard/components/learner-section';
-import { DemoPreparingNotice } from '@/features/dashboard/components/demo-preparing-notice';
+import { useDemoState } from '@/features/dashboard/api/demo-state';
 import { LegalSettingsNotice } from '@/features/dashboard/components/legal-settings-notice';
 import { WorkerSection } from '@/features/dashboard/components/worker-section';
 import { RetryAlert } from '@/components/retry-alert';
@@ -27,6 +28,9 @@ function useSpaces() {
     (entry) => entry.name !== 'dashboard' && entry.roles.length > 0 && hasAnyRole(roles, entry.roles) && available.has(entry.path),
   );
 }
+
+/** Loaded only while a demo is being prepared, the first minute of a demo installation. */
+const DemoPreparingNotice = lazy(() => import('@/features/dashboard/components/demo-preparing-notice'));
 
 const COUNTED_ROLES = ['learner', 'editor', 'expert'] as const;
 
@@ -54,10 +58,12 @@ export function DashboardPage() {
   const spaces = useSpaces();
   const counted = COUNTED_ROLES.some((role) => session?.roles.includes(role));
   const query = useDashboard(counted);
+  const demo = useDemoState(counted);
   if (!session) return null;
-  // The page is drawn once its numbers are there (a quick local read), so that nothing moves
-  // under the reader when they arrive; a failed read still draws it, with its retry.
-  if (counted && query.isPending) return null;
+  // The page is drawn once its numbers and whether the demo is being prepared are there (two
+  // quick reads, together), so that nothing moves under the reader when they arrive; a failed
+  // read still draws it, with its retry.
+  if (counted && (query.isPending || demo.isPending)) return null;
 
   return (
     <Box sx={{ maxWidth: 1100 }}>
@@ -66,7 +72,11 @@ export function DashboardPage() {
       </Typography>
       <Typography sx={{ color: 'text.secondary', mb: 3 }}>{t('dashboard:intro')}</Typography>
       {session.roles.includes('administrator') && <LegalSettingsNotice />}
-      {counted && <DemoPreparingNotice />}
+      {counted && demo.data?.preparing && (
+        <Suspense fallback={null}>
+          <DemoPreparingNotice progress={demo.data.progress} />
+        </Suspense>
+      )}
       <KeyNumbersOfRoles counted={counted} query={query} />
       <Typography variant="h3" component="h2" sx={{ mb: 2 }}>
         {t('dashboard:spaces')}
