@@ -297,6 +297,10 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'DELETE /v1/videos/:id': json(empty, 'The case and its files are deleted.'),
   'POST /v1/videos/:id/send': json(videoDetailSchema, "The case is sent to the editors' pool."),
   'PUT /v1/videos/:id/favourite': json(videoDetailSchema, 'The case with its favourite mark changed.'),
+  'PUT /v1/videos/:id/operation-day': json(
+    videoDetailSchema,
+    'The case with the day of its operation set or cleared (at any stage): its learning curves are ordered by it.',
+  ),
   'POST /v1/videos/:id/shares': json(videoDetailSchema, 'The case, now shared with that colleague.'),
   'DELETE /v1/videos/:id/shares/:userId': json(videoDetailSchema, 'The case, no longer shared with that colleague.'),
   'POST /v1/videos/:id/retry': json(videoDetailSchema, 'The failed processing is started again.'),
