@@ -1,3 +1,7 @@
+-- Written by hand: the deferred triggers of the statistics (0021) may have events pending from the
+-- migrations before this one, run in the same transaction (0022 fills videos), and PostgreSQL alters
+-- no table with pending events: they fire now.
+SET CONSTRAINTS ALL IMMEDIATE;--> statement-breakpoint
 CREATE TABLE "learning_curve_stale" (
 	"learner_id" uuid PRIMARY KEY NOT NULL,
 	"marked_at" timestamp with time zone DEFAULT now() NOT NULL
