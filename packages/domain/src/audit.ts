@@ -144,6 +144,7 @@ export const AUDIT_SUBJECT_GONE = {
   surgery: { fr: 'Chirurgie supprimée', en: 'Deleted surgery' },
   surgery_step: { fr: 'Étape de chirurgie supprimée', en: 'Deleted surgery step' },
   specialty: { fr: 'Spécialité supprimée', en: 'Deleted specialty' },
+  programme: { fr: 'Programme supprimé', en: 'Deleted programme' },
 } as const satisfies Partial<Record<AuditEntity, Label>>;
 
 /** The words of a subject's label that are not names: a case without a surgery, the kind of a case's file. */

@@ -10,7 +10,7 @@ import type { ProgrammeService } from './programmes.service.ts';
 const idParams = z.object({ id: z.uuid() });
 const personParams = z.object({ id: z.uuid(), userId: z.uuid() });
 const learnerParams = z.object({ id: z.uuid(), learnerId: z.uuid() });
-const ownQuery = z.object({ programmeId: z.uuid().optional() });
+const ownQuery = z.object({ programmeId: z.uuid().optional(), langCode: z.string().optional() });
 
 /**
  * Training programmes and learning curves (docs/learning-curves.md). The administration writes
