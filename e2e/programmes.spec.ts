@@ -163,6 +163,44 @@ test('a director follows the cohort, sorts and filters it, exports it and reads 
   await expect(page.getByRole('alert')).toContainText(/existe pas/, { timeout: 60_000 });
 });
 
+test('an administrator creates a programme, names its learner and director, and reads the cohort’s programme', async ({ page }) => {
+  test.setTimeout(180_000);
+  await signIn(page, who.admin.email, who.admin.password);
+  const entry = page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Programmes de formation' });
+  await expect(entry).toHaveAttribute('href', '/admin/programmes');
+  await entry.click();
+  await expect(page.getByTestId('admin-programme').filter({ hasText: 'Internes 2026' })).toContainText('2 apprenants · 2 directeurs', {
+    timeout: 60_000,
+  });
+  await settle(page);
+  await axeClean(page, 'admin list');
+
+  await page.getByTestId('programme-new').click();
+  await page.getByTestId('programme-name').fill('Internes 2027');
+  // An unacceptable rate below the acceptable one is refused by the shared schema, in French.
+  await page.getByTestId('programme-p1').fill('5');
+  await page.getByTestId('programme-save').click();
+  await expect(page.getByText("Le taux d'échec inacceptable doit être supérieur au taux acceptable")).toBeVisible();
+  await page.getByTestId('programme-p1').fill('30');
+  await page.getByTestId('programme-save').click();
+  await expect(page.getByTestId('admin-programme-title')).toHaveText('Internes 2027', { timeout: 60_000 });
+
+  await page.getByRole('combobox', { name: 'Chercher un apprenant' }).fill('Faure');
+  await page.getByRole('option', { name: /Emma Faure/ }).click();
+  await page.getByTestId('programme-add-members').click();
+  await expect(page.getByTestId('programme-members')).toContainText('Emma Faure');
+  await page.getByRole('combobox', { name: 'Chercher une personne' }).fill('Directrice');
+  await page.getByRole('option', { name: /Dora Directrice/ }).click();
+  await page.getByTestId('programme-add-directors').click();
+  await expect(page.getByTestId('programme-directors')).toContainText('Dora Directrice');
+  await settle(page);
+  await axeClean(page, 'admin detail');
+
+  // Emma leaves it: the list says so at once.
+  await page.getByRole('button', { name: 'Retirer Emma Faure du programme' }).click();
+  await expect(page.getByTestId('programme-members')).not.toContainText('Emma Faure');
+});
+
 const PASSES = [
   { lang: 'fr', theme: THEMES[1], director: 'directeur', proficient: 'Rechute · 11e' },
   { lang: 'en', theme: THEMES[0], director: 'director', proficient: 'Relapse · 11th' },

@@ -1,4 +1,6 @@
-import { useForm } from 'react-hook-form';
+import { useController, useForm, type Control } from 'react-hook-form';
+import { DatePicker } from '@mui/x-date-pickers/DatePicker';
+import dayjs from 'dayjs';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
@@ -8,7 +10,8 @@ import { DEFAULT_LEARNING_CURVE_SETTINGS, FAILURE_RULES, type FailureRule } from
 import { programmeBody, type ProgrammeBody, type ProgrammeDetail } from '@sutura/domain/programmes';
 import { TextFieldControl } from '@/components/form-field';
 import { PendingButton } from '@/components/pending-button';
-import { applyApiFieldErrors } from '@/components/form-field';
+import { applyApiFieldErrors, useFieldErrorText } from '@/components/form-field';
+import { DateLocalization } from '@/lib/date-localization';
 import { ApiRequestError, errorText } from '@/lib/http';
 import { useToast } from '@/lib/toast';
 import { useSpecialties } from '@/lib/vocabularies';
@@ -118,22 +121,8 @@ export function ProgrammeForm({
           ))}
         </TextFieldControl>
         <Box />
-        <TextFieldControl
-          control={control}
-          name="startsOn"
-          label={t('form.startsOn')}
-          type="date"
-          disabled={disabled}
-          slotProps={{ inputLabel: { shrink: true } }}
-        />
-        <TextFieldControl
-          control={control}
-          name="endsOn"
-          label={t('form.endsOn')}
-          type="date"
-          disabled={disabled}
-          slotProps={{ inputLabel: { shrink: true } }}
-        />
+        <DayField control={control} name="startsOn" label={t('form.startsOn')} disabled={disabled} />
+        <DayField control={control} name="endsOn" label={t('form.endsOn')} disabled={disabled} />
       </Box>
       <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 700 }}>
         {t('form.cusum')}
@@ -169,5 +158,41 @@ export function ProgrammeForm({
         </Box>
       )}
     </Box>
+  );
+}
+
+/** A day of the programme, entered and shown in the app's language (empty: none). */
+function DayField({
+  control,
+  name,
+  label,
+  disabled,
+}: {
+  control: Control<Values>;
+  name: 'startsOn' | 'endsOn';
+  label: string;
+  disabled: boolean;
+}) {
+  const errorText = useFieldErrorText();
+  const { field, fieldState } = useController({ control, name });
+  return (
+    <DateLocalization>
+      <DatePicker
+        label={label}
+        value={field.value ? dayjs(field.value, 'YYYY-MM-DD') : null}
+        disabled={disabled}
+        onChange={(next) => field.onChange(next?.isValid() ? next.format('YYYY-MM-DD') : '')}
+        slotProps={{
+          textField: {
+            name: field.name,
+            onBlur: field.onBlur,
+            error: Boolean(fieldState.error),
+            helperText: fieldState.error ? errorText(fieldState.error.message) : undefined,
+            'data-testid': `programme-${name}`,
+          } as object,
+          field: { clearable: true },
+        }}
+      />
+    </DateLocalization>
   );
 }
