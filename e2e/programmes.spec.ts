@@ -101,6 +101,7 @@ async function axeClean(page: Page, label: string) {
 
 test('a director follows the cohort, sorts and filters it, exports it and reads a resident’s curves; the resident sees theirs', async ({
   page,
+  request,
 }) => {
   test.setTimeout(240_000);
   await signIn(page, who.directeur.email, who.directeur.password);
@@ -158,6 +159,27 @@ test('a director follows the cohort, sorts and filters it, exports it and reads 
   await expect(page.getByTestId('curve-sentence')).toHaveText('11 cas de pyéloplastie analysés ; maîtrise au 9e, rechute au 11e', {
     timeout: 60_000,
   });
+  // They give the day of an operation on a sent case: the curve follows it. The 10th case, a failure, moved
+  // first: 0.8138, then nine successes (−0.8617, short of −1.6277), then a failure: no signal any more.
+  const headers = { Authorization: `Bearer ${await apiToken(request, who.paul.email)}` };
+  const own = await request.get(`/v1/stats/me/learning-curves?programmeId=${programmeId}`, { headers });
+  const tenth = ((await own.json()) as { data: { curves: { curve: { points: { videoId: string }[] } }[] } }).data.curves[0]!.curve
+    .points[9]!;
+  await page.goto(`/videos/${tenth.videoId}`);
+  const field = page.getByTestId('operation-day');
+  await expect(field).toBeVisible({ timeout: 60_000 });
+  await field.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('15012026');
+  await page.getByTestId('operation-day-save').click();
+  await expect(page.getByText("Le jour de l'opération est enregistré.")).toBeVisible();
+  await page.goto('/my-stats?tab=curves');
+  await expect(page.getByTestId('curve-sentence')).toHaveText('11 cas de pyéloplastie analysés ; en apprentissage, pas encore de signal', {
+    timeout: 60_000,
+  });
+  // Put back where it was, for the tests that follow.
+  const back = await request.put(`/v1/videos/${tenth.videoId}/operation-day`, { headers, data: { operatedOn: '2026-02-10' } });
+  expect(back.status(), await back.text()).toBe(200);
   // What the directors see of them, and not another resident.
   await page.goto(`/programmes/${programmeId}/learners/${who.emma.id}`);
   await expect(page.getByRole('alert')).toContainText(/existe pas/, { timeout: 60_000 });
