@@ -275,6 +275,25 @@ describe('the curves through the API', () => {
     expect(await db().select().from(notifications).where(eq(notifications.userId, otherDirector.id))).toEqual([]);
   });
 
+  it('tells the directors as soon as a case’s ratings reach the learner, before anyone reads the cohort', async () => {
+    const third = await ctx.createUser('learner', { firstName: 'Tom', lastName: 'Third' });
+    await call('POST', `/v1/admin/programmes/${programmeId}/members`, admin, { userId: third.id });
+    for (let i = 0; i < 8; i++) await ratedCase(third, [4], { operatedOn: `2026-04-${String(i + 1).padStart(2, '0')}` });
+    // The 9th: analysed, its result released, its self-assessment not answered yet.
+    const ninth = await ratedCase(third, [5], { operatedOn: '2026-04-09' });
+    await db().update(videos).set({ ratingsReleasedAt: null }).where(eq(videos.id, ninth));
+    await db().delete(selfAssessments).where(eq(selfAssessments.videoId, ninth));
+    const skipped = await call('POST', `/v1/videos/${ninth}/self-assessment/skip`, third, {});
+    expect(skipped.statusCode, skipped.body).toBe(200);
+    const told = async () =>
+      (await db().select().from(notifications).where(eq(notifications.userId, director.id))).filter(
+        (n) => n.key === 'learnerProficient' && n.link?.endsWith(third.id),
+      );
+    for (let i = 0; i < 100 && (await told()).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await told()).toHaveLength(1);
+    expect((await told())[0]!.params).toMatchObject({ learner: 'Tom Third', case: 9 });
+  });
+
   it('orders by the day of the operation, not of the upload, and counts a double-reviewed case as the mean of its reviews', async () => {
     // Sent in this order: case A (operated 3 March), case B (operated 1 March, reviews 2 and 3: mean
     // 2.5, a failure), case C (no operation day: sent 5 March 23:30 UTC, 6 March in Paris).
