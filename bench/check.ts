@@ -77,6 +77,22 @@ const BENCHES: Bench[] = [
     ],
   },
   {
+    name: 'cohort',
+    args: ['bench/cohort.ts'],
+    figures: [
+      {
+        id: 'read',
+        label: 'a programme’s cohort (60 learners × 40 cases), × a key lookup',
+        pattern: /^cohort: [\d.]+ ms for \d+ learners × \d+ cases \(ratio ([\d.]+) of a key lookup/m,
+      },
+      {
+        id: 'afterWrite',
+        label: 'the same, first read after a case was rated, × a key lookup',
+        pattern: /^the first read after a case of one learner was rated again: [\d.]+ ms \(ratio ([\d.]+) of a key lookup\)/m,
+      },
+    ],
+  },
+  {
     name: 'rpps-import',
     args: ['bench/rpps-import.ts'],
     figures: [{ id: 'peakRssMb', label: 'peak RSS of the import of 2 000 000 rows, MB', pattern: /^rpps import: .* peak RSS (\d+) MB/m }],

@@ -221,10 +221,11 @@ export const WALK_SCREENS: { anonymous: string[] } & Record<Role, WalkScreen[]> 
     (c) => `/best-cases/${c.bestCase}`,
     (c) => `/best-cases/${c.bestCase}/compare?with=${c.otherBestCase}`,
     '/my-stats',
+    '/my-stats?tab=curves',
     '/settings/accessibility',
   ],
   editor: ['/videos/add', (c) => `/editor/${c.preparing}`, (c) => `/editor/${c.analysing}/complete`],
-  expert: [(c) => `/expert/${c.analysing}`, (c) => `/expert/${c.completed}/complete`, '/my-calibration'],
+  expert: [(c) => `/expert/${c.analysing}`, (c) => `/expert/${c.completed}/complete`, '/my-calibration', '/programmes'],
   administrator: ['/videos', '/admin/best-cases/add', '/admin/calibration'],
   copil: ['/videos/add'],
 };

@@ -75,6 +75,8 @@ import { preparationRoutes } from './modules/preparation/preparation.routes.ts';
 import { createPreparationService } from './modules/preparation/preparation.service.ts';
 import { calibrationRoutes } from './modules/calibration/calibration.routes.ts';
 import { createCalibrationService } from './modules/calibration/calibration.service.ts';
+import { programmeRoutes } from './modules/programmes/programmes.routes.ts';
+import { createProgrammeService } from './modules/programmes/programmes.service.ts';
 import { selfAssessmentRoutes } from './modules/self-assessment/self-assessment.routes.ts';
 import { createSelfAssessmentService } from './modules/self-assessment/self-assessment.service.ts';
 import { createSelfVsExpertStats } from './modules/self-assessment/self-assessment.stats.ts';
@@ -168,6 +170,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     log: deps.log,
     timeZone: config.timeZone,
   });
+  const programmes = createProgrammeService({ db, audit, notifications, clock, timeZone: config.timeZone, log: deps.log });
   const auth = createAuthService({
     db,
     tokens,
@@ -209,6 +212,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     quotas: config.quotas,
     clock,
     onSent: (videoId) => preparation.videoSent(videoId),
+    onOperationDayChanged: (authorId) => programmes.learnerChanged(authorId),
   });
   const housekeeping = createUploadHousekeeping({
     db,
@@ -253,7 +257,19 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     audit,
   });
   const voice = createVoiceStore({ mediaService, ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
-  const analysis = createAnalysisService({ db, mediaService, notifications, audit, claims, voice, hub, review, dashboardEvents, clock });
+  const analysis = createAnalysisService({
+    db,
+    mediaService,
+    notifications,
+    audit,
+    claims,
+    voice,
+    hub,
+    review,
+    dashboardEvents,
+    onRatingsChanged: (authorId) => programmes.learnerChanged(authorId),
+    clock,
+  });
   const frames = createFrameGrabber({ storage, scratch, mediaService, ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
   const contact = createContactService({ db, queue, users, notifications, supportEmail: config.supportEmail, clock });
   const stats = createStatsService({ db, clock, timeZone: config.timeZone });
@@ -262,7 +278,10 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const selfAssessment = createSelfAssessmentService({
     db,
     clock,
-    onRatingsReleased: (authorId) => dashboardEvents.changed({ users: [authorId] }),
+    onRatingsReleased: (authorId) => {
+      dashboardEvents.changed({ users: [authorId] });
+      programmes.learnerChanged(authorId);
+    },
   });
   const selfVsExpert = createSelfVsExpertStats({ db, clock, timeZone: config.timeZone });
   const vocabularyAdmin = createVocabularyAdmin({ db, audit, clock });
@@ -323,6 +342,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     calibration,
     selfAssessment,
     selfVsExpert,
+    programmes,
     admin,
     auditLog,
   };
@@ -482,6 +502,7 @@ export async function buildApp(deps: AppDeps): Promise<{
       if (config.testSeeding) await v1.register(testingRoutes({ db: deps.database.db }));
       await v1.register(calibrationRoutes({ calibration: services.calibration }));
       await v1.register(reviewRoutes({ review: services.review }));
+      await v1.register(programmeRoutes({ programmes: services.programmes }));
       await v1.register(selfAssessmentRoutes({ selfAssessment: services.selfAssessment, stats: services.selfVsExpert }));
       await v1.register(
         adminCatalogRoutes({ vocabularies: services.vocabularyAdmin, surgeryVideos: services.surgeryVideosAdmin, videos: services.videos }),

@@ -195,6 +195,7 @@ if (config.workers !== 'only') {
           scratch,
           log,
           ffmpegPath: config.ffmpegPath,
+          timeZone: config.timeZone,
           ...(demoHistoryPart ? { onProgress: (done: number, of: number) => demoHistoryPart.progress(done, of) } : {}),
         }),
       )

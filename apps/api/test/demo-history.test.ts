@@ -16,7 +16,8 @@ import {
   videoSteps,
   videos,
 } from '../src/db/schema.ts';
-import { DEMO_HISTORY_LEARNERS, seedDemoHistory } from '../src/demo/history.ts';
+import type { Cohort, MyProgrammes } from '@sutura/domain/programmes';
+import { DEMO_HISTORY_LEARNERS, DEMO_PROGRAMME, seedDemoHistory } from '../src/demo/history.ts';
 import { createDemoPreparation, type DemoPreparationState } from '../src/demo/preparation.ts';
 import { DEMO_PASSWORD, demoHistoryWanted, seed } from '../src/demo/seed.ts';
 import { createTestContext, type TestContext } from './harness.ts';
@@ -242,6 +243,34 @@ describe('the demo history', () => {
     for (const f of files) {
       expect(await ctx.storage.size(f.storageKey)).toBe(f.videoId === one!.id ? undefined : f.size);
     }
+  });
+
+  it('has a training programme directed by the demo expert whose curves show every state', async () => {
+    const token = await signIn('expert@sutura.local');
+    const mine = await ctx.inject({ method: 'GET', url: '/v1/programmes', token, headers: { 'accept-language': 'en' } });
+    const programmes = (mine.json().data as MyProgrammes).directed;
+    expect(programmes.map((p) => p.name)).toEqual([DEMO_PROGRAMME.name]);
+    const res = await ctx.inject({
+      method: 'GET',
+      url: `/v1/programmes/${programmes[0]!.id}/cohort`,
+      token,
+      headers: { 'accept-language': 'en' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const cohort = res.json().data as Cohort;
+    expect(cohort.learners).toHaveLength(DEMO_PROGRAMME.members.length);
+    const of = (email: string) => {
+      const learner = cohort.learners.find((l) => l.email === email)!;
+      return cohort.rows.filter((r) => r.learnerId === learner.id);
+    };
+    const pyeloplasty = (email: string) => of(email).find((r) => r.surgery.name === 'Pyeloplasty')!;
+    // Two failures, then nine successes: proficient at the 11th; nine successes then two failures: a relapse at the 11th.
+    expect(pyeloplasty('learner6@sutura.local')).toMatchObject({ cases: 13, state: 'proficient', proficientAt: 11, unacceptableAt: 2 });
+    expect(pyeloplasty('learner7@sutura.local')).toMatchObject({ cases: 12, state: 'relapse', proficientAt: 9, relapseAt: 11 });
+    expect(new Set(cohort.rows.map((r) => r.state))).toContain('learning');
+    // Nobody was told of what happened before the first start.
+    const told = await ctx.inject({ method: 'GET', url: '/v1/notification/list', token });
+    expect((told.json().data.data as { key: string }[]).filter((n) => n.key.startsWith('learner'))).toEqual([]);
   });
 
   it('adds nothing when run again', async () => {

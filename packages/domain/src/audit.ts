@@ -86,6 +86,16 @@ export const AUDIT_ACTIONS = {
   'media.accessed': { fr: 'Média consulté', en: 'Media accessed' },
   'contact.sent': { fr: 'Message envoyé au support', en: 'Message sent to support' },
   'audit.exported': { fr: 'Journal d’audit exporté', en: 'Audit log exported' },
+  'programme.created': { fr: 'Programme créé', en: 'Programme created' },
+  'programme.updated': { fr: 'Programme modifié', en: 'Programme updated' },
+  'programme.deleted': { fr: 'Programme supprimé', en: 'Programme deleted' },
+  'programme.member_added': { fr: 'Apprenant ajouté au programme', en: 'Learner added to the programme' },
+  'programme.member_removed': { fr: 'Apprenant retiré du programme', en: 'Learner removed from the programme' },
+  'programme.director_added': { fr: 'Directeur du programme nommé', en: 'Programme director named' },
+  'programme.director_removed': { fr: 'Directeur du programme retiré', en: 'Programme director removed' },
+  'programme.cohort_viewed': { fr: 'Cohorte du programme consultée', en: 'Programme cohort viewed' },
+  'programme.cohort_exported': { fr: 'Cohorte du programme exportée', en: 'Programme cohort exported' },
+  'programme.learner_viewed': { fr: 'Courbes d’un apprenant consultées', en: 'Learner’s curves viewed' },
 } as const satisfies Record<string, Label>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -103,6 +113,7 @@ export const AUDIT_ACTION_GROUPS = {
   media: { fr: 'Accès aux médias', en: 'Media access' },
   contact: { fr: 'Contact', en: 'Contact' },
   audit: { fr: 'Exports du journal d’audit', en: 'Audit log exports' },
+  programme: { fr: 'Programmes de formation', en: 'Training programmes' },
 } as const satisfies Record<string, Label>;
 
 export type AuditActionGroup = keyof typeof AUDIT_ACTION_GROUPS;
@@ -118,6 +129,7 @@ export const AUDIT_ENTITIES = {
   surgery: { fr: 'Chirurgie', en: 'Surgery' },
   surgery_step: { fr: 'Étape de chirurgie', en: 'Surgery step' },
   specialty: { fr: 'Spécialité', en: 'Specialty' },
+  programme: { fr: 'Programme', en: 'Programme' },
 } as const satisfies Record<string, Label>;
 
 export type AuditEntity = keyof typeof AUDIT_ENTITIES;
@@ -132,6 +144,7 @@ export const AUDIT_SUBJECT_GONE = {
   surgery: { fr: 'Chirurgie supprimée', en: 'Deleted surgery' },
   surgery_step: { fr: 'Étape de chirurgie supprimée', en: 'Deleted surgery step' },
   specialty: { fr: 'Spécialité supprimée', en: 'Deleted specialty' },
+  programme: { fr: 'Programme supprimé', en: 'Deleted programme' },
 } as const satisfies Partial<Record<AuditEntity, Label>>;
 
 /** The words of a subject's label that are not names: a case without a surgery, the kind of a case's file. */

@@ -138,8 +138,13 @@ describe('menu and route table of SPEC §2', () => {
       '/admin/calibration',
       '/admin/double-review',
       '/admin/disagreements',
+      '/admin/programmes',
       '/settings',
     ]);
+    // "Programmes" only for whom the server says directs one, whatever the roles.
+    expect(paths(['expert'], 'drawer')).not.toContain('/programmes');
+    expect(menuFor(['expert'], 'drawer', { directsProgramme: true }).map((m) => m.path)).toContain('/programmes');
+    expect(menuFor(['copil'], 'drawer', { directsProgramme: true }).map((m) => m.path)).toContain('/programmes');
     expect(paths(['learner'], 'settings')).toContain('/settings/preferences');
     expect(paths(['expert'], 'settings')).not.toContain('/settings/preferences');
     expect(paths(['administrator'], 'settings')).toEqual([

@@ -387,6 +387,27 @@ export const ERRORS = {
     fr: 'Plus personne ne détient cette vidéo',
   },
   INVALID_VALUE: { status: 400, en: 'This value is not allowed', fr: "Cette valeur n'est pas autorisée" },
+  INVALID_DATE: { status: 400, en: 'This date does not exist', fr: "Cette date n'existe pas" },
+  OPERATION_DAY_FUTURE: {
+    status: 400,
+    en: 'The day of the operation cannot be in the future',
+    fr: "Le jour de l'opération ne peut pas être dans le futur",
+  },
+  PROGRAMME_DATES_ORDER: {
+    status: 400,
+    en: 'The end of the programme cannot be before its start',
+    fr: 'La fin du programme ne peut pas précéder son début',
+  },
+  PROGRAMME_PERSON_NOT_FOUND: {
+    status: 404,
+    en: 'No active account was found for this person',
+    fr: "Aucun compte actif n'a été trouvé pour cette personne",
+  },
+  PROGRAMME_MEMBER_NOT_LEARNER: {
+    status: 400,
+    en: 'Only a learner can be a member of a programme',
+    fr: "Seul un apprenant peut être membre d'un programme",
+  },
   LEARNING_CURVE_RATE_RANGE: {
     status: 400,
     en: 'A failure rate must be between 1% and 99%',

@@ -306,7 +306,7 @@ export function learningCurve(
   };
 }
 
-// ---- The answer of the routes to come (the programmes' API), one shape with `LearningCurve`
+// ---- The answer of the programmes' routes (modules/programmes), one shape with `LearningCurve`
 
 const nullableNumber = z.number().nullable();
 const signal = z.enum(CUSUM_SIGNALS);

@@ -16,6 +16,7 @@ export type NavigationIcon =
   | 'calibration'
   | 'doubleReview'
   | 'disagreements'
+  | 'programmes'
   | 'stats'
   | 'videos'
   | 'editor'
@@ -39,6 +40,11 @@ interface MenuEntryOf<Icon extends MenuIcon, Where extends 'drawer' | 'tabs' | '
   showIn: readonly Where[];
   /** Admin pages are drawn in the admin theme. */
   admin?: boolean;
+  /**
+   * Shown only to whom the server says this of, beside the roles: `directsProgramme`, a director
+   * of at least one training programme (GET /programmes answers who directs what).
+   */
+  requires?: 'directsProgramme';
 }
 
 /** An entry of the menu or the tab bar. */
@@ -115,6 +121,24 @@ export const MENU: readonly MenuEntry[] = [
     showIn: ['drawer'],
     admin: true,
   },
+  {
+    name: 'adminProgrammes',
+    path: '/admin/programmes',
+    icon: 'programmes',
+    titleKey: 'adminProgrammes',
+    roles: ADMIN,
+    showIn: ['drawer'],
+    admin: true,
+  },
+  {
+    name: 'programmes',
+    path: '/programmes',
+    icon: 'programmes',
+    titleKey: 'programmes',
+    roles: ALL,
+    showIn: ['drawer'],
+    requires: 'directsProgramme',
+  },
   { name: 'myStats', path: '/my-stats', icon: 'stats', titleKey: 'myStats', roles: ['learner'], showIn: ['drawer'] },
   { name: 'videos', path: '/videos', icon: 'videos', titleKey: 'videos', roles: PRACTICE, showIn: ['drawer', 'tabs'] },
   { name: 'editor', path: '/editor', icon: 'editor', titleKey: 'editor', roles: ['editor'], showIn: ['drawer', 'tabs'] },
@@ -179,6 +203,9 @@ export const ROUTE_TITLES: readonly { pattern: string; titleKey: string; back: b
   { pattern: '/editor/:id', titleKey: 'editorVideos', back: true },
   { pattern: '/admin/best-cases/add', titleKey: 'addBestCase', back: true },
   { pattern: '/my-account/edit-password', titleKey: 'editPassword', back: true },
+  { pattern: '/programmes/:id/learners/:learnerId', titleKey: 'programmes', back: true },
+  { pattern: '/programmes/:id', titleKey: 'programmes', back: false },
+  { pattern: '/admin/programmes/:id', titleKey: 'adminProgrammes', back: true },
 ];
 
 /**
@@ -199,6 +226,10 @@ export const ROUTE_ROLES: readonly { pattern: string; roles: readonly Role[] }[]
   { pattern: '/editor/:id', roles: ['editor'] },
   { pattern: '/admin/best-cases/add', roles: ['administrator'] },
   { pattern: '/my-account/edit-password', roles: ALL },
+  // The server answers only the programme's directors, administrators, copil and (their own page) the learner.
+  { pattern: '/programmes/:id/learners/:learnerId', roles: ALL },
+  { pattern: '/programmes/:id', roles: ALL },
+  { pattern: '/admin/programmes/:id', roles: ADMIN },
 ];
 
 /** Whether a person with these roles may open the page at `path` (unknown paths: the router says not found). */
@@ -230,10 +261,18 @@ export function isNavigationEntry(entry: MenuEntry): entry is NavigationEntry {
   return entry.showIn.some((where) => where !== 'settings');
 }
 
-export function menuFor(roles: readonly string[], where: 'drawer' | 'tabs'): NavigationEntry[];
-export function menuFor(roles: readonly string[], where: 'drawer' | 'tabs' | 'settings'): MenuEntry[];
-export function menuFor(roles: readonly string[], where: 'drawer' | 'tabs' | 'settings'): MenuEntry[] {
-  return MENU.filter((m) => (m.showIn as readonly string[]).includes(where) && m.roles.some((r) => roles.includes(r)));
+/** What the server said of the person beyond their roles (an entry's `requires`). */
+export type MenuFacts = Partial<Record<NonNullable<MenuEntry['requires']>, boolean>>;
+
+export function menuFor(roles: readonly string[], where: 'drawer' | 'tabs', facts?: MenuFacts): NavigationEntry[];
+export function menuFor(roles: readonly string[], where: 'drawer' | 'tabs' | 'settings', facts?: MenuFacts): MenuEntry[];
+export function menuFor(roles: readonly string[], where: 'drawer' | 'tabs' | 'settings', facts: MenuFacts = {}): MenuEntry[] {
+  return MENU.filter(
+    (m) =>
+      (m.showIn as readonly string[]).includes(where) &&
+      m.roles.some((r) => roles.includes(r)) &&
+      (!m.requires || facts[m.requires] === true),
+  );
 }
 
 /**

@@ -151,6 +151,26 @@ export const NOTIFICATION_KINDS = {
     en: 'Your video of {surgery} has been analysed by {expert}: read the advice.',
     fr: 'Votre vidéo de {surgery} a été analysée par {expert} : consultez les conseils.',
   },
+  learnerProficient: {
+    type: 'success',
+    group: 'analysis',
+    subject: {
+      en: 'Sutura: {learner} is proficient at {procedure}',
+      fr: 'Sutura : {learner} maîtrise la procédure {procedure}',
+    },
+    en: '{learner} ({programme}) became proficient at {procedure} at case {case} (learning curve).',
+    fr: '{learner} ({programme}) maîtrise la procédure {procedure} depuis le cas n° {case} (courbe d’apprentissage).',
+  },
+  learnerRelapsed: {
+    type: 'error',
+    group: 'analysis',
+    subject: {
+      en: 'Sutura: {learner} relapsed at {procedure}',
+      fr: 'Sutura : rechute de {learner} sur la procédure {procedure}',
+    },
+    en: '{learner} ({programme}) relapsed at {procedure} at case {case}: failures are above the unacceptable rate again.',
+    fr: '{learner} ({programme}) rechute sur la procédure {procedure} au cas n° {case} : les échecs dépassent de nouveau le taux inacceptable.',
+  },
   secondReviewStarted: {
     type: 'other',
     group: 'analysis',

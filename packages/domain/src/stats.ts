@@ -74,7 +74,7 @@ export type LearnerStats = z.infer<typeof learnerStatsSchema>;
 // ---- NASA-TLX: the learner's self-assessments (SPEC §3), 0 to 100 on six scales.
 
 /** The statistics' tabs (`/my-stats?tab=…`), the first one by default. */
-export const STATS_TABS = ['overview', 'kpis', 'nasaTlx', 'steps'] as const;
+export const STATS_TABS = ['overview', 'kpis', 'nasaTlx', 'steps', 'curves'] as const;
 export type StatsTab = (typeof STATS_TABS)[number];
 
 const tlxMeans = z.object(

@@ -46,6 +46,30 @@ export function nasaTlxRawScore(tlx: NasaTlx): number {
 /** The longest texts of a case, in characters: a longer one is refused, never cut. */
 export const CASE_TEXT_MAX = { equipmentBrand: 100, equipmentUsed: 500, surgicalHistory: 2000, messageToProctor: 2000 } as const;
 
+/** A day as YYYY-MM-DD that exists in the calendar (2026-02-30 does not). */
+export const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+export function isCalendarDay(day: string): boolean {
+  if (!DAY_PATTERN.test(day)) return false;
+  const d = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === day;
+}
+
+/**
+ * The latest day that is today somewhere on Earth (UTC+14): a day after it is in the future for
+ * everyone, whatever the time zone of the learner and of the installation.
+ */
+export function latestToday(now: Date = new Date()): string {
+  return new Date(now.getTime() + 14 * 3600_000).toISOString().slice(0, 10);
+}
+
+/** The day of the operation: optional, a real day, not in the future (docs/learning-curves.md). */
+export const operatedOnField = () =>
+  z
+    .string({ error: 'INVALID_VALUE' })
+    .refine(isCalendarDay, { error: 'INVALID_DATE' })
+    .refine((day) => day <= latestToday(), { error: 'OPERATION_DAY_FUTURE' })
+    .nullable();
+
 /** The case data a learner fills in; nothing in it identifies the patient. */
 export const videoFieldsSchema = z.object({
   surgeryId: z.uuid({ error: 'FIELD_REQUIRED' }),
@@ -70,6 +94,8 @@ export const videoFieldsSchema = z.object({
     .max(24 * 60, { error: 'DURATION_TOO_LONG' }),
   messageToProctor: textField(CASE_TEXT_MAX.messageToProctor),
   nasaTlx: nasaTlxSchema,
+  /** The day of the operation, when the learner gives it: the learning curves are ordered by it. */
+  operatedOn: operatedOnField().optional(),
 });
 export type VideoFields = z.infer<typeof videoFieldsSchema>;
 
@@ -82,6 +108,8 @@ export const createVideoBody = videoFieldsSchema.extend({ kind: z.enum(VIDEO_KIN
 export const updateVideoBody = videoFieldsSchema.partial().strict();
 export const sendVideoBody = z.object({ priority: z.boolean({ error: 'INVALID_VALUE' }).default(false) });
 export const favouriteBody = z.object({ favourite: z.boolean({ error: 'INVALID_VALUE' }) });
+/** PUT /videos/{id}/operation-day: the day of the operation, at any stage of the case (null clears it). */
+export const operationDayBody = z.object({ operatedOn: operatedOnField() }).strict();
 export const shareVideoBody = z.object({ email: emailField() });
 
 /** The tabs of /videos. */

@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  date,
   doublePrecision,
   foreignKey,
   index,
@@ -364,6 +365,12 @@ export const videos = pgTable(
       .default(sql`'{}'::text[]`),
     mainHand: text('main_hand'),
     surgeryDuration: integer('surgery_duration'),
+    /**
+     * The day of the operation (YYYY-MM-DD), given by the learner, never in the future; null when
+     * not given. The learning curves order cases by it, by the day the case was sent without it
+     * (docs/learning-curves.md).
+     */
+    operatedOn: date('operated_on', { mode: 'string' }),
     messageToProctor: text('message_to_proctor'),
     nasaTlx: jsonb('nasa_tlx').$type<NasaTlx>(),
     tlxMentalDemand: fromJson('tlx_mental_demand', 'nasa_tlx', 'mentalDemand'),
@@ -1021,3 +1028,105 @@ export const selfAssessments = pgTable(
       .where(sql`submitted_at IS NOT NULL`),
   ],
 );
+
+/**
+ * A training programme (docs/learning-curves.md): learners followed by directors, with the
+ * settings of its CUSUM charts (the defaults of DEFAULT_LEARNING_CURVE_SETTINGS).
+ */
+export const programmes = pgTable(
+  'programmes',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    specialtyId: uuid('specialty_id').references(() => specialties.id, { onDelete: 'set null' }),
+    startsOn: date('starts_on', { mode: 'string' }),
+    endsOn: date('ends_on', { mode: 'string' }),
+    p0: doublePrecision('p0').notNull().default(0.1),
+    p1: doublePrecision('p1').notNull().default(0.3),
+    alpha: doublePrecision('alpha').notNull().default(0.1),
+    beta: doublePrecision('beta').notNull().default(0.1),
+    failureRule: text('failure_rule').notNull().default('globalBelow3'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('programmes_name').on(t.name)],
+);
+
+/** The learners of a programme: a row removed ends every director's access to the learner at once. */
+export const programmeMembers = pgTable(
+  'programme_members',
+  {
+    programmeId: uuid('programme_id')
+      .notNull()
+      .references(() => programmes.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    addedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.programmeId, t.userId] }), index('programme_members_user').on(t.userId)],
+);
+
+/** The directors of a programme: any signed-in person, usually experts. */
+export const programmeDirectors = pgTable(
+  'programme_directors',
+  {
+    programmeId: uuid('programme_id')
+      .notNull()
+      .references(() => programmes.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    addedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.programmeId, t.userId] }), index('programme_directors_user').on(t.userId)],
+);
+
+/**
+ * The read model of the cohort view: the summary of each member's curve per procedure, under the
+ * programme's settings, kept by modules/programmes whenever the learner's rated cases change (the
+ * learners listed in `learning_curve_stale`). `notified_*` record the signals the directors were
+ * told of, so that each is told once.
+ */
+export const programmeCurves = pgTable(
+  'programme_curves',
+  {
+    programmeId: uuid('programme_id')
+      .notNull()
+      .references(() => programmes.id, { onDelete: 'cascade' }),
+    learnerId: uuid('learner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    surgeryId: uuid('surgery_id')
+      .notNull()
+      .references(() => surgeries.id, { onDelete: 'cascade' }),
+    cases: integer('cases').notNull(),
+    judged: integer('judged').notNull(),
+    failures: integer('failures').notNull(),
+    state: text('state').notNull(),
+    proficientAt: integer('proficient_at'),
+    relapseAt: integer('relapse_at'),
+    unacceptableAt: integer('unacceptable_at'),
+    cusum: doublePrecision('cusum').notNull(),
+    latestRating: doublePrecision('latest_rating'),
+    latestAverage: doublePrecision('latest_average'),
+    trend: doublePrecision('trend'),
+    lastCaseOn: date('last_case_on', { mode: 'string' }),
+    notifiedProficientAt: integer('notified_proficient_at'),
+    notifiedRelapseAt: integer('notified_relapse_at'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.programmeId, t.learnerId, t.surgeryId] })],
+);
+
+/**
+ * Learners whose curves must be computed again: written by triggers whenever a rated case of theirs
+ * changes (its ratings released, a further review submitted, its operation day, surgery or
+ * existence), whatever writes it; emptied by modules/programmes as it brings `programme_curves` up
+ * to date.
+ */
+export const learningCurveStale = pgTable('learning_curve_stale', {
+  /** No foreign key: a case deleted with its author's account marks an author who is going away. */
+  learnerId: uuid('learner_id').primaryKey(),
+  markedAt: timestamp('marked_at', { withTimezone: true }).notNull().defaultNow(),
+});

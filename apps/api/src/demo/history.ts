@@ -8,6 +8,7 @@ import { KPIS } from '@sutura/domain/analysis';
 import { disagreementsOf, largestGap } from '@sutura/domain/review';
 import { LEASE_MS } from '@sutura/domain/claims';
 import { DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_PREFERENCES } from '@sutura/domain/preferences';
+import { DEFAULT_TIME_ZONE } from '@sutura/domain/time-zone';
 import type { NasaTlx } from '@sutura/domain/videos';
 import type { Db } from '../db/client.ts';
 import {
@@ -16,6 +17,10 @@ import {
   appState,
   disagreements,
   claims,
+  learningCurveStale,
+  programmeDirectors,
+  programmeMembers,
+  programmes,
   media,
   preparations,
   selfAssessments,
@@ -30,6 +35,8 @@ import { fileArg, run } from '../media-pipeline/ffmpeg.ts';
 import { hashPassword } from '../modules/auth/auth.service.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { Scratch } from '../storage/scratch.ts';
+import type { ClaimsTx } from '../modules/claims/claims.service.ts';
+import { writeCurves } from '../modules/programmes/programmes.curves.ts';
 import { secondReview } from './second-review.ts';
 import { DEMO_FONT } from './video-generator.ts';
 import { DEMO_HISTORY_MARKER, DEMO_PASSWORD } from './seed.ts';
@@ -42,7 +49,22 @@ export const DEMO_HISTORY_LEARNERS = [
   { email: 'learner3@sutura.local', firstName: 'Sophie', lastName: 'Laurent', specialty: 'visceral_digestive_surgery' },
   { email: 'learner4@sutura.local', firstName: 'Thomas', lastName: 'Petit', specialty: 'visceral_digestive_surgery' },
   { email: 'learner5@sutura.local', firstName: 'Léa', lastName: 'Garnier', specialty: 'urology' },
+  // Two residents of the demo programme, whose pyeloplasties make its learning curves (below).
+  { email: 'learner6@sutura.local', firstName: 'Paul', lastName: 'Roux', specialty: 'urology' },
+  { email: 'learner7@sutura.local', firstName: 'Emma', lastName: 'Faure', specialty: 'urology' },
 ] as const;
+
+/**
+ * The demo training programme (docs/learning-curves.md): the urology learners of the demo, directed
+ * by the demo expert, with the default CUSUM settings.
+ */
+export const DEMO_PROGRAMME = {
+  name: 'Internes d’urologie — promotion 2026',
+  specialty: 'urology',
+  startsOn: '2025-11-02',
+  members: ['learner@sutura.local', 'learner2@sutura.local', 'learner5@sutura.local', 'learner6@sutura.local', 'learner7@sutura.local'],
+  directors: ['expert@sutura.local'],
+} as const;
 
 /**
  * Each surgeon's analysed cases, oldest first: how many, from how many days ago to how many, the
@@ -57,6 +79,12 @@ interface Track {
   level: [number, number];
   /** NASA-TLX base at the first and the last case (the workload felt goes down with practice). */
   tlx: [number, number];
+  /**
+   * The global rating of each case, given: the skills follow it, no case is drawn for a second
+   * review, and the learner gives the day of each operation (the day before sending). A learning
+   * curve of the demo programme that shows a given state.
+   */
+  globals?: readonly number[];
 }
 
 const TRACKS: readonly Track[] = [
@@ -105,6 +133,29 @@ const TRACKS: readonly Track[] = [
     surgeries: ['adrenalectomy', 'pyeloplasty'],
     level: [3.2, 3.5],
     tlx: [55, 50],
+  },
+  // Two failures at first (an unacceptable rate signalled at the 2nd case), then nine successes in a
+  // row: proficient at the 11th pyeloplasty, and still at the 13th.
+  {
+    email: 'learner6@sutura.local',
+    cases: 13,
+    fromDaysAgo: 200,
+    toDaysAgo: 6,
+    surgeries: ['pyeloplasty'],
+    level: [2, 4],
+    tlx: [70, 45],
+    globals: [2, 2, 3, 3, 3, 4, 3, 4, 3, 4, 4, 4, 4],
+  },
+  // Nine successes (proficient at the 9th), then two failures in a row: a relapse at the 11th.
+  {
+    email: 'learner7@sutura.local',
+    cases: 12,
+    fromDaysAgo: 190,
+    toDaysAgo: 4,
+    surgeries: ['pyeloplasty'],
+    level: [3, 3],
+    tlx: [55, 60],
+    globals: [3, 4, 3, 3, 4, 3, 3, 4, 3, 2, 2, 3],
   },
 ];
 
@@ -235,6 +286,8 @@ export async function seedDemoHistory(deps: {
   log: Logger;
   ffmpegPath?: string;
   clock?: () => Date;
+  /** The installation's time zone: the demo programme's curves read the days cases were sent on its clock. */
+  timeZone?: string;
   /** Told after each clip encoded, each case's files stored, and the rows written. */
   onProgress?: (done: number, total: number) => void;
 }): Promise<{ created: number }> {
@@ -431,6 +484,7 @@ export async function seedDemoHistory(deps: {
           messageToProctor: 'Demo case: what should I work on first?',
           nasaTlx: tlxAt(lerp(plan.track.tlx[0], plan.track.tlx[1], plan.progress), jitter),
           sentAt,
+          ...(plan.track.globals ? { operatedOn: new Date(sentAt.getTime() - DAY_MS).toISOString().slice(0, 10) } : {}),
           videoMediaId: file.videoMediaId,
           posterMediaId: file.posterMediaId,
           duration: seconds,
@@ -527,7 +581,8 @@ export async function seedDemoHistory(deps: {
           })),
         );
 
-        const level = lerp(plan.track.level[0], plan.track.level[1], plan.progress) + (jitter() - 0.5) * 0.6;
+        const given = plan.track.globals?.[plan.index];
+        const level = given ?? lerp(plan.track.level[0], plan.track.level[1], plan.progress) + (jitter() - 0.5) * 0.6;
         const rate = (offset: number) => clamp(Math.round(level + offset + (jitter() - 0.5) * 0.8), 1, 5);
         const kpiRatings = Object.fromEntries(KPIS.map((k) => [k, rate(KPI_OFFSETS[k])]));
         const stepRatings = Object.fromEntries(steps.map((s, i) => [s.id, rate([0.3, 0, -0.2, 0.2][i % 4]!)]));
@@ -547,7 +602,7 @@ export async function seedDemoHistory(deps: {
         });
         // Every past result was read an hour after it was released (a second review 20 hours
         // after the first); the demo learner answered or skipped their self-assessment before.
-        const twice = secondExpertId && plan.index % 6 === 2;
+        const twice = secondExpertId && !plan.track.globals && plan.index % 6 === 2;
         const releasedAt = new Date(submittedAt.getTime() + (twice ? 20 * 3600_000 : 0));
         const resultSeenAt = new Date(releasedAt.getTime() + 3600_000);
         const self = demoSelfAssessment(plan, kpiRatings, jitter, resultSeenAt);
@@ -618,6 +673,7 @@ export async function seedDemoHistory(deps: {
         }
         created++;
       }
+      await seedDemoProgramme(tx, specialtyId.get(DEMO_PROGRAMME.specialty) ?? null, now, deps.timeZone ?? DEFAULT_TIME_ZONE);
     });
   } catch (err) {
     // Nothing was recorded: the files stored for it go too.
@@ -631,6 +687,31 @@ export async function seedDemoHistory(deps: {
 }
 
 class HistoryAlreadyMade extends Error {}
+
+/**
+ * The demo programme, in the history's transaction: its learners and director, and its curves
+ * computed as they stand (the director is not told of what happened before the first start).
+ */
+async function seedDemoProgramme(tx: ClaimsTx, specialtyId: string | null, now: Date, timeZone: string): Promise<void> {
+  const people = await tx
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(inArray(users.email, [...DEMO_PROGRAMME.members, ...DEMO_PROGRAMME.directors]));
+  const idOf = new Map(people.map((p) => [p.email, p.id]));
+  const members = DEMO_PROGRAMME.members.map((e) => idOf.get(e)).filter((id): id is string => !!id);
+  const directors = DEMO_PROGRAMME.directors.map((e) => idOf.get(e)).filter((id): id is string => !!id);
+  if (members.length === 0) return;
+  const [programme] = await tx
+    .insert(programmes)
+    .values({ name: DEMO_PROGRAMME.name, specialtyId, startsOn: DEMO_PROGRAMME.startsOn, createdAt: now, updatedAt: now })
+    .returning({ id: programmes.id });
+  await tx.insert(programmeMembers).values(members.map((userId) => ({ programmeId: programme!.id, userId, addedAt: now })));
+  if (directors.length) {
+    await tx.insert(programmeDirectors).values(directors.map((userId) => ({ programmeId: programme!.id, userId, addedAt: now })));
+  }
+  for (const learnerId of members) await writeCurves(tx, learnerId, { timeZone, notify: false, programmeId: programme!.id, at: now });
+  await tx.delete(learningCurveStale).where(inArray(learningCurveStale.learnerId, members));
+}
 
 /** The demo learner's self-assessments of their past cases: the ones who rate themselves, and from when. */
 const SELF_ASSESSING = 'learner@sutura.local';

@@ -44,6 +44,13 @@ import {
 } from '@sutura/domain/preparation';
 import { agreementReportSchema, expertCalibrationSchema } from '@sutura/domain/calibration';
 import { learnerSelfVsExpertSchema, selfAssessmentSchema } from '@sutura/domain/self-assessment';
+import {
+  cohortSchema,
+  learnerCurvesSchema,
+  myProgrammesSchema,
+  programmeDetailSchema,
+  programmeSummarySchema,
+} from '@sutura/domain/programmes';
 import { learnerNasaTlxSchema, learnerStatsSchema, learnerStepTimesSchema } from '@sutura/domain/stats';
 import { mediaUploadResponse, profileSchema, publicUserSchema } from '@sutura/domain/users';
 import { videoDetailSchema, videoListResponse } from '@sutura/domain/videos';
@@ -164,6 +171,13 @@ const tusWriteRefusals = {
 const csvResponse: OpenApiResponse = {
   description: "The audit log matching the filter as CSV (UTF-8 with BOM, `;`-separated, labels in the caller's language).",
   headers: { 'Content-Disposition': { type: 'string', description: 'attachment; filename="sutura-audit-<date>.csv"' } },
+  content: { 'text/csv': { schema: { type: 'string' } } },
+};
+
+const cohortCsvResponse: OpenApiResponse = {
+  description:
+    "The programme's cohort as CSV (UTF-8 with BOM; `;`-separated in French, `,` in English; one line per learner and procedure).",
+  headers: { 'Content-Disposition': { type: 'string', description: 'attachment; filename="sutura-cohort-<programme>-<date>.csv"' } },
   content: { 'text/csv': { schema: { type: 'string' } } },
 };
 
@@ -297,6 +311,10 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'DELETE /v1/videos/:id': json(empty, 'The case and its files are deleted.'),
   'POST /v1/videos/:id/send': json(videoDetailSchema, "The case is sent to the editors' pool."),
   'PUT /v1/videos/:id/favourite': json(videoDetailSchema, 'The case with its favourite mark changed.'),
+  'PUT /v1/videos/:id/operation-day': json(
+    videoDetailSchema,
+    'The case with the day of its operation set or cleared (at any stage): its learning curves are ordered by it.',
+  ),
   'POST /v1/videos/:id/shares': json(videoDetailSchema, 'The case, now shared with that colleague.'),
   'DELETE /v1/videos/:id/shares/:userId': json(videoDetailSchema, 'The case, no longer shared with that colleague.'),
   'POST /v1/videos/:id/retry': json(videoDetailSchema, 'The failed processing is started again.'),
@@ -428,6 +446,38 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'POST /v1/admin/users/:id/validation-mail': json(z.object({ sent: z.literal(true) }), 'A new validation mail is sent.'),
   'GET /v1/admin/audit': json(auditListResponse, 'Audit entries matching the filter, newest first.'),
   'GET /v1/admin/audit/export': { kind: 'raw', envelopeErrors: true, responses: { '200': csvResponse } },
+  'GET /v1/admin/programmes': json(z.array(programmeSummarySchema), 'Every training programme with its counts and settings.'),
+  'POST /v1/admin/programmes': json(programmeDetailSchema, 'The new programme (the default CUSUM settings unless given).', 201),
+  'GET /v1/admin/programmes/:id': json(programmeDetailSchema, 'The programme with its learners and directors.'),
+  'PUT /v1/admin/programmes/:id': json(
+    programmeDetailSchema,
+    "The programme after the change (its learners' curves computed again with new settings).",
+  ),
+  'DELETE /v1/admin/programmes/:id': json(z.object({ id: z.string(), deleted: z.literal(true) }), 'The programme is deleted.'),
+  'POST /v1/admin/programmes/:id/members': json(programmeDetailSchema, 'The programme with the learner added.'),
+  'DELETE /v1/admin/programmes/:id/members/:userId': json(
+    programmeDetailSchema,
+    "The programme without the learner: its directors lose access to the learner's data at once.",
+  ),
+  'POST /v1/admin/programmes/:id/directors': json(programmeDetailSchema, 'The programme with the director named.'),
+  'DELETE /v1/admin/programmes/:id/directors/:userId': json(programmeDetailSchema, 'The programme without that director.'),
+  'GET /v1/programmes': json(
+    myProgrammesSchema,
+    'The programmes the caller directs, and those they are a learner of with their directors.',
+  ),
+  'GET /v1/programmes/:id/cohort': json(
+    cohortSchema,
+    "The cohort: every learner of the programme and, per procedure, their curve's state, latest rating and trend (audited).",
+  ),
+  'GET /v1/programmes/:id/cohort/export': { kind: 'raw', envelopeErrors: true, responses: { '200': cohortCsvResponse } },
+  'GET /v1/programmes/:id/learners/:learnerId': json(
+    learnerCurvesSchema,
+    "A learner's curves per procedure under the programme's settings, their analysed cases and the experts' advice (audited).",
+  ),
+  'GET /v1/stats/me/learning-curves': json(
+    learnerCurvesSchema,
+    "The learner's own curves per procedure, under one of their programmes' settings (`programmeId`) or the defaults.",
+  ),
   'GET /v1/admin/calibration': json(
     agreementReportSchema,
     "Agreement between the experts over the period's double-reviewed cases: kappa, ICC, each expert's mean difference, Bland–Altman.",

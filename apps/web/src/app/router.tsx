@@ -14,6 +14,7 @@ import { adminRoutes } from '@/features/admin/routes';
 import { bestCaseRoutes } from '@/features/best-cases/routes';
 import { calibrationRoutes } from '@/features/calibration/routes';
 import { compareRoutes } from '@/features/compare/routes';
+import { programmeRoutes } from '@/features/programmes/routes';
 import { AppProviders } from '@/app/providers';
 import { GuestOnly } from '@/app/guest-only';
 import { NotFoundPage, RouteErrorPage } from '@/app/route-error';
@@ -37,6 +38,7 @@ const signedInRoutes: RouteObject[] = [
   ...bestCaseRoutes,
   ...calibrationRoutes,
   ...compareRoutes,
+  ...programmeRoutes,
 ];
 
 function joinPath(parent: string, path: string | undefined): string {

@@ -12,6 +12,7 @@ import MovieEditIcon from '@mui/icons-material/MovieEdit';
 import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
 import PeopleAltOutlined from '@mui/icons-material/PeopleAltOutlined';
 import RateReviewOutlined from '@mui/icons-material/RateReviewOutlined';
+import SchoolOutlined from '@mui/icons-material/SchoolOutlined';
 import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
 import VideoLibraryOutlined from '@mui/icons-material/VideoLibraryOutlined';
 import VideoSettingsOutlined from '@mui/icons-material/VideoSettingsOutlined';
@@ -29,6 +30,7 @@ export const MENU_ICONS: Record<NavigationIcon, typeof SvgIcon> = {
   calibration: BalanceOutlined,
   doubleReview: PeopleAltOutlined,
   disagreements: CompareArrowsOutlined,
+  programmes: SchoolOutlined,
   stats: BarChartOutlined,
   videos: VideoLibraryOutlined,
   editor: MovieEditIcon,

@@ -3,7 +3,7 @@ import type { AuditSubject } from '@sutura/domain/admin';
 import { AUDIT_SUBJECT_GONE, AUDIT_SUBJECT_WORDS } from '@sutura/domain/audit';
 import type { Language } from '@sutura/domain/i18n';
 import type { Db } from '../../db/client.ts';
-import { bestCases, media, organs, specialties, surgeries, surgerySteps, users, videos } from '../../db/schema.ts';
+import { bestCases, media, organs, programmes, specialties, surgeries, surgerySteps, users, videos } from '../../db/schema.ts';
 import { localName, type Named } from '../cases/names.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -124,6 +124,10 @@ export function createAuditSubjects(deps: { db: Db; timeZone: string }) {
           .from(surgeries)
           .where(inArray(surgeries.id, ids));
         return byName(rows, lang);
+      }
+      case 'programme': {
+        const rows = await db.select({ id: programmes.id, name: programmes.name }).from(programmes).where(inArray(programmes.id, ids));
+        return new Map(rows.map((r) => [r.id, r.name]));
       }
       case 'specialty': {
         const rows = await db

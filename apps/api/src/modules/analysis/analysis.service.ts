@@ -57,6 +57,8 @@ export function createAnalysisService(deps: {
   hub: RealtimeHub;
   review: Pick<ReviewService, 'recordDisagreement' | 'tellFlagged' | 'ofCase'>;
   dashboardEvents: Pick<DashboardEvents, 'changed'>;
+  /** A case's ratings reached its learner, or a review of a case already rated was submitted (modules/programmes). */
+  onRatingsChanged?: (authorId: string) => void;
   clock: () => Date;
 }) {
   const { db, mediaService, notifications, audit, claims, voice, hub, review: reviews, dashboardEvents, clock } = deps;
@@ -81,6 +83,7 @@ export function createAnalysisService(deps: {
     inPool: (now: Date) => or(stage.inPool(now), review.inPool(now))!,
     onReviewsComplete: (tx, videoId, stepIds) => reviews.recordDisagreement(tx, videoId, stepIds),
     onFlagged: (videoId) => reviews.tellFlagged(videoId),
+    ...(deps.onRatingsChanged ? { onReviewSubmitted: deps.onRatingsChanged } : {}),
     clock,
   });
 
@@ -141,7 +144,10 @@ export function createAnalysisService(deps: {
       review: reviews,
       mediaService,
       clock,
-      onRatingsReleased: (authorId) => dashboardEvents.changed({ users: [authorId] }),
+      onRatingsReleased: (authorId) => {
+        dashboardEvents.changed({ users: [authorId] });
+        deps.onRatingsChanged?.(authorId);
+      },
     }),
   };
 }

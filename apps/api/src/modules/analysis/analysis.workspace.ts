@@ -44,6 +44,8 @@ export function createAnalysisWorkspace(deps: {
   onReviewsComplete: (tx: ClaimsTx, videoId: string, stepIds: string[]) => Promise<boolean>;
   /** Once the flagging submit is committed. */
   onFlagged: (videoId: string) => Promise<void>;
+  /** Once a review is committed: the ratings of the case's learner may have changed (learning curves). */
+  onReviewSubmitted?: (authorId: string) => void;
   clock: () => Date;
 }) {
   const { db, mediaService, notifications, audit, claims, voice, cases, drafts, inPool, onReviewsComplete, onFlagged, clock } = deps;
@@ -351,6 +353,7 @@ export function createAnalysisWorkspace(deps: {
         round: draft.round,
       });
       if (flagged) await onFlagged(videoId);
+      deps.onReviewSubmitted?.(video.authorId);
       if (complete) {
         const [expert] = await db
           .select({ firstName: users.firstName, lastName: users.lastName })

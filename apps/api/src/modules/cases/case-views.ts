@@ -46,6 +46,7 @@ export const FIELD_KEYS = [
   'surgeryDuration',
   'messageToProctor',
   'nasaTlx',
+  'operatedOn',
 ] as const satisfies readonly (keyof VideoFields & keyof VideoRow)[];
 
 /**

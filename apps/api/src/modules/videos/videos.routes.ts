@@ -4,6 +4,7 @@ import { parseListQuery } from '@sutura/domain/query';
 import {
   createVideoBody,
   favouriteBody,
+  operationDayBody,
   sendVideoBody,
   shareVideoBody,
   updateVideoBody,
@@ -79,6 +80,21 @@ export function videoRoutes(deps: { videos: VideoService; lookupsPerHour: number
       async (request) =>
         ok(
           await videos.setFavourite(requireUser(request), request.params.id, request.body.favourite, requestLanguage(request), request.ip),
+        ),
+    );
+
+    app.put(
+      '/videos/:id/operation-day',
+      { config: { access: 'authenticated' }, schema: { tags: ['videos'], params: idParams, body: operationDayBody } },
+      async (request) =>
+        ok(
+          await videos.setOperationDay(
+            requireUser(request),
+            request.params.id,
+            request.body.operatedOn,
+            requestLanguage(request),
+            request.ip,
+          ),
         ),
     );
 

@@ -46,6 +46,8 @@ export function createVideoService(deps: {
   clock: () => Date;
   /** The next stage hears of a video the learner sent (the editors' pool). */
   onSent?: (videoId: string) => Promise<void>;
+  /** The learner's learning curves are to be computed again (modules/programmes). */
+  onOperationDayChanged?: (authorId: string) => void;
 }) {
   const { db, storage, mediaService, notifications, audit, queue, hub, clock } = deps;
 
@@ -260,6 +262,25 @@ export function createVideoService(deps: {
       const [updated] = await db.update(videos).set({ favourite }).where(eq(videos.id, row.id)).returning();
       if (row.favourite !== favourite) await audit(viewer.id, 'video.favourite_changed', 'video', row.id, ip, { favourite });
       return detailOf(updated!, 'author', viewer.id, lang);
+    },
+
+    /**
+     * The day of the operation, at any stage of the case: it only orders the learner's learning
+     * curves (docs/learning-curves.md), which the trigger on `videos` marks to be computed again.
+     */
+    async setOperationDay(
+      viewer: RequestUser,
+      videoId: string,
+      operatedOn: string | null,
+      lang: Language,
+      ip: string | null = null,
+    ): Promise<VideoDetail> {
+      const { row } = await load(videoId, viewer, ['author']);
+      const [updated] = await db.update(videos).set({ operatedOn, updatedAt: clock() }).where(eq(videos.id, row.id)).returning();
+      if (!updated) throw notFound();
+      if (row.operatedOn !== operatedOn) await audit(viewer.id, 'video.updated', 'video', row.id, ip, { fields: ['operatedOn'] });
+      deps.onOperationDayChanged?.(row.authorId);
+      return detailOf(updated, 'author', viewer.id, lang);
     },
 
     /** Read-only access for a colleague, found by email; they are told once. */

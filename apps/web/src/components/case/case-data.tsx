@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { VideoDetail } from '@sutura/domain/videos';
+import { formatDay } from '@/components/video/format';
 
 /** A case's duration in minutes, as "2 h 15 min". */
 function useMinutes() {
@@ -17,7 +18,7 @@ function useMinutes() {
 /** The "global" tab: every field of the case with a readable label, the key steps and the message to the proctor. */
 export function CaseData({ video }: { video: Pick<VideoDetail, 'surgery' | 'organ' | 'keySteps' | 'fields'> }) {
   // Field names and choices read as on the add page.
-  const { t } = useTranslation(['videos', 'upload']);
+  const { t, i18n } = useTranslation(['videos', 'upload']);
   const minutes = useMinutes();
   const f = video.fields;
   const none = t('videos:fields.none');
@@ -28,6 +29,7 @@ export function CaseData({ video }: { video: Pick<VideoDetail, 'surgery' | 'orga
     { key: 'organ', label: t('upload:fields.organ'), value: video.organ?.name ?? none },
     { key: 'equipmentBrand', label: t('upload:fields.equipmentBrand'), value: f.equipmentBrand ?? none },
     { key: 'equipmentUsed', label: t('upload:fields.equipmentUsed'), value: f.equipmentUsed ?? none },
+    { key: 'operatedOn', label: t('upload:fields.operatedOn'), value: f.operatedOn ? formatDay(f.operatedOn, i18n.language) : none },
     { key: 'surgeryDuration', label: t('upload:fields.surgeryDuration'), value: f.surgeryDuration ? minutes(f.surgeryDuration) : none },
     { key: 'mainHand', label: t('upload:fields.mainHand'), value: f.mainHand ? t(`upload:mainHands.${f.mainHand}`) : none },
     { key: 'ageRange', label: t('upload:fields.ageRange'), value: f.ageRange ? t(`upload:ageRanges.${f.ageRange}`) : none },

@@ -21,3 +21,8 @@ export function formatDate(iso: string, lang: string): string {
 export function formatDateTime(iso: string, lang: string): string {
   return new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }
+
+/** A calendar day (YYYY-MM-DD) in the reader's language, never shifted by their time zone. */
+export function formatDay(day: string, lang: string): string {
+  return new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
+}

@@ -13,4 +13,12 @@ export const adminRoutes: RouteObject[] = [
     path: '/admin/disagreements',
     lazy: { Component: async () => (await import('@/features/admin/pages/disagreements-page')).DisagreementsPage },
   },
+  {
+    path: '/admin/programmes',
+    lazy: { Component: async () => (await import('@/features/admin/pages/admin-programmes-page')).AdminProgrammesPage },
+  },
+  {
+    path: '/admin/programmes/:id',
+    lazy: { Component: async () => (await import('@/features/admin/pages/admin-programme-page')).AdminProgrammePage },
+  },
 ];

@@ -8,6 +8,7 @@ import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import ArrowForward from '@mui/icons-material/ArrowForward';
 import { isNavigationEntry, MENU } from '@sutura/domain/menu';
+import { useMyProgrammes } from '@/lib/programmes';
 import { hasAnyRole } from '@sutura/domain/roles';
 import { MENU_ICONS } from '@/components/menu-icons';
 import { useAvailablePages } from '@/lib/available-pages';
@@ -24,8 +25,15 @@ function useSpaces() {
   const { session } = useSession();
   const available = useAvailablePages();
   const roles = session?.roles ?? [];
+  // "Programmes" for the directors of a programme only, as the server says (the menu's rule).
+  const directs = (useMyProgrammes().data?.directed.length ?? 0) > 0;
   return MENU.filter(isNavigationEntry).filter(
-    (entry) => entry.name !== 'dashboard' && entry.roles.length > 0 && hasAnyRole(roles, entry.roles) && available.has(entry.path),
+    (entry) =>
+      entry.name !== 'dashboard' &&
+      entry.roles.length > 0 &&
+      hasAnyRole(roles, entry.roles) &&
+      (!entry.requires || (entry.requires === 'directsProgramme' && directs)) &&
+      available.has(entry.path),
   );
 }
 

@@ -9,6 +9,7 @@ import LockOutlined from '@mui/icons-material/LockOutlined';
 import { AvatarEditor } from '@/features/account/components/avatar-editor';
 import { DeleteAccountSection } from '@/features/account/components/delete-account-section';
 import { IdentitiesSection } from '@/features/account/components/identities-section';
+import { MyProgrammesSection } from '@/components/programmes/my-programmes-section';
 import { ProfileForm } from '@/features/account/components/profile-form';
 import { useProfile } from '@/features/account/api/profile';
 import { RetryAlert } from '@/components/retry-alert';
@@ -50,6 +51,7 @@ export function MyAccountPage() {
               {t('password.change')}
             </Button>
           </Paper>
+          <MyProgrammesSection />
           <IdentitiesSection />
           <DeleteAccountSection />
         </>

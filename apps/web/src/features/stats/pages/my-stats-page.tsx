@@ -35,6 +35,7 @@ import { useToast } from '@/lib/toast';
 import { useMyNasaTlx, useMyStats, useMyStepTimes } from '@/features/stats/api/stats';
 import type { RadarLine } from '@/features/stats/components/stats-radar';
 import { SelfVsExpertSection } from '@/features/stats/components/self-vs-expert-section';
+import { OwnCurvesSection } from '@/components/programmes/own-curves-section';
 
 const StatsRadar = lazy(() => import('@/features/stats/components/stats-radar'));
 const StatsTimeline = lazy(() => import('@/features/stats/components/stats-timeline'));
@@ -586,6 +587,7 @@ export function MyStatsPage() {
         {(tab === 'overview' || tab === 'kpis') && <RatingsTab tab={tab} compare={compare} onCompare={setCompare} />}
         {tab === 'kpis' && <SelfVsExpertSection />}
         {tab === 'nasaTlx' && <NasaTlxTab compare={compare} onCompare={setCompare} />}
+        {tab === 'curves' && <OwnCurvesSection />}
         {tab === 'steps' && <StepTimesTab surgeryId={surgeryId} onSurgery={(id) => setSearch({ tab: 'steps', surgery: id })} />}
       </Box>
     </Box>

@@ -28,6 +28,8 @@ export interface AddVideoFormValues {
   medicalBackground: string[];
   mainHand: string;
   surgeryDuration: string;
+  /** YYYY-MM-DD from the date input, '' when not given. */
+  operatedOn: string;
   messageToProctor: string;
   nasaTlx: Record<NasaTlxDimension, number | null>;
   pictures: File[];
@@ -50,6 +52,7 @@ export const emptyValues = (): AddVideoFormValues => ({
   medicalBackground: [],
   mainHand: '',
   surgeryDuration: '',
+  operatedOn: '',
   messageToProctor: '',
   nasaTlx: Object.fromEntries(NASA_TLX_DIMENSIONS.map((d) => [d, null])) as Record<NasaTlxDimension, number | null>,
   pictures: [],
@@ -78,6 +81,8 @@ export function toBodyInput(values: AddVideoFormValues) {
     medicalBackground: values.medicalBackground,
     mainHand: blank(values.mainHand),
     surgeryDuration: blank(values.surgeryDuration),
+    // Optional: not given is said explicitly, so an edit can clear it.
+    operatedOn: blank(values.operatedOn) ?? null,
     messageToProctor: values.messageToProctor,
     nasaTlx: Object.fromEntries(NASA_TLX_DIMENSIONS.map((d) => [d, values.nasaTlx[d] ?? undefined])),
   };

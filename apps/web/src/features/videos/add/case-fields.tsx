@@ -17,6 +17,9 @@ import { AGE_RANGES, BMI_CLASSES, CASE_TEXT_MAX, MAIN_HANDS, MEDICAL_BACKGROUNDS
 import { errorText as apiErrorText } from '@/lib/http';
 import { RadioGroupControl, TextFieldControl, useFieldErrorText } from '@/components/form-field';
 import type { AddVideoFormValues } from '@/features/videos/add/add-video-values';
+import { DatePicker } from '@mui/x-date-pickers/DatePicker';
+import dayjs from 'dayjs';
+import { DateLocalization } from '@/lib/date-localization';
 import { OrganIcon } from '@/components/video/organ-icons';
 import { useOrgans, useSurgeries, type Surgery, type VocabularyUse } from '@/lib/vocabularies';
 
@@ -215,6 +218,9 @@ export function SurgeryFields({
           }}
         />
       </Box>
+      <Box sx={columns}>
+        <OperationDayField control={control} />
+      </Box>
       <TextFieldControl
         control={control}
         name="equipmentUsed"
@@ -319,5 +325,35 @@ export function PatientFields({ control }: FormControlProps) {
         slotProps={{ htmlInput: { 'data-testid': 'surgical-history' } as object }}
       />
     </>
+  );
+}
+
+const DAY = 'YYYY-MM-DD';
+
+/** The day of the operation: optional, never after today, entered in the app's language. */
+function OperationDayField({ control }: { control: Control<AddVideoFormValues> }) {
+  const { t } = useTranslation('upload');
+  const errorText = useFieldErrorText();
+  const { field, fieldState } = useController({ control, name: 'operatedOn' });
+  const value = field.value ? dayjs(field.value, DAY) : null;
+  return (
+    <DateLocalization>
+      <DatePicker
+        label={t('fields.operatedOn')}
+        value={value}
+        disableFuture
+        onChange={(next) => field.onChange(next?.isValid() ? next.format(DAY) : '')}
+        slotProps={{
+          textField: {
+            name: field.name,
+            onBlur: field.onBlur,
+            error: Boolean(fieldState.error),
+            helperText: fieldState.error ? errorText(fieldState.error.message) : t('fields.operatedOnHelp'),
+            'data-testid': 'operated-on',
+          } as object,
+          field: { clearable: true },
+        }}
+      />
+    </DateLocalization>
   );
 }

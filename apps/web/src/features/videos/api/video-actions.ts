@@ -33,6 +33,10 @@ export const setFavourite = ({ id, favourite }: { id: string; favourite: boolean
   api<VideoDetail>('PUT', `${path(id)}/favourite`, { body: { favourite } });
 export const useSetFavourite = () => useVideoMutation(setFavourite);
 
+export const setOperationDay = ({ id, operatedOn }: { id: string; operatedOn: string | null }) =>
+  api<VideoDetail>('PUT', `${path(id)}/operation-day`, { body: { operatedOn } });
+export const useSetOperationDay = () => useVideoMutation(setOperationDay);
+
 export const shareVideo = ({ id, body }: { id: string; body: ShareBody }) => api<VideoDetail>('POST', `${path(id)}/shares`, { body });
 export const useShareVideo = () => useVideoMutation(shareVideo);
 

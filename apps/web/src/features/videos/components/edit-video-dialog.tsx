@@ -43,6 +43,7 @@ export function editValues(video: VideoDetail): AddVideoFormValues {
     medicalBackground: f.medicalBackground ?? [],
     mainHand: f.mainHand ?? '',
     surgeryDuration: f.surgeryDuration === undefined ? '' : String(f.surgeryDuration),
+    operatedOn: f.operatedOn ?? '',
     messageToProctor: f.messageToProctor ?? '',
     nasaTlx: f.nasaTlx ?? empty.nasaTlx,
   };

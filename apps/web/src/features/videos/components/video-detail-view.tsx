@@ -33,6 +33,7 @@ import {
 } from '@/features/videos/components/analysis/analysis-tabs';
 import { signedComments } from '@/features/videos/components/analysis/reviews';
 import { BestCaseRequestPanel } from '@/features/videos/components/best-case-request';
+import { OperationDayEditor } from '@/features/videos/components/operation-day-editor';
 import { CaseData } from '@/components/case/case-data';
 import { DeleteVideoDialog } from '@/features/videos/components/delete-video-dialog';
 import { EditVideoDialog } from '@/features/videos/components/edit-video-dialog';
@@ -322,6 +323,7 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
         </Tabs>
         <Box role="tabpanel" id={`detail-panel-${shownTab}`} aria-labelledby={`detail-tab-${shownTab}`}>
           {shownTab === 'global' && <CaseData video={video} />}
+          {shownTab === 'global' && video.access === 'author' && video.status !== 'saved' && <OperationDayEditor video={video} />}
           {shownTab === 'nasaTlx' && video.fields.nasaTlx && <NasaTlxChart tlx={video.fields.nasaTlx} />}
           {shownTab === 'kpi' && result.data && selfAssessment.data?.comparison && (
             <Box sx={{ mb: 3 }}>

@@ -1,0 +1,106 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { isErrorCode } from '@/lib/error-codes';
+import type { Cohort, LearnerCurves, MyProgrammes, ProgrammeBody, ProgrammeDetail, ProgrammeSummary } from '@sutura/domain/programmes';
+import { api, API_BASE, ApiRequestError, SESSION_HEADERS } from '@/lib/http';
+import { currentLanguage, i18n } from '@/lib/i18n';
+import { useSession } from '@/lib/session';
+
+export const programmeKeys = {
+  all: ['programmes'] as const,
+  mine: (lang: string) => ['programmes', 'mine', lang] as const,
+  cohort: (id: string, lang: string) => ['programmes', 'cohort', id, lang] as const,
+  learner: (id: string, learnerId: string, lang: string) => ['programmes', 'learner', id, learnerId, lang] as const,
+  own: (programmeId: string | null, lang: string) => ['programmes', 'own', programmeId, lang] as const,
+  adminList: (lang: string) => ['programmes', 'admin', lang] as const,
+  adminDetail: (id: string, lang: string) => ['programmes', 'admin', id, lang] as const,
+};
+
+/** The programmes the person directs and those they are a learner of (the menu's "Programmes" entry follows it). */
+export function useMyProgrammes(enabled = true) {
+  const { session } = useSession();
+  const lang = currentLanguage();
+  return useQuery({
+    queryKey: programmeKeys.mine(lang),
+    queryFn: () => api<MyProgrammes>('GET', '/programmes'),
+    enabled: enabled && Boolean(session),
+    staleTime: 60_000,
+  });
+}
+
+export function useCohort(id: string) {
+  return useQuery({
+    queryKey: programmeKeys.cohort(id, currentLanguage()),
+    queryFn: () => api<Cohort>('GET', `/programmes/${id}/cohort`),
+  });
+}
+
+export function useLearnerCurves(id: string, learnerId: string) {
+  return useQuery({
+    queryKey: programmeKeys.learner(id, learnerId, currentLanguage()),
+    queryFn: () => api<LearnerCurves>('GET', `/programmes/${id}/learners/${learnerId}`),
+  });
+}
+
+/** The learner's own curves, under one of their programmes' settings (null: the defaults). */
+export function useOwnCurves(programmeId: string | null) {
+  return useQuery({
+    queryKey: programmeKeys.own(programmeId, currentLanguage()),
+    queryFn: () => api<LearnerCurves>('GET', '/stats/me/learning-curves', programmeId ? { search: { programmeId } } : {}),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useAdminProgrammes() {
+  return useQuery({
+    queryKey: programmeKeys.adminList(currentLanguage()),
+    queryFn: () => api<ProgrammeSummary[]>('GET', '/admin/programmes'),
+  });
+}
+
+export function useAdminProgramme(id: string) {
+  return useQuery({
+    queryKey: programmeKeys.adminDetail(id, currentLanguage()),
+    queryFn: () => api<ProgrammeDetail>('GET', `/admin/programmes/${id}`),
+  });
+}
+
+/** Every write of the administration: the programmes' answers are read afresh afterwards. */
+function useProgrammeWrite<V>(run: (vars: V) => Promise<ProgrammeDetail | { id: string }>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: run,
+    onSuccess: () => client.invalidateQueries({ queryKey: programmeKeys.all }),
+  });
+}
+
+export const useCreateProgramme = () =>
+  useProgrammeWrite((body: ProgrammeBody) => api<ProgrammeDetail>('POST', '/admin/programmes', { body }));
+export const useUpdateProgramme = (id: string) =>
+  useProgrammeWrite((body: ProgrammeBody) => api<ProgrammeDetail>('PUT', `/admin/programmes/${id}`, { body }));
+export const useDeleteProgramme = (id: string) => useProgrammeWrite(() => api<{ id: string }>('DELETE', `/admin/programmes/${id}`));
+export const useAddPerson = (id: string, list: 'members' | 'directors') =>
+  useProgrammeWrite((userId: string) => api<ProgrammeDetail>('POST', `/admin/programmes/${id}/${list}`, { body: { userId } }));
+export const useRemovePerson = (id: string, list: 'members' | 'directors') =>
+  useProgrammeWrite((userId: string) => api<ProgrammeDetail>('DELETE', `/admin/programmes/${id}/${list}/${userId}`));
+
+/** The cohort's CSV file, fetched with the session and saved under the server's file name. */
+export async function downloadCohortCsv(id: string): Promise<void> {
+  const response = await fetch(`${API_BASE}/programmes/${id}/cohort/export?langCode=${currentLanguage()}`, {
+    headers: SESSION_HEADERS,
+    credentials: 'same-origin',
+  });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+    const code = body?.error?.code;
+    throw new ApiRequestError(response.status, isErrorCode(code) ? code : 'GENERIC', body?.error?.message ?? i18n.t('errors:GENERIC'));
+  }
+  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'sutura-cohort.csv';
+  const href = URL.createObjectURL(await response.blob());
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 1000);
+}
