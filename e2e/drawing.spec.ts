@@ -166,6 +166,9 @@ test('the expert draws on a frame and attaches it to a comment; the learner find
     await learnerPage.evaluate(() => document.exitFullscreen());
     await expect.poll(() => learnerPage.evaluate(() => document.fullscreenElement === null)).toBe(true);
     await expectInPlace('after fullscreen');
+    // The headless browser leaves fullscreen to its own 800×600 window, not to the size the test
+    // set: the desktop again, as a person's window would be.
+    await learnerPage.setViewportSize({ width: 1440, height: 900 });
   }
 
   // Playing through the drawing's frame pauses there (the setting is on by default).
