@@ -70,13 +70,24 @@ export interface TestContext {
  * A real database per test file: a fresh database (created here, dropped on close) on the
  * PostgreSQL server of TEST_DATABASE_URL, or else on the run's embedded server (global-setup.ts).
  */
+/** The run's template database, when Vitest runs this (global-setup.ts provides it). */
+function runTemplate(): string | undefined {
+  try {
+    return inject('templateDatabase') || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function openTestDatabase(): Promise<{ database: Database; url: string; drop: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL || inject('embeddedDatabaseUrl');
   const name = `sutura_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  // A copy of the run's migrated database (global-setup.ts).
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}`);
+  // A copy of the run's migrated database (global-setup.ts); outside Vitest (a benchmark borrowing
+  // the harness) there is none, and the migrations run on the new database as the server runs them.
+  const template = runTemplate();
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await admin.end();
   const target = new URL(url);
   target.pathname = `/${name}`;
