@@ -8,16 +8,11 @@
  * Usage: npm run bench:cohort   (BENCH_DATABASE_URL: a PostgreSQL server to use, a fresh database
  * is made on it and dropped. Without it, an embedded server in a temporary folder.)
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
+import { medianMs, openBenchDatabase } from './database.ts';
 import pino from 'pino';
 import { DEFAULT_TIME_ZONE } from '@sutura/domain/time-zone';
-import { openDatabase, type Database } from '../apps/api/src/db/client.ts';
 import { createQueue } from '../apps/api/src/jobs/queue.ts';
 import { createAudit } from '../apps/api/src/modules/audit/audit.service.ts';
 import { createNotificationService } from '../apps/api/src/modules/notifications/notifications.service.ts';
@@ -30,54 +25,10 @@ const OTHER_CASES = 50_000;
 const SURGERIES = 3;
 const RUNS = 30;
 
-async function open(): Promise<{ database: Database; drop: () => Promise<void> }> {
-  const url = process.env.BENCH_DATABASE_URL;
-  if (!url) {
-    const dir = await mkdtemp(path.join(tmpdir(), 'sutura-bench-cohort-'));
-    const database = await openDatabase({ dataDir: path.join(dir, 'db') });
-    return {
-      database,
-      drop: async () => {
-        await database.close();
-        await rm(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const name = `sutura_bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  const database = await openDatabase({ url: target.href });
-  return {
-    database,
-    drop: async () => {
-      await database.close();
-      for (let tries = 0; tries < 50; tries++) {
-        const { rows } = await admin.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
-        if (rows[0].n === 0) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
-}
+/** The median of RUNS calls, in milliseconds. */
+const median = (run: () => Promise<unknown>, before?: () => Promise<unknown>) => medianMs(RUNS, run, before);
 
-async function median(run: () => Promise<unknown>, before?: () => Promise<unknown>): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    await before?.();
-    const start = performance.now();
-    await run();
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
-}
-
-const { database, drop } = await open();
+const { database, drop } = await openBenchDatabase('cohort');
 const { db } = database;
 const log = pino({ level: 'silent' });
 try {

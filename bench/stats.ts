@@ -8,14 +8,9 @@
  * PostgreSQL server to use, a fresh database is made on it and dropped. Without it, an embedded
  * server in a temporary folder.)
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
-import { openDatabase, type Database } from '../apps/api/src/db/client.ts';
+import { medianMs, openBenchDatabase } from './database.ts';
 import { DEFAULT_TIME_ZONE } from '@sutura/domain/time-zone';
 import { createStatsService } from '../apps/api/src/modules/stats/stats.service.ts';
 
@@ -27,56 +22,10 @@ const SURGERIES = 16;
 const STEPS = 6;
 const RUNS = 30;
 
-async function open(): Promise<{ database: Database; drop: () => Promise<void> }> {
-  const url = process.env.BENCH_DATABASE_URL;
-  if (!url) {
-    // The embedded default: its own PostgreSQL server in a temporary folder.
-    const dir = await mkdtemp(path.join(tmpdir(), 'sutura-bench-stats-'));
-    const database = await openDatabase({ dataDir: path.join(dir, 'db') });
-    return {
-      database,
-      drop: async () => {
-        await database.close();
-        await rm(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const name = `sutura_bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  const database = await openDatabase({ url: target.href });
-  return {
-    database,
-    drop: async () => {
-      await database.close();
-      // The pool's connections may still be closing; forcing them out would raise an error nobody hears.
-      for (let tries = 0; tries < 50; tries++) {
-        const { rows } = await admin.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
-        if (rows[0].n === 0) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
-}
+/** The median of RUNS calls, in milliseconds. */
+const median = (run: () => Promise<unknown>, before?: () => Promise<unknown>) => medianMs(RUNS, run, before);
 
-async function median(run: () => Promise<unknown>, before?: () => Promise<unknown>): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    await before?.();
-    const start = performance.now();
-    await run();
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
-}
-
-const { database, drop } = await open();
+const { database, drop } = await openBenchDatabase('stats');
 const { db } = database;
 try {
   const seedStart = performance.now();

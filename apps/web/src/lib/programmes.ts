@@ -1,8 +1,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { isErrorCode } from '@/lib/error-codes';
 import type { Cohort, LearnerCurves, MyProgrammes, ProgrammeBody, ProgrammeDetail, ProgrammeSummary } from '@sutura/domain/programmes';
-import { api, API_BASE, ApiRequestError, SESSION_HEADERS } from '@/lib/http';
-import { currentLanguage, i18n } from '@/lib/i18n';
+import { downloadFile } from '@/lib/download';
+import { api } from '@/lib/http';
+import { currentLanguage } from '@/lib/i18n';
 import { useSession } from '@/lib/session';
 
 export const programmeKeys = {
@@ -84,23 +84,6 @@ export const useRemovePerson = (id: string, list: 'members' | 'directors') =>
   useProgrammeWrite((userId: string) => api<ProgrammeDetail>('DELETE', `/admin/programmes/${id}/${list}/${userId}`));
 
 /** The cohort's CSV file, fetched with the session and saved under the server's file name. */
-export async function downloadCohortCsv(id: string): Promise<void> {
-  const response = await fetch(`${API_BASE}/programmes/${id}/cohort/export?langCode=${currentLanguage()}`, {
-    headers: SESSION_HEADERS,
-    credentials: 'same-origin',
-  });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
-    const code = body?.error?.code;
-    throw new ApiRequestError(response.status, isErrorCode(code) ? code : 'GENERIC', body?.error?.message ?? i18n.t('errors:GENERIC'));
-  }
-  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'sutura-cohort.csv';
-  const href = URL.createObjectURL(await response.blob());
-  const a = document.createElement('a');
-  a.href = href;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 1000);
+export function downloadCohortCsv(id: string): Promise<void> {
+  return downloadFile(`/programmes/${id}/cohort/export?langCode=${currentLanguage()}`, 'sutura-cohort.csv');
 }
