@@ -36,7 +36,7 @@ export default defineConfig({
     // is painted for an animation no assertion looks at (the app honours it, apps/web/src/lib/theme.tsx).
     // A spec that checks the motion itself says so with test.use({ reducedMotion: 'no-preference' }).
     reducedMotion: 'reduce',
-    trace: 'retain-on-failure',
+    trace: (process.env.E2E_TRACE ?? 'retain-on-failure') as 'retain-on-failure',
     actionTimeout: 15_000,
     navigationTimeout: 20_000,
     launchOptions: {
