@@ -10,6 +10,7 @@ export default tseslint.config(
       'apps/api/tmp-scratch/**',
       '**/dist/**',
       'apps/web/dist.*/**',
+      'apps/api/dist.*/**',
       '**/node_modules/**',
       'data/**',
       'apps/web/public/**',

@@ -1,7 +1,8 @@
 /**
  * How long the server takes from `node` to a healthy `/v1/health`, against a Fastify hello world.
  * Usage: node bench/start.ts [RUNS]   (default 5 runs per case, the median kept;
- *                                     BENCH_SERVER: another entry to time, e.g. an older checkout's)
+ *                                     BENCH_SERVER: another entry to time, e.g. an older checkout's;
+ *                                     BENCH_FROM_SOURCES=1: the server from its sources, not its bundle)
  *
  * In one run, each start a child process as `npm start` runs the server (apps/api/src/main.js,
  * embedded PostgreSQL, demo accounts, DEMO_VIDEOS=off so that no video is generated meanwhile,
@@ -32,6 +33,7 @@ import { stripTypeScriptTypes } from 'node:module';
 import net from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { buildApi } from '../scripts/build-api.js';
 
 const RUNS = Math.max(1, Number(process.argv[2] ?? 5));
 const root = path.resolve(import.meta.dirname, '..');
@@ -132,7 +134,7 @@ async function helloWorld(): Promise<Start> {
 async function sutura(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}, idle = false): Promise<Start> {
   const port = await freePort();
   return timeStart(
-    [SERVER],
+    [SERVER, ...serverArgs],
     port,
     {
       ...process.env,
@@ -202,12 +204,17 @@ function typeStripping(): { files: number; kb: number; ms: number; firstMs: numb
   };
 }
 
+// As `npm start` runs it: from the bundle of the server, made now when older than the sources
+// (scripts/build-api.js). BENCH_FROM_SOURCES=1 times the server from its sources instead.
+const fromSources = process.env.BENCH_FROM_SOURCES === '1';
+if (!fromSources && !process.env.BENCH_SERVER) await buildApi({ log: say });
+const serverArgs = fromSources ? ['--from-sources'] : [];
 const work = await mkdtemp(path.join(tmpdir(), 'sutura-bench-start-'));
 // As root, the embedded PostgreSQL runs as its own system user, which must pass through here.
 await chmod(work, 0o711);
 try {
   say(
-    `Start-up, ${RUNS} runs per case (median), load average ${load()} on ${spawnSync('nproc', { encoding: 'utf8' }).stdout.trim()} processors`,
+    `Start-up ${fromSources ? 'from the sources' : 'from the bundle'}, ${RUNS} runs per case (median), load average ${load()} on ${spawnSync('nproc', { encoding: 'utf8' }).stdout.trim()} processors`,
   );
   const hello: Start[] = [];
   for (let i = 0; i < RUNS; i++) hello.push(await helloWorld());

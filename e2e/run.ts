@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { buildApi } from '../scripts/build-api.js';
 import { buildWeb } from '../scripts/build-web.js';
 
 /**
@@ -21,6 +22,8 @@ if (phase !== undefined && selection.length === 0) {
   process.stderr.write(`Unknown phase ${phase}: e2e or a11y\n`);
   process.exit(2);
 }
-// Built once, and only when older than its sources (a second run at once waits for the first).
+// Built once, and only when older than their sources (a second run at once waits for the first):
+// the servers run the bundle of the server, as `npm start` does.
 await buildWeb();
+await buildApi();
 run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...selection, ...args]);
