@@ -208,6 +208,40 @@ describe.each(['local', 's3'] as const)('retention and storage accounting on %s'
     expect(audits).toHaveLength(1);
   });
 
+  it('keeps a published best case when its author deletes their account, and deletes their other cases', async () => {
+    admin = await ctx.createUser('administrator');
+    const author = await ctx.createUser('learner');
+    const db = ctx.database.db;
+    learner = author;
+    const kept = await renderedCase();
+    const gone = await renderedCase();
+    learner = await ctx.createUser('learner');
+    await db.insert(bestCases).values({
+      videoId: kept.id,
+      origin: 'converted',
+      titleFr: 'Cas de référence',
+      titleEn: 'Reference case',
+      descriptionFr: 'Description',
+      descriptionEn: 'Description',
+      consent: 'accepted',
+      published: true,
+      createdById: admin.id,
+    });
+    const res = await ctx.inject({
+      method: 'POST',
+      url: '/v1/users/me/delete',
+      token: author.token,
+      body: { password: author.password, confirmation: 'DELETE' },
+    });
+    expect(res.statusCode).toBe(200);
+    const [video] = await db.select().from(videos).where(eq(videos.id, kept.id));
+    expect(video).toMatchObject({ authorId: admin.id, purpose: 'best_case' });
+    expect(await raw.size(kept.renderedKey!)).toBe(1000);
+    expect((await db.select().from(media).where(eq(media.videoId, kept.id))).every((m) => m.ownerId === admin.id)).toBe(true);
+    expect(await db.select().from(videos).where(eq(videos.id, gone.id))).toEqual([]);
+    expect(await raw.size(gone.renderedKey!)).toBeUndefined();
+  });
+
   it('refuses a hold without a reason or on an unknown case', async () => {
     admin = await ctx.createUser('administrator');
     const c = await renderedCase();
