@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, bestCases, media, preparations, storageObjects, videos } from '../src/db/schema.ts';
+import { analyses, auditLog, bestCases, media, preparations, storageObjects, videos } from '../src/db/schema.ts';
 import { reconcileStorage } from '../src/modules/retention/storage-report.ts';
 import { createStorageFromConfig } from '../src/storage/select.ts';
 import type { Storage } from '../src/storage/storage.ts';
@@ -206,6 +206,64 @@ describe.each(['local', 's3'] as const)('retention and storage accounting on %s'
     expect(learnerTry.statusCode).toBe(403);
     const audits = await ctx.database.db.select().from(auditLog).where(eq(auditLog.action, 'retention.rules_changed'));
     expect(audits).toHaveLength(1);
+  });
+
+  it('deletes failed uploads, abandoned uploads and, once turned on, analysed cases — each audited with its rule', async () => {
+    admin = await ctx.createUser('administrator');
+    learner = await ctx.createUser('learner');
+    const db = ctx.database.db;
+    await ctx.services.retentionRules.set({ sourceDays: 3650, uploadDays: 14, analysedYears: 1 }, admin.id, ctx.clock.now);
+
+    // A case whose processing failed, its upload kept for a retry.
+    const uploadId = randomUUID();
+    const failedKey = `uploads/${uploadId}`;
+    await ctx.storage.put(failedKey, Buffer.alloc(600));
+    const [failed] = await db
+      .insert(videos)
+      .values({ authorId: learner.id, mediaStatus: 'failed', sourceKey: failedKey, sourceSize: 600 })
+      .returning();
+    // An upload that never received a byte.
+    const [abandoned] = await db
+      .insert(videos)
+      .values({ authorId: learner.id, mediaStatus: 'uploading', uploadId: randomUUID() })
+      .returning();
+    // Two analysed cases, one of them held.
+    const analysed = await renderedCase();
+    const heldAnalysed = await renderedCase();
+    for (const c of [analysed, heldAnalysed]) {
+      await db.update(videos).set({ status: 'analysed' }).where(eq(videos.id, c.id));
+      await db.insert(analyses).values({ videoId: c.id, status: 'submitted', submittedAt: ctx.clock.now });
+    }
+    const held = await ctx.inject({
+      method: 'PUT',
+      url: `/v1/admin/retention/holds/${heldAnalysed.id}`,
+      token: admin.token,
+      body: { reason: 'Inquiry' },
+    });
+    expect(held.statusCode).toBe(200);
+
+    ctx.clock.advance(15 * DAY);
+    expect(await ctx.services.housekeeping.expireUploads()).toMatchObject({ expired: 1 });
+    const first = await ctx.services.retention.apply();
+    expect(first).toEqual({ deleted: 1, bytes: 600 });
+    expect(await raw.size(failedKey)).toBeUndefined();
+    expect(await raw.size(analysed.sourceKey)).toBe(analysed.sourceBytes);
+
+    ctx.clock.advance(366 * DAY);
+    const second = await ctx.services.retention.apply();
+    expect(second.deleted).toBe(1);
+    expect(second.bytes).toBe(analysed.sourceBytes + 1000);
+    expect(await db.select().from(videos).where(eq(videos.id, analysed.id))).toEqual([]);
+    expect(await raw.size(analysed.sourceKey)).toBeUndefined();
+    expect(await raw.size(analysed.renderedKey!)).toBeUndefined();
+    expect(await raw.size(heldAnalysed.renderedKey!)).toBe(1000);
+
+    const rows = await db.select().from(auditLog).where(eq(auditLog.action, 'retention.deleted'));
+    const of = (id: string) => rows.filter((r) => r.entityId === id).map((r) => (r.details as { rule: string }).rule);
+    expect(of(failed!.id)).toEqual(['uploads']);
+    expect(of(abandoned!.id)).toEqual(['uploads']);
+    expect(of(analysed.id)).toEqual(['analysed']);
+    expect(of(heldAnalysed.id)).toEqual([]);
   });
 
   it('keeps a published best case when its author deletes their account, and deletes their other cases', async () => {
