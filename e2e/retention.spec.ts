@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { firstDraw, openPage, sentCase, signedIn } from './cases.ts';
@@ -6,6 +7,13 @@ import { firstDraw, openPage, sentCase, signedIn } from './cases.ts';
 // reason and release it) and their plain-language summary in Settings → Privacy; the page at
 // 390 px in dark mode. The spec owns its people and its case.
 test.describe.configure({ mode: 'serial' });
+
+/** No serious or critical WCAG 2.2 A/AA violation on the page. */
+async function axeClean(page: Page) {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
 
 async function pageFits(page: Page) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -46,6 +54,7 @@ test('an administrator sets a rule, sees the dry run and holds a case; a learner
   await page.setViewportSize({ width: 390, height: 844 });
   await page.emulateMedia({ colorScheme: 'dark' });
   await pageFits(page);
+  await axeClean(page);
   await page.setViewportSize({ width: 1440, height: 900 });
 
   await hold.getByTestId('hold-release').click();
@@ -54,6 +63,9 @@ test('an administrator sets a rule, sees the dry run and holds a case; a learner
   // What the storage holds: the case's files are counted.
   await openPage(page, '/admin/storage', page.getByTestId('storage-kinds'));
   await expect(page.getByTestId('storage-kinds').locator('[data-kind="sources"] td').nth(2)).not.toHaveText('0');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await pageFits(page);
+  await axeClean(page);
   await context.close();
 
   // The learner reads the rules in force in Settings → Privacy, in English.
