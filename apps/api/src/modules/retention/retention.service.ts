@@ -10,7 +10,7 @@ import type {
   RetentionView,
 } from '@sutura/domain/retention';
 import type { Db } from '../../db/client.ts';
-import { appState, auditLog, legalHolds, media, surgeries, users, videos } from '../../db/schema.ts';
+import { appState, auditLog, bestCases, legalHolds, media, surgeries, users, videos } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import type { RequestUser } from '../../http/access.ts';
 import { UPLOADS_PREFIX, type Storage } from '../../storage/storage.ts';
@@ -164,10 +164,19 @@ export function createRetentionService(deps: {
     };
   }
 
-  /** Deletes one candidate; false when its row changed meanwhile (another run, a user). */
+  /** Whether the case is still free of a best case and a legal hold, just before a deletion. */
+  async function stillUnprotected(videoId: string): Promise<boolean> {
+    const { rows } = await db.execute<Row>(sql`SELECT 1 FROM videos v WHERE v.id = ${videoId} AND ${protectedCase}`);
+    return rows.length > 0;
+  }
+
+  /** Deletes one candidate; false when its row changed meanwhile (another run, a user, a hold). */
   async function remove(c: Candidate): Promise<boolean> {
+    if (!(await stillUnprotected(c.videoId))) return false;
     switch (c.rule) {
       case 'source': {
+        const [row] = await db.select({ sourceMediaId: videos.sourceMediaId }).from(videos).where(eq(videos.id, c.videoId));
+        if (row?.sourceMediaId !== c.mediaId) return false;
         // The object first: a run cut short after it finds the row again and finishes.
         await storage.delete(c.keys[0]!);
         return db.transaction(async (tx) => {
@@ -207,7 +216,14 @@ export function createRetentionService(deps: {
         const gone = await db.transaction(async (tx) => {
           const [done] = await tx
             .delete(videos)
-            .where(and(eq(videos.id, c.videoId), eq(videos.status, 'analysed')))
+            .where(
+              and(
+                eq(videos.id, c.videoId),
+                eq(videos.status, 'analysed'),
+                notExists(tx.select().from(bestCases).where(eq(bestCases.videoId, videos.id))),
+                notExists(tx.select().from(legalHolds).where(eq(legalHolds.videoId, videos.id))),
+              ),
+            )
             .returning({ id: videos.id });
           if (!done) return false;
           await tx.insert(auditLog).values({ ...auditRow(c, 'case'), details: { ...auditRow(c, 'case').details, authorId: row.authorId } });
