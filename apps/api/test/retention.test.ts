@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyses, auditLog, bestCases, media, preparations, storageObjects, videos } from '../src/db/schema.ts';
+import { createMetrics } from '../src/metrics.ts';
 import { reconcileStorage } from '../src/modules/retention/storage-report.ts';
 import { createStorageFromConfig } from '../src/storage/select.ts';
 import type { Storage } from '../src/storage/storage.ts';
@@ -335,6 +336,12 @@ describe.each(['local', 's3'] as const)('retention and storage accounting on %s'
     expect(report.byKind.find((k: { kind: string }) => k.kind === 'sources').bytes).toBe(sources);
     expect(report.months).toHaveLength(12);
     expect(report.projection).toHaveLength(12);
+
+    // The same figures as /metrics gauges, read from the table at each scrape.
+    const metrics = createMetrics({ pool: ctx.database.pool, defaults: false });
+    const { body } = await metrics.render();
+    expect(body).toContain(`sutura_storage_bytes{kind="sources"} ${sources}`);
+    expect(body).toMatch(/sutura_storage_objects\{kind="sources"\} [1-9]/);
 
     const clean = await reconcileStorage({ db: ctx.database.db, storage: ctx.storage, uploads: ctx.services.uploads });
     expect(clean.orphans).toEqual([]);
