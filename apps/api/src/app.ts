@@ -31,6 +31,7 @@ import { createRealtime } from './realtime/socket.ts';
 import type { Storage } from './storage/storage.ts';
 import type { Scratch } from './storage/scratch.ts';
 import { createScratchFromConfig, createUploadStoreFor } from './storage/select.ts';
+import { createAccountedStorage, createAccountedUploads } from './storage/accounted.ts';
 import type { UploadStore } from './storage/uploads.ts';
 import { adminCatalogRoutes } from './modules/admin-catalog/admin-catalog.routes.ts';
 import { createSurgeryVideosAdmin } from './modules/admin-catalog/surgery-videos.service.ts';
@@ -43,6 +44,9 @@ import { createFrameGrabber } from './modules/analysis/annotated-frames.ts';
 import { createAnalysisService } from './modules/analysis/analysis.service.ts';
 import { createReviewService } from './modules/review/review.service.ts';
 import { reviewRoutes } from './modules/review/review.routes.ts';
+import { retentionRoutes } from './modules/retention/retention.routes.ts';
+import { createRetentionService } from './modules/retention/retention.service.ts';
+import { createStorageReport } from './modules/retention/storage-report.ts';
 import { createVoiceStore } from './modules/analysis/voice.ts';
 import { createAudit, createAuditCounter, createAuditEraser } from './modules/audit/audit.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -90,6 +94,7 @@ import { uploadRoutes } from './modules/videos/tus.ts';
 import { videoRoutes } from './modules/videos/videos.routes.ts';
 import { createVideoService } from './modules/videos/videos.service.ts';
 import { createUploadHousekeeping } from './modules/videos/upload-housekeeping.ts';
+import { createRetentionRules } from './modules/retention/retention-rules.ts';
 import { testingRoutes } from './modules/testing/testing.routes.ts';
 import { vocabularyRoutes } from './modules/vocabularies/vocabularies.routes.ts';
 import { createVocabularyService } from './modules/vocabularies/vocabularies.service.ts';
@@ -141,11 +146,13 @@ export interface AppDeps {
 
 /** Builds the services of the product from its adapters; the app and the workers share them. */
 export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
-  const { config, database, storage, queue } = deps;
+  const { config, database, queue } = deps;
   const db = database.db;
+  // Every object written or deleted keeps its row of storage_objects (what the storage holds).
+  const storage = createAccountedStorage(deps.storage, db);
   const clock = deps.clock ?? (() => new Date());
   const scratch = deps.scratch ?? createScratchFromConfig(config);
-  const uploads = deps.uploads ?? createUploadStoreFor(storage, { db, log: deps.log });
+  const uploads = createAccountedUploads(deps.uploads ?? createUploadStoreFor(storage, { db, log: deps.log }), db);
   const audit = createAudit(db);
   const tokens = createTokens(config.jwtSecret);
   const urls = createSignedUrls(config.jwtSecret, config.signedUrlTtlSeconds, clock);
@@ -214,13 +221,15 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     onSent: (videoId) => preparation.videoSent(videoId),
     onOperationDayChanged: (authorId) => programmes.learnerChanged(authorId),
   });
+  const retentionRules = createRetentionRules({ db, defaults: config.retention });
   const housekeeping = createUploadHousekeeping({
     db,
     storage,
     uploads,
     notifications,
-    expiryHours: config.uploadExpiryHours,
+    expiryHours: () => retentionRules.uploadExpiryHours(),
     warnHours: 24,
+    audit,
     clock,
     log: deps.log,
   });
@@ -241,6 +250,8 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const eraseAudit = createAuditEraser(db);
   const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, videos, eraseAudit, clock });
   const vocabularies = createVocabularyService(db);
+  const retention = createRetentionService({ db, storage, uploads, rules: retentionRules, audit, clock, log: deps.log });
+  const storageReport = createStorageReport({ db, clock, timeZone: config.timeZone });
   const review = createReviewService({ db, audit, notifications, hub, clock, random: deps.random });
   const preparationJobs = createPreparationJobs({
     db,
@@ -345,6 +356,9 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     programmes,
     admin,
     auditLog,
+    retention,
+    retentionRules,
+    storageReport,
   };
 }
 export type Services = ReturnType<typeof createServices>;
@@ -502,6 +516,9 @@ export async function buildApp(deps: AppDeps): Promise<{
       if (config.testSeeding) await v1.register(testingRoutes({ db: deps.database.db }));
       await v1.register(calibrationRoutes({ calibration: services.calibration }));
       await v1.register(reviewRoutes({ review: services.review }));
+      await v1.register(
+        retentionRoutes({ retention: services.retention, rules: services.retentionRules, storageReport: services.storageReport }),
+      );
       await v1.register(programmeRoutes({ programmes: services.programmes }));
       await v1.register(selfAssessmentRoutes({ selfAssessment: services.selfAssessment, stats: services.selfVsExpert }));
       await v1.register(

@@ -63,6 +63,9 @@ const envSchema = z.object({
     .int()
     .min(2)
     .default(7 * 24),
+  RETENTION_SOURCE_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Unset or 0: analysed cases are kept as long as their author's account. */
+  RETENTION_ANALYSED_YEARS: z.coerce.number().int().min(0).max(100).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   FFMPEG_PATH: z.string().optional(),
@@ -161,6 +164,8 @@ export type Config = {
   quotas: { casesWaitingForFile: number; bytesInFlight: number; totalBytes: number };
   /** An unfinished upload that receives nothing for this long is removed (the author is told a day before). */
   uploadExpiryHours: number;
+  /** The first defaults of the retention rules, before an administrator sets them (docs/data-lifecycle.md). */
+  retention: { sourceDays: number; uploadExpiryHours: number; analysedYears: number | null };
   logLevel: string;
   webDist: string;
   /** The ffmpeg and ffprobe binaries of the media pipeline: FFMPEG_PATH, else on PATH, else the npm-shipped ones. */
@@ -261,6 +266,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       totalBytes: e.MAX_STORAGE_BYTES_PER_PERSON,
     },
     uploadExpiryHours: e.UPLOAD_EXPIRY_HOURS,
+    retention: {
+      sourceDays: e.RETENTION_SOURCE_DAYS,
+      uploadExpiryHours: e.UPLOAD_EXPIRY_HOURS,
+      analysedYears: e.RETENTION_ANALYSED_YEARS || null,
+    },
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     timeZone: e.TIME_ZONE,

@@ -88,6 +88,33 @@ function prometheusMetrics(opts: { pool?: pg.Pool; defaults?: boolean }): Metric
       for (const r of rows) this.set({ kind: r.name, state: r.state }, r.n);
     },
   });
+  // What the storage holds, from the accounting table (docs/data-lifecycle.md), never a bucket listing.
+  new Gauge({
+    name: 'sutura_storage_bytes',
+    help: 'Bytes held in the media store, by kind (sources, rendered, renditions, pictures, voice, avatars, uploads, other)',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    async collect() {
+      if (!pool) return;
+      this.reset();
+      const { rows } = await pool.query<{ kind: string; bytes: string }>(
+        'select kind, sum(size)::text as bytes from storage_objects group by kind',
+      );
+      for (const r of rows) this.set({ kind: r.kind }, Number(r.bytes));
+    },
+  });
+  new Gauge({
+    name: 'sutura_storage_objects',
+    help: 'Objects held in the media store, by kind',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    async collect() {
+      if (!pool) return;
+      this.reset();
+      const { rows } = await pool.query<{ kind: string; n: number }>('select kind, count(*)::int as n from storage_objects group by kind');
+      for (const r of rows) this.set({ kind: r.kind }, r.n);
+    },
+  });
   return {
     requestDuration,
     jobDuration,

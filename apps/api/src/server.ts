@@ -68,7 +68,7 @@ const [
   { openDatabase },
   { createQueue, logContext: jobLogContext },
   { createMailer },
-  { createScratchFromConfig, createStorageFromConfig, storageLine },
+  { createAccountedStorage, createScratchFromConfig, createStorageFromConfig, storageLine },
   { createMetrics, listenMetrics },
 ] = await starting;
 logContext.of = jobLogContext;
@@ -94,7 +94,7 @@ const queueStarted = createQueue(database, log, metrics, {
 });
 queueStarted.catch(() => {});
 const [{ buildApp, createServices }, { createJobHandlers }, { createRealtimeEmitter }, seeding, { createDemoPreparation }] = await serving;
-const storage = await createStorageFromConfig(config);
+const storage = createAccountedStorage(await createStorageFromConfig(config), database.db);
 const scratch = createScratchFromConfig(config);
 await scratch.sweep();
 const queue = await queueStarted;
@@ -217,7 +217,14 @@ if (config.workers !== 'off') {
   const pipeline = { db: database.db, storage, uploads: services.uploads, scratch, mediaService, notifications, hub, config, log };
   const preparation = { service: services.preparation, jobs: services.preparationJobs };
   await queue.startWorkers(
-    createJobHandlers({ mailer, pipeline, housekeeping: services.housekeeping, preparation, analysis: services.analysis }),
+    createJobHandlers({
+      mailer,
+      pipeline,
+      housekeeping: services.housekeeping,
+      preparation,
+      analysis: services.analysis,
+      retention: services.retention,
+    }),
   );
 }
 closers.push(() => database.close());

@@ -26,6 +26,7 @@ import { startS3Server } from './s3-server.ts';
 import { createS3UploadStore } from '../src/storage/s3-uploads.ts';
 import { createScratchFromConfig, createStorageFromConfig } from '../src/storage/select.ts';
 import type { Storage } from '../src/storage/storage.ts';
+import { createAccountedStorage } from '../src/storage/accounted.ts';
 import { RPPS_SAMPLE_FILE } from '../src/demo/seed.ts';
 
 /** Three people of the sample RPPS extract, used to sign up in tests. */
@@ -158,7 +159,7 @@ export async function createTestContext(
     ? { database: await openDatabase({ url: opts.databaseOf.databaseUrl }), url: opts.databaseOf.databaseUrl, drop: async () => {} }
     : await openTestDatabase();
   // Local files, or the S3 server the env names (S3_*), as in production.
-  const storage = await createStorageFromConfig(config);
+  const storage = createAccountedStorage(await createStorageFromConfig(config), database.db);
   const scratch = createScratchFromConfig(config);
   const queue = await createQueue(database, log);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(dataDir, 'outbox'), log });
@@ -211,7 +212,14 @@ export async function createTestContext(
     };
     const preparation = { service: services.preparation, jobs: services.preparationJobs };
     await queue.startWorkers(
-      createJobHandlers({ mailer, pipeline, housekeeping: services.housekeeping, preparation, analysis: services.analysis }),
+      createJobHandlers({
+        mailer,
+        pipeline,
+        housekeeping: services.housekeeping,
+        preparation,
+        analysis: services.analysis,
+        retention: services.retention,
+      }),
     );
   }
   await services.vocabularies.seed();

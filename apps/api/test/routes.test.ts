@@ -167,6 +167,8 @@ const BY_ID: Record<string, (id: string, viewer: Person) => { query?: string; bo
   'PUT /v1/admin/users/:id/active': () => ({ body: { active: false } }),
   'POST /v1/admin/users/:id/validation-mail': () => ({ body: {} }),
   'PUT /v1/admin/review-settings/surgeries/:id': () => ({ body: { secondReviewShare: 50 } }),
+  'PUT /v1/admin/retention/holds/:id': () => ({ body: { reason: 'Inquiry' } }),
+  'DELETE /v1/admin/retention/holds/:id': () => ({}),
   'POST /v1/admin/videos/:id/reviews': () => ({ body: {} }),
   'POST /v1/admin/disagreements/:id/discussed': () => ({ body: { note: 'Discussed with both experts.' } }),
 };

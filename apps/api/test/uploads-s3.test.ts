@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tusUploads, videos } from '../src/db/schema.ts';
+import { storageObjects, tusUploads, videos } from '../src/db/schema.ts';
 import { processVideo } from '../src/media-pipeline/process-video.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 import { startS3Server } from './s3-server.ts';
@@ -217,9 +217,14 @@ describe('tus on S3, through two API processes', () => {
       return keys;
     };
     expect((await objects()).length).toBeGreaterThan(2);
+    // What the storage holds is kept as the pipeline writes: one row per object of the case, of its size.
+    const accounted = async () =>
+      (await a.database.db.select().from(storageObjects).where(eq(storageObjects.videoId, videoId))).map((r) => r.key).sort();
+    expect(await accounted()).toEqual((await objects()).sort());
     const deleted = await a.inject({ method: 'DELETE', url: `/v1/videos/${videoId}`, token: author.token });
     expect(deleted.statusCode, deleted.body).toBe(200);
     expect(await objects()).toEqual([]);
+    expect(await accounted()).toEqual([]);
   });
 
   it('terminates an upload (state, parts and tail gone), expires an idle one and sweeps objects no row names', async () => {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorMessage, formatBytes } from '@sutura/domain/errors';
-import { notifications, videos } from '../src/db/schema.ts';
+import { notifications, storageObjects, videos } from '../src/db/schema.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 import { makeClip, tusMetadata, videoForm } from './video-fixtures.ts';
 
@@ -369,9 +369,17 @@ describe('a resumable upload', () => {
     await patch(author, location, 0, clip.subarray(0, 2000));
     const uploadId = location.split('/').pop()!;
     expect(await uploadLeft(uploadId)).toBe(true);
+    // Counted as an upload in progress with the bytes kept so far (docs/data-lifecycle.md).
+    const accounted = () =>
+      ctx.database.db
+        .select()
+        .from(storageObjects)
+        .where(eq(storageObjects.key, `uploads/${uploadId}`));
+    expect(await accounted()).toEqual([expect.objectContaining({ kind: 'uploads', size: 2000 })]);
     const res = await ctx.inject({ method: 'DELETE', url: `/v1/videos/${id}`, token: author.token });
     expect(res.statusCode, res.body).toBe(200);
     expect(await uploadLeft(uploadId)).toBe(false);
+    expect(await accounted()).toEqual([]);
     expect((await tus('HEAD', location, author)).status).toBe(404);
   });
 });

@@ -96,6 +96,10 @@ export const AUDIT_ACTIONS = {
   'programme.cohort_viewed': { fr: 'Cohorte du programme consultée', en: 'Programme cohort viewed' },
   'programme.cohort_exported': { fr: 'Cohorte du programme exportée', en: 'Programme cohort exported' },
   'programme.learner_viewed': { fr: 'Courbes d’un apprenant consultées', en: 'Learner’s curves viewed' },
+  'retention.deleted': { fr: 'Supprimé par une règle de conservation', en: 'Deleted by a retention rule' },
+  'retention.rules_changed': { fr: 'Règles de conservation modifiées', en: 'Retention rules changed' },
+  'retention.hold_set': { fr: 'Cas placé sous conservation légale', en: 'Case placed under legal hold' },
+  'retention.hold_released': { fr: 'Conservation légale levée', en: 'Legal hold released' },
 } as const satisfies Record<string, Label>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -114,6 +118,7 @@ export const AUDIT_ACTION_GROUPS = {
   contact: { fr: 'Contact', en: 'Contact' },
   audit: { fr: 'Exports du journal d’audit', en: 'Audit log exports' },
   programme: { fr: 'Programmes de formation', en: 'Training programmes' },
+  retention: { fr: 'Conservation des données', en: 'Data retention' },
 } as const satisfies Record<string, Label>;
 
 export type AuditActionGroup = keyof typeof AUDIT_ACTION_GROUPS;
@@ -130,6 +135,7 @@ export const AUDIT_ENTITIES = {
   surgery_step: { fr: 'Étape de chirurgie', en: 'Surgery step' },
   specialty: { fr: 'Spécialité', en: 'Specialty' },
   programme: { fr: 'Programme', en: 'Programme' },
+  retention: { fr: 'Règles de conservation', en: 'Retention rules' },
 } as const satisfies Record<string, Label>;
 
 export type AuditEntity = keyof typeof AUDIT_ENTITIES;

@@ -17,6 +17,8 @@ export type NavigationIcon =
   | 'doubleReview'
   | 'disagreements'
   | 'programmes'
+  | 'retention'
+  | 'storage'
   | 'stats'
   | 'videos'
   | 'editor'
@@ -117,6 +119,24 @@ export const MENU: readonly MenuEntry[] = [
     path: '/admin/disagreements',
     icon: 'disagreements',
     titleKey: 'disagreements',
+    roles: ADMIN,
+    showIn: ['drawer'],
+    admin: true,
+  },
+  {
+    name: 'retention',
+    path: '/admin/retention',
+    icon: 'retention',
+    titleKey: 'retention',
+    roles: ADMIN,
+    showIn: ['drawer'],
+    admin: true,
+  },
+  {
+    name: 'storage',
+    path: '/admin/storage',
+    icon: 'storage',
+    titleKey: 'storage',
     roles: ADMIN,
     showIn: ['drawer'],
     admin: true,

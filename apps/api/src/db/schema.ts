@@ -1130,3 +1130,42 @@ export const learningCurveStale = pgTable('learning_curve_stale', {
   learnerId: uuid('learner_id').primaryKey(),
   markedAt: timestamp('marked_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The retention rules an administrator sets (modules/retention, docs/data-lifecycle.md): one row per
+ * rule; a rule without a row takes its default from the environment. `days` null switches the rule off.
+ */
+export const retentionRules = pgTable('retention_rules', {
+  rule: text('rule').primaryKey(),
+  days: integer('days'),
+  updatedById: uuid('updated_by_id').references(() => users.id, { onDelete: 'set null' }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A case no retention rule may touch, held by an administrator for a reason (a complaint, an inquiry). */
+export const legalHolds = pgTable('legal_holds', {
+  videoId: uuid('video_id')
+    .primaryKey()
+    .references(() => videos.id, { onDelete: 'cascade' }),
+  reason: text('reason').notNull(),
+  heldById: uuid('held_by_id').references(() => users.id, { onDelete: 'set null' }),
+  heldAt: timestamp('held_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Every object of the media store, written as it is stored and removed as it is deleted (the
+ * accounting wrapper of storage/accounted.ts): what the storage holds, by kind, month and case,
+ * without listing the store. `video_id` is read from the key and has no foreign key: the row goes
+ * with the object, not with the case.
+ */
+export const storageObjects = pgTable(
+  'storage_objects',
+  {
+    key: text('key').primaryKey(),
+    kind: text('kind').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    videoId: uuid('video_id'),
+    writtenAt: timestamp('written_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('storage_objects_video').on(t.videoId), index('storage_objects_written').on(t.writtenAt)],
+);

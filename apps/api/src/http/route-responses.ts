@@ -30,6 +30,13 @@ import {
   surgeryShareSchema,
 } from '@sutura/domain/review';
 import { claimResponse, releaseResponse } from '@sutura/domain/claims';
+import {
+  legalHoldSchema,
+  retentionPreviewSchema,
+  retentionRulesSchema,
+  retentionViewSchema,
+  storageReportSchema,
+} from '@sutura/domain/retention';
 import { dashboardSchema } from '@sutura/domain/dashboard';
 import { bestCaseDrawingSchema } from '@sutura/domain/drawing';
 import { ERRORS, type ErrorCode } from '@sutura/domain/errors';
@@ -376,6 +383,19 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'GET /v1/stats/me/nasa-tlx': json(learnerNasaTlxSchema, "The learner's NASA-TLX against the average."),
   'GET /v1/stats/me/steps': json(learnerStepTimesSchema, "The learner's step times for a surgery against that surgery's average."),
 
+  'GET /v1/retention/summary': json(retentionRulesSchema, 'The retention rules in force, for the summary of Settings → Privacy.'),
+  'GET /v1/admin/retention': json(retentionViewSchema, 'The retention rules, their defaults, the legal holds and the last run.'),
+  'PUT /v1/admin/retention/rules': json(retentionRulesSchema, 'The rules are saved; they apply from the next run.'),
+  'GET /v1/admin/retention/preview': json(
+    retentionPreviewSchema,
+    'What the next run would delete and the bytes it would free (nothing is deleted).',
+  ),
+  'PUT /v1/admin/retention/holds/:id': json(z.array(legalHoldSchema), 'The case is held (the legal holds, after the change).'),
+  'DELETE /v1/admin/retention/holds/:id': json(z.array(legalHoldSchema), 'The hold is released (the legal holds, after the change).'),
+  'GET /v1/admin/storage': json(
+    storageReportSchema,
+    'What the storage holds, by kind, surgery and month, with the projection of the next 12 months.',
+  ),
   'GET /v1/admin/review-settings': json(
     reviewSettingsViewSchema,
     'The share of cases drawn for a second review: the default and each surgery’s.',

@@ -23,6 +23,8 @@ export interface JobPayloads {
   'preparation.render': { videoId: string; attempt: number };
   /** Periodic: leases of the workflow stages that ran out go back to their pools. */
   'claims.sweep': Record<string, never>;
+  /** The retention rules, in batches (daily; docs/data-lifecycle.md). */
+  'retention.apply': Record<string, never>;
 }
 export type JobName = keyof JobPayloads;
 export const JOB_NAMES: JobName[] = [
@@ -33,6 +35,7 @@ export const JOB_NAMES: JobName[] = [
   'preparation.suggest',
   'preparation.render',
   'claims.sweep',
+  'retention.apply',
 ];
 
 const DEFAULT_HEARTBEAT_SECONDS = 60;
@@ -50,12 +53,15 @@ const QUEUE_OPTIONS: Record<JobName, QueueOptions> = {
   // handler is idempotent and records its result once (see modules/preparation/preparation.jobs.ts).
   'preparation.render': { retryLimit: 3, retryDelay: 10, retryBackoff: true, expireInSeconds: 12 * 3600, heartbeatSeconds: 60 },
   'claims.sweep': { retryLimit: 0, expireInSeconds: 300 },
+  // A run stopped half-way is taken up by the next one, which finds what is left.
+  'retention.apply': { retryLimit: 2, retryDelay: 600, expireInSeconds: 6 * 3600 },
 };
 /** The periodic jobs and their cron, UTC (pg-boss keeps one schedule per name, whatever the processes). */
 const SCHEDULES: Partial<Record<JobName, string>> = {
   'uploads.expire': '7 * * * *',
   'storage.sweep': '17 3 * * *',
   'claims.sweep': LEASE_SWEEP_CRON,
+  'retention.apply': '37 2 * * *',
 };
 
 /** What a handler knows about the attempt it runs: the last one may record a final failure. */

@@ -6,6 +6,7 @@ import type { UploadHousekeeping } from '../modules/videos/upload-housekeeping.t
 import type { AnalysisService } from '../modules/analysis/analysis.service.ts';
 import type { PreparationJobs } from '../modules/preparation/preparation.jobs.ts';
 import type { PreparationService } from '../modules/preparation/preparation.service.ts';
+import type { RetentionService } from '../modules/retention/retention.service.ts';
 
 /** The handler of every job; each is safe to run twice. */
 export function createJobHandlers(deps: {
@@ -14,6 +15,7 @@ export function createJobHandlers(deps: {
   housekeeping: UploadHousekeeping;
   preparation: { service: PreparationService; jobs: PreparationJobs };
   analysis: Pick<AnalysisService, 'tidyExpiredLeases'>;
+  retention: Pick<RetentionService, 'apply'>;
 }): JobHandlers {
   const { preparation } = deps;
   return {
@@ -22,6 +24,9 @@ export function createJobHandlers(deps: {
     },
     'storage.sweep': async () => {
       await deps.housekeeping.sweepOrphans();
+    },
+    'retention.apply': async (_payload, attempt) => {
+      await deps.retention.apply(attempt.signal);
     },
     'mail.send': async ({ to, lang, template }) => {
       await deps.mailer.send(to, renderMail(template, lang));

@@ -34,3 +34,4 @@ export function createUploadStoreFor(storage: Storage, deps: { db: Db; log: Logg
   if (storage.kind === 's3') return createS3UploadStore({ db: deps.db, storage: storage as S3Storage, log: deps.log });
   return createLocalUploadStore((storage as LocalStorage).uploadsRoot);
 }
+export { createAccountedStorage } from './accounted.ts';

@@ -7,6 +7,8 @@ import CompareArrowsOutlined from '@mui/icons-material/CompareArrowsOutlined';
 import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
 import EmojiEventsOutlined from '@mui/icons-material/EmojiEventsOutlined';
 import FactCheckOutlined from '@mui/icons-material/FactCheckOutlined';
+import HistoryToggleOffOutlined from '@mui/icons-material/HistoryToggleOffOutlined';
+import StorageOutlined from '@mui/icons-material/StorageOutlined';
 import MenuBookOutlined from '@mui/icons-material/MenuBookOutlined';
 import MovieEditIcon from '@mui/icons-material/MovieEdit';
 import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
@@ -31,6 +33,8 @@ export const MENU_ICONS: Record<NavigationIcon, typeof SvgIcon> = {
   doubleReview: PeopleAltOutlined,
   disagreements: CompareArrowsOutlined,
   programmes: SchoolOutlined,
+  retention: HistoryToggleOffOutlined,
+  storage: StorageOutlined,
   stats: BarChartOutlined,
   videos: VideoLibraryOutlined,
   editor: MovieEditIcon,

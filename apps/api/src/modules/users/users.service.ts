@@ -5,6 +5,7 @@ import type { Role } from '@sutura/domain/roles';
 import type { Session, signUpFieldsSchema } from '@sutura/domain/auth';
 import { DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_PREFERENCES, type Preferences } from '@sutura/domain/preferences';
 import { DELETE_CONFIRMATION_WORDS, type Profile, type updateProfileBody } from '@sutura/domain/users';
+import { keepPublishedBestCasesOf } from '../best-cases/kept-after-account-deletion.ts';
 import type { Db } from '../../db/client.ts';
 import { specialties, users } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
@@ -295,7 +296,8 @@ export function createUserService(deps: {
     /**
      * Deletes the person and everything they uploaded: every case with its files and the rows that
      * hang on it (what others wrote about a case goes with it), their avatar, sessions (sockets
-     * closed), codes, notifications, shares given and received (the database cascades). The audit
+     * closed), codes, notifications, shares given and received (the database cascades), except a
+     * published best case its author consented to, which is kept without them. The audit
      * log keeps the facts without their details. docs/security.md, point 3.
      */
     async deleteAccount(requestUser: RequestUser, password: string, confirmation: string, ip: string): Promise<void> {
@@ -304,11 +306,13 @@ export function createUserService(deps: {
       const words: string[] = Object.values(DELETE_CONFIRMATION_WORDS);
       if (!words.includes(confirmation.trim().toUpperCase())) throw new AppError('DELETE_CONFIRMATION');
       await auth.revokeAll(user.id);
+      // A published best case is kept, as its author's consent said (docs/data-lifecycle.md).
+      const bestCasesKept = await keepPublishedBestCasesOf(db, user.id);
       const cases = await deps.videos.removeAllOf(user.id);
       await mediaService.removeAllOf(user.id);
       await db.delete(users).where(eq(users.id, user.id));
       await deps.eraseAudit(user.id, user.email);
-      await audit(user.id, 'user.deleted', 'user', user.id, ip, { cases });
+      await audit(user.id, 'user.deleted', 'user', user.id, ip, { cases, bestCasesKept: bestCasesKept.length });
     },
 
     async publicUser(id: string, select: string[], populate: string[], viewerId: string, lang: Language) {

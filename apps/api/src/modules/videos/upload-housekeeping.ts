@@ -1,7 +1,8 @@
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull, notExists } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.ts';
-import { media, videos } from '../../db/schema.ts';
+import { legalHolds, media, videos } from '../../db/schema.ts';
+import type { Audit } from '../audit/audit.service.ts';
 import { UPLOADS_PREFIX, type Storage } from '../../storage/storage.ts';
 import type { UploadStore } from '../../storage/uploads.ts';
 import { aboutCase, type NotificationService } from '../notifications/notifications.service.ts';
@@ -13,16 +14,19 @@ const SWEEP_MIN_AGE_MS = 3600_000;
 
 /**
  * The periodic jobs that keep storage bounded: unfinished uploads expire after `expiryHours`
- * without a byte (the author is told `warnHours` before), and files that no row names are
- * removed. Both are safe to run twice and on any worker.
+ * without a byte (the author is told `warnHours` before; the uploads retention rule, audited as
+ * such; a case under legal hold is kept), and files that no row names are removed. Both are safe
+ * to run twice and on any worker.
  */
 export function createUploadHousekeeping(deps: {
   db: Db;
   storage: Storage;
   uploads: UploadStore;
   notifications: NotificationService;
-  expiryHours: number;
+  /** The uploads retention rule (modules/retention), read at each run. */
+  expiryHours: () => Promise<number>;
   warnHours: number;
+  audit: Audit;
   clock: () => Date;
   log: Logger;
 }) {
@@ -37,12 +41,18 @@ export function createUploadHousekeeping(deps: {
     /** Warns about, then removes, uploads that have received nothing for too long. */
     async expireUploads(): Promise<{ warned: number; expired: number }> {
       const now = clock().getTime();
-      const expiryMs = deps.expiryHours * 3600_000;
+      const expiryMs = (await deps.expiryHours()) * 3600_000;
       const warnMs = Math.max(0, expiryMs - deps.warnHours * 3600_000);
       const rows = await db
         .select()
         .from(videos)
-        .where(and(eq(videos.mediaStatus, 'uploading'), isNotNull(videos.uploadId)));
+        .where(
+          and(
+            eq(videos.mediaStatus, 'uploading'),
+            isNotNull(videos.uploadId),
+            notExists(db.select().from(legalHolds).where(eq(legalHolds.videoId, videos.id))),
+          ),
+        );
       let warned = 0;
       let expired = 0;
       for (const row of rows) {
@@ -56,7 +66,14 @@ export function createUploadHousekeeping(deps: {
             .where(and(eq(videos.id, row.id), eq(videos.uploadId, row.uploadId!), eq(videos.mediaStatus, 'uploading')))
             .returning({ id: videos.id });
           if (!gone) continue;
+          const bytes = (await uploads.offset(row.uploadId!)) ?? 0;
           await removeUploadFilesOf({ storage, uploads }, row);
+          await deps.audit(null, 'retention.deleted', 'video', row.id, null, {
+            rule: 'uploads',
+            what: 'abandoned_upload',
+            keys: [`${UPLOADS_PREFIX}/${row.uploadId}`],
+            bytes,
+          });
           await notifications.notify(row.authorId, 'uploadExpired', aboutCase(await surgeryName(row.surgeryId), row), linkOf(row));
           expired += 1;
         } else if (idle >= warnMs && !row.uploadWarnedAt) {

@@ -13,6 +13,8 @@ export const adminRoutes: RouteObject[] = [
     path: '/admin/disagreements',
     lazy: { Component: async () => (await import('@/features/admin/pages/disagreements-page')).DisagreementsPage },
   },
+  { path: '/admin/retention', lazy: { Component: async () => (await import('@/features/admin/pages/retention-page')).RetentionPage } },
+  { path: '/admin/storage', lazy: { Component: async () => (await import('@/features/admin/pages/storage-page')).StoragePage } },
   {
     path: '/admin/programmes',
     lazy: { Component: async () => (await import('@/features/admin/pages/admin-programmes-page')).AdminProgrammesPage },

@@ -1,10 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import DeleteSweepOutlined from '@mui/icons-material/DeleteSweepOutlined';
 import { STORAGE_KEYS } from '@sutura/domain/limits';
 import { SettingsPage } from '@/features/settings/components/settings-page';
+import { RetentionSummary } from '@/components/retention-summary';
+import { useRetentionSummary } from '@/features/settings/api/retention-summary';
 import { CookiePolicyText, GeneralConditionsText, LegalNoticeText, PrivacyPolicyText } from '@/components/legal/legal-texts';
 
 const textFrame = { p: { xs: 2, sm: 3 } } as const;
@@ -20,8 +23,22 @@ export function GeneralConditionsPage() {
 }
 
 export function PrivacyPolicyPage() {
+  const { t } = useTranslation('retention');
+  const summary = useRetentionSummary();
   return (
     <SettingsPage path="/settings/privacy" maxWidth={860}>
+      <Paper variant="outlined" component="section" aria-labelledby="privacy-retention-title" sx={{ ...textFrame, mb: 2 }}>
+        <Typography id="privacy-retention-title" variant="h2" component="h2" sx={{ fontSize: 20, mb: 1 }}>
+          {t('privacy.title')}
+        </Typography>
+        {summary.data ? (
+          <RetentionSummary rules={summary.data} testId="privacy-retention" />
+        ) : summary.isError ? (
+          <Typography color="error">{t('privacy.unavailable')}</Typography>
+        ) : (
+          <Skeleton variant="rectangular" height={96} />
+        )}
+      </Paper>
       <Paper variant="outlined" sx={textFrame}>
         <PrivacyPolicyText />
       </Paper>
