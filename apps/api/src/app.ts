@@ -41,6 +41,9 @@ import { createAuditLogService } from './modules/admin/audit-log.service.ts';
 import { analysisRoutes } from './modules/analysis/analysis.routes.ts';
 import { createFrameGrabber } from './modules/analysis/annotated-frames.ts';
 import { createAnalysisService } from './modules/analysis/analysis.service.ts';
+import { createDataExportService } from './modules/data-export/data-export.service.ts';
+import { dataExportRoutes } from './modules/data-export/data-export.routes.ts';
+import { createErasureReceipts } from './modules/data-export/erasure-receipt.ts';
 import { createReviewService } from './modules/review/review.service.ts';
 import { reviewRoutes } from './modules/review/review.routes.ts';
 import { createVoiceStore } from './modules/analysis/voice.ts';
@@ -239,7 +242,21 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     clock,
   });
   const eraseAudit = createAuditEraser(db);
-  const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, videos, eraseAudit, clock });
+  const receipts = createErasureReceipts(db, clock);
+  const users = createUserService({
+    db,
+    audit,
+    codes,
+    queue,
+    auth,
+    rpps,
+    mediaService,
+    notifications,
+    videos,
+    eraseAudit,
+    receipts,
+    clock,
+  });
   const vocabularies = createVocabularyService(db);
   const review = createReviewService({ db, audit, notifications, hub, clock, random: deps.random });
   const preparationJobs = createPreparationJobs({
@@ -306,7 +323,27 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const comparisons = createComparisonService({ db, videos, bestCases });
   const bestCaseDrawings = createBestCaseDrawingService({ db, audit, clock });
   const dashboard = createDashboardService({ db, clock, timeZone: config.timeZone });
+  const dataExport = createDataExportService({
+    db,
+    storage,
+    queue,
+    audit,
+    clock,
+    log: deps.log,
+    publicUrl: config.publicUrl,
+    mediaService,
+    users,
+    videos,
+    analysis,
+    frames,
+    selfAssessment,
+    selfVsExpert,
+    stats,
+    notifications,
+    sso,
+  });
   return {
+    dataExport,
     scratch,
     review,
     uploads,
@@ -490,6 +527,7 @@ export async function buildApp(deps: AppDeps): Promise<{
       );
       await v1.register(rppsRoutes({ rpps: services.rpps, rateLimit: config.rateLimitAuthPerMinute }));
       await v1.register(notificationRoutes({ notifications: services.notifications }));
+      await v1.register(dataExportRoutes({ dataExport: services.dataExport }));
       await v1.register(
         mediaRoutes({ mediaService: services.mediaService, urls: services.urls, storage: deps.storage, audit: services.audit }),
       );

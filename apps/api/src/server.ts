@@ -217,7 +217,14 @@ if (config.workers !== 'off') {
   const pipeline = { db: database.db, storage, uploads: services.uploads, scratch, mediaService, notifications, hub, config, log };
   const preparation = { service: services.preparation, jobs: services.preparationJobs };
   await queue.startWorkers(
-    createJobHandlers({ mailer, pipeline, housekeeping: services.housekeeping, preparation, analysis: services.analysis }),
+    createJobHandlers({
+      mailer,
+      pipeline,
+      housekeeping: services.housekeeping,
+      preparation,
+      analysis: services.analysis,
+      dataExport: services.dataExport,
+    }),
   );
 }
 closers.push(() => database.close());

@@ -23,6 +23,10 @@ export interface JobPayloads {
   'preparation.render': { videoId: string; attempt: number };
   /** Periodic: leases of the workflow stages that ran out go back to their pools. */
   'claims.sweep': Record<string, never>;
+  /** A person's copy of their data: one ZIP streamed into the store (modules/data-export). */
+  'data-export.build': { exportId: string };
+  /** Hourly: copies of data past their seven days lose their ZIP. */
+  'data-export.expire': Record<string, never>;
 }
 export type JobName = keyof JobPayloads;
 export const JOB_NAMES: JobName[] = [
@@ -33,6 +37,8 @@ export const JOB_NAMES: JobName[] = [
   'preparation.suggest',
   'preparation.render',
   'claims.sweep',
+  'data-export.build',
+  'data-export.expire',
 ];
 
 const DEFAULT_HEARTBEAT_SECONDS = 60;
@@ -50,12 +56,16 @@ const QUEUE_OPTIONS: Record<JobName, QueueOptions> = {
   // handler is idempotent and records its result once (see modules/preparation/preparation.jobs.ts).
   'preparation.render': { retryLimit: 3, retryDelay: 10, retryBackoff: true, expireInSeconds: 12 * 3600, heartbeatSeconds: 60 },
   'claims.sweep': { retryLimit: 0, expireInSeconds: 300 },
+  // Tens of GB read and written once: hours at worst; a dead process hands it on by the heartbeat.
+  'data-export.build': { retryLimit: 2, retryDelay: 60, retryBackoff: true, expireInSeconds: 12 * 3600, heartbeatSeconds: 60 },
+  'data-export.expire': { retryLimit: 1, retryDelay: 300, expireInSeconds: 3600 },
 };
 /** The periodic jobs and their cron, UTC (pg-boss keeps one schedule per name, whatever the processes). */
 const SCHEDULES: Partial<Record<JobName, string>> = {
   'uploads.expire': '7 * * * *',
   'storage.sweep': '17 3 * * *',
   'claims.sweep': LEASE_SWEEP_CRON,
+  'data-export.expire': '27 * * * *',
 };
 
 /** What a handler knows about the attempt it runs: the last one may record a final failure. */
