@@ -303,7 +303,7 @@ export function createUserService(deps: {
      * log keeps the facts without their details. docs/security.md, point 3. Ends with a receipt of
      * what was erased and what is kept and why (docs/personal-data.md), answered and mailed.
      */
-    async deleteAccount(requestUser: RequestUser, password: string, confirmation: string, ip: string): Promise<ErasureReceipt> {
+    async deleteAccount(requestUser: RequestUser, password: string, confirmation: string): Promise<ErasureReceipt> {
       const user = await byId(requestUser.id);
       if (!(await verifyPassword(user.passwordHash, password))) throw new AppError('CURRENT_PASSWORD_INCORRECT');
       const words: string[] = Object.values(DELETE_CONFIRMATION_WORDS);
