@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
@@ -13,6 +14,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import DeleteForeverOutlined from '@mui/icons-material/DeleteForeverOutlined';
+import type { ErasureReceipt } from '@sutura/domain/data-export';
 import { DELETE_CONFIRMATION_WORDS, deleteAccountBody } from '@sutura/domain/users';
 import { useSingleFlight } from '@/lib/single-flight';
 import { PendingButton } from '@/components/pending-button';
@@ -23,6 +25,7 @@ import { useToast } from '@/lib/toast';
 import { applyApiFieldErrors, PasswordFieldControl, TextFieldControl } from '@/components/form-field';
 import { useDeleteAccount } from '@/features/account/api/account';
 import { dangerTextSx } from '@/features/account/components/danger-text';
+import { keepReceipt } from '@/features/account/erasure-receipt';
 
 type DeleteInput = z.input<typeof deleteAccountBody>;
 type DeleteOutput = z.output<typeof deleteAccountBody>;
@@ -38,6 +41,7 @@ function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => 
   const { t } = useTranslation('account');
   const toast = useToast();
   const { signOut } = useSession();
+  const navigate = useNavigate();
   const remove = useDeleteAccount();
   const word = DELETE_CONFIRMATION_WORDS[currentLanguage()];
   const resolver = useMemo(() => zodResolver(deleteFormSchema(word)), [word]);
@@ -48,8 +52,9 @@ function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => 
 
   const submit = useSingleFlight(
     handleSubmit(async (body) => {
+      let receipt: ErasureReceipt;
       try {
-        await remove.mutateAsync(body);
+        receipt = await remove.mutateAsync(body);
       } catch (error) {
         if (error instanceof ApiRequestError) {
           if (applyApiFieldErrors(error, setError)) return;
@@ -66,7 +71,9 @@ function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => 
         return;
       }
       toast('success', t('delete.done'));
+      keepReceipt(receipt);
       await signOut();
+      await navigate('/account-deleted', { replace: true });
     }),
   );
   const close = () => {
