@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
@@ -20,7 +19,6 @@ import { useSingleFlight } from '@/lib/single-flight';
 import { PendingButton } from '@/components/pending-button';
 import { ApiRequestError, errorText } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
-import { useSession } from '@/lib/session';
 import { useToast } from '@/lib/toast';
 import { applyApiFieldErrors, PasswordFieldControl, TextFieldControl } from '@/components/form-field';
 import { useDeleteAccount } from '@/features/account/api/account';
@@ -40,8 +38,6 @@ function deleteFormSchema(word: string) {
 function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation('account');
   const toast = useToast();
-  const { signOut } = useSession();
-  const navigate = useNavigate();
   const remove = useDeleteAccount();
   const word = DELETE_CONFIRMATION_WORDS[currentLanguage()];
   const resolver = useMemo(() => zodResolver(deleteFormSchema(word)), [word]);
@@ -72,8 +68,9 @@ function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => 
       }
       toast('success', t('delete.done'));
       keepReceipt(receipt);
-      await signOut();
-      await navigate('/account-deleted', { replace: true });
+      // The server ended the session with the account: a fresh page load shows the receipt signed out,
+      // with nothing of the signed-in app left to react to the session's end on its own.
+      window.location.replace('/account-deleted');
     }),
   );
   const close = () => {
