@@ -210,17 +210,24 @@ export function createDataExportService(deps: {
     add('cases.json', cases);
 
     const results = [];
-    const reports: { name: string; body: Buffer }[] = [];
+    // Rendered when its turn comes in the ZIP: one report in memory at a time, whatever the cases.
+    const reports: { name: string; render: () => Promise<Buffer> }[] = [];
     for (const id of caseIds) {
       // The result the author can see now, by the rule of every surface (released and answered).
       const result = await orNull(() => deps.analysis.resultIfReady(viewer, id, lang));
       if (!result) continue;
       results.push({ caseId: id, result });
-      const data = await deps.analysis.reportData(viewer, id, lang);
-      const comments = [...data.result.comments, ...data.result.reviews.flatMap((r) => r.comments)];
-      const times = comments.flatMap((c) => (c.drawing ? [c.drawing.time] : []));
-      const frames = await deps.frames.frames(data.video.videoMediaId, times);
-      reports.push({ name: `files/cases/${id}/report.pdf`, body: await renderAnalysisReport({ ...data, frames }, lang) });
+      reports.push({
+        name: `files/cases/${id}/report.pdf`,
+        render: async () => {
+          // As GET /v1/videos/{id}/analysis/report makes it: each drawing over its frame.
+          const data = await deps.analysis.reportData(viewer, id, lang);
+          const comments = [...data.result.comments, ...data.result.reviews.flatMap((r) => r.comments)];
+          const times = comments.flatMap((c) => (c.drawing ? [c.drawing.time] : []));
+          const frames = await deps.frames.frames(data.video.videoMediaId, times);
+          return renderAnalysisReport({ ...data, frames }, lang);
+        },
+      });
     }
     add('analyses-received.json', results);
 
@@ -370,13 +377,19 @@ export function createDataExportService(deps: {
         name: lang === 'fr' ? 'LISEZ-MOI.txt' : 'README.txt',
         body: Buffer.from(exportReadme(lang, { name: `${user.firstName} ${user.lastName}`, createdAt: row.createdAt, files: names })),
       };
-      const small = [readme, ...entries, ...reports];
-      const filesTotal = small.length + files.length;
-      const bytesTotal = small.reduce((n, e) => n + e.body.length, 0) + files.reduce((n, f) => n + f.size, 0);
+      const small = [readme, ...entries];
+      const filesTotal = small.length + reports.length + files.length;
+      // The reports' bytes are known once made: counted as they come.
+      let bytesTotal = small.reduce((n, e) => n + e.body.length, 0) + files.reduce((n, f) => n + f.size, 0);
       await updateProgress(row.id, { filesTotal, bytesTotal });
 
       async function* zipEntries(): AsyncGenerator<ZipEntry> {
         for (const e of small) yield { name: e.name, body: e.body, modifiedAt: row!.createdAt };
+        for (const r of reports) {
+          const body = await r.render();
+          bytesTotal += body.length;
+          yield { name: r.name, body, modifiedAt: row!.createdAt };
+        }
         for (const f of files) {
           signal?.throwIfAborted();
           yield { name: f.path, body: () => storage.read(f.key), modifiedAt: f.modifiedAt };
@@ -391,7 +404,7 @@ export function createDataExportService(deps: {
         // Progress at most twice a second, and at the last file.
         if (Date.now() - lastWrite > 500 || filesDone === filesTotal) {
           lastWrite = Date.now();
-          await updateProgress(row.id, { filesDone, bytesDone });
+          await updateProgress(row.id, { filesDone, bytesDone, bytesTotal });
         }
       });
       const key = exportKey(user.id, row.id);
@@ -404,7 +417,7 @@ export function createDataExportService(deps: {
         .returning();
       await db
         .update(dataExports)
-        .set({ status: 'ready', mediaId: stored!.id, size, finishedAt: now, expiresAt, filesDone, bytesDone })
+        .set({ status: 'ready', mediaId: stored!.id, size, finishedAt: now, expiresAt, filesDone, bytesDone, bytesTotal })
         .where(and(eq(dataExports.id, row.id), eq(dataExports.status, 'running')));
       await deps.audit(user.id, 'user.data_export_ready', 'user', user.id, null, { exportId: row.id, size, files: filesTotal });
       await queue.send('mail.send', {
