@@ -278,7 +278,21 @@ export function createDataExportService(deps: {
     add('sign-in-history.json', { sessions: sessionRows, knownDevices: devices, signIns });
     add('linked-identities.json', await deps.sso.identities(user.id));
 
-    if (viewer.roles.includes('expert')) add('analyses-written.json', await analysesWrittenBy(user.id, lang));
+    if (viewer.roles.includes('expert')) {
+      const written = await analysesWrittenBy(user.id, lang);
+      // Their own voice advice goes with what they wrote: it names no learner.
+      const voiceIds = written.flatMap((w) => (w.voiceMediaId ? [w.voiceMediaId] : []));
+      const voices = voiceIds.length ? await db.select().from(media).where(inArray(media.id, voiceIds)) : [];
+      for (const v of voices) {
+        const name = `files/analyses-written/voice-${v.id}.${EXTENSIONS[v.contentType] ?? 'bin'}`;
+        files.push({ path: name, key: v.storageKey, size: v.size, modifiedAt: v.createdAt });
+        paths.set(v.id, name);
+      }
+      add(
+        'analyses-written.json',
+        written.map(({ voiceMediaId, ...w }) => ({ ...w, voiceAdvice: voiceMediaId ? (paths.get(voiceMediaId) ?? null) : null })),
+      );
+    }
 
     return { user, lang, entries, reports, files };
   }
@@ -313,7 +327,7 @@ export function createDataExportService(deps: {
         stepRatings: a.stepRatings,
         assessment: a.assessment,
         advice: a.advice,
-        voiceAdvice: a.voiceMediaId !== null,
+        voiceMediaId: a.voiceMediaId,
         submittedAt: a.submittedAt!.toISOString(),
         comments,
       });

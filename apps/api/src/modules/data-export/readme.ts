@@ -59,8 +59,8 @@ const FILES: { name: string; fr: string; en: string }[] = [
   },
   {
     name: 'files/',
-    fr: 'Vos fichiers, un dossier par cas : vidéo d’origine (source), vidéo montée (prepared-video), photos, conseils vocaux (voice), rapports PDF (report.pdf) ; et votre photo de profil.',
-    en: 'Your files, one folder per case: original video (source), rendered video (prepared-video), pictures, voice advice (voice), PDF reports (report.pdf); and your profile picture.',
+    fr: 'Vos fichiers, un dossier par cas : vidéo d’origine (source), vidéo montée (prepared-video), photos, conseils vocaux (voice), rapports PDF (report.pdf) ; votre photo de profil ; pour un expert, les conseils vocaux que vous avez enregistrés (analyses-written).',
+    en: 'Your files, one folder per case: original video (source), rendered video (prepared-video), pictures, voice advice (voice), PDF reports (report.pdf); your profile picture; for an expert, the voice advice you recorded (analyses-written).',
   },
 ];
 
