@@ -23,7 +23,6 @@ export const AUDIT_ACTIONS = {
   'user.deleted': { fr: 'Compte supprimé', en: 'Account deleted' },
   'user.data_export_requested': { fr: 'Copie de ses données demandée', en: 'Copy of their data requested' },
   'user.data_export_ready': { fr: 'Copie de ses données prête', en: 'Copy of their data ready' },
-  'user.data_export_downloaded': { fr: 'Copie de ses données téléchargée', en: 'Copy of their data downloaded' },
   'user.created_by_admin': { fr: 'Compte créé par un administrateur', en: 'Account created by an administrator' },
   'user.deactivated': { fr: 'Compte désactivé', en: 'Account deactivated' },
   'user.reactivated': { fr: 'Compte réactivé', en: 'Account reactivated' },
