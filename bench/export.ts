@@ -7,7 +7,7 @@
  * 4 GiB, so the archive and one of its files are ZIP64).
  *
  * The videos are synthetic (one random MiB repeated), written through Storage like any upload, on
- * local disk (or S3 with S3_* set, as the harness reads them). The database is the tests'
+ * local disk (or the S3 test server with TEST_STORAGE=s3, as the tests run). The database is the tests'
  * (TEST_DATABASE_URL, else an embedded one of its own). Needs free disk of about twice the two
  * sizes together (the objects and the ZIPs); everything is removed at the end.
  */
@@ -57,6 +57,7 @@ const db = ctx.database.db;
 const results: { gib: number; bytes: number; seconds: number; baseline: number; peak: number }[] = [];
 try {
   say(`storage: ${ctx.storage.kind} (${ctx.storage.location}); sizes ${sizes.join(' and ')} GiB`);
+  if (process.env.TEST_STORAGE === 's3') say('(the S3 test server, s3rver, runs in this process: its memory is counted in the peaks)');
   // A first small run loads what any export loads once (the statistics, the stores' clients): not measured.
   for (const gib of [1 / 64, ...sizes]) {
     const warmUp = gib < sizes[0]!;

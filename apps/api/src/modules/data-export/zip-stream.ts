@@ -22,12 +22,12 @@ function dosDateTime(date: Date): { time: number; date: number } {
  * A ZIP written as it goes, files stored as they are (videos and pictures are compressed already):
  * each file's bytes pass through once, its CRC and size follow it in a data descriptor, and only the
  * central directory (about a hundred bytes a file) is kept until the end. Every entry is ZIP64, so
- * a file or an archive past 4 GiB needs nothing special. `onProgress` is told the bytes of each
- * file once written.
+ * a file or an archive past 4 GiB needs nothing special. `progress` is told of the bytes of the
+ * files as they pass, and of each file once written.
  */
 export function zipStream(
   entries: AsyncIterable<ZipEntry> | Iterable<ZipEntry>,
-  onEntry?: (name: string, bytes: number) => Promise<void>,
+  progress?: { onBytes?: (bytes: number) => void; onEntry?: (name: string, bytes: number) => void },
 ): Readable {
   async function* generate(): AsyncGenerator<Buffer> {
     const central: Buffer[] = [];
@@ -65,6 +65,7 @@ export function zipStream(
         if (bytes.length === 0) continue;
         crc = crc32(bytes, crc);
         size += bytes.length;
+        progress?.onBytes?.(bytes.length);
         yield bytes;
       }
       offset += size;
@@ -104,7 +105,7 @@ export function zipStream(
       record.writeBigUInt64LE(BigInt(headerOffset), extra + 20);
       central.push(record);
       count += 1;
-      if (onEntry) await onEntry(entry.name, size);
+      progress?.onEntry?.(entry.name, size);
     }
 
     const centralOffset = offset;
