@@ -330,6 +330,13 @@ describe('a person’s copy of their data', () => {
 
 describe('erasure with a receipt', () => {
   it('deleting an account answers and mails a receipt of what was erased and what is kept and why', async () => {
+    // A copy of his data made before: it goes with the account.
+    await exportOf(bruno);
+    const [copy] = await db()
+      .select()
+      .from(media)
+      .where(and(eq(media.ownerId, bruno.id), eq(media.kind, 'data-export')));
+    expect(await ctx.storage.size(copy!.storageKey)).toBeGreaterThan(0);
     const res = await ctx.inject({
       method: 'POST',
       url: '/v1/users/me/delete',
@@ -339,9 +346,10 @@ describe('erasure with a receipt', () => {
     expect(res.statusCode, res.body).toBe(200);
     const receipt = res.json().data as ErasureReceipt;
     const erased = Object.fromEntries(receipt.erased.map((e) => [e.item, e.count]));
-    expect(erased).toMatchObject({ profile: 1, cases: 2, analysesReceived: 1, selfAssessments: 1 });
-    // The picture and the avatar.
-    expect(erased.files).toBe(2);
+    expect(erased).toMatchObject({ profile: 1, cases: 2, analysesReceived: 1, selfAssessments: 1, dataExports: 1 });
+    // The picture, the avatar and the copy of his data.
+    expect(erased.files).toBe(3);
+    expect(await ctx.storage.size(copy!.storageKey)).toBeUndefined();
     expect(erased.notifications).toBeGreaterThan(0);
     expect(erased.sessions).toBeGreaterThan(0);
     const kept = Object.fromEntries(receipt.kept.map((k) => [k.item, k.count]));
