@@ -328,6 +328,21 @@ describe('a person’s copy of their data', () => {
   });
 });
 
+describe('a file the store lost', () => {
+  it('is listed in missing-files.json; the rest of the copy is made', async () => {
+    const person = await ctx.createUser('learner');
+    await picture(person, { purpose: 'avatar' }, '#336699');
+    const [avatar] = await db().select().from(media).where(eq(media.ownerId, person.id));
+    await ctx.storage.delete(avatar!.storageKey);
+    const { view, zip } = await exportOf(person);
+    expect(view.filesDone).toBe(view.filesTotal);
+    const files = readZip(zip);
+    expect(parse(files, 'missing-files.json')).toEqual([`files/avatar-${avatar!.id}.webp`]);
+    expect(files.has('profile.json')).toBe(true);
+    expect(files.get('LISEZ-MOI.txt')!.toString()).toContain('missing-files.json');
+  });
+});
+
 describe('erasure with a receipt', () => {
   it('deleting an account answers and mails a receipt of what was erased and what is kept and why', async () => {
     // A copy of his data made before: it goes with the account.

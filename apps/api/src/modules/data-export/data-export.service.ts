@@ -201,6 +201,14 @@ export function createDataExportService(deps: {
     const entries: { name: string; body: Buffer }[] = [];
     const add = (name: string, value: unknown) => entries.push({ name, body: json(withExportPaths(value, paths)) });
 
+    // A file a row names but the store lost is listed in missing-files.json, not fatal to the copy.
+    const missing: string[] = [];
+    for (const f of [...files]) {
+      if ((await storage.size(f.key)) !== undefined) continue;
+      missing.push(f.path);
+      files.splice(files.indexOf(f), 1);
+    }
+
     add('profile.json', await deps.users.toProfile(user, lang));
     const cases = [];
     for (const id of caseIds) {
@@ -294,6 +302,10 @@ export function createDataExportService(deps: {
       );
     }
 
+    if (missing.length) {
+      deps.log.warn({ exportId: exportRow.id, missing: missing.length }, 'export: files named by rows are missing from the store');
+      entries.push({ name: 'missing-files.json', body: json(missing) });
+    }
     return { user, lang, entries, reports, files };
   }
 
@@ -440,7 +452,17 @@ export function createDataExportService(deps: {
         .returning();
       await db
         .update(dataExports)
-        .set({ status: 'ready', mediaId: stored!.id, size, finishedAt: now, expiresAt, filesDone, bytesDone, bytesTotal })
+        .set({
+          status: 'ready',
+          mediaId: stored!.id,
+          size,
+          finishedAt: now,
+          expiresAt,
+          filesDone,
+          filesTotal: filesDone,
+          bytesDone,
+          bytesTotal: bytesDone,
+        })
         .where(and(eq(dataExports.id, row.id), eq(dataExports.status, 'running')));
       await deps.audit(user.id, 'user.data_export_ready', 'user', user.id, null, { exportId: row.id, size, files: filesTotal });
       await queue.send('mail.send', {

@@ -58,6 +58,11 @@ const FILES: { name: string; fr: string; en: string }[] = [
     en: 'For an expert: the analyses you wrote, without the learners’ identities (case, surgery, ratings, comments).',
   },
   {
+    name: 'missing-files.json',
+    fr: 'Les fichiers que vos données nomment mais que le stockage n’a plus : signalez-le au support.',
+    en: 'The files your data names but the storage no longer holds: tell support.',
+  },
+  {
     name: 'files/',
     fr: 'Vos fichiers, un dossier par cas : vidéo d’origine (source), vidéo montée (prepared-video), photos, conseils vocaux (voice), rapports PDF (report.pdf) ; votre photo de profil ; pour un expert, les conseils vocaux que vous avez enregistrés (analyses-written).',
     en: 'Your files, one folder per case: original video (source), rendered video (prepared-video), pictures, voice advice (voice), PDF reports (report.pdf); your profile picture; for an expert, the voice advice you recorded (analyses-written).',
