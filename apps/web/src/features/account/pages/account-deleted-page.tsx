@@ -23,14 +23,17 @@ export function AccountDeletedPage() {
     if (!receipt) return;
     const lines = [
       t('receipt.title'),
-      `${t('receipt.reference')}: ${receipt.receiptId}`,
-      `${t('receipt.date')}: ${new Date(receipt.deletedAt).toISOString()}`,
+      t('receipt.referenceLine', { id: receipt.receiptId }),
+      t('receipt.dateLine', { date: `${new Date(receipt.deletedAt).toISOString()} (UTC)` }),
       '',
       t('receipt.erased'),
-      ...receipt.erased.map((e) => `- ${t(`receipt.items.${e.item}`)}: ${e.count}`),
+      ...receipt.erased.map((e) => `- ${t('receipt.line', { label: t(`receipt.items.${e.item}`), count: e.count })}`),
       '',
       t('receipt.kept'),
-      ...receipt.kept.map((k) => `- ${t(`receipt.items.${k.item}`)}: ${k.count} — ${t(`receipt.reasons.${k.item}`)}`),
+      ...receipt.kept.map(
+        (k) =>
+          `- ${t('receipt.keptLine', { label: t(`receipt.items.${k.item}`), count: k.count, reason: t(`receipt.reasons.${k.item}`) })}`,
+      ),
     ];
     const url = URL.createObjectURL(new Blob([`${lines.join('\n')}\n`], { type: 'text/plain;charset=utf-8' }));
     const a = document.createElement('a');
@@ -51,20 +54,19 @@ export function AccountDeletedPage() {
         <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }} data-testid="erasure-receipt">
           <Typography sx={{ mb: 2 }}>{t('receipt.intro')}</Typography>
           <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-            {t('receipt.reference')}: {receipt.receiptId}
+            {t('receipt.referenceLine', { id: receipt.receiptId })}
           </Typography>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-            {t('receipt.date')}:{' '}
-            {new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeStyle: 'short' }).format(new Date(receipt.deletedAt))}
+            {t('receipt.dateLine', {
+              date: new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeStyle: 'short' }).format(new Date(receipt.deletedAt)),
+            })}
           </Typography>
           <Typography variant="h3" component="h2" sx={{ mb: 1 }}>
             {t('receipt.erased')}
           </Typography>
           <Box component="ul" sx={{ mt: 0, mb: 2, pl: 3 }} data-testid="erasure-erased">
             {receipt.erased.map((e) => (
-              <li key={e.item}>
-                {t(`receipt.items.${e.item}`)} : {e.count}
-              </li>
+              <li key={e.item}>{t('receipt.line', { label: t(`receipt.items.${e.item}`), count: e.count })}</li>
             ))}
           </Box>
           <Typography variant="h3" component="h2" sx={{ mb: 1 }}>
@@ -73,7 +75,7 @@ export function AccountDeletedPage() {
           <Box component="ul" sx={{ mt: 0, mb: 2, pl: 3 }} data-testid="erasure-kept">
             {receipt.kept.map((k) => (
               <li key={k.item}>
-                {t(`receipt.items.${k.item}`)} : {k.count} — {t(`receipt.reasons.${k.item}`)}
+                {t('receipt.keptLine', { label: t(`receipt.items.${k.item}`), count: k.count, reason: t(`receipt.reasons.${k.item}`) })}
               </li>
             ))}
           </Box>
