@@ -42,6 +42,9 @@ import { createAuditLogService } from './modules/admin/audit-log.service.ts';
 import { analysisRoutes } from './modules/analysis/analysis.routes.ts';
 import { createFrameGrabber } from './modules/analysis/annotated-frames.ts';
 import { createAnalysisService } from './modules/analysis/analysis.service.ts';
+import { createDataExportService } from './modules/data-export/data-export.service.ts';
+import { dataExportRoutes } from './modules/data-export/data-export.routes.ts';
+import { createErasureReceipts } from './modules/data-export/erasure-receipt.ts';
 import { createReviewService } from './modules/review/review.service.ts';
 import { reviewRoutes } from './modules/review/review.routes.ts';
 import { retentionRoutes } from './modules/retention/retention.routes.ts';
@@ -248,7 +251,21 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     clock,
   });
   const eraseAudit = createAuditEraser(db);
-  const users = createUserService({ db, audit, codes, queue, auth, rpps, mediaService, notifications, videos, eraseAudit, clock });
+  const receipts = createErasureReceipts(db, clock);
+  const users = createUserService({
+    db,
+    audit,
+    codes,
+    queue,
+    auth,
+    rpps,
+    mediaService,
+    notifications,
+    videos,
+    eraseAudit,
+    receipts,
+    clock,
+  });
   const vocabularies = createVocabularyService(db);
   const retention = createRetentionService({ db, storage, uploads, rules: retentionRules, audit, clock, log: deps.log });
   const storageReport = createStorageReport({ db, clock, timeZone: config.timeZone });
@@ -317,7 +334,27 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const comparisons = createComparisonService({ db, videos, bestCases });
   const bestCaseDrawings = createBestCaseDrawingService({ db, audit, clock });
   const dashboard = createDashboardService({ db, clock, timeZone: config.timeZone });
+  const dataExport = createDataExportService({
+    db,
+    storage,
+    queue,
+    audit,
+    clock,
+    log: deps.log,
+    publicUrl: config.publicUrl,
+    mediaService,
+    users,
+    videos,
+    analysis,
+    frames,
+    selfAssessment,
+    selfVsExpert,
+    stats,
+    notifications,
+    sso,
+  });
   return {
+    dataExport,
     scratch,
     review,
     uploads,
@@ -504,6 +541,7 @@ export async function buildApp(deps: AppDeps): Promise<{
       );
       await v1.register(rppsRoutes({ rpps: services.rpps, rateLimit: config.rateLimitAuthPerMinute }));
       await v1.register(notificationRoutes({ notifications: services.notifications }));
+      await v1.register(dataExportRoutes({ dataExport: services.dataExport }));
       await v1.register(
         mediaRoutes({ mediaService: services.mediaService, urls: services.urls, storage: deps.storage, audit: services.audit }),
       );

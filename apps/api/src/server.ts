@@ -224,6 +224,7 @@ if (config.workers !== 'off') {
       preparation,
       analysis: services.analysis,
       retention: services.retention,
+      dataExport: services.dataExport,
     }),
   );
 }

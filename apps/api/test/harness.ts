@@ -219,6 +219,7 @@ export async function createTestContext(
         preparation,
         analysis: services.analysis,
         retention: services.retention,
+        dataExport: services.dataExport,
       }),
     );
   }

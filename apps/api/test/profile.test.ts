@@ -537,7 +537,9 @@ describe('an account from sign-up to deletion', () => {
       token,
       body: { password: 'robotic2027', confirmation: 'supprimer' },
     });
-    expect(deleted.json()).toEqual({ success: true, data: {} });
+    // The answer is the receipt of the deletion (docs/personal-data.md).
+    expect(deleted.statusCode).toBe(200);
+    expect(deleted.json().data).toMatchObject({ erased: expect.arrayContaining([{ item: 'profile', count: 1 }]) });
     expect(await counts()).toEqual({ users: 0, sessions: 0, notifications: 0, media: 0, codes: 0, devices: 0 });
     expect(existsSync(userFolder(userId))).toBe(false);
     expect((await ctx.inject({ method: 'GET', url: '/v1/users/profile/me', token })).statusCode).toBe(401);

@@ -21,6 +21,8 @@ export const AUDIT_ACTIONS = {
   'user.roles_changed': { fr: 'Rôles modifiés', en: 'Roles changed' },
   'user.avatar_changed': { fr: 'Photo de profil modifiée', en: 'Profile picture changed' },
   'user.deleted': { fr: 'Compte supprimé', en: 'Account deleted' },
+  'user.data_export_requested': { fr: 'Copie de ses données demandée', en: 'Copy of their data requested' },
+  'user.data_export_ready': { fr: 'Copie de ses données prête', en: 'Copy of their data ready' },
   'user.created_by_admin': { fr: 'Compte créé par un administrateur', en: 'Account created by an administrator' },
   'user.deactivated': { fr: 'Compte désactivé', en: 'Account deactivated' },
   'user.reactivated': { fr: 'Compte réactivé', en: 'Account reactivated' },

@@ -72,7 +72,7 @@ export type RetentionView = z.infer<typeof retentionViewSchema>;
 export const retentionRunSchema = z.object({ deleted: z.number(), bytes: z.number() });
 
 /** What the storage holds (the accounting of storage_objects). */
-export const STORAGE_KINDS = ['sources', 'rendered', 'renditions', 'pictures', 'voice', 'avatars', 'uploads', 'other'] as const;
+export const STORAGE_KINDS = ['sources', 'rendered', 'renditions', 'pictures', 'voice', 'avatars', 'exports', 'uploads', 'other'] as const;
 export type StorageKind = (typeof STORAGE_KINDS)[number];
 
 export const storageReportSchema = z.object({

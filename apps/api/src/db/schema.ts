@@ -1169,3 +1169,40 @@ export const storageObjects = pgTable(
   },
   (t) => [index('storage_objects_video').on(t.videoId), index('storage_objects_written').on(t.writtenAt)],
 );
+
+/**
+ * A person's copy of their data (modules/data-export, docs/personal-data.md): one ZIP built by a
+ * job and stored as a media row of theirs (kind 'data-export'), downloadable by them until
+ * `expiresAt`. At most one is queued or running per person: a second request answers the same.
+ */
+export const dataExports = pgTable(
+  'data_exports',
+  {
+    id: id(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** queued → running → ready (or failed); a ready one becomes expired after seven days. */
+    status: text('status').notNull().default('queued'),
+    /** The language of the README and of the names in the files: the person's when they asked. */
+    lang: text('lang').notNull(),
+    filesDone: integer('files_done').notNull().default(0),
+    filesTotal: integer('files_total').notNull().default(0),
+    bytesDone: bigint('bytes_done', { mode: 'number' }).notNull().default(0),
+    bytesTotal: bigint('bytes_total', { mode: 'number' }).notNull().default(0),
+    /** The ZIP, once ready (a media row owned by the person, removed when the export expires). */
+    mediaId: uuid('media_id'),
+    size: bigint('size', { mode: 'number' }),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('data_exports_user').on(t.userId, t.createdAt),
+    // The one export in progress per person: two simultaneous requests cannot both insert.
+    uniqueIndex('data_exports_in_progress')
+      .on(t.userId)
+      .where(sql`status in ('queued', 'running')`),
+  ],
+);

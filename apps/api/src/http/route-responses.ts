@@ -38,6 +38,7 @@ import {
   storageReportSchema,
 } from '@sutura/domain/retention';
 import { dashboardSchema } from '@sutura/domain/dashboard';
+import { dataExportSchema, erasureReceiptSchema } from '@sutura/domain/data-export';
 import { bestCaseDrawingSchema } from '@sutura/domain/drawing';
 import { ERRORS, type ErrorCode } from '@sutura/domain/errors';
 import { notificationListResponse, notificationSchema } from '@sutura/domain/notifications';
@@ -264,7 +265,15 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'DELETE /v1/users/profile/me/avatar': json(profileSchema, 'The profile without its avatar.'),
   'GET /v1/users/preferences': json(z.object({ preferences: preferencesSchema }), "The person's preferences."),
   'PUT /v1/users/preferences': json(z.object({ preferences: preferencesSchema }), 'The preferences after the change.'),
-  'POST /v1/users/me/delete': json(empty, 'The account, its cases and files are deleted.'),
+  'POST /v1/users/me/delete': json(
+    erasureReceiptSchema,
+    'The account, its cases and files are deleted: the receipt of what was erased and kept.',
+  ),
+  'GET /v1/users/me/export': json(dataExportSchema.nullable(), "The person's latest copy of their data, or null."),
+  'POST /v1/users/me/export': json(
+    dataExportSchema,
+    'The copy asked for, or the one already under way (the same answer to a second request).',
+  ),
   'PUT /v1/users/save/pushtoken': json(empty, "The device's Web Push subscription is kept."),
   'DELETE /v1/users/save/pushtoken': json(empty, "The device's Web Push subscription is removed."),
   'GET /v1/users/:id': json(publicUserSchema, 'What any signed-in person may read of another (fields per `select` and `populate`).'),

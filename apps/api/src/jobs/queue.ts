@@ -25,6 +25,10 @@ export interface JobPayloads {
   'claims.sweep': Record<string, never>;
   /** The retention rules, in batches (daily; docs/data-lifecycle.md). */
   'retention.apply': Record<string, never>;
+  /** A person's copy of their data: one ZIP streamed into the store (modules/data-export). */
+  'data-export.build': { exportId: string };
+  /** Hourly: copies of data past their seven days lose their ZIP. */
+  'data-export.expire': Record<string, never>;
 }
 export type JobName = keyof JobPayloads;
 export const JOB_NAMES: JobName[] = [
@@ -36,6 +40,8 @@ export const JOB_NAMES: JobName[] = [
   'preparation.render',
   'claims.sweep',
   'retention.apply',
+  'data-export.build',
+  'data-export.expire',
 ];
 
 const DEFAULT_HEARTBEAT_SECONDS = 60;
@@ -55,6 +61,9 @@ const QUEUE_OPTIONS: Record<JobName, QueueOptions> = {
   'claims.sweep': { retryLimit: 0, expireInSeconds: 300 },
   // A run stopped half-way is taken up by the next one, which finds what is left.
   'retention.apply': { retryLimit: 2, retryDelay: 600, expireInSeconds: 6 * 3600 },
+  // Tens of GB read and written once: hours at worst; a dead process hands it on by the heartbeat.
+  'data-export.build': { retryLimit: 2, retryDelay: 60, retryBackoff: true, expireInSeconds: 12 * 3600, heartbeatSeconds: 60 },
+  'data-export.expire': { retryLimit: 1, retryDelay: 300, expireInSeconds: 3600 },
 };
 /** The periodic jobs and their cron, UTC (pg-boss keeps one schedule per name, whatever the processes). */
 const SCHEDULES: Partial<Record<JobName, string>> = {
@@ -62,6 +71,7 @@ const SCHEDULES: Partial<Record<JobName, string>> = {
   'storage.sweep': '17 3 * * *',
   'claims.sweep': LEASE_SWEEP_CRON,
   'retention.apply': '37 2 * * *',
+  'data-export.expire': '27 * * * *',
 };
 
 /** What a handler knows about the attempt it runs: the last one may record a final failure. */

@@ -7,6 +7,7 @@ import type { AnalysisService } from '../modules/analysis/analysis.service.ts';
 import type { PreparationJobs } from '../modules/preparation/preparation.jobs.ts';
 import type { PreparationService } from '../modules/preparation/preparation.service.ts';
 import type { RetentionService } from '../modules/retention/retention.service.ts';
+import type { DataExportService } from '../modules/data-export/data-export.service.ts';
 
 /** The handler of every job; each is safe to run twice. */
 export function createJobHandlers(deps: {
@@ -16,6 +17,7 @@ export function createJobHandlers(deps: {
   preparation: { service: PreparationService; jobs: PreparationJobs };
   analysis: Pick<AnalysisService, 'tidyExpiredLeases'>;
   retention: Pick<RetentionService, 'apply'>;
+  dataExport: Pick<DataExportService, 'build' | 'failed' | 'expire'>;
 }): JobHandlers {
   const { preparation } = deps;
   return {
@@ -53,6 +55,17 @@ export function createJobHandlers(deps: {
         if (attempt.lastAttempt && !attempt.signal.aborted) await preparation.jobs.renderFailed(videoId, submit);
         throw err;
       }
+    },
+    'data-export.build': async ({ exportId }, attempt) => {
+      try {
+        await deps.dataExport.build(exportId, attempt.signal);
+      } catch (err) {
+        if (attempt.lastAttempt && !attempt.signal.aborted) await deps.dataExport.failed(exportId);
+        throw err;
+      }
+    },
+    'data-export.expire': async () => {
+      await deps.dataExport.expire();
     },
     'claims.sweep': async () => {
       await preparation.service.tidyExpiredLeases();

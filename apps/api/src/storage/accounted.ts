@@ -11,10 +11,12 @@ const VIDEO_KEY = /^videos\/([0-9a-f-]{36})\/(.*)$/;
  * The kind of an object, read from its key (keys are chosen by the server). Under `videos/<id>/`:
  * `prepared-N/` is the rendered video, `hls/` its renditions, `pictures/` and `analysis/voice-` what
  * their names say, anything else (the processed source, its poster and storyboard) the source.
+ * Under `users/<id>/`: the profile picture, and the copies of a person's data (`exports/`).
  */
 export function kindOfKey(key: string): StorageKind {
   if (key.startsWith(`${UPLOADS_PREFIX}/`)) return 'uploads';
   if (/^users\/[^/]+\/avatar-/.test(key)) return 'avatars';
+  if (/^users\/[^/]+\/exports\//.test(key)) return 'exports';
   const video = VIDEO_KEY.exec(key);
   if (!video) return 'other';
   const rest = video[2]!;

@@ -1,7 +1,7 @@
 import { Component, lazy as reactLazy, Suspense, useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { matchRoutes, Navigate, useLocation, useRoutes, type RouteObject } from 'react-router';
 // Each feature exports its pages as RouteObject[] from its `routes.tsx`; that feature's engineer owns it.
-import { accountRoutes } from '@/features/account/routes';
+import { accountOpenRoutes, accountRoutes } from '@/features/account/routes';
 import { guestRoutes, openAuthRoutes } from '@/features/auth/routes';
 import { dashboardRoutes } from '@/features/dashboard/routes';
 import { settingsRoutes } from '@/features/settings/routes';
@@ -80,6 +80,7 @@ const tree: RouteObject[] = [
           { path: '/auth', element: <Navigate to="/auth/login" replace /> },
           { element: <GuestOnly />, children: guestRoutes },
           ...openAuthRoutes,
+          ...accountOpenRoutes,
         ],
       },
       {

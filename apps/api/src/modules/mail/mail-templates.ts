@@ -13,7 +13,9 @@ export type MailTemplate =
   | { name: 'ssoLinkCode'; params: { firstName: string; code: string; provider: string } }
   | { name: 'resetBlocked'; params: { firstName: string } }
   | { name: 'contact'; params: { fromName: string; fromEmail: string; subject: string; message: string; userId: string } }
-  | { name: 'notification'; params: { subject: string; content: string; link: string | null } };
+  | { name: 'notification'; params: { subject: string; content: string; link: string | null } }
+  | { name: 'dataExportReady'; params: { firstName: string; link: string; expiresAt: string; size: number } }
+  | { name: 'erasureReceipt'; params: { firstName: string; receipt: string } };
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -107,6 +109,46 @@ export function renderMail(template: MailTemplate, lang: Language): RenderedMail
         text,
         html: layout(
           [escapeHtml(`${p.fromName} <${p.fromEmail}> (user ${p.userId})`), escapeHtml(p.message).replaceAll('\n', '<br>')],
+          lang,
+        ),
+      };
+    }
+    case 'dataExportReady': {
+      const p = template.params;
+      const fr = lang === 'fr';
+      const until = new Date(p.expiresAt).toLocaleDateString(fr ? 'fr-FR' : 'en-GB', { dateStyle: 'long', timeZone: 'UTC' });
+      const megabytes = Math.max(1, Math.round(p.size / 1e6));
+      const hello = fr ? `Bonjour ${p.firstName},` : `Hello ${p.firstName},`;
+      const lines = fr
+        ? [
+            `La copie de vos données que vous avez demandée est prête (${megabytes} Mo, un fichier ZIP).`,
+            `Pour la télécharger, connectez-vous à Sutura et ouvrez Mon compte → Mes données. Le lien est réservé à votre compte et valable jusqu’au ${until}.`,
+            'Si vous n’êtes pas à l’origine de cette demande, changez votre mot de passe et écrivez au support.',
+          ]
+        : [
+            `The copy of your data you asked for is ready (${megabytes} MB, one ZIP file).`,
+            `To download it, sign in to Sutura and open My account → My data. The link is for your account only and valid until ${until}.`,
+            'If you did not ask for it, change your password and write to support.',
+          ];
+      const open = fr ? 'Télécharger mes données' : 'Download my data';
+      return {
+        subject: fr ? 'Sutura : la copie de vos données est prête' : 'Sutura: the copy of your data is ready',
+        text: `${hello}\n\n${lines.join('\n\n')}\n\n${open}: ${p.link}\n`,
+        html: layout([...[hello, ...lines].map(escapeHtml), `<a href="${escapeHtml(p.link)}">${open}</a>`], lang),
+      };
+    }
+    case 'erasureReceipt': {
+      const p = template.params;
+      const fr = lang === 'fr';
+      const hello = fr ? `Bonjour ${p.firstName},` : `Hello ${p.firstName},`;
+      const intro = fr
+        ? 'Votre compte Sutura a été supprimé. Voici le reçu de cette suppression : ce qui a été effacé, et ce qui est conservé et pourquoi.'
+        : 'Your Sutura account has been deleted. Here is the receipt of the deletion: what was erased, and what is kept and why.';
+      return {
+        subject: fr ? 'Sutura : reçu de la suppression de votre compte' : 'Sutura: receipt of your account deletion',
+        text: `${hello}\n\n${intro}\n\n${p.receipt}\n`,
+        html: layout(
+          [escapeHtml(hello), escapeHtml(intro), `<pre style="white-space:pre-wrap;font-family:inherit">${escapeHtml(p.receipt)}</pre>`],
           lang,
         ),
       };

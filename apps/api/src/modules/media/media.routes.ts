@@ -30,7 +30,7 @@ export function parseRange(header: string | undefined, size: number): { start: n
 }
 
 /** The files of a case whose reading the audit log records: its videos (source, rendered) and voice advice. */
-export const AUDITED_MEDIA_KINDS: ReadonlySet<string> = new Set(['video', 'prepared-video', 'voice']);
+export const AUDITED_MEDIA_KINDS: ReadonlySet<string> = new Set(['video', 'prepared-video', 'voice', 'data-export']);
 /** Signed URLs remembered as already recorded; past this the oldest are forgotten (recorded again at worst). */
 const RECORDED_URLS_MAX = 50_000;
 
@@ -74,6 +74,8 @@ export function mediaRoutes(deps: { mediaService: MediaService; urls: SignedUrls
         reply.header('accept-ranges', 'bytes');
         reply.header('cache-control', 'private, max-age=300');
         reply.header('x-content-type-options', 'nosniff');
+        // A person's copy of their data is saved, never shown in the page.
+        if (row.kind === 'data-export') reply.header('content-disposition', `attachment; filename="sutura-data-${row.id.slice(0, 8)}.zip"`);
         const range = parseRange(request.headers.range, size);
         if (range === 'invalid') {
           reply.header('content-range', `bytes */${size}`);

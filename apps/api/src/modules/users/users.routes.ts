@@ -158,9 +158,9 @@ export function usersRoutes(deps: {
       '/users/me/delete',
       { config: { access: 'authenticated', ...limited }, schema: { tags: ['users'], body: deleteAccountBody } },
       async (request, reply) => {
-        await users.deleteAccount(requireUser(request), request.body.password, request.body.confirmation, request.ip);
+        const receipt = await users.deleteAccount(requireUser(request), request.body.password, request.body.confirmation);
         reply.clearSession();
-        return ok({});
+        return ok(receipt);
       },
     );
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '@sutura/domain/i18n';
@@ -19,6 +20,8 @@ import type { MediaService } from '../media/media.service.ts';
 import type { NotificationService } from '../notifications/notifications.service.ts';
 import type { RppsService } from '../rpps/rpps.service.ts';
 import { localName } from '../cases/names.ts';
+import { receiptText, type ErasureReceipts } from '../data-export/erasure-receipt.ts';
+import type { ErasureReceipt } from '@sutura/domain/data-export';
 
 type SignUp = z.output<typeof signUpFieldsSchema>;
 type ProfileUpdate = z.output<typeof updateProfileBody>;
@@ -59,6 +62,7 @@ export function createUserService(deps: {
   notifications: NotificationService;
   videos: Pick<VideoService, 'removeAllOf'>;
   eraseAudit: AuditEraser;
+  receipts: ErasureReceipts;
   clock: () => Date;
 }) {
   const { db, audit, codes, queue, auth, rpps, mediaService, notifications, clock } = deps;
@@ -298,13 +302,15 @@ export function createUserService(deps: {
      * hang on it (what others wrote about a case goes with it), their avatar, sessions (sockets
      * closed), codes, notifications, shares given and received (the database cascades), except a
      * published best case its author consented to, which is kept without them. The audit
-     * log keeps the facts without their details. docs/security.md, point 3.
+     * log keeps the facts without their details. docs/security.md, point 3. Ends with a receipt of
+     * what was erased and what is kept and why (docs/personal-data.md), answered and mailed.
      */
-    async deleteAccount(requestUser: RequestUser, password: string, confirmation: string, ip: string): Promise<void> {
+    async deleteAccount(requestUser: RequestUser, password: string, confirmation: string): Promise<ErasureReceipt> {
       const user = await byId(requestUser.id);
       if (!(await verifyPassword(user.passwordHash, password))) throw new AppError('CURRENT_PASSWORD_INCORRECT');
       const words: string[] = Object.values(DELETE_CONFIRMATION_WORDS);
       if (!words.includes(confirmation.trim().toUpperCase())) throw new AppError('DELETE_CONFIRMATION');
+      const counts = await deps.receipts.before(user.id);
       await auth.revokeAll(user.id);
       // A published best case is kept, as its author's consent said (docs/data-lifecycle.md).
       const bestCasesKept = await keepPublishedBestCasesOf(db, user.id);
@@ -312,7 +318,18 @@ export function createUserService(deps: {
       await mediaService.removeAllOf(user.id);
       await db.delete(users).where(eq(users.id, user.id));
       await deps.eraseAudit(user.id, user.email);
-      await audit(user.id, 'user.deleted', 'user', user.id, ip, { cases, bestCasesKept: bestCasesKept.length });
+      // The receipt's reference is kept with the fact, so that a receipt shown later is matched to
+      // its deletion; the address is not (the receipt says audit rows keep none).
+      const receiptId = randomUUID();
+      await audit(user.id, 'user.deleted', 'user', user.id, null, { cases, bestCasesKept: bestCasesKept.length, receiptId });
+      const receipt = await deps.receipts.after(user.id, counts, receiptId);
+      const lang = mailLanguage(user);
+      await queue.send('mail.send', {
+        to: user.email,
+        lang,
+        template: { name: 'erasureReceipt', params: { firstName: user.firstName, receipt: receiptText(receipt, lang) } },
+      });
+      return receipt;
     },
 
     async publicUser(id: string, select: string[], populate: string[], viewerId: string, lang: Language) {

@@ -8,3 +8,11 @@ export const accountRoutes: RouteObject[] = [
     lazy: { Component: async () => (await import('@/features/account/pages/edit-password-page')).EditPasswordPage },
   },
 ];
+
+/** Pages shown with or without a session: the receipt of an account deletion. */
+export const accountOpenRoutes: RouteObject[] = [
+  {
+    path: '/account-deleted',
+    lazy: { Component: async () => (await import('@/features/account/pages/account-deleted-page')).AccountDeletedPage },
+  },
+];

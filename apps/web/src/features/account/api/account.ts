@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { Session, setNewPasswordBody } from '@sutura/domain/auth';
+import type { ErasureReceipt } from '@sutura/domain/data-export';
 import type { deleteAccountBody } from '@sutura/domain/users';
 import { api } from '@/lib/http';
 
@@ -18,7 +19,7 @@ export function useChangePassword() {
  * The server checks the confirmation word in the caller's language, which the client sends as
  * `langCode` on every call: the word shown must come from `currentLanguage()` too.
  */
-export const deleteAccount = (body: DeleteAccountBody) => api<Record<string, never>>('POST', '/users/me/delete', { body });
+export const deleteAccount = (body: DeleteAccountBody) => api<ErasureReceipt>('POST', '/users/me/delete', { body });
 
 export function useDeleteAccount() {
   return useMutation({ mutationFn: deleteAccount });

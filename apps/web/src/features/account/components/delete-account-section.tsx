@@ -13,16 +13,17 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import DeleteForeverOutlined from '@mui/icons-material/DeleteForeverOutlined';
+import type { ErasureReceipt } from '@sutura/domain/data-export';
 import { DELETE_CONFIRMATION_WORDS, deleteAccountBody } from '@sutura/domain/users';
 import { useSingleFlight } from '@/lib/single-flight';
 import { PendingButton } from '@/components/pending-button';
 import { ApiRequestError, errorText } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
-import { useSession } from '@/lib/session';
 import { useToast } from '@/lib/toast';
 import { applyApiFieldErrors, PasswordFieldControl, TextFieldControl } from '@/components/form-field';
 import { useDeleteAccount } from '@/features/account/api/account';
 import { dangerTextSx } from '@/features/account/components/danger-text';
+import { keepReceipt } from '@/features/account/erasure-receipt';
 
 type DeleteInput = z.input<typeof deleteAccountBody>;
 type DeleteOutput = z.output<typeof deleteAccountBody>;
@@ -37,7 +38,6 @@ function deleteFormSchema(word: string) {
 function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation('account');
   const toast = useToast();
-  const { signOut } = useSession();
   const remove = useDeleteAccount();
   const word = DELETE_CONFIRMATION_WORDS[currentLanguage()];
   const resolver = useMemo(() => zodResolver(deleteFormSchema(word)), [word]);
@@ -48,8 +48,9 @@ function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => 
 
   const submit = useSingleFlight(
     handleSubmit(async (body) => {
+      let receipt: ErasureReceipt;
       try {
-        await remove.mutateAsync(body);
+        receipt = await remove.mutateAsync(body);
       } catch (error) {
         if (error instanceof ApiRequestError) {
           if (applyApiFieldErrors(error, setError)) return;
@@ -66,7 +67,10 @@ function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => 
         return;
       }
       toast('success', t('delete.done'));
-      await signOut();
+      keepReceipt(receipt);
+      // The server ended the session with the account: a fresh page load shows the receipt signed out,
+      // with nothing of the signed-in app left to react to the session's end on its own.
+      window.location.replace('/account-deleted');
     }),
   );
   const close = () => {

@@ -7,6 +7,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import LockOutlined from '@mui/icons-material/LockOutlined';
 import { AvatarEditor } from '@/features/account/components/avatar-editor';
+import { DataExportSection } from '@/features/account/components/data-export-section';
 import { DeleteAccountSection } from '@/features/account/components/delete-account-section';
 import { IdentitiesSection } from '@/features/account/components/identities-section';
 import { MyProgrammesSection } from '@/components/programmes/my-programmes-section';
@@ -14,7 +15,7 @@ import { ProfileForm } from '@/features/account/components/profile-form';
 import { useProfile } from '@/features/account/api/profile';
 import { RetryAlert } from '@/components/retry-alert';
 
-/** `/my-account`: avatar, profile, password, linked identities and account deletion. */
+/** `/my-account`: avatar, profile, password, linked identities, a copy of one's data and account deletion. */
 export function MyAccountPage() {
   const { t } = useTranslation('account');
   const profile = useProfile();
@@ -53,6 +54,7 @@ export function MyAccountPage() {
           </Paper>
           <MyProgrammesSection />
           <IdentitiesSection />
+          <DataExportSection />
           <DeleteAccountSection />
         </>
       )}
