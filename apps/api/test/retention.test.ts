@@ -332,11 +332,19 @@ describe.each(['local', 's3'] as const)('retention and storage accounting on %s'
       body: { reason: 'Inquiry' },
     });
     expect(ok.json().data.find((h: { videoId: string }) => h.videoId === c.id)).toMatchObject({ reason: 'Inquiry' });
+    // The list of cases shows the hold, with its reason; released, it shows none.
+    const listed = async () =>
+      (await ctx.inject({ method: 'GET', url: '/v1/admin/surgery-videos', token: admin.token }))
+        .json()
+        .data.data.find((v: { id: string }) => v.id === c.id);
+    expect((await listed()).legalHold).toEqual({ reason: 'Inquiry', heldAt: expect.any(String) });
     const [audit] = await ctx.database.db
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'retention.hold_set'), eq(auditLog.entityId, c.id)));
     expect(audit!.details).toEqual({ reason: 'Inquiry' });
+    await ctx.inject({ method: 'DELETE', url: `/v1/admin/retention/holds/${c.id}`, token: admin.token });
+    expect((await listed()).legalHold).toBeNull();
   });
 
   it('reports what the storage holds by kind, and a reconciliation finds a planted orphan and a planted missing object', async () => {
