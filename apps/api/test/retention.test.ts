@@ -6,7 +6,9 @@ import { NOTIFICATION_KINDS } from '@sutura/domain/notifications';
 import { DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_PREFERENCES } from '@sutura/domain/preferences';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyses, auditLog, bestCases, media, notifications, preparations, storageObjects, surgeries, videos } from '../src/db/schema.ts';
+import pino from 'pino';
 import { createMetrics } from '../src/metrics.ts';
+import { createRetentionService } from '../src/modules/retention/retention.service.ts';
 import { reconcileStorage } from '../src/modules/retention/storage-report.ts';
 import { createStorageFromConfig } from '../src/storage/select.ts';
 import type { Storage } from '../src/storage/storage.ts';
@@ -346,6 +348,112 @@ describe.each(['local', 's3'] as const)('retention and storage accounting on %s'
     await ctx.inject({ method: 'DELETE', url: `/v1/admin/retention/holds/${c.id}`, token: admin.token });
     expect((await listed()).legalHold).toBeNull();
   });
+
+  /**
+   * The store the run deletes through, stopped after `after` deletions: the deletion that stops it
+   * is made in the store (the object is gone) before the error, as when the process dies between
+   * the object and its row; or the job is stopped (its signal aborted) once it is made.
+   */
+  function stoppingStorage(after: number, how: 'error' | 'abort', controller: AbortController): Storage {
+    let deletions = 0;
+    return new Proxy(ctx.storage, {
+      get(target, prop, receiver) {
+        if (prop === 'delete')
+          return async (key: string) => {
+            await target.delete(key);
+            deletions += 1;
+            if (deletions === after) {
+              if (how === 'error') throw new Error('storage unavailable');
+              controller.abort();
+            }
+          };
+        const value: unknown = Reflect.get(target, prop, receiver);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  }
+
+  it.each(['error', 'abort'] as const)(
+    'resumes a run stopped mid-batch (%s) at the next run: deletes exactly what remains, audits and tells each case once',
+    async (how) => {
+      admin = await ctx.createUser('administrator');
+      learner = await ctx.createUser('learner');
+      const db = ctx.database.db;
+      await ctx.services.retentionRules.set({ sourceDays: 30, uploadDays: 14, analysedYears: null }, admin.id, ctx.clock.now);
+      // Whatever the earlier tests left due goes first: the run below sees only these cases.
+      ctx.clock.advance(31 * DAY);
+      await ctx.services.retention.apply();
+      const cases: Awaited<ReturnType<typeof renderedCase>>[] = [];
+      for (let i = 0; i < 5; i++) cases.push(await renderedCase());
+      const notDue = await renderedCase();
+      ctx.clock.advance(20 * DAY);
+      await db
+        .update(preparations)
+        .set({ renderedAt: new Date(ctx.clock.now.getTime() - 31 * DAY) })
+        .where(
+          inArray(
+            preparations.videoId,
+            cases.map((c) => c.id),
+          ),
+        );
+
+      const controller = new AbortController();
+      const stopped = createRetentionService({
+        db,
+        storage: stoppingStorage(3, how, controller),
+        uploads: ctx.services.uploads,
+        rules: ctx.services.retentionRules,
+        audit: ctx.services.audit,
+        notifications: ctx.services.notifications,
+        clock: () => ctx.clock.now,
+        log: pino({ level: 'silent' }),
+      });
+      if (how === 'error') await expect(stopped.apply(controller.signal)).rejects.toThrow('storage unavailable');
+      else expect((await stopped.apply(controller.signal)).deleted).toBe(3);
+
+      const auditsOf = async (id: string) =>
+        db
+          .select()
+          .from(auditLog)
+          .where(and(eq(auditLog.action, 'retention.deleted'), eq(auditLog.entityId, id)));
+      const state = async () =>
+        Promise.all(
+          cases.map(async (c) => ({
+            object: (await raw.size(c.sourceKey)) !== undefined,
+            row: (await db.select().from(videos).where(eq(videos.id, c.id)))[0]!.sourceMediaId !== null,
+            audits: (await auditsOf(c.id)).length,
+          })),
+        );
+      const first = await state();
+      // Three objects gone; the first two deleted and audited; the third's row still names its object
+      // when the store failed (it finished when the job was stopped); the last two untouched.
+      expect(first.filter((c) => !c.object)).toHaveLength(3);
+      expect(first.filter((c) => c.object).every((c) => c.row && c.audits === 0)).toBe(true);
+      expect(first.filter((c) => c.audits === 1)).toHaveLength(how === 'error' ? 2 : 3);
+      if (how === 'error') expect(first.filter((c) => !c.object && c.row && c.audits === 0)).toHaveLength(1);
+      const left = cases.filter((_, i) => first[i]!.row);
+      const leftBytes = left.reduce((n, c) => n + c.sourceBytes, 0);
+
+      // The next run deletes exactly what remains, each once.
+      expect(await ctx.services.retention.apply()).toEqual({ deleted: left.length, bytes: leftBytes });
+      for (const c of cases) {
+        expect(await raw.size(c.sourceKey)).toBeUndefined();
+        expect(await raw.size(c.renderedKey!)).toBe(1000);
+        expect(await auditsOf(c.id)).toHaveLength(1);
+        expect(await db.select().from(storageObjects).where(eq(storageObjects.key, c.sourceKey))).toEqual([]);
+        // Its owner told once, by the run that deleted it.
+        const told = await db
+          .select()
+          .from(notifications)
+          .where(eq(notifications.link, `/videos/${c.id}`));
+        expect(told.map((n) => n.key)).toEqual(['retentionSourceDeleted']);
+      }
+      expect(await raw.size(notDue.sourceKey)).toBe(notDue.sourceBytes);
+      expect(await auditsOf(notDue.id)).toEqual([]);
+      // And a third run finds nothing.
+      expect(await ctx.services.retention.apply()).toEqual({ deleted: 0, bytes: 0 });
+    },
+  );
 
   it('reports what the storage holds by kind, and a reconciliation finds a planted orphan and a planted missing object', async () => {
     admin = await ctx.createUser('administrator');
