@@ -75,3 +75,52 @@ test('an administrator sets a rule, sees the dry run and holds a case; a learner
   await expect(learner.page.getByTestId('privacy-retention')).toContainText('except a published best case');
   await learner.context.close();
 });
+
+test('an administrator places a legal hold from the list of cases, sees it there, and releases it', async ({ browser, request, cast }) => {
+  test.setTimeout(300_000);
+  const caseId = await sentCase(request, cast);
+
+  const { context, page } = await signedIn(browser, cast.admin);
+  // At 390 px in dark mode, as on a phone at night.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const row = page.locator(`[data-testid="surgery-video-row"][data-video-id="${caseId}"]`);
+  await openPage(page, `/admin/surgery-videos?q=${encodeURIComponent(cast.learner.lastName)}`, row);
+  await expect(row.getByTestId('surgery-video-legal-hold')).toHaveCount(0);
+
+  // The reason is required: the dialog says so and places nothing.
+  await row.getByRole('button', { name: /^Mettre sous conservation légale le cas / }).click();
+  const dialog = page.getByRole('dialog', { name: 'Mettre ce cas sous conservation légale ?' });
+  await expect(dialog.getByTestId('legal-hold-case')).toContainText(`${cast.learner.firstName} ${cast.learner.lastName}`);
+  await dialog.getByTestId('legal-hold-confirm').click();
+  await expect(dialog.getByText('Ce champ est obligatoire')).toBeVisible();
+  await pageFits(page);
+  // Read as it rests, not under the pointer that just pressed it.
+  await page.mouse.move(0, 0);
+  await dialog.getByTestId('legal-hold-reason').focus();
+  await axeClean(page);
+  await dialog.getByTestId('legal-hold-reason').fill('Enquête du service juridique');
+  await dialog.getByTestId('legal-hold-confirm').click();
+  await expect(page.getByText('Le cas est sous conservation légale')).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  // Held: the list says so, with its reason, and offers to release it rather than to hold it again.
+  await expect(row).toHaveAttribute('data-legal-hold', 'held');
+  await expect(row.getByTestId('surgery-video-legal-hold')).toContainText('Conservation légale');
+  await expect(row.getByTestId('surgery-video-legal-hold')).toContainText('Enquête du service juridique');
+  await expect(row.getByTestId('surgery-video-hold')).toHaveCount(0);
+  await pageFits(page);
+  await axeClean(page);
+
+  // The same hold is the retention page's, from the same API.
+  await openPage(page, '/admin/retention', page.getByTestId('retention-summary'));
+  await expect(page.locator(`[data-testid="hold"][data-video-id="${caseId}"]`)).toContainText('Enquête du service juridique');
+
+  await openPage(page, `/admin/surgery-videos?q=${encodeURIComponent(cast.learner.lastName)}`, row);
+  await row.getByTestId('surgery-video-hold-release').click();
+  await expect(page.getByText('La conservation légale est levée')).toBeVisible();
+  await expect(row).not.toHaveAttribute('data-legal-hold', 'held');
+  await expect(row.getByTestId('surgery-video-legal-hold')).toHaveCount(0);
+  await expect(row.getByTestId('surgery-video-hold')).toBeVisible();
+  await context.close();
+});

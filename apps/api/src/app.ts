@@ -267,7 +267,7 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     clock,
   });
   const vocabularies = createVocabularyService(db);
-  const retention = createRetentionService({ db, storage, uploads, rules: retentionRules, audit, clock, log: deps.log });
+  const retention = createRetentionService({ db, storage, uploads, rules: retentionRules, audit, notifications, clock, log: deps.log });
   const storageReport = createStorageReport({ db, clock, timeZone: config.timeZone });
   const review = createReviewService({ db, audit, notifications, hub, clock, random: deps.random });
   const preparationJobs = createPreparationJobs({

@@ -1,12 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import type { AddressInfo } from 'node:net';
+import { and, eq, inArray } from 'drizzle-orm';
+import { SMTPServer } from 'smtp-server';
+import { NOTIFICATION_KINDS } from '@sutura/domain/notifications';
+import { DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_PREFERENCES } from '@sutura/domain/preferences';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyses, auditLog, bestCases, media, preparations, storageObjects, videos } from '../src/db/schema.ts';
+import { analyses, auditLog, bestCases, media, notifications, preparations, storageObjects, surgeries, videos } from '../src/db/schema.ts';
+import pino from 'pino';
 import { createMetrics } from '../src/metrics.ts';
+import { createRetentionService } from '../src/modules/retention/retention.service.ts';
 import { reconcileStorage } from '../src/modules/retention/storage-report.ts';
 import { createStorageFromConfig } from '../src/storage/select.ts';
 import type { Storage } from '../src/storage/storage.ts';
 import { createTestContext, type TestContext } from './harness.ts';
+import { mailHeader, readableMail } from './mail-text.ts';
 import { startS3Server } from './s3-server.ts';
 
 /**
@@ -17,6 +24,57 @@ import { startS3Server } from './s3-server.ts';
  */
 type Person = Awaited<ReturnType<TestContext['createUser']>>;
 const DAY = 86_400_000;
+
+/** A case whose prepared video was rendered now: its processed source and its rendered video, both stored. */
+async function storeRenderedCase(ctx: TestContext, authorId: string, opts: { rendered?: boolean; surgeryId?: string } = {}) {
+  const rendered = opts.rendered ?? true;
+  const db = ctx.database.db;
+  const [video] = await db
+    .insert(videos)
+    .values({
+      authorId,
+      surgeryId: opts.surgeryId ?? null,
+      status: rendered ? 'pending_analysis' : 'pending_preparation',
+      mediaStatus: 'ready',
+    })
+    .returning();
+  const sourceKey = `videos/${video!.id}/video.mp4`;
+  const sourceBytes = Buffer.alloc(3000 + Math.floor(Math.random() * 1000), 1);
+  await ctx.storage.put(sourceKey, sourceBytes);
+  const [source] = await db
+    .insert(media)
+    .values({
+      ownerId: authorId,
+      videoId: video!.id,
+      kind: 'video',
+      storageKey: sourceKey,
+      contentType: 'video/mp4',
+      size: sourceBytes.length,
+    })
+    .returning();
+  let renderedKey: string | null = null;
+  if (rendered) {
+    renderedKey = `videos/${video!.id}/prepared-1/video.mp4`;
+    const bytes = Buffer.alloc(1000, 2);
+    await ctx.storage.put(renderedKey, bytes);
+    const [out] = await db
+      .insert(media)
+      .values({
+        ownerId: authorId,
+        videoId: video!.id,
+        kind: 'prepared-video',
+        storageKey: renderedKey,
+        contentType: 'video/mp4',
+        size: bytes.length,
+      })
+      .returning();
+    await db.update(videos).set({ sourceMediaId: source!.id, videoMediaId: out!.id }).where(eq(videos.id, video!.id));
+    await db.insert(preparations).values({ videoId: video!.id, renderStatus: 'done', renderedAt: ctx.clock.now, phase: 'steps' });
+  } else {
+    await db.update(videos).set({ videoMediaId: source!.id }).where(eq(videos.id, video!.id));
+  }
+  return { id: video!.id, sourceKey, sourceBytes: sourceBytes.length, renderedKey };
+}
 
 describe.each(['local', 's3'] as const)('retention and storage accounting on %s', (store) => {
   let ctx: TestContext;
@@ -47,51 +105,7 @@ describe.each(['local', 's3'] as const)('retention and storage accounting on %s'
     await s3?.close();
   });
 
-  /** A case whose prepared video was rendered now: its processed source and its rendered video, both stored. */
-  async function renderedCase(opts: { rendered?: boolean } = {}) {
-    const rendered = opts.rendered ?? true;
-    const db = ctx.database.db;
-    const [video] = await db
-      .insert(videos)
-      .values({ authorId: learner.id, status: rendered ? 'pending_analysis' : 'pending_preparation', mediaStatus: 'ready' })
-      .returning();
-    const sourceKey = `videos/${video!.id}/video.mp4`;
-    const sourceBytes = Buffer.alloc(3000 + Math.floor(Math.random() * 1000), 1);
-    await ctx.storage.put(sourceKey, sourceBytes);
-    const [source] = await db
-      .insert(media)
-      .values({
-        ownerId: learner.id,
-        videoId: video!.id,
-        kind: 'video',
-        storageKey: sourceKey,
-        contentType: 'video/mp4',
-        size: sourceBytes.length,
-      })
-      .returning();
-    let renderedKey: string | null = null;
-    if (rendered) {
-      renderedKey = `videos/${video!.id}/prepared-1/video.mp4`;
-      const bytes = Buffer.alloc(1000, 2);
-      await ctx.storage.put(renderedKey, bytes);
-      const [out] = await db
-        .insert(media)
-        .values({
-          ownerId: learner.id,
-          videoId: video!.id,
-          kind: 'prepared-video',
-          storageKey: renderedKey,
-          contentType: 'video/mp4',
-          size: bytes.length,
-        })
-        .returning();
-      await db.update(videos).set({ sourceMediaId: source!.id, videoMediaId: out!.id }).where(eq(videos.id, video!.id));
-      await db.insert(preparations).values({ videoId: video!.id, renderStatus: 'done', renderedAt: ctx.clock.now, phase: 'steps' });
-    } else {
-      await db.update(videos).set({ videoMediaId: source!.id }).where(eq(videos.id, video!.id));
-    }
-    return { id: video!.id, sourceKey, sourceBytes: sourceBytes.length, renderedKey };
-  }
+  const renderedCase = (opts: { rendered?: boolean } = {}) => storeRenderedCase(ctx, learner.id, opts);
 
   it('keeps the accounting as objects are written and deleted', async () => {
     const key = `videos/${randomUUID()}/pictures/${randomUUID()}.webp`;
@@ -320,12 +334,126 @@ describe.each(['local', 's3'] as const)('retention and storage accounting on %s'
       body: { reason: 'Inquiry' },
     });
     expect(ok.json().data.find((h: { videoId: string }) => h.videoId === c.id)).toMatchObject({ reason: 'Inquiry' });
+    // The list of cases shows the hold, with its reason; released, it shows none.
+    const listed = async () =>
+      (await ctx.inject({ method: 'GET', url: '/v1/admin/surgery-videos', token: admin.token }))
+        .json()
+        .data.data.find((v: { id: string }) => v.id === c.id);
+    expect((await listed()).legalHold).toEqual({ reason: 'Inquiry', heldAt: expect.any(String) });
     const [audit] = await ctx.database.db
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'retention.hold_set'), eq(auditLog.entityId, c.id)));
     expect(audit!.details).toEqual({ reason: 'Inquiry' });
+    await ctx.inject({ method: 'DELETE', url: `/v1/admin/retention/holds/${c.id}`, token: admin.token });
+    expect((await listed()).legalHold).toBeNull();
   });
+
+  /**
+   * The store the run deletes through, stopped after `after` deletions: the deletion that stops it
+   * is made in the store (the object is gone) before the error, as when the process dies between
+   * the object and its row; or the job is stopped (its signal aborted) once it is made.
+   */
+  function stoppingStorage(after: number, how: 'error' | 'abort', controller: AbortController): Storage {
+    let deletions = 0;
+    return new Proxy(ctx.storage, {
+      get(target, prop, receiver) {
+        if (prop === 'delete')
+          return async (key: string) => {
+            await target.delete(key);
+            deletions += 1;
+            if (deletions === after) {
+              if (how === 'error') throw new Error('storage unavailable');
+              controller.abort();
+            }
+          };
+        const value: unknown = Reflect.get(target, prop, receiver);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  }
+
+  it.each(['error', 'abort'] as const)(
+    'resumes a run stopped mid-batch (%s) at the next run: deletes exactly what remains, audits and tells each case once',
+    async (how) => {
+      admin = await ctx.createUser('administrator');
+      learner = await ctx.createUser('learner');
+      const db = ctx.database.db;
+      await ctx.services.retentionRules.set({ sourceDays: 30, uploadDays: 14, analysedYears: null }, admin.id, ctx.clock.now);
+      // Whatever the earlier tests left due goes first: the run below sees only these cases.
+      ctx.clock.advance(31 * DAY);
+      await ctx.services.retention.apply();
+      const cases: Awaited<ReturnType<typeof renderedCase>>[] = [];
+      for (let i = 0; i < 5; i++) cases.push(await renderedCase());
+      const notDue = await renderedCase();
+      ctx.clock.advance(20 * DAY);
+      await db
+        .update(preparations)
+        .set({ renderedAt: new Date(ctx.clock.now.getTime() - 31 * DAY) })
+        .where(
+          inArray(
+            preparations.videoId,
+            cases.map((c) => c.id),
+          ),
+        );
+
+      const controller = new AbortController();
+      const stopped = createRetentionService({
+        db,
+        storage: stoppingStorage(3, how, controller),
+        uploads: ctx.services.uploads,
+        rules: ctx.services.retentionRules,
+        audit: ctx.services.audit,
+        notifications: ctx.services.notifications,
+        clock: () => ctx.clock.now,
+        log: pino({ level: 'silent' }),
+      });
+      if (how === 'error') await expect(stopped.apply(controller.signal)).rejects.toThrow('storage unavailable');
+      else expect((await stopped.apply(controller.signal)).deleted).toBe(3);
+
+      const auditsOf = async (id: string) =>
+        db
+          .select()
+          .from(auditLog)
+          .where(and(eq(auditLog.action, 'retention.deleted'), eq(auditLog.entityId, id)));
+      const state = async () =>
+        Promise.all(
+          cases.map(async (c) => ({
+            object: (await raw.size(c.sourceKey)) !== undefined,
+            row: (await db.select().from(videos).where(eq(videos.id, c.id)))[0]!.sourceMediaId !== null,
+            audits: (await auditsOf(c.id)).length,
+          })),
+        );
+      const first = await state();
+      // Three objects gone; the first two deleted and audited; the third's row still names its object
+      // when the store failed (it finished when the job was stopped); the last two untouched.
+      expect(first.filter((c) => !c.object)).toHaveLength(3);
+      expect(first.filter((c) => c.object).every((c) => c.row && c.audits === 0)).toBe(true);
+      expect(first.filter((c) => c.audits === 1)).toHaveLength(how === 'error' ? 2 : 3);
+      if (how === 'error') expect(first.filter((c) => !c.object && c.row && c.audits === 0)).toHaveLength(1);
+      const left = cases.filter((_, i) => first[i]!.row);
+      const leftBytes = left.reduce((n, c) => n + c.sourceBytes, 0);
+
+      // The next run deletes exactly what remains, each once.
+      expect(await ctx.services.retention.apply()).toEqual({ deleted: left.length, bytes: leftBytes });
+      for (const c of cases) {
+        expect(await raw.size(c.sourceKey)).toBeUndefined();
+        expect(await raw.size(c.renderedKey!)).toBe(1000);
+        expect(await auditsOf(c.id)).toHaveLength(1);
+        expect(await db.select().from(storageObjects).where(eq(storageObjects.key, c.sourceKey))).toEqual([]);
+        // Its owner told once, by the run that deleted it.
+        const told = await db
+          .select()
+          .from(notifications)
+          .where(eq(notifications.link, `/videos/${c.id}`));
+        expect(told.map((n) => n.key)).toEqual(['retentionSourceDeleted']);
+      }
+      expect(await raw.size(notDue.sourceKey)).toBe(notDue.sourceBytes);
+      expect(await auditsOf(notDue.id)).toEqual([]);
+      // And a third run finds nothing.
+      expect(await ctx.services.retention.apply()).toEqual({ deleted: 0, bytes: 0 });
+    },
+  );
 
   it('reports what the storage holds by kind, and a reconciliation finds a planted orphan and a planted missing object', async () => {
     admin = await ctx.createUser('administrator');
@@ -355,5 +483,133 @@ describe.each(['local', 's3'] as const)('retention and storage accounting on %s'
     const found = await reconcileStorage({ db: ctx.database.db, storage: ctx.storage, uploads: ctx.services.uploads });
     expect(found.orphans).toEqual([{ key: orphan, size: 77 }]);
     expect(found.missing).toEqual([{ key: gone, size: 55 }]);
+  });
+});
+
+/**
+ * What a retention run tells the people whose files it deleted: one notification per case and
+ * run, in their language, naming the case, what went, the rule, and what remains; mailed (over a
+ * real SMTP listener) where their notification settings ask for it.
+ */
+describe('retention tells the owners', () => {
+  let ctx: TestContext;
+  let smtp: SMTPServer;
+  const received: { to: string[]; raw: string }[] = [];
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const { port } = smtp.server.address() as AddressInfo;
+    ctx = await createTestContext({ env: { SMTP_URL: `smtp://127.0.0.1:${port}` } });
+  }, 120_000);
+  afterAll(async () => {
+    await ctx?.close();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  async function mailsTo(address: string, count: number, timeoutMs = 15_000): Promise<string[]> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = received.filter((m) => m.to.includes(address)).map((m) => readableMail(m.raw));
+      if (found.length >= count) return found;
+      if (Date.now() > deadline) throw new Error(`${found.length} mail(s) to ${address} within ${timeoutMs} ms, not ${count}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  it('tells each owner once per case, in their language, what was deleted, by which rule, and what remains', async () => {
+    const db = ctx.database.db;
+    const [surgery] = await db.select().from(surgeries).limit(1);
+    const admin = await ctx.createUser('administrator');
+    const english = await ctx.createUser('learner', { preferences: { ...DEFAULT_PREFERENCES, langCode: 'en' } });
+    const french = await ctx.createUser('learner', { preferences: { ...DEFAULT_PREFERENCES, langCode: 'fr' } });
+    const quiet = await ctx.createUser('learner', {
+      preferences: { ...DEFAULT_PREFERENCES, langCode: 'en' },
+      notificationSettings: { ...DEFAULT_NOTIFICATION_SETTINGS, videos: false },
+    });
+    await ctx.services.retentionRules.set({ sourceDays: 30, uploadDays: 14, analysedYears: 1 }, admin.id, ctx.clock.now);
+
+    // An analysed case (its source goes, its analysis stays), a case not analysed yet, a case analysed
+    // more than a year ago (its source and then the whole case go in the same run), a quiet person's.
+    const analysed = await storeRenderedCase(ctx, english.id, { surgeryId: surgery!.id });
+    await db.insert(analyses).values({ videoId: analysed.id, status: 'submitted', submittedAt: ctx.clock.now });
+    await db.update(videos).set({ status: 'analysed' }).where(eq(videos.id, analysed.id));
+    const waiting = await storeRenderedCase(ctx, french.id, { surgeryId: surgery!.id });
+    const old = await storeRenderedCase(ctx, french.id, { surgeryId: surgery!.id });
+    await db.insert(analyses).values({ videoId: old.id, status: 'submitted', submittedAt: new Date(ctx.clock.now.getTime() - 400 * DAY) });
+    await db.update(videos).set({ status: 'analysed' }).where(eq(videos.id, old.id));
+    const quietCase = await storeRenderedCase(ctx, quiet.id, { surgeryId: surgery!.id });
+    const sentBefore = received.length;
+
+    ctx.clock.advance(31 * DAY);
+    const run = await ctx.services.retention.apply();
+    expect(run.deleted).toBe(5);
+
+    const rowsOf = (userId: string) => db.select().from(notifications).where(eq(notifications.userId, userId));
+    const [en] = await rowsOf(english.id);
+    expect(await rowsOf(english.id)).toHaveLength(1);
+    expect(en).toMatchObject({ key: 'retentionSourceDeleted', link: `/videos/${analysed.id}` });
+    expect(en!.params).toMatchObject({
+      surgery: { fr: surgery!.nameFr, en: surgery!.nameEn },
+      period: { en: '30 days', fr: '30 jours' },
+      remains: { en: 'The prepared video, its steps and its analysis remain.' },
+    });
+
+    // Two cases of the French owner: two notifications, the old case's one saying the case went.
+    const fr = await rowsOf(french.id);
+    expect(fr.map((n) => n.key).sort()).toEqual(['retentionCaseDeleted', 'retentionSourceDeleted']);
+    expect(fr.find((n) => n.key === 'retentionSourceDeleted')!.params).toMatchObject({
+      remains: { fr: 'La vidéo préparée et ses étapes demeurent.' },
+    });
+    expect(fr.find((n) => n.key === 'retentionCaseDeleted')).toMatchObject({
+      link: null,
+      params: { period: { fr: '1 an', en: '1 year' } },
+    });
+    expect((await rowsOf(quiet.id)).map((n) => n.key)).toEqual(['retentionSourceDeleted']);
+
+    // The notifications read in each person's language.
+    const list = await ctx.services.notifications.list(english.id, 'en', 1, 10);
+    expect(list.data[0]!.content).toContain(`The original file of your case of ${surgery!.nameEn} (`);
+    expect(list.data[0]!.content).toContain('original files are kept 30 days after the prepared video is rendered');
+    expect(list.data[0]!.content).toContain('its analysis remain');
+
+    // Mailed in their language where their settings ask for it; the quiet person gets none.
+    const [enMail] = await mailsTo(english.email, 1);
+    expect(mailHeader(enMail!, 'Subject')?.replace(/ \(\d+ \w+ \d{4}\)/, '')).toBe(
+      `Sutura: the original file of your case of ${surgery!.nameEn} was deleted`,
+    );
+    expect(enMail).toContain('The prepared video, its steps and its analysis remain.');
+    expect(enMail).toContain(`/videos/${analysed.id}`);
+    const frMails = await mailsTo(french.email, 2);
+    // The case is named by its surgery and the day it was added.
+    const subjects = frMails.map((m) => mailHeader(m, 'Subject')?.replace(/ \(\d+ \S+ \d{4}\)/, '')).sort();
+    expect(subjects).toEqual([
+      `Sutura : le fichier original de votre cas de ${surgery!.nameFr} a été supprimé`,
+      `Sutura : votre cas analysé de ${surgery!.nameFr} a été supprimé`,
+    ]);
+    expect(frMails.find((m) => m.includes('cas analysés'))).toContain('les cas analysés sont conservés 1 an après leur dernière analyse');
+    expect(received.slice(sentBefore).some((m) => m.to.includes(quiet.email))).toBe(false);
+    expect(NOTIFICATION_KINDS.retentionSourceDeleted.group).toBe('videos');
+
+    // The next run deletes nothing and tells no one again.
+    expect(await ctx.services.retention.apply()).toEqual({ deleted: 0, bytes: 0 });
+    const all = await db
+      .select()
+      .from(notifications)
+      .where(inArray(notifications.userId, [english.id, french.id, quiet.id]));
+    expect(all).toHaveLength(4);
+    for (const c of [waiting, quietCase]) expect(await db.select().from(videos).where(eq(videos.id, c.id))).toHaveLength(1);
   });
 });

@@ -88,6 +88,8 @@ export const adminVideoSchema = z.object({
       leaseEndsAt: z.string(),
     })
     .nullable(),
+  /** The legal hold on the case (no retention rule deletes it until it is released): its reason and since when. */
+  legalHold: z.object({ reason: z.string(), heldAt: z.string() }).nullable(),
 });
 export type AdminVideo = z.infer<typeof adminVideoSchema>;
 

@@ -218,6 +218,36 @@ export const NOTIFICATION_KINDS = {
     en: 'An administrator deleted your case of {surgery}, with its files.',
     fr: 'Un administrateur a supprimé votre cas de {surgery}, avec ses fichiers.',
   },
+  retentionSourceDeleted: {
+    type: 'other',
+    group: 'videos',
+    subject: {
+      en: 'Sutura: the original file of your case of {surgery} was deleted',
+      fr: 'Sutura : le fichier original de votre cas de {surgery} a été supprimé',
+    },
+    en: 'The original file of your case of {surgery} was deleted by the retention rule: original files are kept {period} after the prepared video is rendered. {remains}',
+    fr: 'Le fichier original de votre cas de {surgery} a été supprimé par la règle de conservation : les fichiers originaux sont conservés {period} après la génération de la vidéo préparée. {remains}',
+  },
+  retentionUploadDeleted: {
+    type: 'other',
+    group: 'videos',
+    subject: {
+      en: 'Sutura: the file you sent for your case of {surgery} was deleted',
+      fr: 'Sutura : le fichier envoyé pour votre cas de {surgery} a été supprimé',
+    },
+    en: 'The file you sent for your case of {surgery}, kept for a retry after its processing failed, was deleted by the retention rule: such files are kept {period}. The case remains.',
+    fr: "Le fichier envoyé pour votre cas de {surgery}, conservé pour une nouvelle tentative après l'échec de son traitement, a été supprimé par la règle de conservation : ces fichiers sont conservés {period}. Le cas demeure.",
+  },
+  retentionCaseDeleted: {
+    type: 'other',
+    group: 'videos',
+    subject: {
+      en: 'Sutura: your analysed case of {surgery} was deleted',
+      fr: 'Sutura : votre cas analysé de {surgery} a été supprimé',
+    },
+    en: 'Your analysed case of {surgery} was deleted, with its videos and its analysis, by the retention rule: analysed cases are kept {period} after their last analysis.',
+    fr: 'Votre cas analysé de {surgery} a été supprimé, avec ses vidéos et son analyse, par la règle de conservation : les cas analysés sont conservés {period} après leur dernière analyse.',
+  },
   bestCaseRequested: {
     type: 'other',
     group: 'videos',

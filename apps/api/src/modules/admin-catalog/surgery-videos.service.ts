@@ -7,7 +7,7 @@ import type { Language } from '@sutura/domain/i18n';
 import type { ListQuery } from '@sutura/domain/query';
 import { MEDIA_STATUSES, VIDEO_STATUSES, type MediaStatus, type VideoStatus } from '@sutura/domain/videos';
 import type { Db } from '../../db/client.ts';
-import { organs, surgeries, USER_SEARCH_TEXT, users, videos } from '../../db/schema.ts';
+import { legalHolds, organs, surgeries, USER_SEARCH_TEXT, users, videos } from '../../db/schema.ts';
 import type { RequestUser } from '../../http/access.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Audit } from '../audit/audit.service.ts';
@@ -96,12 +96,14 @@ export function createSurgeryVideosAdmin(deps: {
           surgery: { id: surgeries.id, nameFr: surgeries.nameFr, nameEn: surgeries.nameEn },
           organ: { id: organs.id, nameFr: organs.nameFr, nameEn: organs.nameEn, icon: organs.icon },
           holder: { id: holder.id, firstName: holder.firstName, lastName: holder.lastName },
+          hold: { reason: legalHolds.reason, heldAt: legalHolds.heldAt },
         })
         .from(videos)
         .innerJoin(users, eq(users.id, videos.authorId))
         .leftJoin(surgeries, eq(surgeries.id, videos.surgeryId))
         .leftJoin(organs, eq(organs.id, videos.organId))
         .leftJoin(holder, eq(holder.id, videos.claimHolderId))
+        .leftJoin(legalHolds, eq(legalHolds.videoId, videos.id))
         .where(where)
         .orderBy(direction(videos.createdAt), asc(videos.id))
         .limit(query.limit)
@@ -127,6 +129,7 @@ export function createSurgeryVideosAdmin(deps: {
           HELD_STATUSES.includes(r.video.status as never) && r.video.leaseEndsAt
             ? { holder: r.holder, leaseEndsAt: r.video.leaseEndsAt.toISOString() }
             : null,
+        legalHold: r.hold ? { reason: r.hold.reason, heldAt: r.hold.heldAt.toISOString() } : null,
       }));
       return { data, total: total?.n ?? 0, page: query.page, limit: query.limit };
     },

@@ -16,7 +16,8 @@ import type { RequestUser } from '../../http/access.ts';
 import { UPLOADS_PREFIX, type Storage } from '../../storage/storage.ts';
 import type { UploadStore } from '../../storage/uploads.ts';
 import type { Audit } from '../audit/audit.service.ts';
-import { localName } from '../cases/names.ts';
+import { localName, surgeryNamesOf } from '../cases/names.ts';
+import { aboutCase, type NotificationService } from '../notifications/notifications.service.ts';
 import { removeUploadFilesOf } from '../videos/upload-files.ts';
 import type { RetentionRulesStore } from './retention-rules.ts';
 
@@ -31,6 +32,22 @@ interface Candidate extends RetentionCandidate {
 }
 
 type Row = Record<string, unknown>;
+
+/** The case a deletion touched, read before it: what its owner is told once the run is over. */
+interface Deleted {
+  videoId: string;
+  authorId: string;
+  surgeryId: string | null;
+  createdAt: Date;
+  purpose: string;
+  what: 'source' | 'failed_upload' | 'case';
+  /** Whether an analysis of the case was submitted (it remains after a source deletion). */
+  analysed: boolean;
+}
+
+const both = (fr: string, en: string) => ({ fr, en });
+const plural = (n: number, fr: [string, string], en: [string, string]) =>
+  both(`${n} ${n > 1 ? fr[1] : fr[0]}`, `${n} ${n === 1 ? en[0] : en[1]}`);
 const iso = (value: unknown) => new Date(value as string | Date).toISOString();
 
 /**
@@ -46,10 +63,11 @@ export function createRetentionService(deps: {
   uploads: UploadStore;
   rules: RetentionRulesStore;
   audit: Audit;
+  notifications: Pick<NotificationService, 'notify'>;
   clock: () => Date;
   log: Logger;
 }) {
-  const { db, storage, uploads, rules, audit, clock, log } = deps;
+  const { db, storage, uploads, rules, audit, notifications, clock, log } = deps;
 
   const protectedCase = sql`NOT EXISTS (SELECT 1 FROM best_cases b WHERE b.video_id = v.id)
     AND NOT EXISTS (SELECT 1 FROM legal_holds h WHERE h.video_id = v.id)`;
@@ -170,16 +188,80 @@ export function createRetentionService(deps: {
     return rows.length > 0;
   }
 
-  /** Deletes one candidate; false when its row changed meanwhile (another run, a user, a hold). */
-  async function remove(c: Candidate): Promise<boolean> {
-    if (!(await stillUnprotected(c.videoId))) return false;
+  /** The case as its owner is told about it, read before the deletion. */
+  async function caseOf(videoId: string, what: Deleted['what']): Promise<Deleted | null> {
+    const { rows } = await db.execute<Row>(sql`
+      SELECT v.author_id, v.surgery_id, v.created_at, v.purpose,
+        EXISTS (SELECT 1 FROM analyses a WHERE a.video_id = v.id AND a.submitted_at IS NOT NULL) AS analysed
+      FROM videos v WHERE v.id = ${videoId}`);
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      videoId,
+      authorId: row.author_id as string,
+      surgeryId: (row.surgery_id as string | null) ?? null,
+      createdAt: new Date(row.created_at as string | Date),
+      purpose: row.purpose as string,
+      what,
+      analysed: row.analysed === true,
+    };
+  }
+
+  /**
+   * Tells each owner, once per case, what the run deleted of it, by which rule, and what remains
+   * (a deleted case supersedes a deletion of its source in the same run).
+   */
+  async function tell(deleted: Map<string, Deleted>, r: RetentionRules) {
+    for (const d of deleted.values()) {
+      try {
+        const about = aboutCase(await surgeryNamesOf(db, d.surgeryId), d);
+        const link = d.what !== 'case' && d.purpose === 'case' ? `/videos/${d.videoId}` : null;
+        if (d.what === 'source') {
+          await notifications.notify(
+            d.authorId,
+            'retentionSourceDeleted',
+            {
+              ...about,
+              period: plural(r.sourceDays, ['jour', 'jours'], ['day', 'days']),
+              remains: d.analysed
+                ? both('La vidéo préparée, ses étapes et son analyse demeurent.', 'The prepared video, its steps and its analysis remain.')
+                : both('La vidéo préparée et ses étapes demeurent.', 'The prepared video and its steps remain.'),
+            },
+            link,
+          );
+        } else if (d.what === 'failed_upload') {
+          await notifications.notify(
+            d.authorId,
+            'retentionUploadDeleted',
+            { ...about, period: plural(r.uploadDays, ['jour', 'jours'], ['day', 'days']) },
+            link,
+          );
+        } else {
+          await notifications.notify(
+            d.authorId,
+            'retentionCaseDeleted',
+            { ...about, period: plural(r.analysedYears ?? 0, ['an', 'ans'], ['year', 'years']) },
+            link,
+          );
+        }
+      } catch (err) {
+        // The deletion is made and audited: a notification that fails is logged, never retried into a second one.
+        log.warn({ err, videoId: d.videoId }, 'retention: owner not told');
+      }
+    }
+  }
+
+  /** Deletes one candidate; null when its row changed meanwhile (another run, a user, a hold). */
+  async function remove(c: Candidate): Promise<Deleted | null> {
+    if (!(await stillUnprotected(c.videoId))) return null;
     switch (c.rule) {
       case 'source': {
         const [row] = await db.select({ sourceMediaId: videos.sourceMediaId }).from(videos).where(eq(videos.id, c.videoId));
-        if (row?.sourceMediaId !== c.mediaId) return false;
+        if (row?.sourceMediaId !== c.mediaId) return null;
+        const told = await caseOf(c.videoId, 'source');
         // The object first: a run cut short after it finds the row again and finishes.
         await storage.delete(c.keys[0]!);
-        return db.transaction(async (tx) => {
+        const done = await db.transaction(async (tx) => {
           const [done] = await tx
             .update(videos)
             .set({ sourceMediaId: null })
@@ -190,6 +272,7 @@ export function createRetentionService(deps: {
           await tx.insert(auditLog).values(auditRow(c, 'source'));
           return true;
         });
+        return done ? told : null;
       }
       case 'uploads': {
         const key = c.keys[0]!;
@@ -197,9 +280,10 @@ export function createRetentionService(deps: {
           .select({ uploadId: videos.uploadId, sourceKey: videos.sourceKey, mediaStatus: videos.mediaStatus })
           .from(videos)
           .where(eq(videos.id, c.videoId));
-        if (!row || row.mediaStatus !== 'failed' || row.sourceKey !== key) return false;
+        if (!row || row.mediaStatus !== 'failed' || row.sourceKey !== key) return null;
+        const told = await caseOf(c.videoId, 'failed_upload');
         await removeUploadFilesOf({ storage, uploads }, { uploadId: null, sourceKey: key });
-        return db.transaction(async (tx) => {
+        const done = await db.transaction(async (tx) => {
           const [done] = await tx
             .update(videos)
             .set({ sourceKey: null, sourceSize: null })
@@ -209,10 +293,12 @@ export function createRetentionService(deps: {
           await tx.insert(auditLog).values(auditRow(c, 'failed_upload'));
           return true;
         });
+        return done ? told : null;
       }
       case 'analysed': {
         const [row] = await db.select().from(videos).where(eq(videos.id, c.videoId));
-        if (!row) return false;
+        if (!row) return null;
+        const told = await caseOf(c.videoId, 'case');
         const gone = await db.transaction(async (tx) => {
           const [done] = await tx
             .delete(videos)
@@ -234,7 +320,7 @@ export function createRetentionService(deps: {
           await storage.deletePrefix(`videos/${c.videoId}`);
           await removeUploadFilesOf({ storage, uploads }, row);
         }
-        return gone;
+        return gone ? told : null;
       }
       default: {
         const never: never = c.rule;
@@ -286,23 +372,31 @@ export function createRetentionService(deps: {
       const r = await rules.get();
       let deleted = 0;
       let bytes = 0;
-      for (const rule of RULES) {
-        const tried = new Set<string>();
-        for (;;) {
-          if (signal?.aborted) break;
-          const batch = (
-            rule === 'uploads' ? await failedUploadCandidates(r, RETENTION_BATCH) : await candidatesOf(rule, r, RETENTION_BATCH)
-          ).filter((c) => !tried.has(`${c.videoId}:${c.keys[0]}`));
-          if (!batch.length) break;
-          for (const c of batch) {
+      const told = new Map<string, Deleted>();
+      try {
+        for (const rule of RULES) {
+          const tried = new Set<string>();
+          for (;;) {
             if (signal?.aborted) break;
-            tried.add(`${c.videoId}:${c.keys[0]}`);
-            if (await remove(c)) {
-              deleted += 1;
-              bytes += c.bytes;
+            const batch = (
+              rule === 'uploads' ? await failedUploadCandidates(r, RETENTION_BATCH) : await candidatesOf(rule, r, RETENTION_BATCH)
+            ).filter((c) => !tried.has(`${c.videoId}:${c.keys[0]}`));
+            if (!batch.length) break;
+            for (const c of batch) {
+              if (signal?.aborted) break;
+              tried.add(`${c.videoId}:${c.keys[0]}`);
+              const gone = await remove(c);
+              if (gone) {
+                deleted += 1;
+                bytes += c.bytes;
+                if (gone.what === 'case' || !told.has(gone.videoId)) told.set(gone.videoId, gone);
+              }
             }
           }
         }
+      } finally {
+        // What was deleted is told, even when the run stops on an error (the rest is the next run's).
+        await tell(told, r);
       }
       const at = clock();
       await db

@@ -21,7 +21,15 @@ export function useRetentionPreview() {
 
 function useRetentionMutation<V>(call: (vars: V) => Promise<unknown>) {
   const client = useQueryClient();
-  return useMutation({ mutationFn: call, onSettled: () => client.invalidateQueries({ queryKey: keys.retention }) });
+  return useMutation({
+    mutationFn: call,
+    // A hold shows in the list of cases too.
+    onSettled: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: keys.retention }),
+        client.invalidateQueries({ queryKey: ['admin', 'surgery-videos'] }),
+      ]),
+  });
 }
 
 export const useSetRetentionRules = () =>

@@ -9,6 +9,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { visuallyHidden } from '@mui/utils';
 import DeleteForeverOutlined from '@mui/icons-material/DeleteForeverOutlined';
+import GavelOutlined from '@mui/icons-material/GavelOutlined';
 import LockOpenOutlined from '@mui/icons-material/LockOpenOutlined';
 import PlayCircleOutlined from '@mui/icons-material/PlayCircleOutlined';
 import type { AdminVideo } from '@sutura/domain/admin-catalog';
@@ -29,6 +30,8 @@ import {
   useSurgeryVideos,
   type SurgeryVideoParams,
 } from '@/features/admin/api/surgery-video-api';
+import { useReleaseHold } from '@/features/admin/api/retention-api';
+import { LegalHoldDialog } from '@/features/admin/components/legal-hold-dialog';
 import { SurgeryVideoDeleteDialog } from '@/features/admin/components/surgery-video-delete-dialog';
 import { ReadOnlyNotice } from '@/features/admin/components/read-only-notice';
 import { SurgeryVideoFilters } from '@/features/admin/components/surgery-video-filters';
@@ -87,7 +90,9 @@ export function SurgeryVideosPage() {
   const list = useSurgeryVideos(params);
   const release = useReleaseClaim();
   const remove = useDeleteSurgeryVideo();
+  const releaseHold = useReleaseHold();
   const [deleting, setDeleting] = useState<AdminVideo | null>(null);
+  const [holding, setHolding] = useState<AdminVideo | null>(null);
   const lang = currentLanguage();
 
   const caseName = (video: AdminVideo) =>
@@ -119,8 +124,18 @@ export function SurgeryVideosPage() {
     setDeleting(null);
   });
 
+  const releaseHoldFlight = useSingleFlight(async (video: AdminVideo) => {
+    try {
+      await releaseHold.mutateAsync(video.id);
+      toast('success', t('legalHold.released'));
+    } catch (error) {
+      // Released meanwhile: the list shows it as it now is.
+      toast(error instanceof ApiRequestError && error.code === 'NOT_FOUND' ? 'info' : 'error', errorText(error));
+    }
+  });
+
   const pages = pageCount(list.data?.total, SURGERY_VIDEO_PAGE_SIZE);
-  const busy = releaseFlight.pending || deleteFlight.pending;
+  const busy = releaseFlight.pending || deleteFlight.pending || releaseHoldFlight.pending;
 
   return (
     <Box sx={{ maxWidth: 1400, mx: 'auto', width: '100%' }}>
@@ -183,7 +198,13 @@ export function SurgeryVideosPage() {
                 </thead>
                 <tbody>
                   {result.data.map((video) => (
-                    <tr key={video.id} data-testid="surgery-video-row" data-video-id={video.id} data-status={video.status}>
+                    <tr
+                      key={video.id}
+                      data-testid="surgery-video-row"
+                      data-video-id={video.id}
+                      data-status={video.status}
+                      data-legal-hold={video.legalHold ? 'held' : undefined}
+                    >
                       <Box component="th" scope="row" sx={{ fontWeight: 600 }}>
                         {video.author.firstName} {video.author.lastName}
                       </Box>
@@ -191,6 +212,23 @@ export function SurgeryVideosPage() {
                       <td>{video.organ ? <OrganLabel organ={video.organ} /> : t('none')}</td>
                       <td>
                         <Chip size="small" label={t(`status.${video.status}`)} data-testid="surgery-video-status" />
+                        {video.legalHold && (
+                          <Box data-testid="surgery-video-legal-hold" sx={{ mt: 0.5, maxWidth: 260 }}>
+                            <Chip
+                              size="small"
+                              color="warning"
+                              variant="outlined"
+                              icon={<GavelOutlined aria-hidden />}
+                              label={t('legalHold.held')}
+                            />
+                            <Box
+                              component="span"
+                              sx={{ display: 'block', color: 'text.secondary', fontSize: 13, mt: 0.25, overflowWrap: 'anywhere' }}
+                            >
+                              {t('legalHold.since', { date: formatDateTime(video.legalHold.heldAt, lang), reason: video.legalHold.reason })}
+                            </Box>
+                          </Box>
+                        )}
                       </td>
                       <td>
                         <Chip
@@ -258,6 +296,31 @@ export function SurgeryVideosPage() {
                                 {t('actions.release')}
                               </PendingButton>
                             )}
+                            {video.legalHold ? (
+                              <PendingButton
+                                size="small"
+                                variant="outlined"
+                                pending={releaseHoldFlight.pending}
+                                disabled={busy}
+                                icon={<LockOpenOutlined aria-hidden />}
+                                onClick={() => void releaseHoldFlight.run(video)}
+                                aria-label={t('legalHold.releaseNamed', { name: caseName(video) })}
+                                data-testid="surgery-video-hold-release"
+                              >
+                                {t('legalHold.release')}
+                              </PendingButton>
+                            ) : (
+                              <Button
+                                size="small"
+                                disabled={busy}
+                                startIcon={<GavelOutlined aria-hidden />}
+                                onClick={() => setHolding(video)}
+                                aria-label={t('legalHold.placeNamed', { name: caseName(video) })}
+                                data-testid="surgery-video-hold"
+                              >
+                                {t('legalHold.place')}
+                              </Button>
+                            )}
                             <Button
                               size="small"
                               color="error"
@@ -287,6 +350,7 @@ export function SurgeryVideosPage() {
           </>
         )}
       </ListStates>
+      {holding && <LegalHoldDialog videoId={holding.id} caseName={caseName(holding)} onClose={() => setHolding(null)} />}
       {deleting && (
         <SurgeryVideoDeleteDialog
           caseName={caseName(deleting)}
