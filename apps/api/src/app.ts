@@ -64,6 +64,7 @@ import { createDashboardService } from './modules/dashboard/dashboard.service.ts
 import { contactRoutes } from './modules/contact/contact.routes.ts';
 import { createContactService } from './modules/contact/contact.service.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
+import { createStreamingService } from './modules/streaming/streaming.service.ts';
 import { createMediaService } from './modules/media/media.service.ts';
 import { createSignedUrls } from './modules/media/signed-urls.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
@@ -306,7 +307,9 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
   const comparisons = createComparisonService({ db, videos, bestCases });
   const bestCaseDrawings = createBestCaseDrawingService({ db, audit, clock });
   const dashboard = createDashboardService({ db, clock, timeZone: config.timeZone });
+  const streaming = createStreamingService({ db, queue, enabled: config.streaming.enabled });
   return {
+    streaming,
     scratch,
     review,
     uploads,
@@ -491,7 +494,13 @@ export async function buildApp(deps: AppDeps): Promise<{
       await v1.register(rppsRoutes({ rpps: services.rpps, rateLimit: config.rateLimitAuthPerMinute }));
       await v1.register(notificationRoutes({ notifications: services.notifications }));
       await v1.register(
-        mediaRoutes({ mediaService: services.mediaService, urls: services.urls, storage: deps.storage, audit: services.audit }),
+        mediaRoutes({
+          mediaService: services.mediaService,
+          urls: services.urls,
+          storage: deps.storage,
+          audit: services.audit,
+          streaming: services.streaming,
+        }),
       );
       await v1.register(vocabularyRoutes({ vocabularies: services.vocabularies }));
       await v1.register(videoRoutes({ videos: services.videos, lookupsPerHour: config.rateLimitLookupsPerHour }));

@@ -217,8 +217,17 @@ if (config.workers !== 'off') {
   const pipeline = { db: database.db, storage, uploads: services.uploads, scratch, mediaService, notifications, hub, config, log };
   const preparation = { service: services.preparation, jobs: services.preparationJobs };
   await queue.startWorkers(
-    createJobHandlers({ mailer, pipeline, housekeeping: services.housekeeping, preparation, analysis: services.analysis }),
+    createJobHandlers({
+      mailer,
+      pipeline,
+      housekeeping: services.housekeeping,
+      preparation,
+      analysis: services.analysis,
+      streaming: services.streaming,
+    }),
   );
+  // The ladders of the videos of before (an upgrade, STREAMING turned on), newest first.
+  if (config.streaming.enabled) await queue.send('streaming.backfill', {}, { singletonKey: 'backfill' });
 }
 closers.push(() => database.close());
 // Once start-up has settled (the first polls of the queue, the sockets, the demo's checks), what it

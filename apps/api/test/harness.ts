@@ -211,7 +211,14 @@ export async function createTestContext(
     };
     const preparation = { service: services.preparation, jobs: services.preparationJobs };
     await queue.startWorkers(
-      createJobHandlers({ mailer, pipeline, housekeeping: services.housekeeping, preparation, analysis: services.analysis }),
+      createJobHandlers({
+        mailer,
+        pipeline,
+        housekeeping: services.housekeeping,
+        preparation,
+        analysis: services.analysis,
+        streaming: services.streaming,
+      }),
     );
   }
   await services.vocabularies.seed();

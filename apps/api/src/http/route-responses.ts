@@ -271,6 +271,35 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'PUT /v1/notification/:id': json(notificationSchema, 'The notification after the change.'),
   'DELETE /v1/notification/:id': json(empty, 'The notification is deleted.'),
 
+  'GET /v1/media/:id/hls/*': {
+    kind: 'raw',
+    envelopeErrors: true,
+    responses: {
+      '200': {
+        description:
+          'The HLS ladder of a playable video (docs/streaming.md), under the signature of its MP4 (`u`, `exp`, `sig`): `master.m3u8`, then `<rung>/index.m3u8`, `<rung>/init.mp4` and `<rung>/seg-NNNNN.m4s`. Playlists come back with every URI signed alike, compressed (br, gzip) when asked; 404 NOT_FOUND for a wrong or expired signature, another path, or a ladder not ready yet.',
+        headers: {
+          'Cache-Control': {
+            type: 'string',
+            description: '`private, max-age=10` for a playlist, `private, max-age=31536000, immutable` for a segment.',
+          },
+        },
+        content: {
+          'application/vnd.apple.mpegurl': { schema: { type: 'string' } },
+          'video/mp4': { schema: { type: 'string', format: 'binary' } },
+        },
+      },
+      '206': {
+        description: 'The byte range of a segment asked for with `Range: bytes=start-end` (one range).',
+        headers: { 'Content-Range': { type: 'string', description: '`bytes start-end/size`' } },
+        content: { 'video/mp4': { schema: { type: 'string', format: 'binary' } } },
+      },
+      '416': {
+        description: 'The range is outside the segment; no body.',
+        headers: { 'Content-Range': { type: 'string', description: '`bytes */size`' } },
+      },
+    },
+  },
   'GET /v1/media/:id': {
     kind: 'raw',
     envelopeErrors: true,

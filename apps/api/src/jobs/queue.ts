@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { PgBoss, type Db as BossDb, type QueueOptions } from 'pg-boss';
+import { PgBoss, type Db as BossDb, type QueueOptions as BossQueueOptions, type QueuePolicy } from 'pg-boss';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { LEASE_SWEEP_CRON } from '@sutura/domain/claims';
@@ -23,6 +23,10 @@ export interface JobPayloads {
   'preparation.render': { videoId: string; attempt: number };
   /** Periodic: leases of the workflow stages that ran out go back to their pools. */
   'claims.sweep': Record<string, never>;
+  /** The HLS ladder of the video's current playable file (media-pipeline/ladder.ts). */
+  'video.ladder': { videoId: string };
+  /** Hourly and at start: a ladder job for every ready video without one, newest first. */
+  'streaming.backfill': Record<string, never>;
 }
 export type JobName = keyof JobPayloads;
 export const JOB_NAMES: JobName[] = [
@@ -33,9 +37,13 @@ export const JOB_NAMES: JobName[] = [
   'preparation.suggest',
   'preparation.render',
   'claims.sweep',
+  'video.ladder',
+  'streaming.backfill',
 ];
 
 const DEFAULT_HEARTBEAT_SECONDS = 60;
+
+type QueueOptions = BossQueueOptions & { policy?: QueuePolicy };
 
 /** Retries of every queue, and what differs per job. */
 const QUEUE_OPTIONS: Record<JobName, QueueOptions> = {
@@ -50,12 +58,24 @@ const QUEUE_OPTIONS: Record<JobName, QueueOptions> = {
   // handler is idempotent and records its result once (see modules/preparation/preparation.jobs.ts).
   'preparation.render': { retryLimit: 3, retryDelay: 10, retryBackoff: true, expireInSeconds: 12 * 3600, heartbeatSeconds: 60 },
   'claims.sweep': { retryLimit: 0, expireInSeconds: 300 },
+  // One waiting or running job per video (its id is the key): a backfill never queues a second one.
+  // A worker that dies hands the job over by the heartbeat; the rungs already stored are kept.
+  'video.ladder': {
+    policy: 'exclusive',
+    retryLimit: 3,
+    retryDelay: 60,
+    retryBackoff: true,
+    expireInSeconds: 24 * 3600,
+    heartbeatSeconds: 60,
+  },
+  'streaming.backfill': { policy: 'exclusive', retryLimit: 1, retryDelay: 300, expireInSeconds: 3600 },
 };
 /** The periodic jobs and their cron, UTC (pg-boss keeps one schedule per name, whatever the processes). */
 const SCHEDULES: Partial<Record<JobName, string>> = {
   'uploads.expire': '7 * * * *',
   'storage.sweep': '17 3 * * *',
   'claims.sweep': LEASE_SWEEP_CRON,
+  'streaming.backfill': '41 * * * *',
 };
 
 /** What a handler knows about the attempt it runs: the last one may record a final failure. */
@@ -99,6 +119,10 @@ function transactionClient(tx: JobTransaction): BossDb {
 export interface SendOptions {
   /** Enqueue within this transaction (the state change that makes the job needed). */
   tx?: JobTransaction;
+  /** At most one waiting or running job of this key (queues with the `exclusive` policy). */
+  singletonKey?: string;
+  /** Taken before the jobs of a lower priority (default 0), oldest first within one. */
+  priority?: number;
 }
 
 export interface Queue {
@@ -144,15 +168,20 @@ export async function createQueue(
   for (const name of JOB_NAMES) {
     const options = QUEUE_OPTIONS[name].heartbeatSeconds ? { ...QUEUE_OPTIONS[name], heartbeatSeconds: heartbeat } : QUEUE_OPTIONS[name];
     await boss.createQueue(name, options);
-    // A queue made by an earlier version or setting takes the options of now.
-    await boss.updateQueue(name, options);
+    // A queue made by an earlier version or setting takes the options of now (its policy stays).
+    const { policy: _policy, ...changeable } = options;
+    await boss.updateQueue(name, changeable);
   }
   if (maintain) for (const [name, cron] of Object.entries(SCHEDULES)) await boss.schedule(name, cron, {});
   return {
     async send(name, payload, options = {}) {
       const requestId = workContext.getStore()?.requestId;
       const data = requestId ? { ...payload, requestId } : payload;
-      await boss.send(name, data as object, options.tx ? { db: transactionClient(options.tx) } : {});
+      await boss.send(name, data as object, {
+        ...(options.tx ? { db: transactionClient(options.tx) } : {}),
+        ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+        ...(options.priority ? { priority: options.priority } : {}),
+      });
     },
     async startWorkers(handlers) {
       for (const name of JOB_NAMES) {

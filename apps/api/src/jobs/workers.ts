@@ -6,6 +6,8 @@ import type { UploadHousekeeping } from '../modules/videos/upload-housekeeping.t
 import type { AnalysisService } from '../modules/analysis/analysis.service.ts';
 import type { PreparationJobs } from '../modules/preparation/preparation.jobs.ts';
 import type { PreparationService } from '../modules/preparation/preparation.service.ts';
+import { makeLadder } from '../media-pipeline/ladder.ts';
+import type { StreamingService } from '../modules/streaming/streaming.service.ts';
 
 /** The handler of every job; each is safe to run twice. */
 export function createJobHandlers(deps: {
@@ -14,6 +16,7 @@ export function createJobHandlers(deps: {
   housekeeping: UploadHousekeeping;
   preparation: { service: PreparationService; jobs: PreparationJobs };
   analysis: Pick<AnalysisService, 'tidyExpiredLeases'>;
+  streaming: Pick<StreamingService, 'ladderNeeded' | 'backfill'>;
 }): JobHandlers {
   const { preparation } = deps;
   return {
@@ -30,6 +33,7 @@ export function createJobHandlers(deps: {
       try {
         await processVideo(deps.pipeline, videoId, { signal: attempt.signal });
         await preparation.jobs.afterSourceProcessed(videoId);
+        await deps.streaming.ladderNeeded(videoId);
       } catch (err) {
         // After the last try the video is marked failed with its source kept, so that the author
         // can ask for a retry; before it, pg-boss tries again (and after a shutdown, too).
@@ -43,11 +47,19 @@ export function createJobHandlers(deps: {
     'preparation.render': async ({ videoId, attempt: submit }, attempt) => {
       try {
         await preparation.jobs.render(videoId, submit, attempt.signal);
+        await deps.streaming.ladderNeeded(videoId);
       } catch (err) {
         // The editor's work is kept; after the last try it goes back to them for a new submit.
         if (attempt.lastAttempt && !attempt.signal.aborted) await preparation.jobs.renderFailed(videoId, submit);
         throw err;
       }
+    },
+    'video.ladder': async ({ videoId }, attempt) => {
+      // The file may change while its ladder is made (a new render): then the new one's ladder too.
+      while ((await makeLadder(deps.pipeline, videoId, { signal: attempt.signal })) === 'made' && !attempt.signal.aborted);
+    },
+    'streaming.backfill': async () => {
+      await deps.streaming.backfill();
     },
     'claims.sweep': async () => {
       await preparation.service.tidyExpiredLeases();
