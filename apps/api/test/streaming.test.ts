@@ -283,13 +283,15 @@ describe('delivery', () => {
     }
   });
 
-  it('answers 404 until the ladder is ready (the player plays the MP4 meanwhile)', async () => {
+  it('answers 204 for the master playlist until the ladder is ready (the player plays the MP4 meanwhile)', async () => {
     const [row] = await ctx.database.db.select().from(videoLadders).where(eq(videoLadders.mediaId, ready.mediaId));
     await ctx.database.db.update(videoLadders).set({ status: 'working' }).where(eq(videoLadders.mediaId, ready.mediaId));
     try {
-      const res = await ctx.inject({ method: 'GET', url: hlsUrl(await videoUrlOf(author.token, ready.id)) });
-      expect(res.statusCode).toBe(404);
-      expect(res.json().error.code).toBe('NOT_FOUND');
+      const url = hlsUrl(await videoUrlOf(author.token, ready.id));
+      const res = await ctx.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(204);
+      expect(res.body).toBe('');
+      expect((await ctx.inject({ method: 'GET', url: url.replace('master.m3u8', 'src/init.mp4') })).statusCode).toBe(404);
     } finally {
       await ctx.database.db.update(videoLadders).set({ status: row!.status }).where(eq(videoLadders.mediaId, ready.mediaId));
     }

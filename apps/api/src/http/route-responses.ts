@@ -277,7 +277,7 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
     responses: {
       '200': {
         description:
-          'The HLS ladder of a playable video (docs/streaming.md), under the signature of its MP4 (`u`, `exp`, `sig`): `master.m3u8`, then `<rung>/index.m3u8`, `<rung>/init.mp4` and `<rung>/seg-NNNNN.m4s`. Playlists come back with every URI signed alike, compressed (br, gzip) when asked; 404 NOT_FOUND for a wrong or expired signature, another path, or a ladder not ready yet.',
+          'The HLS ladder of a playable video (docs/streaming.md), under the signature of its MP4 (`u`, `exp`, `sig`): `master.m3u8`, then `<rung>/index.m3u8`, `<rung>/init.mp4` and `<rung>/seg-NNNNN.m4s`. Playlists come back with every URI signed alike, compressed (br, gzip) when asked; 404 NOT_FOUND for a wrong or expired signature or another path.',
         headers: {
           'Cache-Control': {
             type: 'string',
@@ -289,6 +289,7 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
           'video/mp4': { schema: { type: 'string', format: 'binary' } },
         },
       },
+      '204': { description: 'The master playlist of a video without a ready ladder (yet, or STREAMING=off): play the MP4.' },
       '206': {
         description: 'The byte range of a segment asked for with `Range: bytes=start-end` (one range).',
         headers: { 'Content-Range': { type: 'string', description: '`bytes start-end/size`' } },

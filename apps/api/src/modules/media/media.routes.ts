@@ -136,7 +136,12 @@ export function mediaRoutes(deps: {
         const file = request.params['*'];
         if (!deps.urls.verify(request.params.id, u, exp, sig) || !LADDER_FILE.test(file)) throw new AppError('NOT_FOUND');
         const row = await deps.mediaService.get(request.params.id);
-        if (!row?.videoId || !(await deps.streaming.isReady(row.id))) throw new AppError('NOT_FOUND');
+        if (!row?.videoId) throw new AppError('NOT_FOUND');
+        if (!(await deps.streaming.isReady(row.id))) {
+          // No ladder yet (or STREAMING=off): the player plays the MP4, without a refused request in its console.
+          if (file === MASTER_PLAYLIST) return reply.header('cache-control', 'private, no-store').status(204).send();
+          throw new AppError('NOT_FOUND');
+        }
         const key = `${ladderPrefix(row.videoId, row.id)}/${file}`;
         const size = await deps.storage.size(key);
         if (size === undefined) throw new AppError('NOT_FOUND');
