@@ -518,6 +518,7 @@ export async function buildApp(deps: AppDeps): Promise<{
       );
       await v1.register(
         adminRoutes({
+          streaming: services.streaming,
           admin: services.admin,
           auditLog: services.auditLog,
           audit: services.audit,

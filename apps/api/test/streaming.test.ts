@@ -329,6 +329,16 @@ describe('operations', () => {
     expect((await ctx.services.streaming.progress()).left).toBe(after.left - 1);
   });
 
+  it('shows an administrator (and copil) how many ladders are left, nobody else', async () => {
+    const admin = await ctx.createUser('administrator');
+    const res = await ctx.inject({ method: 'GET', url: '/v1/admin/streaming', token: admin.token });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual(await ctx.services.streaming.progress());
+    expect(res.json().data).toMatchObject({ enabled: true, ready: expect.any(Number), left: expect.any(Number) });
+    expect((await ctx.inject({ method: 'GET', url: '/v1/admin/streaming', token: author.token })).statusCode).toBe(403);
+    expect((await ctx.inject({ method: 'GET', url: '/v1/admin/streaming' })).statusCode).toBe(401);
+  });
+
   it('deleting the video deletes its ladder', async () => {
     expect((await keysUnder(`videos/${ready.id}/hls`)).length).toBeGreaterThan(4);
     const res = await ctx.inject({ method: 'DELETE', url: `/v1/videos/${ready.id}`, token: author.token });
