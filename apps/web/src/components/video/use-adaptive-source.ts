@@ -80,8 +80,9 @@ export function useAdaptiveSource(
       }
       if (HlsClass?.isSupported()) {
         const hls = new HlsClass({
-          // The first rung by the bandwidth measured on the playlists, then by every segment.
-          startLevel: -1,
+          // The lowest rung first (its first segment arrives in a fraction of a second on 4G), then
+          // the rung the bandwidth measured on every segment carries.
+          startLevel: 0,
           capLevelToPlayerSize: false,
           maxBufferLength: 30,
           backBufferLength: 60,
