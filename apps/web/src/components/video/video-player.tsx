@@ -360,6 +360,7 @@ export function VideoPlayer({
       : playingLabel
         ? t('player.qualityAutoCurrent', { value: playingLabel })
         : t('player.qualityAuto');
+  const shortQualityLabel = adaptive.pinned !== null ? `${adaptive.pinned}p` : playingLabel || t('player.qualityAuto');
   const pinQuality = (height: number | null) => {
     adaptive.pin(height);
     setQualityAnchor(null);
@@ -496,7 +497,12 @@ export function VideoPlayer({
             </IconButton>
           </ControlTip>
           <ControlTip title={`${t(muted ? 'player.unmute' : 'player.mute')} (M)`}>
-            <IconButton aria-label={t(muted ? 'player.unmute' : 'player.mute')} onClick={toggleMute} sx={controlSx}>
+            {/* A phone has its volume buttons: on one, with a quality to choose, the bar keeps its room for that. */}
+            <IconButton
+              aria-label={t(muted ? 'player.unmute' : 'player.mute')}
+              onClick={toggleMute}
+              sx={{ ...controlSx, display: { xs: adaptive.qualities.length > 1 ? 'none' : 'inline-flex', sm: 'inline-flex' } }}
+            >
               {muted || volume === 0 ? <VolumeOff /> : <VolumeUp />}
             </IconButton>
           </ControlTip>
@@ -557,7 +563,13 @@ export function VideoPlayer({
                   onClick={(e) => setQualityAnchor(e.currentTarget)}
                   sx={{ ...controlSx, minWidth: 48, minHeight: 40, px: 1, whiteSpace: 'nowrap' }}
                 >
-                  {qualityLabel}
+                  <Box component="span" sx={{ display: { xs: 'none', sm: 'inline' } }}>
+                    {qualityLabel}
+                  </Box>
+                  {/* A phone's control bar has room for the rung alone. */}
+                  <Box component="span" sx={{ display: { xs: 'inline', sm: 'none' } }}>
+                    {shortQualityLabel}
+                  </Box>
                 </Button>
               </ControlTip>
               <Menu
