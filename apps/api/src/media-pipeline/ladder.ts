@@ -398,10 +398,13 @@ export async function makeLadder(deps: LadderDeps, videoId: string, opts: { sign
         const { files: _files, ...rung } = described;
         done.set(plan.name, { ...rung, bytes });
         before += weight(plan);
-        await db
+        const [still] = await db
           .update(videoLadders)
           .set({ rungs: plans.filter((p) => done.has(p.name)).map((p) => done.get(p.name)!), progress: Math.floor((100 * before) / total) })
-          .where(eq(videoLadders.mediaId, mediaId));
+          .where(eq(videoLadders.mediaId, mediaId))
+          .returning({ mediaId: videoLadders.mediaId });
+        // The video (or this file of it) was deleted meanwhile: nothing more is written for it.
+        if (!still) return null;
         log.debug({ videoId, rung: plan.name, bytes }, 'ladder: rung stored');
       }
       const rungs = plans.map((p) => done.get(p.name)!);
@@ -410,6 +413,10 @@ export async function makeLadder(deps: LadderDeps, videoId: string, opts: { sign
       return { rungs, bytes: rungs.reduce((s, r) => s + r.bytes, 0) + size };
     }),
   );
+  if (!made) {
+    await storage.deletePrefix(prefix);
+    return 'skipped';
+  }
   const [ready] = await db
     .update(videoLadders)
     .set({
