@@ -163,6 +163,7 @@ describe('the ladder plan', () => {
 
 describe('the ladder job', () => {
   it('makes the stored file and a 360p rung, segments aligned on the same frames', { timeout: 120_000 }, async () => {
+    expect(ctx.storage.kind).toBe(process.env.TEST_STORAGE === 's3' ? 's3' : 'local');
     expect(await makeLadder(deps(), ready.id)).toBe('made');
     const [row] = await ctx.database.db.select().from(videoLadders).where(eq(videoLadders.mediaId, ready.mediaId));
     expect(row!.status).toBe('ready');
