@@ -124,4 +124,12 @@ test('a case plays from its HLS ladder: a quality pinned, ?t= and seeks land on 
   const button = await player.getByTestId('player-quality').boundingBox();
   expect(button!.x + button!.width).toBeLessThanOrEqual(390);
   await context.close();
+
+  // The administrator sees the ladders made and left (none left: this one is made).
+  const admin = await signedIn(browser, cast.admin);
+  await openPage(admin.page, '/admin', admin.page.getByTestId('admin-page'));
+  await expect(admin.page.getByTestId('admin-streaming')).toHaveText(
+    /^Diffusion adaptative : \d+ vidéos? prêtes?, aucune ne reste à préparer\.$/,
+  );
+  await admin.context.close();
 });
