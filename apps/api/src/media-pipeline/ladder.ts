@@ -344,8 +344,10 @@ export async function makeLadder(deps: LadderDeps, videoId: string, opts: { sign
   const done = new Map((existing?.rungs ?? []).map((r) => [r.name, r]));
   const prefix = ladderPrefix(videoId, mediaId);
   const tools = { ffprobePath: config.ffprobePath, ...(opts.signal ? { signal: opts.signal } : {}) };
-  // A ladder takes about as much as the file (the rungs below it add a third or less).
-  const made = await deps.scratch.withDir(`ladder-${videoId}-`, file.size * 2, (work) =>
+  // One rung at a time is in the work folder (the `src` rung, the largest, about the file's size),
+  // and on S3 a copy of the file beside it.
+  const room = Math.ceil(file.size * (storage.kind === 's3' ? 2.1 : 1.1));
+  const made = await deps.scratch.withDir(`ladder-${videoId}-`, room, (work) =>
     storage.withLocalFile(file.storageKey, deps.scratch, async (source) => {
       const caps = await ffmpegCapabilities({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
       const picture = { width: file.width ?? 0, height: file.height ?? 0 };
