@@ -71,6 +71,7 @@ import { createDashboardService } from './modules/dashboard/dashboard.service.ts
 import { contactRoutes } from './modules/contact/contact.routes.ts';
 import { createContactService } from './modules/contact/contact.service.ts';
 import { mediaRoutes } from './modules/media/media.routes.ts';
+import { createStreamingService } from './modules/streaming/streaming.service.ts';
 import { createMediaService } from './modules/media/media.service.ts';
 import { createSignedUrls } from './modules/media/signed-urls.ts';
 import { notificationRoutes } from './modules/notifications/notifications.routes.ts';
@@ -353,8 +354,10 @@ export function createServices(deps: AppDeps, hub: RealtimeHub & RoleRooms) {
     notifications,
     sso,
   });
+  const streaming = createStreamingService({ db, queue, enabled: config.streaming.enabled });
   return {
     dataExport,
+    streaming,
     scratch,
     review,
     uploads,
@@ -543,7 +546,13 @@ export async function buildApp(deps: AppDeps): Promise<{
       await v1.register(notificationRoutes({ notifications: services.notifications }));
       await v1.register(dataExportRoutes({ dataExport: services.dataExport }));
       await v1.register(
-        mediaRoutes({ mediaService: services.mediaService, urls: services.urls, storage: deps.storage, audit: services.audit }),
+        mediaRoutes({
+          mediaService: services.mediaService,
+          urls: services.urls,
+          storage: deps.storage,
+          audit: services.audit,
+          streaming: services.streaming,
+        }),
       );
       await v1.register(vocabularyRoutes({ vocabularies: services.vocabularies }));
       await v1.register(videoRoutes({ videos: services.videos, lookupsPerHour: config.rateLimitLookupsPerHour }));
@@ -564,6 +573,7 @@ export async function buildApp(deps: AppDeps): Promise<{
       );
       await v1.register(
         adminRoutes({
+          streaming: services.streaming,
           admin: services.admin,
           auditLog: services.auditLog,
           audit: services.audit,

@@ -70,6 +70,11 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   FFMPEG_PATH: z.string().optional(),
   FFPROBE_PATH: z.string().optional(),
+  /** `on` (rungs 720 and 360), `off`, or the heights of the rungs below the stored video (`1080,720,480,360`). */
+  STREAMING: z
+    .string()
+    .default('on')
+    .refine((v) => v === 'on' || v === 'off' || /^\d{3,4}(,\d{3,4})*$/.test(v), 'on, off, or heights such as 720,360'),
   VAPID_PUBLIC_KEY: z.string().min(40).optional(),
   VAPID_PRIVATE_KEY: z.string().min(20).optional(),
   VAPID_SUBJECT: z
@@ -171,6 +176,8 @@ export type Config = {
   /** The ffmpeg and ffprobe binaries of the media pipeline: FFMPEG_PATH, else on PATH, else the npm-shipped ones. */
   ffmpegPath: string;
   ffprobePath: string;
+  /** The HLS ladder (docs/streaming.md): off, or the heights of its encoded rungs, tallest first. */
+  streaming: { enabled: false } | { enabled: true; rungs: number[] };
   trustProxy: boolean | number | string;
   /** IANA name of the installation's time zone: months and days are counted on its clock (docs/statistics.md). */
   timeZone: string;
@@ -289,6 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     ffmpegPath: locateTool('ffmpeg', e.FFMPEG_PATH).path,
     ffprobePath: locateTool('ffprobe', e.FFPROBE_PATH).path,
+    streaming: parseStreaming(e.STREAMING),
     s3: e.S3_BUCKET
       ? {
           endpoint: e.S3_ENDPOINT,
@@ -333,4 +341,11 @@ function persistedSecret(dataDir: string): string {
   const secret = randomBytes(48).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+/** The rungs of the HLS ladder under the stored video itself; 720 and 360 unless told. */
+export function parseStreaming(value: string): Config['streaming'] {
+  if (value === 'off') return { enabled: false };
+  const heights = value === 'on' ? [720, 360] : value.split(',').map(Number);
+  return { enabled: true, rungs: [...new Set(heights)].filter((h) => h >= 144 && h <= 2160).sort((a, b) => b - a) };
 }

@@ -225,8 +225,11 @@ if (config.workers !== 'off') {
       analysis: services.analysis,
       retention: services.retention,
       dataExport: services.dataExport,
+      streaming: services.streaming,
     }),
   );
+  // The ladders of the videos of before (an upgrade, STREAMING turned on), newest first.
+  if (config.streaming.enabled) await queue.send('streaming.backfill', {}, { singletonKey: 'backfill' });
 }
 closers.push(() => database.close());
 // Once start-up has settled (the first polls of the queue, the sockets, the demo's checks), what it

@@ -349,6 +349,33 @@ describe.skipIf(!enabled)('Sutura as a cluster behind nginx', () => {
     expect(tampered.status).toBe(404);
   }, 120_000);
 
+  it('plays the ladder the worker made through both API processes and nginx', async () => {
+    expect(readyVideo1).toBeDefined();
+    // The signed link may have been issued a while ago: a fresh one.
+    const detail = await call(base.proxy(), 'GET', `/videos/${readyVideo1!.id}`, learner);
+    const url = (detail.json!.data as { videoUrl: string }).videoUrl;
+    const master = url.replace('?', '/hls/master.m3u8?');
+    await waitUntil('the ladder', async () => ((await fetch(`${base.proxy()}${master}`)).status === 200 ? true : undefined), 90_000);
+    const playlist = await (await fetch(`${base.a()}${master}`)).text();
+    const rung = playlist.split('\n').find((line) => line.startsWith('src/index.m3u8?'))!;
+    expect(rung).toBeTruthy();
+    const prefix = master.slice(0, master.indexOf('master.m3u8'));
+    const segments = (await (await fetch(`${base.b()}${prefix}${rung}`)).text()).split('\n').filter((l) => l.startsWith('seg-'));
+    expect(segments.length).toBeGreaterThan(0);
+    const bodies: string[] = [];
+    for (const origin of [base.a(), base.b(), base.proxy()]) {
+      const res = await fetch(`${origin}${prefix}src/${segments[0]}`);
+      expect(res.status, origin).toBe(200);
+      expect(res.headers.get('content-type')).toBe('video/mp4');
+      bodies.push(
+        createHash('sha256')
+          .update(Buffer.from(await res.arrayBuffer()))
+          .digest('hex'),
+      );
+    }
+    expect(new Set(bodies).size).toBe(1);
+  }, 120_000);
+
   it('renders once a preparation submitted through B', async () => {
     const videoId = await readyVideo(learner, await readFile(clip));
     const sent = await call(base.a(), 'POST', `/videos/${videoId}/send`, learner, { priority: false });

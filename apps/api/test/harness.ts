@@ -220,6 +220,7 @@ export async function createTestContext(
         analysis: services.analysis,
         retention: services.retention,
         dataExport: services.dataExport,
+        streaming: services.streaming,
       }),
     );
   }

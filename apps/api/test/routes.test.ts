@@ -71,6 +71,8 @@ const PUBLIC_ROUTES = [
   'POST /v1/auth/sso/pending/link',
   // The signature in the URL is the access check.
   'GET /v1/media/:id',
+  'GET /v1/media/:id/hls/:file',
+  'GET /v1/media/:id/hls/:rung/:file',
   'GET /v1/vocabularies/specialties',
   'GET /v1/vocabularies/organs',
   'GET /v1/vocabularies/surgeries',
@@ -84,6 +86,8 @@ const BY_ID: Record<string, (id: string, viewer: Person) => { query?: string; bo
   'PUT /v1/notification/:id': (id) => ({ body: { id, status: 'read' } }),
   'DELETE /v1/notification/:id': () => ({}),
   'GET /v1/media/:id': (id, viewer) => ({ query: ctx.services.urls.url(id, viewer.id).split('?')[1] }),
+  'GET /v1/media/:id/hls/:file': (id, viewer) => ({ query: ctx.services.urls.url(id, viewer.id).split('?')[1] }),
+  'GET /v1/media/:id/hls/:rung/:file': (id, viewer) => ({ query: ctx.services.urls.url(id, viewer.id).split('?')[1] }),
   'GET /v1/videos/:id': () => ({}),
   'PUT /v1/videos/:id': () => ({ body: { equipmentBrand: 'Intuitive' } }),
   'DELETE /v1/videos/:id': () => ({}),

@@ -31,6 +31,17 @@ export const adminCountsSchema = z.object({
 });
 export type AdminCounts = z.infer<typeof adminCountsSchema>;
 
+/** The HLS ladders of the installation (docs/streaming.md): how many videos have theirs, how many are left. */
+export const adminStreamingSchema = z.object({
+  /** STREAMING is not `off`. */
+  enabled: z.boolean(),
+  /** Ready videos whose playable file has its ladder. */
+  ready: z.number(),
+  /** Ready videos whose ladder is still to be made (in the background, newest first); 0 when off. */
+  left: z.number(),
+});
+export type AdminStreaming = z.infer<typeof adminStreamingSchema>;
+
 /** The video status each waiting card's list opens on (the surgery videos page filters on it). */
 export const WAITING_STATUSES = {
   waitingPreparation: 'pending_preparation',

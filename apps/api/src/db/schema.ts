@@ -1206,3 +1206,49 @@ export const dataExports = pgTable(
       .where(sql`status in ('queued', 'running')`),
   ],
 );
+
+/** One rung of a video's HLS ladder, as its master playlist announces it. */
+export interface LadderRung {
+  /** Its folder under the ladder: `src` (the stored video, segmented as it is) or `<height>p`. */
+  name: string;
+  width: number;
+  height: number;
+  /** Peak and average bits per second over its segments. */
+  bandwidth: number;
+  averageBandwidth: number;
+  /** RFC 6381 codecs of its segments (`avc1.640028,mp4a.40.2`). */
+  codecs: string;
+  frameRate: number | null;
+  bytes: number;
+}
+
+/**
+ * The HLS ladder of a video's playable file (docs/streaming.md): fMP4 segments under
+ * `videos/<videoId>/hls/<mediaId>/`, made by the job `video.ladder` after the file exists. `rungs`
+ * lists the rungs already stored, so that a job that died resumes at the next one; the master
+ * playlist is written last, with `status` 'ready'.
+ */
+export const videoLadders = pgTable(
+  'video_ladders',
+  {
+    /** The playable file (`videos.video_media_id`) the ladder was cut from: a new render, a new ladder. */
+    mediaId: uuid('media_id')
+      .primaryKey()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    videoId: uuid('video_id')
+      .notNull()
+      .references(() => videos.id, { onDelete: 'cascade' }),
+    /** 'working' until the master playlist is stored, then 'ready'. */
+    status: text('status').notNull().default('working'),
+    progress: smallint('progress').notNull().default(0),
+    rungs: jsonb('rungs').$type<LadderRung[]>().notNull().default([]),
+    /** Bytes of every stored object of the ladder, and of the MP4 it was cut from. */
+    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+    sourceBytes: bigint('source_bytes', { mode: 'number' }).notNull().default(0),
+    /** Worker time spent on it, over every attempt (ms). */
+    workMs: integer('work_ms').notNull().default(0),
+    createdAt: createdAt(),
+    readyAt: timestamp('ready_at', { withTimezone: true }),
+  },
+  (t) => [index('video_ladders_video').on(t.videoId)],
+);

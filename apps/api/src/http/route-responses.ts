@@ -10,7 +10,7 @@ import {
 } from '@sutura/domain/best-cases';
 import { adminVideoListSchema, adminVocabulariesSchema } from '@sutura/domain/admin-catalog';
 import { comparisonChoicesSchema, comparisonSchema } from '@sutura/domain/comparison';
-import { adminCountsSchema, adminUserListResponse, adminUserSchema, auditListResponse } from '@sutura/domain/admin';
+import { adminCountsSchema, adminStreamingSchema, adminUserListResponse, adminUserSchema, auditListResponse } from '@sutura/domain/admin';
 import {
   analysisResultSchema,
   commentSchema,
@@ -189,6 +189,41 @@ const cohortCsvResponse: OpenApiResponse = {
   content: { 'text/csv': { schema: { type: 'string' } } },
 };
 
+/** The files of an HLS ladder (docs/streaming.md): the master playlist, and each rung's. */
+const LADDER_ANSWER: RouteAnswer = {
+  kind: 'raw',
+  envelopeErrors: true,
+  responses: {
+    '200': {
+      description:
+        'The HLS ladder of a playable video (docs/streaming.md), under the signature of its MP4 (`u`, `exp`, `sig`): `master.m3u8`, then `<rung>/index.m3u8`, `<rung>/init.mp4` and `<rung>/seg-NNNNN.m4s`. Playlists come back with every URI signed alike, compressed (br, gzip) when asked; 404 NOT_FOUND for a wrong or expired signature or another path.',
+      headers: {
+        'Cache-Control': {
+          type: 'string',
+          description: '`private, max-age=10` for a playlist, `private, max-age=31536000, immutable` for a segment.',
+        },
+      },
+      content: {
+        'application/vnd.apple.mpegurl': { schema: { type: 'string' } },
+        'video/mp4': { schema: { type: 'string', format: 'binary' } },
+      },
+    },
+    '204': {
+      description: 'The master playlist of a video without a ready ladder (yet, or STREAMING=off): play the MP4.',
+      headers: { 'Cache-Control': { type: 'string', description: '`private, no-store`: the ladder may be ready at the next ask.' } },
+    },
+    '206': {
+      description: 'The byte range of a segment asked for with `Range: bytes=start-end` (one range).',
+      headers: { 'Content-Range': { type: 'string', description: '`bytes start-end/size`' } },
+      content: { 'video/mp4': { schema: { type: 'string', format: 'binary' } } },
+    },
+    '416': {
+      description: 'The range is outside the segment; no body.',
+      headers: { 'Content-Range': { type: 'string', description: '`bytes */size`' } },
+    },
+  },
+};
+
 export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'GET /v1/legal/operator': json(
     z.record(z.string(), z.string().nullable()),
@@ -287,6 +322,8 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
   'PUT /v1/notification/:id': json(notificationSchema, 'The notification after the change.'),
   'DELETE /v1/notification/:id': json(empty, 'The notification is deleted.'),
 
+  'GET /v1/media/:id/hls/:file': LADDER_ANSWER,
+  'GET /v1/media/:id/hls/:rung/:file': LADDER_ANSWER,
   'GET /v1/media/:id': {
     kind: 'raw',
     envelopeErrors: true,
@@ -469,6 +506,7 @@ export const ROUTE_ANSWERS: Record<string, RouteAnswer> = {
     'The case and its files are deleted.',
   ),
   'GET /v1/admin/counts': json(adminCountsSchema, "The administration's counts."),
+  'GET /v1/admin/streaming': json(adminStreamingSchema, 'The HLS ladders made and left to make.'),
   'GET /v1/admin/users': json(adminUserListResponse, 'People, filtered and paged.'),
   'PUT /v1/admin/users/:id/roles': json(adminUserSchema, 'The person with their new roles (applied at once to their open sessions).'),
   'PUT /v1/admin/users/:id/active': json(adminUserSchema, 'The person, deactivated (sessions ended) or active again.'),

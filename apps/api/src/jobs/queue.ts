@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { PgBoss, type Db as BossDb, type QueueOptions } from 'pg-boss';
+import { PgBoss, type Db as BossDb, type QueueOptions as BossQueueOptions, type QueuePolicy } from 'pg-boss';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { LEASE_SWEEP_CRON } from '@sutura/domain/claims';
@@ -29,6 +29,10 @@ export interface JobPayloads {
   'data-export.build': { exportId: string };
   /** Hourly: copies of data past their seven days lose their ZIP. */
   'data-export.expire': Record<string, never>;
+  /** The HLS ladder of the video's current playable file (media-pipeline/ladder.ts). */
+  'video.ladder': { videoId: string };
+  /** Hourly and at start: a ladder job for every ready video without one, newest first. */
+  'streaming.backfill': Record<string, never>;
 }
 export type JobName = keyof JobPayloads;
 export const JOB_NAMES: JobName[] = [
@@ -42,9 +46,13 @@ export const JOB_NAMES: JobName[] = [
   'retention.apply',
   'data-export.build',
   'data-export.expire',
+  'video.ladder',
+  'streaming.backfill',
 ];
 
 const DEFAULT_HEARTBEAT_SECONDS = 60;
+
+type QueueOptions = BossQueueOptions & { policy?: QueuePolicy };
 
 /** Retries of every queue, and what differs per job. */
 const QUEUE_OPTIONS: Record<JobName, QueueOptions> = {
@@ -64,6 +72,17 @@ const QUEUE_OPTIONS: Record<JobName, QueueOptions> = {
   // Tens of GB read and written once: hours at worst; a dead process hands it on by the heartbeat.
   'data-export.build': { retryLimit: 2, retryDelay: 60, retryBackoff: true, expireInSeconds: 12 * 3600, heartbeatSeconds: 60 },
   'data-export.expire': { retryLimit: 1, retryDelay: 300, expireInSeconds: 3600 },
+  // One waiting or running job per video (its id is the key): a backfill never queues a second one.
+  // A worker that dies hands the job over by the heartbeat; the rungs already stored are kept.
+  'video.ladder': {
+    policy: 'exclusive',
+    retryLimit: 3,
+    retryDelay: 60,
+    retryBackoff: true,
+    expireInSeconds: 24 * 3600,
+    heartbeatSeconds: 60,
+  },
+  'streaming.backfill': { policy: 'exclusive', retryLimit: 1, retryDelay: 300, expireInSeconds: 3600 },
 };
 /** The periodic jobs and their cron, UTC (pg-boss keeps one schedule per name, whatever the processes). */
 const SCHEDULES: Partial<Record<JobName, string>> = {
@@ -72,6 +91,7 @@ const SCHEDULES: Partial<Record<JobName, string>> = {
   'claims.sweep': LEASE_SWEEP_CRON,
   'retention.apply': '37 2 * * *',
   'data-export.expire': '27 * * * *',
+  'streaming.backfill': '41 * * * *',
 };
 
 /** What a handler knows about the attempt it runs: the last one may record a final failure. */
@@ -115,6 +135,10 @@ function transactionClient(tx: JobTransaction): BossDb {
 export interface SendOptions {
   /** Enqueue within this transaction (the state change that makes the job needed). */
   tx?: JobTransaction;
+  /** At most one waiting or running job of this key (queues with the `exclusive` policy). */
+  singletonKey?: string;
+  /** Taken before the jobs of a lower priority (default 0), oldest first within one. */
+  priority?: number;
 }
 
 export interface Queue {
@@ -160,15 +184,20 @@ export async function createQueue(
   for (const name of JOB_NAMES) {
     const options = QUEUE_OPTIONS[name].heartbeatSeconds ? { ...QUEUE_OPTIONS[name], heartbeatSeconds: heartbeat } : QUEUE_OPTIONS[name];
     await boss.createQueue(name, options);
-    // A queue made by an earlier version or setting takes the options of now.
-    await boss.updateQueue(name, options);
+    // A queue made by an earlier version or setting takes the options of now (its policy stays).
+    const { policy: _policy, ...changeable } = options;
+    await boss.updateQueue(name, changeable);
   }
   if (maintain) for (const [name, cron] of Object.entries(SCHEDULES)) await boss.schedule(name, cron, {});
   return {
     async send(name, payload, options = {}) {
       const requestId = workContext.getStore()?.requestId;
       const data = requestId ? { ...payload, requestId } : payload;
-      await boss.send(name, data as object, options.tx ? { db: transactionClient(options.tx) } : {});
+      await boss.send(name, data as object, {
+        ...(options.tx ? { db: transactionClient(options.tx) } : {}),
+        ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+        ...(options.priority ? { priority: options.priority } : {}),
+      });
     },
     async startWorkers(handlers) {
       for (const name of JOB_NAMES) {

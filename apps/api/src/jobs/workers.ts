@@ -8,6 +8,8 @@ import type { PreparationJobs } from '../modules/preparation/preparation.jobs.ts
 import type { PreparationService } from '../modules/preparation/preparation.service.ts';
 import type { RetentionService } from '../modules/retention/retention.service.ts';
 import type { DataExportService } from '../modules/data-export/data-export.service.ts';
+import { makeLadder } from '../media-pipeline/ladder.ts';
+import type { StreamingService } from '../modules/streaming/streaming.service.ts';
 
 /** The handler of every job; each is safe to run twice. */
 export function createJobHandlers(deps: {
@@ -18,6 +20,7 @@ export function createJobHandlers(deps: {
   analysis: Pick<AnalysisService, 'tidyExpiredLeases'>;
   retention: Pick<RetentionService, 'apply'>;
   dataExport: Pick<DataExportService, 'build' | 'failed' | 'expire'>;
+  streaming: Pick<StreamingService, 'ladderNeeded' | 'backfill'>;
 }): JobHandlers {
   const { preparation } = deps;
   return {
@@ -37,6 +40,7 @@ export function createJobHandlers(deps: {
       try {
         await processVideo(deps.pipeline, videoId, { signal: attempt.signal });
         await preparation.jobs.afterSourceProcessed(videoId);
+        await deps.streaming.ladderNeeded(videoId);
       } catch (err) {
         // After the last try the video is marked failed with its source kept, so that the author
         // can ask for a retry; before it, pg-boss tries again (and after a shutdown, too).
@@ -50,6 +54,7 @@ export function createJobHandlers(deps: {
     'preparation.render': async ({ videoId, attempt: submit }, attempt) => {
       try {
         await preparation.jobs.render(videoId, submit, attempt.signal);
+        await deps.streaming.ladderNeeded(videoId);
       } catch (err) {
         // The editor's work is kept; after the last try it goes back to them for a new submit.
         if (attempt.lastAttempt && !attempt.signal.aborted) await preparation.jobs.renderFailed(videoId, submit);
@@ -66,6 +71,13 @@ export function createJobHandlers(deps: {
     },
     'data-export.expire': async () => {
       await deps.dataExport.expire();
+    },
+    'video.ladder': async ({ videoId }, attempt) => {
+      // The file may change while its ladder is made (a new render): then the new one's ladder too.
+      while ((await makeLadder(deps.pipeline, videoId, { signal: attempt.signal })) === 'made' && !attempt.signal.aborted);
+    },
+    'streaming.backfill': async () => {
+      await deps.streaming.backfill();
     },
     'claims.sweep': async () => {
       await preparation.service.tidyExpiredLeases();

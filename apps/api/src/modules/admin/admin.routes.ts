@@ -12,6 +12,7 @@ import { authRateLimit } from '../../http/route-helpers.ts';
 import type { Audit } from '../audit/audit.service.ts';
 import type { AdminService } from './admin.service.ts';
 import type { AuditLogService } from './audit-log.service.ts';
+import type { StreamingService } from '../streaming/streaming.service.ts';
 
 const idParams = z.object({ id: z.uuid() });
 const noBody = z.object({}).strict().nullish();
@@ -28,6 +29,7 @@ export function adminRoutes(deps: {
   auditLog: AuditLogService;
   audit: Audit;
   rateLimit: number;
+  streaming: Pick<StreamingService, 'progress'>;
 }): FastifyPluginAsyncZod {
   const { admin, auditLog } = deps;
   const read = { access: ADMIN_ROLES };
@@ -35,6 +37,7 @@ export function adminRoutes(deps: {
   const tags = ['admin'];
   return async (app) => {
     app.get('/admin/counts', { config: read, schema: { tags } }, async () => ok(await admin.counts()));
+    app.get('/admin/streaming', { config: read, schema: { tags } }, async () => ok(await deps.streaming.progress()));
 
     app.get('/admin/users', { config: read, schema: { tags, querystring: listQuerystring } }, async (request) => {
       const query = parseListQuery(request.query, { filter: ADMIN_USER_FILTERS, sort: ADMIN_USER_SORTS });

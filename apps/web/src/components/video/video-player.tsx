@@ -36,6 +36,7 @@ import type { Storyboard } from '@/components/video/storyboard';
 import { PlayerTimeline, type TimelineMarker } from '@/components/video/player-timeline';
 import { formatClock } from '@/components/video/format';
 import { useStableMediaUrl } from '@/components/video/use-stable-media-url';
+import { useAdaptiveSource } from '@/components/video/use-adaptive-source';
 import { visuallyHidden } from '@/components/video/visually-hidden';
 import { Kbd } from '@/components/kbd';
 
@@ -128,6 +129,7 @@ export function VideoPlayer({
   const [isFullscreen, setIsFullscreen] = useState(false);
   const [failed, setFailed] = useState(false);
   const [speedAnchor, setSpeedAnchor] = useState<HTMLElement | null>(null);
+  const [qualityAnchor, setQualityAnchor] = useState<HTMLElement | null>(null);
   const [helpAnchor, setHelpAnchor] = useState<HTMLElement | null>(null);
   // Where to go back to once a fresh URL has loaded, and when the last renewal was asked for.
   const resumeRef = useRef<{ time: number; play: boolean } | null>(null);
@@ -234,6 +236,9 @@ export function VideoPlayer({
     if (!video.renew()) onUrlsExpired();
     poster.renew();
   };
+
+  // The HLS ladder when the video has one (chosen by the bandwidth measured), else the MP4.
+  const adaptive = useAdaptiveSource(videoRef, video.src, (at) => renewSource(at));
 
   // The element starts loading as soon as it is created, before its page is on screen, and React
   // drops the media events of an element not yet mounted: metadata already there are read here.
@@ -348,12 +353,26 @@ export function VideoPlayer({
     { keys: [t('player.keys.home')], label: t('player.shortcuts.start') },
     { keys: [t('player.keys.end')], label: t('player.shortcuts.end') },
   ];
+  const playingLabel = adaptive.playing === null ? '' : `${adaptive.playing}p`;
+  const qualityLabel =
+    adaptive.pinned !== null
+      ? `${adaptive.pinned}p`
+      : playingLabel
+        ? t('player.qualityAutoCurrent', { value: playingLabel })
+        : t('player.qualityAuto');
+  const shortQualityLabel = adaptive.pinned !== null ? `${adaptive.pinned}p` : playingLabel || t('player.qualityAuto');
+  const pinQuality = (height: number | null) => {
+    adaptive.pin(height);
+    setQualityAnchor(null);
+  };
   const controlSx = { color: '#fff', '&:focus-visible': { outline: '3px solid #17C7A4', outlineOffset: 0 } } as const;
 
   return (
     <Box
       ref={containerRef}
       data-testid="video-player"
+      data-playback={adaptive.mode}
+      data-quality={adaptive.playing ?? undefined}
       role="region"
       aria-label={t('player.label', { title })}
       aria-describedby={hintId}
@@ -379,7 +398,7 @@ export function VideoPlayer({
         <Box
           component="video"
           ref={setVideoRef}
-          src={video.src ?? undefined}
+          src={adaptive.elementSrc}
           poster={poster.src ?? undefined}
           preload="metadata"
           playsInline
@@ -478,7 +497,12 @@ export function VideoPlayer({
             </IconButton>
           </ControlTip>
           <ControlTip title={`${t(muted ? 'player.unmute' : 'player.mute')} (M)`}>
-            <IconButton aria-label={t(muted ? 'player.unmute' : 'player.mute')} onClick={toggleMute} sx={controlSx}>
+            {/* A phone has its volume buttons: on one, with a quality to choose, the bar keeps its room for that. */}
+            <IconButton
+              aria-label={t(muted ? 'player.unmute' : 'player.mute')}
+              onClick={toggleMute}
+              sx={{ ...controlSx, display: { xs: adaptive.qualities.length > 1 ? 'none' : 'inline-flex', sm: 'inline-flex' } }}
+            >
               {muted || volume === 0 ? <VolumeOff /> : <VolumeUp />}
             </IconButton>
           </ControlTip>
@@ -527,6 +551,50 @@ export function VideoPlayer({
               </MenuItem>
             ))}
           </Menu>
+          {adaptive.qualities.length > 1 && (
+            <>
+              <ControlTip title={t('player.quality')}>
+                <Button
+                  color="inherit"
+                  data-testid="player-quality"
+                  aria-label={t('player.qualityValue', { value: qualityLabel })}
+                  aria-haspopup="menu"
+                  aria-expanded={qualityAnchor ? 'true' : undefined}
+                  onClick={(e) => setQualityAnchor(e.currentTarget)}
+                  sx={{ ...controlSx, minWidth: 48, minHeight: 40, px: 1, whiteSpace: 'nowrap' }}
+                >
+                  <Box component="span" sx={{ display: { xs: 'none', sm: 'inline' } }}>
+                    {qualityLabel}
+                  </Box>
+                  {/* A phone's control bar has room for the rung alone. */}
+                  <Box component="span" sx={{ display: { xs: 'inline', sm: 'none' } }}>
+                    {shortQualityLabel}
+                  </Box>
+                </Button>
+              </ControlTip>
+              <Menu
+                anchorEl={qualityAnchor}
+                open={Boolean(qualityAnchor)}
+                onClose={() => setQualityAnchor(null)}
+                container={() => containerRef.current}
+                slotProps={{ list: { 'aria-label': t('player.quality') } }}
+              >
+                <MenuItem selected={adaptive.pinned === null} onClick={() => pinQuality(null)} data-testid="player-quality-auto">
+                  {t('player.qualityAuto')}
+                </MenuItem>
+                {adaptive.qualities.map((q) => (
+                  <MenuItem
+                    key={q.index}
+                    selected={adaptive.pinned === q.height}
+                    onClick={() => pinQuality(q.height)}
+                    data-testid="player-quality-option"
+                  >
+                    {`${q.height}p`}
+                  </MenuItem>
+                ))}
+              </Menu>
+            </>
+          )}
           <ControlTip title={t('player.shortcutsTitle')}>
             <IconButton
               aria-label={t('player.shortcutsTitle')}

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminCounts, AdminUser, AdminUserList, AuditList, UserState } from '@sutura/domain/admin';
+import type { AdminCounts, AdminStreaming, AdminUser, AdminUserList, AuditList, UserState } from '@sutura/domain/admin';
 import type { Role } from '@sutura/domain/roles';
 import { serializeQuery } from '@sutura/domain/query';
 import { downloadFile } from '@/lib/download';
@@ -33,6 +33,11 @@ export const adminKeys = {
   allUsers: ['admin', 'users'] as const,
   audit: (p: AuditParams) => ['admin', 'audit', p] as const,
 };
+
+/** The HLS ladders made and left to make (the backfill of an upgrade shows here). */
+export function useAdminStreaming() {
+  return useQuery({ queryKey: [...adminKeys.counts, 'streaming'], queryFn: () => api<AdminStreaming>('GET', '/admin/streaming') });
+}
 
 export function useAdminCounts() {
   return useQuery({ queryKey: adminKeys.counts, queryFn: () => api<AdminCounts>('GET', '/admin/counts') });

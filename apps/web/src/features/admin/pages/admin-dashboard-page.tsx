@@ -16,7 +16,7 @@ import RateReviewOutlined from '@mui/icons-material/RateReviewOutlined';
 import { WAITING_STATUSES, type AdminCounts } from '@sutura/domain/admin';
 import { errorText } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
-import { useAdminCounts } from '@/features/admin/api/admin';
+import { useAdminCounts, useAdminStreaming } from '@/features/admin/api/admin';
 import { ReadOnlyNotice } from '@/features/admin/components/read-only-notice';
 
 type CountKey = Exclude<keyof AdminCounts, 'month' | 'timeZone'>;
@@ -50,6 +50,7 @@ const CARDS: { key: CountKey; to: string; icon: typeof SvgIcon; colour: 'primary
 export function AdminDashboardPage() {
   const { t } = useTranslation(['admin', 'errors']);
   const counts = useAdminCounts();
+  const streaming = useAdminStreaming();
   const number = new Intl.NumberFormat(currentLanguage());
   // The month counted is the installation's (its time zone), named in the reader's language.
   const month = counts.data
@@ -123,6 +124,19 @@ export function AdminDashboardPage() {
           );
         })}
       </Box>
+      {streaming.data && (
+        <Typography color="text.secondary" sx={{ mt: 2 }} data-testid="admin-streaming">
+          {!streaming.data.enabled
+            ? t('admin:dashboard.streamingOff')
+            : streaming.data.left > 0
+              ? t('admin:dashboard.streamingLeft', {
+                  count: streaming.data.left,
+                  left: number.format(streaming.data.left),
+                  ready: number.format(streaming.data.ready),
+                })
+              : t('admin:dashboard.streamingDone', { count: streaming.data.ready, ready: number.format(streaming.data.ready) })}
+        </Typography>
+      )}
     </Box>
   );
 }
