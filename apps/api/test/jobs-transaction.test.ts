@@ -2,6 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { videos } from '../src/db/schema.ts';
+import { createQueue } from '../src/jobs/queue.ts';
 import { createTestContext, type TestContext } from './harness.ts';
 import { videoForm } from './video-fixtures.ts';
 
@@ -110,5 +111,37 @@ describe('jobs enqueued in the caller’s transaction', () => {
     );
     expect(rows).toHaveLength(1);
     expect(rows[0]!.data.requestId).toBe(requestId);
+  });
+});
+
+describe('the queues and schedules at start', () => {
+  it('takes the options of now at a restart, and writes nothing when they are already there', async () => {
+    const pino = (await import('pino')).default;
+    const log = pino({ level: 'silent' });
+    const settings = async () =>
+      (
+        await ctx.database.pool.query<{ name: string; heartbeat_seconds: number | null; updated_on: Date }>(
+          `select name, heartbeat_seconds, updated_on from pgboss.queue where name in ('video.process', 'mail.send') order by name`,
+        )
+      ).rows;
+    const schedules = async () =>
+      (await ctx.database.pool.query<{ name: string; cron: string }>(`select name, cron from pgboss.schedule order by name`)).rows;
+    // A restart with another heartbeat (JOB_HEARTBEAT_SECONDS): the long jobs' queues take it.
+    const restarted = await createQueue(ctx.database, log, undefined, { heartbeatSeconds: 77 });
+    await restarted.stop();
+    const after = await settings();
+    expect(after.find((q) => q.name === 'video.process')?.heartbeat_seconds).toBe(77);
+    const wanted = await schedules();
+    expect(wanted.length).toBeGreaterThan(0);
+    // The same settings again: no queue is written (their time of change stays), the schedules are the same.
+    const again = await createQueue(ctx.database, log, undefined, { heartbeatSeconds: 77 });
+    await again.stop();
+    expect(await settings()).toEqual(after);
+    expect(await schedules()).toEqual(wanted);
+    // A schedule changed behind its back (an earlier version's) is put back as the product wants it.
+    await ctx.database.pool.query(`update pgboss.schedule set cron = '0 0 1 1 *' where name = $1`, [wanted[0]!.name]);
+    const fixed = await createQueue(ctx.database, log, undefined, { heartbeatSeconds: 77 });
+    await fixed.stop();
+    expect(await schedules()).toEqual(wanted);
   });
 });

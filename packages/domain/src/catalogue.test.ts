@@ -138,6 +138,8 @@ describe('menu and route table of SPEC §2', () => {
       '/admin/calibration',
       '/admin/double-review',
       '/admin/disagreements',
+      '/admin/retention',
+      '/admin/storage',
       '/admin/programmes',
       '/settings',
     ]);
