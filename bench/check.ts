@@ -202,6 +202,41 @@ const BENCHES: Bench[] = [
     ],
   },
   {
+    name: 'streaming',
+    args: ['bench/streaming.ts'],
+    long: 'a ladder made of two minutes of 1080p, then three two-minute playbacks',
+    missing: () => (has('ffmpeg') && existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') ? null : 'no ffmpeg or no Chromium'),
+    figures: [
+      {
+        id: 'firstFrameMs3',
+        label: 'first picture on 3 Mbit/s, 40 ms, ms',
+        pattern: /^streaming: 3 Mbit\/s (\d+) ms\/(\d+) stalls/m,
+        value: num(1),
+      },
+      {
+        id: 'stalls3',
+        label: 'stalls in two minutes on 3 Mbit/s',
+        pattern: /^streaming: 3 Mbit\/s (\d+) ms\/(\d+) stalls/m,
+        value: num(2),
+      },
+      { id: 'stalls1', label: 'stalls in two minutes on 1 Mbit/s', pattern: /^streaming: .*; 1 Mbit\/s \d+ ms\/(\d+) stalls/m },
+      { id: 'topRungS', label: 'top rung reached unthrottled, s', pattern: /^streaming: .*unthrottled top ([\d.]+)s/m },
+      { id: 'storageRatio', label: 'ladder storage × the MP4', pattern: /^streaming: .*storage ×([\d.]+)/m },
+    ],
+  },
+  {
+    name: 'export',
+    args: ['bench/export.ts'],
+    long: 'copies of one and five GiB of a person’s data written and checked',
+    figures: [
+      {
+        id: 'peakGrowthMb',
+        label: 'a person’s copy, peak memory growth from 1 to 5 GiB, MB',
+        pattern: /^peak RSS: .*\(([+-]?\d+) MB over baseline/m,
+      },
+    ],
+  },
+  {
     name: 'results-page',
     args: ['bench/results-page.ts'],
     long: 'the demo data made first, videos included, then a wait for a quiet server',
