@@ -347,6 +347,15 @@ test('on a 390×844 phone the frame, the tools and the comment field are in view
   ]) {
     const { context, page } = await signedIn(browser, cast.expert, { viewport: phone, locale: look.locale, colorScheme: look.colorScheme });
     await openPage(page, `/expert/${videoId}`, page.getByTestId('analysis-title'));
+    // The player has its video (the HLS ladder or the MP4) before the step is chosen.
+    await expect
+      .poll(() =>
+        page
+          .locator('video')
+          .first()
+          .evaluate((v: HTMLVideoElement) => v.readyState),
+      )
+      .toBeGreaterThanOrEqual(1);
     await page.getByTestId('player-step').nth(look.step.index).click();
     await expect.poll(async () => (await playerState(page)).time).toBeCloseTo(look.step.time, 1);
     await page.getByTestId('drawing-start').click();

@@ -20,6 +20,9 @@ export function serverEnv(port: number, dataDir: string, extra: Record<string, s
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'warn',
     DEMO_VIDEOS: 'off',
+    // No HLS ladder behind the specs' cases: its encodes would take the processors the browsers
+    // need. The streaming spec turns it on for its server (test.use({ serverEnv })).
+    STREAMING: 'off',
     RATE_LIMIT_AUTH_PER_MINUTE: '1000',
     // The seeding route of the specs' people (apps/api/src/modules/testing).
     NODE_ENV: 'test',

@@ -7,6 +7,9 @@ import { expect, test } from './fixtures.ts';
 import { openPage, signedIn } from './cases.ts';
 import { apiToken, saveVideo } from './workflow.ts';
 
+// The ladder is made behind this spec's cases (off for the other specs, e2e/server.ts).
+test.use({ serverEnv: { STREAMING: 'on' } });
+
 /** A 16 s 1280×720 clip with B-frames: its ladder has the file itself and a 360p rung. */
 const media = { dir: '', clip: '' };
 
