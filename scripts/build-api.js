@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync } from 'node:fs';
+import { readFileSync, utimesSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { API_DIST, API_STAMP, freshApiBundle } from '../apps/api/src/boot/bundle.js';
-import { holdLock } from './build-web.js';
+import { holdLock, replaceWhole } from './build-web.js';
 
 /**
  * Bundles the server (apps/api/src/server.ts and everything it loads, the domain and most npm
@@ -123,33 +123,17 @@ export async function buildApi({ force = false, dist = API_DIST, log = () => {} 
     return { built: false, missing: true };
   }
   const release = await holdLock(`${dist}.lock`, (holder) => log(`Waiting for the bundle of the server under way (process ${holder})…`));
-  const next = `${dist}.next-${process.pid}`;
-  const old = `${dist}.old-${process.pid}`;
   try {
     if (!force && freshApiBundle(dist) !== null) return { built: false };
-    const base = path.basename(dist);
-    for (const entry of readdirSync(path.dirname(dist))) {
-      if (entry.startsWith(`${base}.next-`) || entry.startsWith(`${base}.old-`))
-        rmSync(path.join(path.dirname(dist), entry), { recursive: true, force: true });
-    }
     log('Bundling the server…');
-    mkdirSync(next, { recursive: true });
-    const began = new Date();
-    await bundle(next);
-    // Dated when the build began: a source changed meanwhile is newer, and the bundle stale.
-    utimesSync(path.join(next, API_STAMP), began, began);
-    const hadOld = existsSync(dist);
-    if (hadOld) renameSync(dist, old);
-    try {
-      renameSync(next, dist);
-    } catch (err) {
-      if (hadOld) renameSync(old, dist);
-      throw err;
-    }
-    if (hadOld) rmSync(old, { recursive: true, force: true });
+    await replaceWhole(dist, async (next) => {
+      const began = new Date();
+      await bundle(next);
+      // Dated when the build began: a source changed meanwhile is newer, and the bundle stale.
+      utimesSync(path.join(next, API_STAMP), began, began);
+    });
     return { built: true };
   } finally {
-    rmSync(next, { recursive: true, force: true });
     release();
   }
 }

@@ -143,6 +143,39 @@ function viteBuild(outDir) {
 }
 
 /**
+ * Makes `dist` anew, whole: `make` writes into a folder of its own beside it, which then replaces
+ * `dist` by two renames, so a reader finds the old one or the new one, never half of either. Runs
+ * under the builders' lock: what builders that died left beside `dist` is removed first.
+ * @param {string} dist
+ * @param {(folder: string) => Promise<void>} make
+ */
+export async function replaceWhole(dist, make) {
+  const next = `${dist}.next-${process.pid}`;
+  const old = `${dist}.old-${process.pid}`;
+  const base = path.basename(dist);
+  for (const entry of readdirSync(path.dirname(dist))) {
+    if (entry.startsWith(`${base}.next-`) || entry.startsWith(`${base}.old-`))
+      rmSync(path.join(path.dirname(dist), entry), { recursive: true, force: true });
+  }
+  try {
+    mkdirSync(next, { recursive: true });
+    await make(next);
+    // Two renames: dist is absent only between them, never half-written.
+    const hadOld = existsSync(dist);
+    if (hadOld) renameSync(dist, old);
+    try {
+      renameSync(next, dist);
+    } catch (err) {
+      if (hadOld) renameSync(old, dist);
+      throw err;
+    }
+    if (hadOld) rmSync(old, { recursive: true, force: true });
+  } finally {
+    rmSync(next, { recursive: true, force: true });
+  }
+}
+
+/**
  * Builds the web app when `dist` is missing or older than its sources, or when `force` is set
  * (then a build that began after this call, by another builder, counts as done).
  * Answers whether this call built it.
@@ -155,35 +188,15 @@ export async function buildWeb({ force = false, dist = DEFAULT_DIST, log = (line
   if (done()) return { built: false };
   mkdirSync(path.dirname(dist), { recursive: true });
   const release = await holdLock(`${dist}.lock`, (holder) => log(`Waiting for the build of the web app under way (process ${holder})…`));
-  const next = `${dist}.next-${process.pid}`;
-  const old = `${dist}.old-${process.pid}`;
   try {
     if (done()) {
       log('The web app was built meanwhile.');
       return { built: false };
     }
-    // What builders that died left beside dist: only the holder of the lock builds.
-    const base = path.basename(dist);
-    for (const entry of readdirSync(path.dirname(dist))) {
-      if (entry.startsWith(`${base}.next-`) || entry.startsWith(`${base}.old-`))
-        rmSync(path.join(path.dirname(dist), entry), { recursive: true, force: true });
-    }
     log('Building the web app…');
-    mkdirSync(next);
-    await viteBuild(next);
-    // Two renames: dist is absent only between them, never half-written.
-    const hadOld = existsSync(dist);
-    if (hadOld) renameSync(dist, old);
-    try {
-      renameSync(next, dist);
-    } catch (err) {
-      if (hadOld) renameSync(old, dist);
-      throw err;
-    }
-    if (hadOld) rmSync(old, { recursive: true, force: true });
+    await replaceWhole(dist, viteBuild);
     return { built: true };
   } finally {
-    rmSync(next, { recursive: true, force: true });
     release();
   }
 }
