@@ -161,7 +161,12 @@ test('the expert draws on a frame and attaches it to a comment; the learner find
 
   // Fullscreen, where the browser grants it.
   await learnerPage.getByTestId('player-fullscreen').click();
-  if (await learnerPage.evaluate(() => document.fullscreenElement !== null)) {
+  // The browser grants fullscreen a moment after the request: wait for its answer (or for none).
+  const fullscreen = await learnerPage
+    .waitForFunction(() => document.fullscreenElement !== null, null, { timeout: 10_000 })
+    .then(() => true)
+    .catch(() => false);
+  if (fullscreen) {
     await expectInPlace('fullscreen');
     await learnerPage.evaluate(() => document.exitFullscreen());
     await expect.poll(() => learnerPage.evaluate(() => document.fullscreenElement === null)).toBe(true);

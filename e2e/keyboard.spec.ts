@@ -511,3 +511,29 @@ test('a learner adds a video and sends it with the keyboard alone', async ({ bro
   await expectFocus(page, 'case sent');
   await close();
 });
+
+test('the tooltips arriving under the keyboard keep the focus where it is, with its ring', async ({ browser }) => {
+  // No service worker: the page's own requests are the ones held back below.
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'fr-FR', serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const toggle = page.getByTestId('theme-toggle');
+  await openPage(page, '/auth/login', toggle);
+  await page.waitForLoadState('networkidle');
+  // The tooltips' code is fetched at the first key press: it is held back until the keyboard has
+  // reached the theme button, so that it arrives there whatever the machine's speed.
+  const held: (() => void)[] = [];
+  await page.route(/\.js(\?|$)/, (route) => new Promise<void>((resolve) => held.push(() => void route.continue().then(resolve))));
+  await toggle.evaluate((el) => el.setAttribute('data-drawn', 'before'));
+  await tabTo(page, toggle, 'theme button');
+  await expect.poll(() => held.length, { message: 'the tooltips asked for' }).toBeGreaterThan(0);
+  const watch = await watchBodyFocus(page);
+  for (const release of held.splice(0)) release();
+  await page.unroute(/\.js(\?|$)/);
+  // Drawn anew inside its tooltip, it has kept the focus and its ring, and shows its tooltip.
+  await expect(toggle).not.toHaveAttribute('data-drawn', 'before');
+  await expect(toggle).toBeFocused();
+  await expectFocus(page, 'theme button in its tooltip');
+  await expect(page.getByRole('tooltip')).toBeVisible();
+  expect(await watch(), 'frames where the focus rested on <body>').toEqual([]);
+  await context.close();
+});
