@@ -32,10 +32,20 @@ async function drawingOnFirstStep(browser: Browser, request: APIRequestContext, 
   const { context, page } = await signedIn(browser, cast.expert, device);
   const claim = page.locator(`[data-testid="expert-video-card"][data-video-id="${videoId}"]`).getByTestId('expert-claim');
   await openPage(page, '/expert', claim);
+  // The step is chosen before the video's first bytes arrive (held back here, as a slow link
+  // would): the player goes there once it knows the video.
+  const held: (() => void)[] = [];
+  await page.route('**/v1/media/**', (route) =>
+    route.request().resourceType() === 'media'
+      ? new Promise<void>((resolve) => held.push(() => void route.continue().then(resolve)))
+      : route.continue(),
+  );
   await claim.click();
   await expect(page).toHaveURL(new RegExp(`/expert/${videoId}$`));
   await expect(page.getByTestId('analysis-title')).toBeVisible(firstDraw);
   await page.getByTestId('player-step').first().click();
+  for (const release of held.splice(0)) release();
+  await page.unroute('**/v1/media/**');
   await expect.poll(async () => (await playerState(page)).time).toBeCloseTo(1, 2);
   await page.getByTestId('drawing-start').click();
   return { videoId, context, page };

@@ -133,9 +133,6 @@ async function signInByKeyboard(browser: Browser, person: Person): Promise<{ pag
   const page = await context.newPage();
   const email = page.getByRole('textbox', { name: /^adresse e-mail$/i });
   await openPage(page, '/auth/login', email);
-  // The page's code and texts all there, as when a person starts to type: a Tab pressed while a
-  // part of the header is still being replaced by its loaded version loses its focus.
-  await page.waitForLoadState('networkidle');
   await tabTo(page, email, 'sign-in: e-mail');
   await type(page, person.email, 'sign-in: e-mail');
   await tabTo(page, page.getByLabel(/^mot de passe/i).first(), 'sign-in: password');

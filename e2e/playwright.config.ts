@@ -36,10 +36,9 @@ export default defineConfig({
     // is painted for an animation no assertion looks at (the app honours it, apps/web/src/lib/theme.tsx).
     // A spec that checks the motion itself says so with test.use({ reducedMotion: 'no-preference' }).
     reducedMotion: 'reduce',
-    // Recorded for every test, kept for a failing one. It costs about a quarter of the phase's
-    // processor time, and E2E_TRACE=off saves it; but without it the keyboard and drawing specs
-    // act faster than the pages settle and fail here: until those waits are found, it stays on.
-    trace: (process.env.E2E_TRACE ?? 'retain-on-failure') as 'retain-on-failure',
+    // Not recorded: a trace costs about a quarter of the phase's processor time. To look into a
+    // failing spec, E2E_TRACE=retain-on-failure records every test and keeps the failing ones'.
+    trace: (process.env.E2E_TRACE ?? 'off') as 'off',
     actionTimeout: 15_000,
     navigationTimeout: 20_000,
     launchOptions: {

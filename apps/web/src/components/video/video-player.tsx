@@ -154,7 +154,13 @@ export function VideoPlayer({
 
   const seek = (time: number) => {
     const v = el();
-    if (!v) return;
+    if (!v || Number.isNaN(time)) return;
+    // A step or a key pressed before the metadata: the time waits for them, as a seek request does.
+    if (Number.isNaN(v.duration)) {
+      startAtRef.current = Math.max(0, time);
+      setCurrent(startAtRef.current);
+      return;
+    }
     v.currentTime = clampTime(time, v.duration);
     setCurrent(v.currentTime);
   };
