@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { chooseOption, signIn } from './support.ts';
+import { chooseOption, expectFitsWidth, signIn } from './support.ts';
 import { password } from './workflow.ts';
 
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -141,8 +141,7 @@ for (const width of [390, 1440]) {
         expect(reads, (await button.textContent()) ?? '').toBe(true);
       }
       // The page fits the screen: nothing but the audit table's own scroller scrolls sideways.
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
+      await expectFitsWidth(page);
     }
   });
 }

@@ -6,7 +6,7 @@ import pino from 'pino';
 import { embeddedUrl, startEmbeddedServer } from '../apps/api/src/db/embedded-server.ts';
 import { expect, people, test, type PersonSpec } from './fixtures.ts';
 import { checkScreen, settle, THEMES } from './screens.ts';
-import { signIn } from './support.ts';
+import { expectFitsWidth, signIn } from './support.ts';
 import { apiToken, password } from './workflow.ts';
 
 /**
@@ -160,8 +160,7 @@ for (const width of [390, 1440]) {
         await expect(page.getByTestId('agreement-summary').first()).toBeVisible({ timeout: 60_000 });
         await settle(page);
         await checkScreen(page, `${name}-${width}-${theme}`);
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-        expect(overflow).toBeLessThanOrEqual(0);
+        await expectFitsWidth(page);
         await axeClean(page);
       }
     });

@@ -5,7 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test, type Cast } from './fixtures.ts';
 import { checkScreen, settle } from './screens.ts';
-import { signIn } from './support.ts';
+import { expectFitsWidth, signIn } from './support.ts';
 import { analyseVideo, apiToken, makeClip, password, prepareVideo, sendVideo } from './workflow.ts';
 
 // The administrator's double review: the share of cases reviewed twice (default and per surgery),
@@ -68,11 +68,6 @@ async function axeClean(page: Page) {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
   const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
-async function pageFits(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
 }
 
 test.beforeAll(async ({ request, cast }) => {
@@ -187,7 +182,7 @@ test('the administrator reads the flagged cases, marks one discussed, switches t
   await expect(discussed.getByTestId('disagreement-case')).toContainText('Julien Moreau');
   await settle(page);
   await checkScreen(page, 'admin-disagreements-390-dark');
-  await pageFits(page);
+  await expectFitsWidth(page);
   await axeClean(page);
 
   // The note is required.
@@ -245,7 +240,7 @@ test('the administrator reads the flagged cases, marks one discussed, switches t
   await expect(third.getByTestId('disagreement-discussed')).toBeVisible();
   await settle(page);
   await checkScreen(page, 'admin-disagreements-390-dark-en');
-  await pageFits(page);
+  await expectFitsWidth(page);
   await axeClean(page);
 
   // The settings page too, in English, dark, at 390 px.
@@ -253,7 +248,7 @@ test('the administrator reads the flagged cases, marks one discussed, switches t
   await expect(page.getByTestId('review-default-current')).toHaveText('Now: 30 % of cases, drawn at random.');
   await settle(page);
   await checkScreen(page, 'admin-double-review-390-dark-en');
-  await pageFits(page);
+  await expectFitsWidth(page);
   await axeClean(page);
   await page.getByTestId('review-surgery-edit').first().click();
   await expect(page.getByTestId('surgery-share-dialog')).toBeVisible();
@@ -283,7 +278,7 @@ test('the administrator sends an analysed case for a second review from its page
   await expect(page.getByTestId('video-status')).toHaveText("Awaiting another expert's review");
   await expect(page.getByTestId('send-second-review')).toHaveCount(0);
   expect(await videoStatus(request, cases.second)).toBe('pending_review');
-  await pageFits(page);
+  await expectFitsWidth(page);
 
   // And back to French from the same menu.
   await page.getByTestId('language-switcher').click();
@@ -304,7 +299,7 @@ test('copil reads the share and the flagged cases at 390 px and is offered no ac
   await expect(root.getByRole('radio')).toHaveCount(0);
   await expect(root.getByRole('textbox')).toHaveCount(0);
   await expect(root.getByRole('button')).toHaveCount(0);
-  await pageFits(page);
+  await expectFitsWidth(page);
   await axeClean(page);
 
   await page.goto('/admin/disagreements');
@@ -315,6 +310,6 @@ test('copil reads the share and the flagged cases at 390 px and is offered no ac
   await expect(root.getByTestId('disagreement-discussed')).toHaveCount(0);
   // The case is named, not linked: copil has no case page.
   await expect(root.getByRole('link')).toHaveCount(0);
-  await pageFits(page);
+  await expectFitsWidth(page);
   await axeClean(page);
 });

@@ -471,9 +471,12 @@ test('a learner adds a video and sends it with the keyboard alone', async ({ bro
   await expect(page.getByTestId('tlx-raw-score')).toContainText('45');
 
   // The video file: the file chooser opens from the keyboard (the browser's own dialog picks the file).
+  // Playwright takes the browser's file dialog once its listener is in place in the browser: in
+  // place well before the key is pressed.
+  const chooser = page.waitForEvent('filechooser', { timeout: 60_000 });
   await tabTo(page, page.getByTestId('video-file-button'), 'video file');
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
-  await chooser.setFiles(caseClip());
+  await page.keyboard.press('Enter');
+  await (await chooser).setFiles(caseClip());
   await expectFocus(page, 'video file chosen');
   await text('message-to-proctor', 'Merci de regarder la dissection.');
 

@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { firstDraw, openPage, sentCase, signedIn } from './cases.ts';
+import { expectFitsWidth } from './support.ts';
 
 // The retention rules in the administration (set a rule, see the dry run, hold a case with a
 // reason and release it) and their plain-language summary in Settings → Privacy; the page at
@@ -13,11 +14,6 @@ async function axeClean(page: Page) {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
   const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
-async function pageFits(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
 }
 
 test('an administrator sets a rule, sees the dry run and holds a case; a learner reads the rules', async ({ browser, request, cast }) => {
@@ -53,7 +49,7 @@ test('an administrator sets a rule, sees the dry run and holds a case; a learner
   // At 390 px in dark mode the page fits the width.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.emulateMedia({ colorScheme: 'dark' });
-  await pageFits(page);
+  await expectFitsWidth(page);
   await axeClean(page);
   await page.setViewportSize({ width: 1440, height: 900 });
 
@@ -64,7 +60,7 @@ test('an administrator sets a rule, sees the dry run and holds a case; a learner
   await openPage(page, '/admin/storage', page.getByTestId('storage-kinds'));
   await expect(page.getByTestId('storage-kinds').locator('[data-kind="sources"] td').nth(2)).not.toHaveText('0');
   await page.setViewportSize({ width: 390, height: 844 });
-  await pageFits(page);
+  await expectFitsWidth(page);
   await axeClean(page);
   await context.close();
 
@@ -94,7 +90,7 @@ test('an administrator places a legal hold from the list of cases, sees it there
   await expect(dialog.getByTestId('legal-hold-case')).toContainText(`${cast.learner.firstName} ${cast.learner.lastName}`);
   await dialog.getByTestId('legal-hold-confirm').click();
   await expect(dialog.getByText('Ce champ est obligatoire')).toBeVisible();
-  await pageFits(page);
+  await expectFitsWidth(page);
   // Read as it rests, not under the pointer that just pressed it.
   await page.mouse.move(0, 0);
   await dialog.getByTestId('legal-hold-reason').focus();
@@ -109,7 +105,7 @@ test('an administrator places a legal hold from the list of cases, sees it there
   await expect(row.getByTestId('surgery-video-legal-hold')).toContainText('Conservation légale');
   await expect(row.getByTestId('surgery-video-legal-hold')).toContainText('Enquête du service juridique');
   await expect(row.getByTestId('surgery-video-hold')).toHaveCount(0);
-  await pageFits(page);
+  await expectFitsWidth(page);
   await axeClean(page);
 
   // The same hold is the retention page's, from the same API.

@@ -103,3 +103,16 @@ export async function measureEllipse(page: Page, layer: string, within = 'body')
   );
   return (await handle.jsonValue())!;
 }
+
+/**
+ * The page fits its window's width: nothing scrolls sideways but what has a scroller of its own.
+ * Polled: after a change of the window's size the page takes a render or two to lay itself out
+ * again (the menu folds away, the tables change their columns), as it does for a person.
+ */
+export async function expectFitsWidth(page: Page, what = 'the page'): Promise<void> {
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), {
+      message: `${what} scrolls sideways by (px)`,
+    })
+    .toBeLessThanOrEqual(0);
+}

@@ -36,6 +36,13 @@ export const SAMPLE_PEOPLE = [
   { rpps: '10999901035', lastName: 'DE LA VALLIÈRE', firstName: 'Éloïse' },
 ] as const;
 
+/** The people made by createUser all have the password `password123`: hashed once per test process (Argon2id takes a good part of a second on a busy machine). */
+let passwordHash: Promise<string> | undefined;
+function testPasswordHash(): Promise<string> {
+  passwordHash ??= hashPassword('password123');
+  return passwordHash;
+}
+
 export interface TestContext {
   app: FastifyInstance;
   services: Services;
@@ -255,7 +262,7 @@ export async function createTestContext(
         .insert(users)
         .values({
           email,
-          passwordHash: await hashPassword(password),
+          passwordHash: await testPasswordHash(),
           roles: [role],
           firstName: 'Test',
           lastName: role,
