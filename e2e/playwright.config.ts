@@ -28,6 +28,13 @@ export default defineConfig({
   // failure to look at, not noise to run again.
   retries: 0,
   globalSetup: './global-setup.ts',
+  // The accessibility walk of every screen first: its few long tests start at once, one on each
+  // worker, and the specs fill the workers around them, so that no worker waits at the end for
+  // a long test begun late. `--project a11y` or `--project e2e` runs one part (e2e/run.ts --phase).
+  projects: [
+    { name: 'a11y', testMatch: 'screens.spec.ts', grep: /axe-core/ },
+    { name: 'e2e', grepInvert: /axe-core/ },
+  ],
   reporter: [['list'], ['./phase-reporter.ts']],
   outputDir: path.join(root, 'test-results'),
   use: {

@@ -5,8 +5,10 @@ import { buildWeb } from '../scripts/build-web.js';
 
 /**
  * Builds the web app the servers will serve, then runs the Playwright specs against real servers.
- * `--phase e2e` runs every spec but the accessibility walk, `--phase a11y` the walk alone (the
- * test runner times them apart, scripts/test.ts); other arguments go to Playwright as they are.
+ * `--phase e2e` runs every spec but the accessibility walk, `--phase a11y` the walk alone, and
+ * without `--phase` both run together, the walk first (its projects in e2e/playwright.config.ts;
+ * the phase reporter counts and times them apart for scripts/test.ts); other arguments go to
+ * Playwright as they are.
  */
 const root = path.resolve(import.meta.dirname, '..');
 const run = (cmd: string, args: string[]) => {
@@ -16,8 +18,7 @@ const run = (cmd: string, args: string[]) => {
 const args = process.argv.slice(2);
 const at = args.indexOf('--phase');
 const phase = at >= 0 ? args.splice(at, 2)[1] : undefined;
-const WALK = 'axe-core';
-const selection = phase === 'e2e' ? ['--grep-invert', WALK] : phase === 'a11y' ? ['e2e/screens.spec.ts', '--grep', WALK] : [];
+const selection = phase === 'e2e' || phase === 'a11y' ? ['--project', phase] : [];
 if (phase !== undefined && selection.length === 0) {
   process.stderr.write(`Unknown phase ${phase}: e2e or a11y\n`);
   process.exit(2);

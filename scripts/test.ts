@@ -35,12 +35,21 @@ interface Phase {
    * output is then printed once it has ended, and its wall time is its own.
    */
   beside?: boolean;
+  /**
+   * Runs inside the command of the phase named when both are chosen, and is counted and timed
+   * apart from its report (`parts`); chosen alone, it runs its own command.
+   */
+  within?: string;
 }
 interface Counts {
   passed?: number;
   failed?: number;
   skipped?: number;
   assertions?: number;
+}
+/** What a phase's command reports: its counts, and those of the phases run within it, with their wall time. */
+interface Report extends Counts {
+  parts?: Record<string, Counts & { seconds: number }>;
 }
 interface PhaseResult extends Counts {
   name: string;
@@ -142,8 +151,18 @@ const PHASES: Phase[] = [
       return [vitest([...files, ...options], env)];
     },
   },
-  { name: 'e2e', title: 'End-to-end tests (Playwright)', plan: () => [node('e2e/run.ts', ['--phase', 'e2e'])] },
-  { name: 'a11y', title: 'Accessibility walk of every screen', plan: () => [node('e2e/run.ts', ['--phase', 'a11y'])] },
+  {
+    name: 'e2e',
+    title: 'End-to-end tests (Playwright)',
+    // With the walk when it is chosen too: one run, its long tests first, the specs around them.
+    plan: () => [node('e2e/run.ts', joined.has('a11y') ? [] : ['--phase', 'e2e'])],
+  },
+  {
+    name: 'a11y',
+    title: 'Accessibility walk of every screen',
+    within: 'e2e',
+    plan: () => [node('e2e/run.ts', ['--phase', 'a11y'])],
+  },
 ];
 
 /** The ffmpeg or ffprobe of the npm package of this platform (optional dependencies of apps/api), as the server finds it. */
@@ -215,6 +234,9 @@ if (filters.length || vitestOptions.length) {
   }
 }
 
+/** The phases that run inside another chosen phase's command. */
+const joined = new Set(phases.filter((p) => p.within && phases.some((q) => q.name === p.within)).map((p) => p.name));
+
 const timings: Timings = {
   startedAt: new Date().toISOString(),
   finishedAt: '',
@@ -231,7 +253,7 @@ const record = () => {
 };
 
 /** Runs a phase's commands one after the other; `quiet`: their output is kept and returned instead of shown. */
-async function runPhase(phase: Phase, quiet: boolean): Promise<{ result: PhaseResult; output: string }> {
+async function runPhase(phase: Phase, quiet: boolean): Promise<{ result: PhaseResult; within: PhaseResult[]; output: string }> {
   let plan: Awaited<ReturnType<Phase['plan']>>;
   try {
     plan = await phase.plan(filters, vitestOptions);
@@ -239,12 +261,14 @@ async function runPhase(phase: Phase, quiet: boolean): Promise<{ result: PhaseRe
     const note = (error as Error).message;
     return {
       result: { name: phase.name, title: phase.title, outcome: 'failed', seconds: 0, note },
+      within: [],
       output: `\n== ${phase.name}: ${note} ==\n`,
     };
   }
   if (!Array.isArray(plan)) {
     return {
       result: { name: phase.name, title: phase.title, outcome: 'skipped', seconds: 0, note: plan.skip },
+      within: [],
       output: `\n== ${phase.name}: ${phase.title} — skipped (${plan.skip}) ==\n`,
     };
   }
@@ -271,21 +295,39 @@ async function runPhase(phase: Phase, quiet: boolean): Promise<{ result: PhaseRe
     if (status !== 0) break;
   }
   const seconds = (performance.now() - started) / 1000;
-  let counts: Counts = {};
+  let report: Report = {};
   if (existsSync(reportFile)) {
     try {
-      counts = JSON.parse(readFileSync(reportFile, 'utf8')) as Counts;
+      report = JSON.parse(readFileSync(reportFile, 'utf8')) as Report;
     } catch {
       output += `The report of the phase ${phase.name} is not JSON: ${reportFile}\n`;
     }
   }
+  const { parts = {}, ...counts } = report;
   const outcome = status === 0 ? 'passed' : 'failed';
   const tests =
     counts.passed === undefined ? '' : `, ${counts.passed} passed, ${counts.failed ?? 0} failed, ${counts.skipped ?? 0} skipped`;
   const ending = `\n== ${phase.name} ${outcome} in ${duration(seconds)}${tests} ==\n`;
   if (!quiet) process.stdout.write(ending);
+  // The phases run within this one: their counts and wall time, or that they did not get to run.
+  const within = PHASES.filter((p) => p.within === phase.name && joined.has(p.name)).map((p): PhaseResult => {
+    const part = parts[p.name];
+    if (!part)
+      return { name: p.name, title: p.title, outcome: 'not run', seconds: 0, note: `none of its tests ran in the ${phase.name} phase` };
+    const { seconds: partSeconds, ...partCounts } = part;
+    const failed = (part.failed ?? 0) > 0 || (outcome === 'failed' && (part.passed ?? 0) === 0);
+    return {
+      name: p.name,
+      title: p.title,
+      outcome: failed ? 'failed' : 'passed',
+      seconds: Math.round(partSeconds * 10) / 10,
+      ...partCounts,
+      note: `within the ${phase.name} phase, beside its tests`,
+    };
+  });
   return {
     result: { name: phase.name, title: phase.title, outcome, seconds: Math.round(seconds * 10) / 10, ...counts },
+    within,
     output: quiet ? output + ending : '',
   };
 }
@@ -293,15 +335,16 @@ async function runPhase(phase: Phase, quiet: boolean): Promise<{ result: PhaseRe
 // The phases in groups: a phase `beside` the one before it runs at the same time.
 const groups: Phase[][] = [];
 for (const phase of phases) {
+  if (joined.has(phase.name)) continue;
   if (phase.beside && groups.length) groups.at(-1)!.push(phase);
   else groups.push([phase]);
 }
 let exitCode = 0;
 for (const group of groups) {
   const ran = await Promise.all(group.map((phase) => runPhase(phase, group.length > 1)));
-  for (const { result, output } of ran) {
+  for (const { result, within, output } of ran) {
     if (output) process.stdout.write(output);
-    timings.phases.push(result);
+    timings.phases.push(result, ...within);
   }
   record();
   const failed = ran.find(({ result }) => result.outcome === 'failed');
