@@ -18,7 +18,8 @@ import { indexReserve, KEYFRAME_SECONDS } from './encode.ts';
  * pieces did the same, at twice the processor time). AAC-LC audio is copied too, frame by frame:
  * each range takes the AAC frames (21 ms at 48 kHz) nearest its cuts, chosen so that the sound
  * never drifts from the picture by more than one frame of audio over the whole render; other
- * audio, or audio that ends before the pictures, is cut to the same ranges and encoded once. A source of variable frame rate cannot be cut by frame count: it is encoded whole.
+ * audio, or audio that ends before the pictures, is cut to the same ranges and encoded once. A
+ * source of variable frame rate cannot be cut by frame count: it is encoded whole.
  */
 
 export interface FrameRange {
