@@ -9,7 +9,7 @@ import { sourceToResult, type Trim } from '@sutura/domain/preparation';
 import { longestKeyframeGap, remux, transcodeArgs } from '../src/media-pipeline/encode.ts';
 import { ffmpegCapabilities, ffprobe, run } from '../src/media-pipeline/ffmpeg.ts';
 import { probeSource } from '../src/media-pipeline/probe.ts';
-import { planRange, renderRanges } from '../src/media-pipeline/render-ranges.ts';
+import { describeSource, planRange, rangeKeyframes, renderRanges, sourceKeyframes } from '../src/media-pipeline/render-ranges.ts';
 import { frameRanges } from '../src/modules/preparation/preparation.jobs.ts';
 import { makePatternClip, psnr, readFrameNumbers, readFrames, type PatternClip } from './frame-pattern.ts';
 
@@ -127,6 +127,17 @@ describe.each([
       expect(frames[Math.round(end * RATE) - 1]).toBe(Math.round(step.end * RATE) - 1);
     }
   }, 120_000);
+
+  it('plans a long range from the keyframes near its ends as from all of its keyframes', async () => {
+    const source = path.join(dir, `source-${gop}.mp4`);
+    const described = await describeSource(source);
+    // Longer than three windows of 12 s: each end is read alone.
+    const range = { startFrame: 13, endFrame: 45 * RATE - 7 };
+    const near = await rangeKeyframes(source, described, range);
+    const all = await sourceKeyframes(source, described, range.startFrame, range.endFrame);
+    expect(near.keyframes.length).toBeLessThan(all.keyframes.length);
+    expect(planRange(range, near.keyframes)).toEqual(planRange(range, all.keyframes));
+  }, 60_000);
 });
 
 describe('a source whose pictures start after its container (two recordings joined)', () => {
