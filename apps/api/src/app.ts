@@ -146,6 +146,11 @@ export interface AppDeps {
   draining?: () => boolean;
   /** What the demo is still making (demo/preparation.ts), told by /v1/health; nothing when absent. */
   demoPreparation?: Pick<DemoPreparation, 'state'>;
+  /**
+   * Settles once the database answers, when the app is built while it starts (server.ts): the
+   * routes need no connection to be registered, the socket server's table does.
+   */
+  databaseOpened?: Promise<unknown>;
 }
 
 /** Builds the services of the product from its adapters; the app and the workers share them. */
@@ -631,6 +636,7 @@ export async function buildApp(deps: AppDeps): Promise<{
   }
   registerNotFound(app, serveWeb ? (_request, reply) => reply.sendFile('index.html') : undefined);
 
+  await deps.databaseOpened;
   const realtime = await createRealtime({ server: app.server, auth: services.auth, pool: deps.database.pool, log: deps.log });
   live.realtime = realtime;
   metrics.countSocketsWith(realtime.count);

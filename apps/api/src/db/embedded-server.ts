@@ -87,44 +87,65 @@ function binaries(): Binaries {
  * With `attach`, a process that finds the server owned by a running Sutura (a command such as
  * `npm run backup`) connects to it instead of being refused.
  */
-export async function startEmbeddedServer(opts: {
+export async function startEmbeddedServer(opts: EmbeddedServerOptions): Promise<EmbeddedServer> {
+  return beginEmbeddedServer(opts).started;
+}
+
+export interface EmbeddedServerOptions {
   dir: string;
   log: Logger;
   attach?: boolean;
   /** For test runs: no fsync anywhere, which saves seconds per start on a busy disk; a crash may lose the data. */
   ephemeral?: boolean;
   onFatal?: (err: Error) => void;
-}): Promise<EmbeddedServer> {
+}
+
+/**
+ * `startEmbeddedServer` in two steps: the lock, the folder and the socket's place are settled at
+ * once (and what the operator must fix thrown at once), the server process then starts. Where it
+ * will answer is known before it does: the server's process makes its clients meanwhile.
+ */
+export function beginEmbeddedServer(opts: EmbeddedServerOptions): { connection: EmbeddedConnection; started: Promise<EmbeddedServer> } {
   const dir = path.resolve(opts.dir);
   const lockFile = `${dir}.lock`;
   mkdirSync(path.dirname(dir), { recursive: true });
   const held = takeLock(lockFile);
   if (held) {
     if (opts.attach && held.socketDir) {
-      return { connection: connectionFor(held.socketDir), owned: false, stop: async () => {} };
+      const connection = connectionFor(held.socketDir);
+      return { connection, started: Promise.resolve({ connection, owned: false, stop: async () => {} }) };
     }
     throw new EmbeddedDatabaseError(
       `Another Sutura process (pid ${held.pid}) is using the embedded database in ${dir}. Stop it, or set DATABASE_URL to run several processes.`,
     );
   }
   const release = () => rmSync(lockFile, { force: true });
+  let bins: Binaries;
+  let runAs: RunAs | undefined;
+  let socketDir: string;
   try {
-    const bins = binaries();
-    const runAs = databaseUser();
+    bins = binaries();
+    runAs = databaseUser();
     if (runAs) grantAccess(dir, runAs, bins);
     if (!existsSync(path.join(dir, 'PG_VERSION'))) initialise(dir, bins, runAs, opts.ephemeral === true);
     else checkVersion(dir);
     // PostgreSQL refuses a data folder others can read (a copy may have widened it).
     chmodSync(dir, 0o700);
-    const socketDir = socketFolder(dir, runAs);
+    socketDir = socketFolder(dir, runAs);
     writeFileSync(lockFile, JSON.stringify({ pid: process.pid, socketDir } satisfies LockContent));
+  } catch (err) {
+    release();
+    throw err;
+  }
+  const connection = connectionFor(socketDir);
+  const started = (async (): Promise<EmbeddedServer> => {
     const orphan = orphanOn(dir);
     if (orphan) await stopOrphan(orphan);
     const supervisor = new Supervisor(dir, socketDir, bins, runAs, opts);
     await supervisor.start(0);
-    await ensureDatabase(connectionFor(socketDir));
+    await ensureDatabase(connection);
     return {
-      connection: connectionFor(socketDir),
+      connection,
       owned: true,
       async stop() {
         await supervisor.stop();
@@ -132,10 +153,11 @@ export async function startEmbeddedServer(opts: {
         release();
       },
     };
-  } catch (err) {
+  })().catch((err: unknown) => {
     release();
     throw err;
-  }
+  });
+  return { connection, started };
 }
 
 let setprivPath: string | null | undefined;
