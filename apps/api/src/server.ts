@@ -40,8 +40,8 @@ const onFatal = (err: Error) => {
   process.stderr.write(`${err.message}\n`);
   void shutdown('database', 1);
 };
-// PostgreSQL and ffmpeg's checks run in processes of their own: they start before the rest of the
-// server loads, and the loading (this process's work) goes on meanwhile.
+// PostgreSQL and ffmpeg's checks (when needed) run in processes of their own: they start before
+// the rest of the server loads, and the loading (this process's work) goes on meanwhile.
 const dbDir = path.join(config.dataDir, 'db');
 const embedded = (() => {
   try {
@@ -51,7 +51,12 @@ const embedded = (() => {
   }
 })();
 embedded?.started.then(() => phase('postgres')).catch(() => {});
-const mediaToolsChecked = ffmpegCapabilities({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
+// ffmpeg's capabilities are detected once per binary: a restart reads what the last start found.
+const mediaToolsChecked = ffmpegCapabilities({
+  ffmpegPath: config.ffmpegPath,
+  ffprobePath: config.ffprobePath,
+  rememberIn: path.join(config.dataDir, 'ffmpeg-capabilities.json'),
+});
 const starting = Promise.all([
   import('./db/client.ts'),
   import('./jobs/queue.ts'),
