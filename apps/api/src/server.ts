@@ -73,6 +73,7 @@ const serving = Promise.all([
   import('./realtime/socket.ts'),
   import('./demo/seed.ts'),
   import('./demo/preparation.ts'),
+  import('./modules/auth/auth.service.ts'),
 ]);
 serving.then(() => phase('loaded')).catch(() => {});
 const [
@@ -115,7 +116,14 @@ const queue = unstartedQueue(database, log, metrics, {
 });
 const queueStarted = Promise.all([embedded?.started]).then(() => queue.start());
 queueStarted.catch(() => {});
-const [{ buildApp, createServices }, { createJobHandlers }, { createRealtimeEmitter }, seeding, { createDemoPreparation }] = await serving;
+const [
+  { buildApp, createServices },
+  { createJobHandlers },
+  { createRealtimeEmitter },
+  seeding,
+  { createDemoPreparation },
+  { prepareDecoyHash },
+] = await serving;
 const storage = createAccountedStorage(await createStorageFromConfig(config), database.db);
 const scratch = createScratchFromConfig(config);
 await scratch.sweep();
@@ -173,6 +181,7 @@ if (config.workers !== 'only') {
   // What start-up left is given back once it has settled (below), not before the first answer.
   await app.listen({ port: config.port, host: config.host });
   phase('listening');
+  prepareDecoyHash().catch(() => {});
   log.debug({ phases }, 'started (milliseconds since the process began)');
   // On shutdown: sockets are closed first so that clients reconnect to another process, then the
   // server takes no new connection and lets the requests under way finish, within the grace.

@@ -123,12 +123,16 @@ export function beginEmbeddedServer(opts: EmbeddedServerOptions): { connection: 
   let bins: Binaries;
   let runAs: RunAs | undefined;
   let socketDir: string;
+  let fresh: boolean;
   try {
     bins = binaries();
     runAs = databaseUser();
-    if (runAs) grantAccess(dir, runAs, bins);
-    if (!existsSync(path.join(dir, 'PG_VERSION'))) initialise(dir, bins, runAs, opts.ephemeral === true);
-    else checkVersion(dir);
+    if (runAs) grantAccess(dir, runAs);
+    fresh = !existsSync(path.join(dir, 'PG_VERSION'));
+    if (fresh) {
+      if (runAs) checkReachableNow(dir, runAs, bins);
+      initialise(dir, bins, runAs, opts.ephemeral === true);
+    } else checkVersion(dir);
     // PostgreSQL refuses a data folder others can read (a copy may have widened it).
     chmodSync(dir, 0o700);
     socketDir = socketFolder(dir, runAs);
@@ -139,6 +143,9 @@ export function beginEmbeddedServer(opts: EmbeddedServerOptions): { connection: 
   }
   const connection = connectionFor(socketDir);
   const started = (async (): Promise<EmbeddedServer> => {
+    const setpriv = parentDeathTool();
+    if (runAs && !fresh) await checkReachable(dir, runAs, bins);
+    await setpriv;
     const orphan = orphanOn(dir);
     if (orphan) await stopOrphan(orphan);
     const supervisor = new Supervisor(dir, socketDir, bins, runAs, opts);
@@ -160,7 +167,7 @@ export function beginEmbeddedServer(opts: EmbeddedServerOptions): { connection: 
   return { connection, started };
 }
 
-let setprivPath: string | null | undefined;
+let setprivPath: Promise<string | null> | undefined;
 
 /**
  * `setpriv` (util-linux, on nearly every Linux) when it is there: it sets the parent-death signal
@@ -168,15 +175,28 @@ let setprivPath: string | null | undefined;
  * switch happens before. Elsewhere (macOS, a minimal image), postgres outlives a killed Sutura
  * until the next start stops it (`stopOrphan`).
  */
-function parentDeathTool(): string | null {
-  if (setprivPath !== undefined) return setprivPath;
-  setprivPath = null;
-  if (process.platform !== 'linux') return setprivPath;
-  for (const folder of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
-    const candidate = path.join(folder, 'setpriv');
-    if (spawnSync(candidate, ['--pdeathsig', 'SIGINT', '--', 'true']).status === 0) return (setprivPath = candidate);
-  }
+function parentDeathTool(): Promise<string | null> {
+  setprivPath ??= (async () => {
+    if (process.platform !== 'linux') return null;
+    for (const folder of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+      const candidate = path.join(folder, 'setpriv');
+      if (existsSync(candidate) && (await succeeds(candidate, ['--pdeathsig', 'SIGINT', '--', 'true']))) return candidate;
+    }
+    return null;
+  })();
   return setprivPath;
+}
+
+/**
+ * Whether a command exits with 0. Not `spawnSync`: the server's process goes on loading meanwhile
+ * (on a busy machine, the wait for a short child is the wait for a processor).
+ */
+function succeeds(command: string, args: string[], runAs?: RunAs): Promise<boolean> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: 'ignore', ...runAs });
+    child.on('error', () => resolve(false));
+    child.on('exit', (code) => resolve(code === 0));
+  });
 }
 
 function connectionFor(socketDir: string): EmbeddedConnection {
@@ -254,9 +274,10 @@ function lookupUser(name: string): RunAs | undefined {
 
 /**
  * As root: the database folder belongs to the database user, and the data folder above it lets
- * that user's group through (not read); then checks that it really reaches the binaries and the folder.
+ * that user's group through (not read). `reachable` then checks that it really reaches the binaries
+ * and the folder.
  */
-function grantAccess(dir: string, runAs: RunAs, bins: Binaries): void {
+function grantAccess(dir: string, runAs: RunAs): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // A folder restored from a backup by root belongs to root.
   if (statSync(dir).uid !== runAs.uid) chownTree(dir, runAs);
@@ -266,12 +287,23 @@ function grantAccess(dir: string, runAs: RunAs, bins: Binaries): void {
     chownSync(parent, 0, runAs.gid);
     chmodSync(parent, (stat.mode & 0o7777) | 0o010);
   }
-  const probe = spawnSync('/bin/sh', ['-c', 'test -x "$1" && test -w "$2"', 'sh', bins.postgres, dir], { uid: runAs.uid, gid: runAs.gid });
-  if (probe.status !== 0) {
-    throw new EmbeddedDatabaseError(
-      `The system user ${DATABASE_SYSTEM_USER}, which runs the embedded PostgreSQL, cannot reach ${bins.postgres} or ${dir}: let it through the folders above (chmod o+x), install Sutura where it can, or set DATABASE_URL.`,
-    );
-  }
+}
+
+const PROBE = ['-c', 'test -x "$1" && test -w "$2"', 'sh'];
+const unreachable = (dir: string, bins: Binaries) =>
+  new EmbeddedDatabaseError(
+    `The system user ${DATABASE_SYSTEM_USER}, which runs the embedded PostgreSQL, cannot reach ${bins.postgres} or ${dir}: let it through the folders above (chmod o+x), install Sutura where it can, or set DATABASE_URL.`,
+  );
+
+/** Throws when the database user cannot reach the binaries or the folder (before initdb: at once). */
+function checkReachableNow(dir: string, runAs: RunAs, bins: Binaries): void {
+  const probe = spawnSync('/bin/sh', [...PROBE, bins.postgres, dir], { uid: runAs.uid, gid: runAs.gid });
+  if (probe.status !== 0) throw unreachable(dir, bins);
+}
+
+/** The same check while the server goes on loading (an existing folder, before postgres starts). */
+async function checkReachable(dir: string, runAs: RunAs, bins: Binaries): Promise<void> {
+  if (!(await succeeds('/bin/sh', [...PROBE, bins.postgres, dir], runAs))) throw unreachable(dir, bins);
 }
 
 function chownTree(dir: string, runAs: RunAs): void {
@@ -405,7 +437,7 @@ class Supervisor {
     }
   }
 
-  private spawnOnce(): Promise<void> {
+  private async spawnOnce(): Promise<void> {
     const settings: Record<string, string> = {
       listen_addresses: '',
       unix_socket_directories: this.socketDir,
@@ -417,7 +449,7 @@ class Supervisor {
       ...(this.opts.ephemeral ? { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } : {}),
     };
     const args = ['-D', this.dir, ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
-    const setpriv = parentDeathTool();
+    const setpriv = await parentDeathTool();
     // Through setpriv, postgres (the same process: setpriv executes it) gets SIGINT, a fast
     // shutdown, from the kernel when Sutura dies without stopping it (SIGKILL, out of memory).
     const [command, commandArgs] = setpriv
