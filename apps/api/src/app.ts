@@ -6,8 +6,8 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import { openApiTransform, registerRouteAnswers } from './http/route-responses.ts';
+import { registerDocsPages } from './http/docs-pages.ts';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { APP_VERSION } from '@sutura/domain/limits';
@@ -495,7 +495,7 @@ export async function buildApp(deps: AppDeps): Promise<{
     },
     transform: openApiTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/v1/docs' });
+  registerDocsPages(app, '/v1/docs');
 
   await app.register(
     async (v1) => {

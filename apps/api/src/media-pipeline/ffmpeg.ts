@@ -510,7 +510,9 @@ function rememberedOrDetected(file: string, ffmpeg: ToolLocation, ffprobe: ToolL
   const ffprobeId = binaryIdentity(ffprobe.path);
   if (!ffmpegId || !ffprobeId) return detect(ffmpeg, ffprobe);
   const key = createHash('sha256')
-    .update(JSON.stringify([ffmpeg, ffprobe, ffmpegId, ffprobeId, REQUIRED_ENCODERS, REQUIRED_FILTERS, detect.toString(), listed.toString()]))
+    .update(
+      JSON.stringify([ffmpeg, ffprobe, ffmpegId, ffprobeId, REQUIRED_ENCODERS, REQUIRED_FILTERS, detect.toString(), listed.toString()]),
+    )
     .digest('base64url');
   try {
     const kept = JSON.parse(readFileSync(file, 'utf8')) as { key: string; caps: KeptCapabilities };
