@@ -4,7 +4,6 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import fastifyCompress from '@fastify/compress';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import { openApiTransform, registerRouteAnswers } from './http/route-responses.ts';
 import { registerDocsPages } from './http/docs-pages.ts';
@@ -611,7 +610,9 @@ export async function buildApp(deps: AppDeps): Promise<{
     // The build writes .br and .gz beside each file; they are sent as they are (the plugin finds
     // them beside the file it sends). The few files at the top get a route each (the page, the
     // service worker, the manifest, the icons); the 200 hashed chunks of assets/ one route for
-    // all: a route per file and per compressed copy held 5 MB of the idle process.
+    // all: a route per file and per compressed copy held 5 MB of the idle process. The plugin (and
+    // its file listing) loads only where there is a build to serve.
+    const { default: fastifyStatic } = await import('@fastify/static');
     const common = {
       index: false as const,
       preCompressed: true,
