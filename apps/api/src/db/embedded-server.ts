@@ -1,7 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
+  accessSync,
   chmodSync,
   chownSync,
+  constants,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -130,7 +132,7 @@ export function beginEmbeddedServer(opts: EmbeddedServerOptions): { connection: 
     if (runAs) grantAccess(dir, runAs);
     fresh = !existsSync(path.join(dir, 'PG_VERSION'));
     if (fresh) {
-      if (runAs) checkReachableNow(dir, runAs, bins);
+      if (runAs) checkReachable(dir, runAs, bins);
       initialise(dir, bins, runAs, opts.ephemeral === true);
     } else checkVersion(dir);
     // PostgreSQL refuses a data folder others can read (a copy may have widened it).
@@ -143,13 +145,13 @@ export function beginEmbeddedServer(opts: EmbeddedServerOptions): { connection: 
   }
   const connection = connectionFor(socketDir);
   const started = (async (): Promise<EmbeddedServer> => {
-    const setpriv = parentDeathTool();
-    if (runAs && !fresh) await checkReachable(dir, runAs, bins);
-    await setpriv;
     const orphan = orphanOn(dir);
     if (orphan) await stopOrphan(orphan);
     const supervisor = new Supervisor(dir, socketDir, bins, runAs, opts);
-    await supervisor.start(0);
+    await supervisor.start(0).catch((err: unknown) => {
+      if (runAs && !fresh) checkReachable(dir, runAs, bins);
+      throw err;
+    });
     await ensureDatabase(connection);
     return {
       connection,
@@ -167,37 +169,32 @@ export function beginEmbeddedServer(opts: EmbeddedServerOptions): { connection: 
   return { connection, started };
 }
 
-let setprivPath: Promise<string | null> | undefined;
+let setprivPath: string | null | undefined;
 
 /**
  * `setpriv` (util-linux, on nearly every Linux) when it is there: it sets the parent-death signal
  * of the process it executes, which survives the switch to the database's system user since the
  * switch happens before. Elsewhere (macOS, a minimal image), postgres outlives a killed Sutura
- * until the next start stops it (`stopOrphan`).
+ * until the next start stops it (`stopOrphan`). Its help text, in the binary, says whether it has
+ * `--pdeathsig` (util-linux 2.33 and later): read rather than run, since the server's process
+ * would wait for a processor for it on a busy machine.
  */
-function parentDeathTool(): Promise<string | null> {
-  setprivPath ??= (async () => {
-    if (process.platform !== 'linux') return null;
-    for (const folder of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
-      const candidate = path.join(folder, 'setpriv');
-      if (existsSync(candidate) && (await succeeds(candidate, ['--pdeathsig', 'SIGINT', '--', 'true']))) return candidate;
+function parentDeathTool(): string | null {
+  if (setprivPath !== undefined) return setprivPath;
+  setprivPath = null;
+  if (process.platform !== 'linux') return setprivPath;
+  for (const folder of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+    const candidate = path.join(folder, 'setpriv');
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (readFileSync(candidate).includes(' --pdeathsig ')) return (setprivPath = candidate);
+    } catch {
+      // Not there, or not ours to run.
     }
-    return null;
-  })();
+  }
   return setprivPath;
 }
 
-/**
- * Whether a command exits with 0. Not `spawnSync`: the server's process goes on loading meanwhile
- * (on a busy machine, the wait for a short child is the wait for a processor).
- */
-function succeeds(command: string, args: string[], runAs?: RunAs): Promise<boolean> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: 'ignore', ...runAs });
-    child.on('error', () => resolve(false));
-    child.on('exit', (code) => resolve(code === 0));
-  });
-}
 
 function connectionFor(socketDir: string): EmbeddedConnection {
   return { host: socketDir, port: PORT, user: 'postgres', database: DATABASE };
@@ -295,15 +292,13 @@ const unreachable = (dir: string, bins: Binaries) =>
     `The system user ${DATABASE_SYSTEM_USER}, which runs the embedded PostgreSQL, cannot reach ${bins.postgres} or ${dir}: let it through the folders above (chmod o+x), install Sutura where it can, or set DATABASE_URL.`,
   );
 
-/** Throws when the database user cannot reach the binaries or the folder (before initdb: at once). */
-function checkReachableNow(dir: string, runAs: RunAs, bins: Binaries): void {
+/**
+ * Throws when the database user cannot reach the binaries or the folder: before initdb, and when
+ * postgres did not start on an existing folder (a postgres that starts reaches both: no probe then).
+ */
+function checkReachable(dir: string, runAs: RunAs, bins: Binaries): void {
   const probe = spawnSync('/bin/sh', [...PROBE, bins.postgres, dir], { uid: runAs.uid, gid: runAs.gid });
   if (probe.status !== 0) throw unreachable(dir, bins);
-}
-
-/** The same check while the server goes on loading (an existing folder, before postgres starts). */
-async function checkReachable(dir: string, runAs: RunAs, bins: Binaries): Promise<void> {
-  if (!(await succeeds('/bin/sh', [...PROBE, bins.postgres, dir], runAs))) throw unreachable(dir, bins);
 }
 
 function chownTree(dir: string, runAs: RunAs): void {
@@ -437,7 +432,7 @@ class Supervisor {
     }
   }
 
-  private async spawnOnce(): Promise<void> {
+  private spawnOnce(): Promise<void> {
     const settings: Record<string, string> = {
       listen_addresses: '',
       unix_socket_directories: this.socketDir,
@@ -449,7 +444,7 @@ class Supervisor {
       ...(this.opts.ephemeral ? { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } : {}),
     };
     const args = ['-D', this.dir, ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
-    const setpriv = await parentDeathTool();
+    const setpriv = parentDeathTool();
     // Through setpriv, postgres (the same process: setpriv executes it) gets SIGINT, a fast
     // shutdown, from the kernel when Sutura dies without stopping it (SIGKILL, out of memory).
     const [command, commandArgs] = setpriv
