@@ -163,16 +163,13 @@ if (config.workers !== 'only') {
   services = built.services;
   hub = built.hub;
   phase('app');
-  const [{ createdDemo }] = await Promise.all([
-    seeding.seed({
-      db: database.db,
-      vocabularies: services.vocabularies,
-      rpps: services.rpps,
-      demoData: config.demoData,
-      log,
-    }),
-    queueStarted,
-  ]);
+  const { createdDemo } = await seeding.seed({
+    db: database.db,
+    vocabularies: services.vocabularies,
+    rpps: services.rpps,
+    demoData: config.demoData,
+    log,
+  });
   phase('seed');
   // Begun before the server answers: its first page already says that the demo is being prepared.
   const demoVideosPart = createdDemo && config.demoVideos ? demoPreparation.begin() : undefined;
@@ -257,6 +254,9 @@ if (config.workers !== 'only') {
   log.info({ media: mediaLine(mediaTools) }, 'worker process started');
 }
 
+// The queue's start (its schema's check, its queues and schedules) ends here if not before: what the
+// first requests send waits for it, and a queue that cannot start stops the process as it did.
+await queueStarted;
 if (config.workers !== 'off') {
   const { mediaService, notifications } = services;
   const pipeline = { db: database.db, storage, uploads: services.uploads, scratch, mediaService, notifications, hub, config, log };

@@ -172,7 +172,7 @@ export async function createQueue(database: Database, log: Logger, metrics?: Met
 
 /**
  * `createQueue` before it connects: the server hands it to the services while the database
- * starts, and calls `start` (which must end before anything is sent) once the database answers.
+ * starts, and calls `start` once the database answers. What is sent meanwhile waits for it.
  */
 export function unstartedQueue(
   database: Database,
@@ -192,7 +192,9 @@ export function unstartedQueue(
     ...(maintain ? {} : { supervise: false, schedule: false }),
   });
   boss.on('error', (err) => log.error({ err }, 'job queue error'));
-  async function start() {
+  let started: Promise<void> | undefined;
+  const start = () => (started ??= connect());
+  async function connect() {
     await boss.start();
     // What the database already has, read once: at an ordinary restart every queue and schedule is
     // there as wanted, and nothing more is written (two statements per queue, one per schedule,
@@ -217,6 +219,7 @@ export function unstartedQueue(
   return {
     start,
     async send(name, payload, options = {}) {
+      await started;
       const requestId = workContext.getStore()?.requestId;
       const data = requestId ? { ...payload, requestId } : payload;
       await boss.send(name, data as object, {
