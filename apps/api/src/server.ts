@@ -178,7 +178,6 @@ if (config.workers !== 'only') {
   // What start-up left is given back once it has settled (below), not before the first answer.
   await app.listen({ port: config.port, host: config.host });
   phase('listening');
-  prepareDecoyHash().catch(() => {});
   log.debug({ phases }, 'started (milliseconds since the process began)');
   // On shutdown: sockets are closed first so that clients reconnect to another process, then the
   // server takes no new connection and lets the requests under way finish, within the grace.
@@ -277,6 +276,9 @@ if (config.workers !== 'off') {
   if (config.streaming.enabled) await queue.send('streaming.backfill', {}, { singletonKey: 'backfill' });
 }
 closers.push(() => database.close());
+// The sign-in decoy hash, once the first requests have been answered (an unknown email before then
+// makes it itself): it would otherwise share the processors with them.
+if (config.workers !== 'only') setTimeout(() => prepareDecoyHash().catch(() => {}), 2000).unref();
 // Once start-up has settled (the first polls of the queue, the sockets, the demo's checks), what it
 // left is given back too: the idle process then holds only what serving needs.
 setTimeout(releaseStartupMemory, 3000).unref();

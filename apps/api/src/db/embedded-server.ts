@@ -195,7 +195,6 @@ function parentDeathTool(): string | null {
   return setprivPath;
 }
 
-
 function connectionFor(socketDir: string): EmbeddedConnection {
   return { host: socketDir, port: PORT, user: 'postgres', database: DATABASE };
 }

@@ -20,8 +20,8 @@ export type UserRow = typeof users.$inferSelect;
 export const SIGN_IN_WINDOW_MINUTES = 15;
 
 // A hash to compare against when the email is unknown, so both paths take the same time. Made once
-// the server answers (server.ts) or at the first unknown email, whichever comes first: a tenth of
-// a second of processor that the start-up would otherwise share.
+// the start-up has settled (server.ts) or at the first unknown email, whichever comes first: a
+// tenth of a second of processor that the start-up and the first requests would otherwise share.
 let decoyHash: Promise<string> | undefined;
 export const prepareDecoyHash = () => (decoyHash ??= argon2.hash('decoy-password-1', { type: argon2.argon2id }));
 
