@@ -27,6 +27,14 @@ const root = path.resolve(import.meta.dirname, '..');
 const api = path.join(root, 'apps/api');
 const ENTRY = path.join(api, 'src/server.ts');
 
+/**
+ * Left outside and loaded when the code that uses them first runs (S3 storage, the first mail, the
+ * first push, single sign-on). A static `import` of an outside package would be hoisted to the top
+ * of the one-file bundle, and the package loaded before anything else at every start: those
+ * imports are made `require`s inside the module that has them (`loadWhenUsed`).
+ */
+const WHEN_USED = ['@aws-sdk/*', '@smithy/*', 'nodemailer', 'web-push', 'openid-client'];
+
 const EXTERNAL = [
   // Native code.
   'argon2',
@@ -44,11 +52,7 @@ const EXTERNAL = [
   // Loaded with createRequire where it is used (metrics), only when metrics are on.
   'prom-client',
   // Loaded when first used, not at start: left out, they are neither read nor parsed until then.
-  '@aws-sdk/*',
-  '@smithy/*',
-  'nodemailer',
-  'web-push',
-  'openid-client',
+  ...WHEN_USED,
 ];
 
 /**
@@ -70,6 +74,31 @@ function keepSourceLocations(folders) {
           .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href));
         return { contents, loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
       });
+    },
+  };
+}
+
+/**
+ * esbuild's plugin that turns a static `import` of these packages into a module of the bundle
+ * that requires the package: evaluated, like the module importing it, only when first needed.
+ * (They are CommonJS packages, or have a CommonJS form, as `require` needs.)
+ * @param {string[]} patterns package names, or scopes as `@scope/*`
+ */
+function loadWhenUsed(patterns) {
+  const escaped = patterns.map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace('/*', '/[^/]+'));
+  const filter = new RegExp(`^(?:${escaped.join('|')})(?:/.*)?$`);
+  return {
+    name: 'load-when-used',
+    /** @param {import('esbuild').PluginBuild} build */
+    setup(build) {
+      build.onResolve({ filter }, (args) => {
+        if (args.namespace === 'when-used' || args.kind !== 'import-statement') return { path: args.path, external: true };
+        return { path: args.path, namespace: 'when-used' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'when-used' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(args.path)});`,
+        loader: 'js',
+      }));
     },
   };
 }
@@ -102,7 +131,7 @@ async function bundle(outdir) {
         'const __filename = import.meta.filename, __dirname = import.meta.dirname;',
       ].join(' '),
     },
-    plugins: [keepSourceLocations([path.join(api, 'src'), path.join(root, 'packages/domain/src')])],
+    plugins: [loadWhenUsed(WHEN_USED), keepSourceLocations([path.join(api, 'src'), path.join(root, 'packages/domain/src')])],
   });
   // esbuild's service process would otherwise stay beside the server `npm start` runs next.
   await esbuild.stop();

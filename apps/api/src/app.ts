@@ -4,10 +4,9 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import fastifyCompress from '@fastify/compress';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import { openApiTransform, registerRouteAnswers } from './http/route-responses.ts';
+import { registerDocsPages } from './http/docs-pages.ts';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { APP_VERSION } from '@sutura/domain/limits';
@@ -146,6 +145,11 @@ export interface AppDeps {
   draining?: () => boolean;
   /** What the demo is still making (demo/preparation.ts), told by /v1/health; nothing when absent. */
   demoPreparation?: Pick<DemoPreparation, 'state'>;
+  /**
+   * Settles once the database answers, when the app is built while it starts (server.ts): the
+   * routes need no connection to be registered, the socket server's table does.
+   */
+  databaseOpened?: Promise<unknown>;
 }
 
 /** Builds the services of the product from its adapters; the app and the workers share them. */
@@ -490,7 +494,7 @@ export async function buildApp(deps: AppDeps): Promise<{
     },
     transform: openApiTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/v1/docs' });
+  registerDocsPages(app, '/v1/docs');
 
   await app.register(
     async (v1) => {
@@ -606,7 +610,9 @@ export async function buildApp(deps: AppDeps): Promise<{
     // The build writes .br and .gz beside each file; they are sent as they are (the plugin finds
     // them beside the file it sends). The few files at the top get a route each (the page, the
     // service worker, the manifest, the icons); the 200 hashed chunks of assets/ one route for
-    // all: a route per file and per compressed copy held 5 MB of the idle process.
+    // all: a route per file and per compressed copy held 5 MB of the idle process. The plugin (and
+    // its file listing) loads only where there is a build to serve.
+    const { default: fastifyStatic } = await import('@fastify/static');
     const common = {
       index: false as const,
       preCompressed: true,
@@ -631,6 +637,7 @@ export async function buildApp(deps: AppDeps): Promise<{
   }
   registerNotFound(app, serveWeb ? (_request, reply) => reply.sendFile('index.html') : undefined);
 
+  await deps.databaseOpened;
   const realtime = await createRealtime({ server: app.server, auth: services.auth, pool: deps.database.pool, log: deps.log });
   live.realtime = realtime;
   metrics.countSocketsWith(realtime.count);

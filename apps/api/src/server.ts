@@ -2,7 +2,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { missingLegalSettings } from '@sutura/domain/legal';
 import { ConfigError, loadConfig } from './config.ts';
-import { EmbeddedDatabaseError, startEmbeddedServer } from './db/embedded-server.ts';
+import { beginEmbeddedServer, EmbeddedDatabaseError, embeddedUrl } from './db/embedded-server.ts';
 import { ffmpegCapabilities, type FfmpegCapabilities } from './media-pipeline/ffmpeg.ts';
 import { releaseStartupMemory } from './memory.ts';
 import type { Services } from './app.ts';
@@ -40,12 +40,23 @@ const onFatal = (err: Error) => {
   process.stderr.write(`${err.message}\n`);
   void shutdown('database', 1);
 };
-// PostgreSQL and ffmpeg's checks run in processes of their own: they start before the rest of the
-// server loads, and the loading (this process's work) goes on meanwhile.
+// PostgreSQL and ffmpeg's checks (when needed) run in processes of their own: they start before
+// the rest of the server loads, and the loading (this process's work) goes on meanwhile.
 const dbDir = path.join(config.dataDir, 'db');
-const embedded = config.databaseUrl ? undefined : startEmbeddedServer({ dir: dbDir, log, onFatal });
-embedded?.catch(() => {});
-const mediaToolsChecked = ffmpegCapabilities({ ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath });
+const embedded = (() => {
+  try {
+    return config.databaseUrl ? undefined : beginEmbeddedServer({ dir: dbDir, log, onFatal });
+  } catch (err) {
+    return fail(err);
+  }
+})();
+embedded?.started.then(() => phase('postgres')).catch(() => {});
+// ffmpeg's capabilities are detected once per binary: a restart reads what the last start found.
+const mediaToolsChecked = ffmpegCapabilities({
+  ffmpegPath: config.ffmpegPath,
+  ffprobePath: config.ffprobePath,
+  rememberIn: path.join(config.dataDir, 'ffmpeg-capabilities.json'),
+});
 const starting = Promise.all([
   import('./db/client.ts'),
   import('./jobs/queue.ts'),
@@ -53,51 +64,69 @@ const starting = Promise.all([
   import('./storage/select.ts'),
   import('./metrics.ts'),
 ]);
-// The routes, the workers and the socket server load while PostgreSQL starts and the database is
-// opened and checked (this process has nothing else to do meanwhile): the start-up is then the
-// longer of the two, not their sum.
+// The routes, the workers and the socket server load, and the app is built, while PostgreSQL
+// starts and the database is opened and checked (this process has nothing else to do meanwhile):
+// the start-up is then the longer of the two, not their sum.
 const serving = Promise.all([
   import('./app.ts'),
   import('./jobs/workers.ts'),
   import('./realtime/socket.ts'),
   import('./demo/seed.ts'),
   import('./demo/preparation.ts'),
+  import('./modules/auth/auth.service.ts'),
 ]);
-serving.catch(() => {});
+serving.then(() => phase('loaded')).catch(() => {});
 const [
-  { openDatabase },
-  { createQueue, logContext: jobLogContext },
+  { databaseAt, migrateDatabase },
+  { unstartedQueue, logContext: jobLogContext },
   { createMailer },
   { createAccountedStorage, createScratchFromConfig, createStorageFromConfig, storageLine },
   { createMetrics, listenMetrics },
 ] = await starting;
 logContext.of = jobLogContext;
-const database = await openDatabase({
-  url: config.databaseUrl,
-  dataDir: dbDir,
-  log,
-  onFatal,
-  ...(embedded ? { server: embedded } : {}),
-}).catch(fail);
-// The months and days of the statistics are grouped by PostgreSQL: it must know the zone too.
-await database.pool.query('SELECT now() AT TIME ZONE $1', [config.timeZone]).catch(async () => {
-  await database.close();
-  fail(new ConfigError(`Invalid configuration:\n  TIME_ZONE: ${config.timeZone} is unknown to the PostgreSQL server`));
-});
-phase('database');
+// The pool and drizzle exist before PostgreSQL answers (nothing connects until the first query):
+// the services and the routes are made meanwhile, and nothing is served before it is open.
+const database = databaseAt(
+  config.databaseUrl ?? embeddedUrl(embedded!.connection),
+  config.databaseUrl ? 'postgres' : 'embedded',
+  config.databaseUrl ? undefined : dbDir,
+  async () => (await embedded?.started)?.stop(),
+);
+const databaseOpened = (async () => {
+  const server = await embedded?.started;
+  await migrateDatabase(database).catch(async (err: unknown) => {
+    await database.pool.end();
+    await server?.stop();
+    throw err;
+  });
+  // The months and days of the statistics are grouped by PostgreSQL: it must know the zone too.
+  await database.pool.query('SELECT now() AT TIME ZONE $1', [config.timeZone]).catch(async () => {
+    await database.close();
+    fail(new ConfigError(`Invalid configuration:\n  TIME_ZONE: ${config.timeZone} is unknown to the PostgreSQL server`));
+  });
+  phase('database');
+})().catch(fail);
 // Recorded only where something can read them (METRICS_TOKEN or METRICS_PORT).
 const metrics = createMetrics({ pool: database.pool, enabled: config.metricsToken !== undefined || config.metricsPort !== undefined });
-// The queue's tables are checked while the rest of the server loads.
-const queueStarted = createQueue(database, log, metrics, {
+// The queue's tables (a schema of their own) are checked as soon as PostgreSQL answers, beside
+// the migrations' check, while the app is built.
+const queue = unstartedQueue(database, log, metrics, {
   heartbeatSeconds: config.jobHeartbeatSeconds,
   maintain: config.workers !== 'off',
 });
+const queueStarted = Promise.all([embedded?.started]).then(() => queue.start());
 queueStarted.catch(() => {});
-const [{ buildApp, createServices }, { createJobHandlers }, { createRealtimeEmitter }, seeding, { createDemoPreparation }] = await serving;
+const [
+  { buildApp, createServices },
+  { createJobHandlers },
+  { createRealtimeEmitter },
+  seeding,
+  { createDemoPreparation },
+  { prepareDecoyHash },
+] = await serving;
 const storage = createAccountedStorage(await createStorageFromConfig(config), database.db);
 const scratch = createScratchFromConfig(config);
 await scratch.sweep();
-const queue = await queueStarted;
 let draining = false;
 phase('modules');
 const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log });
@@ -118,7 +147,18 @@ let hub: RealtimeHub;
 
 if (config.workers !== 'only') {
   const demoPreparation = createDemoPreparation();
-  const built = await buildApp({ config, database, storage, scratch, queue, log, metrics, draining: () => draining, demoPreparation });
+  const built = await buildApp({
+    config,
+    database,
+    databaseOpened,
+    storage,
+    scratch,
+    queue,
+    log,
+    metrics,
+    draining: () => draining,
+    demoPreparation,
+  });
   const { app, realtime } = built;
   services = built.services;
   hub = built.hub;
@@ -203,6 +243,7 @@ if (config.workers !== 'only') {
       .catch((err: unknown) => log.error({ err }, 'demo history could not be generated'));
   }
 } else {
+  await queueStarted;
   // No socket server here: pushes go through the PostgreSQL adapter to the HTTP processes.
   const emitter = await createRealtimeEmitter(database.pool);
   closers.push(emitter.close);
@@ -212,6 +253,9 @@ if (config.workers !== 'only') {
   log.info({ media: mediaLine(mediaTools) }, 'worker process started');
 }
 
+// The queue's start (its schema's check, its queues and schedules) ends here if not before: what the
+// first requests send waits for it, and a queue that cannot start stops the process as it did.
+await queueStarted;
 if (config.workers !== 'off') {
   const { mediaService, notifications } = services;
   const pipeline = { db: database.db, storage, uploads: services.uploads, scratch, mediaService, notifications, hub, config, log };
@@ -232,6 +276,9 @@ if (config.workers !== 'off') {
   if (config.streaming.enabled) await queue.send('streaming.backfill', {}, { singletonKey: 'backfill' });
 }
 closers.push(() => database.close());
+// The sign-in decoy hash, once the first requests have been answered (an unknown email before then
+// makes it itself): it would otherwise share the processors with them.
+if (config.workers !== 'only') setTimeout(() => prepareDecoyHash().catch(() => {}), 2000).unref();
 // Once start-up has settled (the first polls of the queue, the sockets, the demo's checks), what it
 // left is given back too: the idle process then holds only what serving needs.
 setTimeout(releaseStartupMemory, 3000).unref();

@@ -1,8 +1,9 @@
 // @media: runs ffmpeg and ffprobe
 import { spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffmpegCapabilities, frameTiming, locateTool, orphanGuard, run } from '../src/media-pipeline/ffmpeg.ts';
@@ -150,4 +151,51 @@ describe('no ffmpeg outlives', () => {
       }
     });
   }
+});
+
+describe('ffmpeg capabilities kept for the next start', () => {
+  /** What a new process finds, asked as the server asks at start: whether it has the marker filter. */
+  async function detectInNewProcess(tools: { ffmpegPath: string; ffprobePath: string; rememberIn: string }): Promise<boolean> {
+    const module = pathToFileURL(path.join(import.meta.dirname, '../src/media-pipeline/ffmpeg.ts')).href;
+    const child = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { ffmpegCapabilities } = await import(${JSON.stringify(module)});
+const caps = await ffmpegCapabilities(${JSON.stringify(tools)});
+process.stdout.write(JSON.stringify({ usable: caps.usable, marker: caps.filters.has('sutura-marker') }));`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    await new Promise((resolve) => child.on('exit', resolve));
+    const answer = JSON.parse(out) as { usable: boolean; marker: boolean };
+    expect(answer.usable).toBe(true);
+    return answer.marker;
+  }
+
+  it('reads what the last start found for the same binaries, and detects again for changed ones', async () => {
+    const dir = path.join(scratch, 'kept');
+    await mkdir(dir);
+    const ffmpegPath = path.join(dir, 'ffmpeg');
+    const ffprobePath = path.join(dir, 'ffprobe');
+    await copyFile(locateTool('ffmpeg').path, ffmpegPath);
+    await copyFile(locateTool('ffprobe').path, ffprobePath);
+    await chmod(ffmpegPath, 0o755);
+    await chmod(ffprobePath, 0o755);
+    const rememberIn = path.join(dir, 'ffmpeg-capabilities.json');
+    const tools = { ffmpegPath, ffprobePath, rememberIn };
+    expect(await detectInNewProcess(tools)).toBe(false);
+    // A mark in the kept result shows which of the two the next process used.
+    const kept = JSON.parse(await readFile(rememberIn, 'utf8')) as { key: string; caps: { filters: string[] } };
+    kept.caps.filters.push('sutura-marker');
+    await writeFile(rememberIn, JSON.stringify(kept));
+    expect(await detectInNewProcess(tools)).toBe(true);
+    // The same binary replaced (here, only dated anew): detected again, and kept again.
+    await utimes(ffmpegPath, new Date(), new Date('2020-01-01'));
+    expect(await detectInNewProcess(tools)).toBe(false);
+    expect(await detectInNewProcess(tools)).toBe(false);
+  }, 60_000);
 });

@@ -104,6 +104,22 @@ async function openPool(
   dataDir: string | undefined,
   stopServer: () => Promise<void>,
 ): Promise<Database> {
+  const database = databaseAt(url, kind, dataDir, stopServer);
+  try {
+    await migrateDatabase(database);
+  } catch (err) {
+    await database.pool.end();
+    throw err;
+  }
+  return database;
+}
+
+/**
+ * The database of `url` as the product uses it (its pool, drizzle on it), before anything is sent:
+ * no connection is made until the first query, so the server builds what needs it while the
+ * database server is still starting. `migrateDatabase` before the first request.
+ */
+export function databaseAt(url: string, kind: Database['kind'], dataDir: string | undefined, stopServer: () => Promise<void>): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // A connection that the server drops (a restart of the embedded server, a failover) is replaced
   // at the next query; its error event, with nobody listening (an idle client, the socket
@@ -114,12 +130,6 @@ async function openPool(
     prepareStatements(client);
   });
   const db = drizzle(pool, { schema });
-  try {
-    if (!(await migrated(pool))) await migrate(db, { migrationsFolder });
-  } catch (err) {
-    await pool.end();
-    throw err;
-  }
   return {
     kind,
     db,
@@ -131,4 +141,9 @@ async function openPool(
       await stopServer();
     },
   };
+}
+
+/** Applies the migrations of this version that the database does not have yet. */
+export async function migrateDatabase(database: Database): Promise<void> {
+  if (!(await migrated(database.pool))) await migrate(database.db, { migrationsFolder });
 }

@@ -1,7 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
+  accessSync,
   chmodSync,
   chownSync,
+  constants,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -87,44 +89,72 @@ function binaries(): Binaries {
  * With `attach`, a process that finds the server owned by a running Sutura (a command such as
  * `npm run backup`) connects to it instead of being refused.
  */
-export async function startEmbeddedServer(opts: {
+export async function startEmbeddedServer(opts: EmbeddedServerOptions): Promise<EmbeddedServer> {
+  return beginEmbeddedServer(opts).started;
+}
+
+export interface EmbeddedServerOptions {
   dir: string;
   log: Logger;
   attach?: boolean;
   /** For test runs: no fsync anywhere, which saves seconds per start on a busy disk; a crash may lose the data. */
   ephemeral?: boolean;
   onFatal?: (err: Error) => void;
-}): Promise<EmbeddedServer> {
+}
+
+/**
+ * `startEmbeddedServer` in two steps: the lock, the folder and the socket's place are settled at
+ * once (and what the operator must fix thrown at once), the server process then starts. Where it
+ * will answer is known before it does: the server's process makes its clients meanwhile.
+ */
+export function beginEmbeddedServer(opts: EmbeddedServerOptions): { connection: EmbeddedConnection; started: Promise<EmbeddedServer> } {
   const dir = path.resolve(opts.dir);
   const lockFile = `${dir}.lock`;
   mkdirSync(path.dirname(dir), { recursive: true });
   const held = takeLock(lockFile);
   if (held) {
     if (opts.attach && held.socketDir) {
-      return { connection: connectionFor(held.socketDir), owned: false, stop: async () => {} };
+      const connection = connectionFor(held.socketDir);
+      return { connection, started: Promise.resolve({ connection, owned: false, stop: async () => {} }) };
     }
     throw new EmbeddedDatabaseError(
       `Another Sutura process (pid ${held.pid}) is using the embedded database in ${dir}. Stop it, or set DATABASE_URL to run several processes.`,
     );
   }
   const release = () => rmSync(lockFile, { force: true });
+  let bins: Binaries;
+  let runAs: RunAs | undefined;
+  let socketDir: string;
+  let fresh: boolean;
   try {
-    const bins = binaries();
-    const runAs = databaseUser();
-    if (runAs) grantAccess(dir, runAs, bins);
-    if (!existsSync(path.join(dir, 'PG_VERSION'))) initialise(dir, bins, runAs, opts.ephemeral === true);
-    else checkVersion(dir);
+    bins = binaries();
+    runAs = databaseUser();
+    if (runAs) grantAccess(dir, runAs);
+    fresh = !existsSync(path.join(dir, 'PG_VERSION'));
+    if (fresh) {
+      if (runAs) checkReachable(dir, runAs, bins);
+      initialise(dir, bins, runAs, opts.ephemeral === true);
+    } else checkVersion(dir);
     // PostgreSQL refuses a data folder others can read (a copy may have widened it).
     chmodSync(dir, 0o700);
-    const socketDir = socketFolder(dir, runAs);
+    socketDir = socketFolder(dir, runAs);
     writeFileSync(lockFile, JSON.stringify({ pid: process.pid, socketDir } satisfies LockContent));
+  } catch (err) {
+    release();
+    throw err;
+  }
+  const connection = connectionFor(socketDir);
+  const started = (async (): Promise<EmbeddedServer> => {
     const orphan = orphanOn(dir);
     if (orphan) await stopOrphan(orphan);
     const supervisor = new Supervisor(dir, socketDir, bins, runAs, opts);
-    await supervisor.start(0);
-    await ensureDatabase(connectionFor(socketDir));
+    await supervisor.start(0).catch((err: unknown) => {
+      if (runAs && !fresh) checkReachable(dir, runAs, bins);
+      throw err;
+    });
+    await ensureDatabase(connection);
     return {
-      connection: connectionFor(socketDir),
+      connection,
       owned: true,
       async stop() {
         await supervisor.stop();
@@ -132,10 +162,11 @@ export async function startEmbeddedServer(opts: {
         release();
       },
     };
-  } catch (err) {
+  })().catch((err: unknown) => {
     release();
     throw err;
-  }
+  });
+  return { connection, started };
 }
 
 let setprivPath: string | null | undefined;
@@ -144,7 +175,9 @@ let setprivPath: string | null | undefined;
  * `setpriv` (util-linux, on nearly every Linux) when it is there: it sets the parent-death signal
  * of the process it executes, which survives the switch to the database's system user since the
  * switch happens before. Elsewhere (macOS, a minimal image), postgres outlives a killed Sutura
- * until the next start stops it (`stopOrphan`).
+ * until the next start stops it (`stopOrphan`). Its help text, in the binary, says whether it has
+ * `--pdeathsig` (util-linux 2.33 and later): read rather than run, since the server's process
+ * would wait for a processor for it on a busy machine.
  */
 function parentDeathTool(): string | null {
   if (setprivPath !== undefined) return setprivPath;
@@ -152,7 +185,12 @@ function parentDeathTool(): string | null {
   if (process.platform !== 'linux') return setprivPath;
   for (const folder of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
     const candidate = path.join(folder, 'setpriv');
-    if (spawnSync(candidate, ['--pdeathsig', 'SIGINT', '--', 'true']).status === 0) return (setprivPath = candidate);
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (readFileSync(candidate).includes(' --pdeathsig ')) return (setprivPath = candidate);
+    } catch {
+      // Not there, or not ours to run.
+    }
   }
   return setprivPath;
 }
@@ -232,9 +270,10 @@ function lookupUser(name: string): RunAs | undefined {
 
 /**
  * As root: the database folder belongs to the database user, and the data folder above it lets
- * that user's group through (not read); then checks that it really reaches the binaries and the folder.
+ * that user's group through (not read). `reachable` then checks that it really reaches the binaries
+ * and the folder.
  */
-function grantAccess(dir: string, runAs: RunAs, bins: Binaries): void {
+function grantAccess(dir: string, runAs: RunAs): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // A folder restored from a backup by root belongs to root.
   if (statSync(dir).uid !== runAs.uid) chownTree(dir, runAs);
@@ -244,12 +283,21 @@ function grantAccess(dir: string, runAs: RunAs, bins: Binaries): void {
     chownSync(parent, 0, runAs.gid);
     chmodSync(parent, (stat.mode & 0o7777) | 0o010);
   }
-  const probe = spawnSync('/bin/sh', ['-c', 'test -x "$1" && test -w "$2"', 'sh', bins.postgres, dir], { uid: runAs.uid, gid: runAs.gid });
-  if (probe.status !== 0) {
-    throw new EmbeddedDatabaseError(
-      `The system user ${DATABASE_SYSTEM_USER}, which runs the embedded PostgreSQL, cannot reach ${bins.postgres} or ${dir}: let it through the folders above (chmod o+x), install Sutura where it can, or set DATABASE_URL.`,
-    );
-  }
+}
+
+const PROBE = ['-c', 'test -x "$1" && test -w "$2"', 'sh'];
+const unreachable = (dir: string, bins: Binaries) =>
+  new EmbeddedDatabaseError(
+    `The system user ${DATABASE_SYSTEM_USER}, which runs the embedded PostgreSQL, cannot reach ${bins.postgres} or ${dir}: let it through the folders above (chmod o+x), install Sutura where it can, or set DATABASE_URL.`,
+  );
+
+/**
+ * Throws when the database user cannot reach the binaries or the folder: before initdb, and when
+ * postgres did not start on an existing folder (a postgres that starts reaches both: no probe then).
+ */
+function checkReachable(dir: string, runAs: RunAs, bins: Binaries): void {
+  const probe = spawnSync('/bin/sh', [...PROBE, bins.postgres, dir], { uid: runAs.uid, gid: runAs.gid });
+  if (probe.status !== 0) throw unreachable(dir, bins);
 }
 
 function chownTree(dir: string, runAs: RunAs): void {

@@ -153,21 +153,33 @@ export interface Queue {
   stop(graceSeconds?: number): Promise<void>;
 }
 
+interface QueueSettings {
+  /** How soon a long job whose process died goes back to the queue (JOB_HEARTBEAT_SECONDS). */
+  heartbeatSeconds?: number;
+  maintain?: boolean;
+}
+
 /**
  * pg-boss on the product's database, with its own small pool. A process that runs no jobs
  * (`maintain: false`, WORKERS=off) only sends: the processes running the jobs keep the schedules
  * and the queue's upkeep, and this one loads none of the cron machinery (nor its time zone data).
  */
-export async function createQueue(
+export async function createQueue(database: Database, log: Logger, metrics?: Metrics, opts: QueueSettings = {}): Promise<Queue> {
+  const queue = unstartedQueue(database, log, metrics, opts);
+  await queue.start();
+  return queue;
+}
+
+/**
+ * `createQueue` before it connects: the server hands it to the services while the database
+ * starts, and calls `start` once the database answers. What is sent meanwhile waits for it.
+ */
+export function unstartedQueue(
   database: Database,
   log: Logger,
   metrics?: Metrics,
-  opts: {
-    /** How soon a long job whose process died goes back to the queue (JOB_HEARTBEAT_SECONDS). */
-    heartbeatSeconds?: number;
-    maintain?: boolean;
-  } = {},
-): Promise<Queue> {
+  opts: QueueSettings = {},
+): Queue & { start(): Promise<void> } {
   const heartbeat = opts.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS;
   const maintain = opts.maintain ?? true;
   const boss = new PgBoss({
@@ -180,28 +192,34 @@ export async function createQueue(
     ...(maintain ? {} : { supervise: false, schedule: false }),
   });
   boss.on('error', (err) => log.error({ err }, 'job queue error'));
-  await boss.start();
-  // What the database already has, read once: at an ordinary restart every queue and schedule is
-  // there as wanted, and nothing more is written (two statements per queue, one per schedule,
-  // one after the other, were most of the queue's share of the start-up).
-  const queues = new Map((await boss.getQueues()).map((q) => [q.name, q as unknown as Record<string, unknown>]));
-  for (const name of JOB_NAMES) {
-    const options = QUEUE_OPTIONS[name].heartbeatSeconds ? { ...QUEUE_OPTIONS[name], heartbeatSeconds: heartbeat } : QUEUE_OPTIONS[name];
-    const known = queues.get(name);
-    if (!known) {
-      await boss.createQueue(name, options);
-      continue;
+  let started: Promise<void> | undefined;
+  const start = () => (started ??= connect());
+  async function connect() {
+    await boss.start();
+    // What the database already has, read once: at an ordinary restart every queue and schedule is
+    // there as wanted, and nothing more is written (two statements per queue, one per schedule,
+    // one after the other, were most of the queue's share of the start-up).
+    const queues = new Map((await boss.getQueues()).map((q) => [q.name, q as unknown as Record<string, unknown>]));
+    for (const name of JOB_NAMES) {
+      const options = QUEUE_OPTIONS[name].heartbeatSeconds ? { ...QUEUE_OPTIONS[name], heartbeatSeconds: heartbeat } : QUEUE_OPTIONS[name];
+      const known = queues.get(name);
+      if (!known) {
+        await boss.createQueue(name, options);
+        continue;
+      }
+      // A queue made by an earlier version or setting takes the options of now (its policy stays).
+      const { policy: _policy, ...changeable } = options;
+      if (Object.entries(changeable).some(([key, value]) => known[key] !== value)) await boss.updateQueue(name, changeable);
     }
-    // A queue made by an earlier version or setting takes the options of now (its policy stays).
-    const { policy: _policy, ...changeable } = options;
-    if (Object.entries(changeable).some(([key, value]) => known[key] !== value)) await boss.updateQueue(name, changeable);
-  }
-  if (maintain) {
-    const schedules = new Map((await boss.getSchedules()).map((s) => [s.name, s.cron]));
-    for (const [name, cron] of Object.entries(SCHEDULES)) if (schedules.get(name) !== cron) await boss.schedule(name, cron, {});
+    if (maintain) {
+      const schedules = new Map((await boss.getSchedules()).map((s) => [s.name, s.cron]));
+      for (const [name, cron] of Object.entries(SCHEDULES)) if (schedules.get(name) !== cron) await boss.schedule(name, cron, {});
+    }
   }
   return {
+    start,
     async send(name, payload, options = {}) {
+      await started;
       const requestId = workContext.getStore()?.requestId;
       const data = requestId ? { ...payload, requestId } : payload;
       await boss.send(name, data as object, {

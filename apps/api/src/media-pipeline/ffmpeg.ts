@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { accessSync, chmodSync, constants, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { accessSync, chmodSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -468,21 +470,70 @@ const detected = new Map<string, Promise<FfmpegCapabilities>>();
 
 /**
  * The capabilities of the ffmpeg and ffprobe given (the configured ones by default), detected at
- * the first call and remembered.
+ * the first call and remembered. With `rememberIn`, a usable result is also kept in that file for
+ * the next process (see `rememberedOrDetected`).
  */
 export function ffmpegCapabilities(
-  opts: { ffmpegPath?: string | undefined; ffprobePath?: string | undefined } = {},
+  opts: { ffmpegPath?: string | undefined; ffprobePath?: string | undefined; rememberIn?: string } = {},
 ): Promise<FfmpegCapabilities> {
   const ffmpegPath = opts.ffmpegPath ?? defaultFfmpegPath();
   const ffprobePath = opts.ffprobePath ?? defaultFfprobePath();
   const key = `${ffmpegPath}\0${ffprobePath}`;
   let found = detected.get(key);
   if (!found) {
-    found = detect(describeTool('ffmpeg', ffmpegPath), describeTool('ffprobe', ffprobePath));
+    const tools = [describeTool('ffmpeg', ffmpegPath), describeTool('ffprobe', ffprobePath)] as const;
+    found = opts.rememberIn ? rememberedOrDetected(opts.rememberIn, ...tools) : detect(...tools);
     detected.set(key, found);
   }
   return found;
 }
+
+/** The binary itself (symbolic links followed): a replaced or upgraded one reads differently. */
+function binaryIdentity(file: string): string | null {
+  try {
+    const real = realpathSync(file);
+    const stat = statSync(real);
+    return `${real} ${stat.size} ${stat.mtimeMs} ${stat.ctimeMs} ${stat.ino}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The detection runs ffmpeg six times, a third of a second of processor that a start-up shares
+ * with PostgreSQL's: a restart with the same binaries and the same detection reads the result the
+ * last one kept instead. Anything else (another binary, an upgrade of it or of Sutura, a result
+ * that was not usable) is detected again.
+ */
+function rememberedOrDetected(file: string, ffmpeg: ToolLocation, ffprobe: ToolLocation): Promise<FfmpegCapabilities> {
+  const ffmpegId = binaryIdentity(ffmpeg.path);
+  const ffprobeId = binaryIdentity(ffprobe.path);
+  if (!ffmpegId || !ffprobeId) return detect(ffmpeg, ffprobe);
+  const key = createHash('sha256')
+    .update(
+      JSON.stringify([ffmpeg, ffprobe, ffmpegId, ffprobeId, REQUIRED_ENCODERS, REQUIRED_FILTERS, detect.toString(), listed.toString()]),
+    )
+    .digest('base64url');
+  try {
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as { key: string; caps: KeptCapabilities };
+    if (kept.key === key && kept.caps.usable) {
+      return Promise.resolve({ ...kept.caps, filters: new Set(kept.caps.filters), encoders: new Set(kept.caps.encoders) });
+    }
+  } catch {
+    // Not kept yet, or unreadable: detected below.
+  }
+  return detect(ffmpeg, ffprobe).then(async (caps) => {
+    if (!caps.usable) return caps;
+    const kept: KeptCapabilities = { ...caps, filters: [...caps.filters], encoders: [...caps.encoders] };
+    const partial = `${file}.${process.pid}`;
+    await writeFile(partial, JSON.stringify({ key, caps: kept }))
+      .then(() => rename(partial, file))
+      .catch(() => {});
+    return caps;
+  });
+}
+
+type KeptCapabilities = Omit<FfmpegCapabilities, 'filters' | 'encoders'> & { filters: string[]; encoders: string[] };
 
 /** The output option that sets how frames are timed: `-fps_mode`, or `-vsync` before ffmpeg 5.1. */
 export function frameTiming(caps: Pick<FfmpegCapabilities, 'fpsMode'>, mode: 'cfr' | 'vfr' | 'passthrough'): string[] {
