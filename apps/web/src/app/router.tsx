@@ -19,6 +19,7 @@ import { AppProviders } from '@/app/providers';
 import { GuestOnly } from '@/app/guest-only';
 import { NotFoundPage, RouteErrorPage } from '@/app/route-error';
 import { RouteSkeleton } from '@/components/route-skeleton';
+import { prefetchMyProgrammes } from '@/lib/my-programmes';
 import { hasSessionCookie } from '@/lib/session';
 
 // Every page loads with its route, in its own chunk: in a feature's routes.tsx write
@@ -88,6 +89,8 @@ const tree: RouteObject[] = [
           const { SignedInLayout } = await import('@/app/layouts/signed-in-layout');
           return { element: <SignedInLayout availablePaths={availablePaths} /> };
         },
+        // The menu's "Programmes" entry follows the person's programmes.
+        handle: { prefetch: () => prefetchMyProgrammes() } satisfies RouteHandle,
         children: signedInRoutes,
       },
       { path: '*', element: <NotFoundPage /> },
