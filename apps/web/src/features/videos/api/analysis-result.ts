@@ -65,9 +65,9 @@ const earlyResultOptions = (videoId: string, lang: string) =>
     staleTime: 30_000,
   });
 
-/** Asks for the result with the case (see earlyResultOptions). */
-export function prefetchEarlyResult(videoId: string, lang: string): void {
-  void queryClient.prefetchQuery(earlyResultOptions(videoId, lang));
+/** Asks for the result with the case (see earlyResultOptions); resolves once it has answered. */
+export function prefetchEarlyResult(videoId: string, lang: string): Promise<void> {
+  return queryClient.prefetchQuery(earlyResultOptions(videoId, lang));
 }
 
 /**
