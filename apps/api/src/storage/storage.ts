@@ -119,7 +119,11 @@ export function createLocalStorage(root: string, opts: { uploadsRoot?: string } 
       await rm(resolve(key), { force: true });
     },
     async deletePrefix(prefix) {
-      await rm(resolve(prefix), { recursive: true, force: true });
+      // A job may still be writing under it (a ladder's segments while the video is deleted): a
+      // folder emptied and then given a new file refuses its removal (ENOTEMPTY), and the removal
+      // starts again on what is there then. The writer, once it finds its video gone, removes what
+      // it wrote after.
+      await rm(resolve(prefix), { recursive: true, force: true, maxRetries: 10, retryDelay: 20 });
     },
     async *list(prefix) {
       if (prefix) {
