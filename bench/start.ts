@@ -245,7 +245,8 @@ try {
   for (let i = 0; i < Math.max(1, Math.ceil(RUNS / 2)); i++) {
     const dataDir = path.join(work, `empty-${i}`);
     empty.push(await sutura(dataDir));
-    await rm(dataDir, { recursive: true, force: true });
+    // PostgreSQL may still be writing its last files as it stops: the removal starts again on what is there.
+    await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     await rm(`${dataDir}.lock`, { force: true });
   }
   const emptyMs = summary('(d) empty DATA_DIR', empty, hello).ms;
@@ -263,5 +264,5 @@ try {
       `idle RSS ${existingRun.idleRssMb?.toFixed(0)} MB (${apiOnlyRun.idleRssMb?.toFixed(0)} MB for an API process, WORKERS=off); load ${load()}`,
   );
 } finally {
-  await rm(work, { recursive: true, force: true });
+  await rm(work, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }

@@ -73,7 +73,6 @@ const serving = Promise.all([
   import('./realtime/socket.ts'),
   import('./demo/seed.ts'),
   import('./demo/preparation.ts'),
-  import('./modules/auth/auth.service.ts'),
 ]);
 serving.then(() => phase('loaded')).catch(() => {});
 const [
@@ -116,14 +115,7 @@ const queue = unstartedQueue(database, log, metrics, {
 });
 const queueStarted = Promise.all([embedded?.started]).then(() => queue.start());
 queueStarted.catch(() => {});
-const [
-  { buildApp, createServices },
-  { createJobHandlers },
-  { createRealtimeEmitter },
-  seeding,
-  { createDemoPreparation },
-  { prepareDecoyHash },
-] = await serving;
+const [{ buildApp, createServices }, { createJobHandlers }, { createRealtimeEmitter }, seeding, { createDemoPreparation }] = await serving;
 const storage = createAccountedStorage(await createStorageFromConfig(config), database.db);
 const scratch = createScratchFromConfig(config);
 await scratch.sweep();
@@ -276,9 +268,6 @@ if (config.workers !== 'off') {
   if (config.streaming.enabled) await queue.send('streaming.backfill', {}, { singletonKey: 'backfill' });
 }
 closers.push(() => database.close());
-// The sign-in decoy hash, once the first requests have been answered (an unknown email before then
-// makes it itself): it would otherwise share the processors with them.
-if (config.workers !== 'only') setTimeout(() => prepareDecoyHash().catch(() => {}), 2000).unref();
 // Once start-up has settled (the first polls of the queue, the sockets, the demo's checks), what it
 // left is given back too: the idle process then holds only what serving needs.
 setTimeout(releaseStartupMemory, 3000).unref();

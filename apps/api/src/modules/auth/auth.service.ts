@@ -19,12 +19,6 @@ export type UserRow = typeof users.$inferSelect;
 /** The window of the per-address limit on failed sign-ins. */
 export const SIGN_IN_WINDOW_MINUTES = 15;
 
-// A hash to compare against when the email is unknown, so both paths take the same time. Made once
-// the start-up has settled (server.ts) or at the first unknown email, whichever comes first: a
-// tenth of a second of processor that the start-up and the first requests would otherwise share.
-let decoyHash: Promise<string> | undefined;
-export const prepareDecoyHash = () => (decoyHash ??= argon2.hash('decoy-password-1', { type: argon2.argon2id }));
-
 export function hashPassword(password: string): Promise<string> {
   return argon2.hash(password, { type: argon2.argon2id });
 }
@@ -182,7 +176,9 @@ export function createAuthService(deps: {
         throw new AppError('RATE_LIMITED');
       const [user] = await db.select().from(users).where(eq(users.email, email));
       if (!user) {
-        await verifyPassword(await prepareDecoyHash(), password);
+        // As long as a known email's check: one Argon2id derivation of the password tried, with the
+        // same settings (nothing to prepare, nothing held in memory between sign-ins).
+        await hashPassword(password);
         await audit(null, 'auth.sign_in_failed', 'user', null, ip, { email });
         throw new AppError('INVALID_CREDENTIALS');
       }
