@@ -19,6 +19,7 @@ import { AppProviders } from '@/app/providers';
 import { GuestOnly } from '@/app/guest-only';
 import { NotFoundPage, RouteErrorPage } from '@/app/route-error';
 import { RouteSkeleton } from '@/components/route-skeleton';
+import { prefetchMyProgrammes } from '@/lib/my-programmes';
 import { hasSessionCookie } from '@/lib/session';
 
 // Every page loads with its route, in its own chunk: in a feature's routes.tsx write
@@ -88,6 +89,8 @@ const tree: RouteObject[] = [
           const { SignedInLayout } = await import('@/app/layouts/signed-in-layout');
           return { element: <SignedInLayout availablePaths={availablePaths} /> };
         },
+        // The menu's "Programmes" entry follows the person's programmes.
+        handle: { prefetch: () => prefetchMyProgrammes() } satisfies RouteHandle,
         children: signedInRoutes,
       },
       { path: '*', element: <NotFoundPage /> },
@@ -139,22 +142,32 @@ function declarative(routes: RouteObject[]): Preloaded[] {
 
 const routes = declarative(tree);
 
-/** What a route may declare in its `handle`: the data its page will ask for, asked early. */
+/**
+ * What a route may declare in its `handle`: the data its page will ask for, asked early. A promise
+ * returned is the data the page waits for before it draws anything: the first draw waits for it too.
+ */
 export interface RouteHandle {
-  prefetch?(params: Record<string, string | undefined>): void;
+  prefetch?(params: Record<string, string | undefined>): void | Promise<unknown>;
 }
 
 /**
  * Loads the code of the routes that draw `pathname` (the first URL), all at once, and asks for
  * their data meanwhile (when someone is signed in: the session cookie is sent with it), instead
- * of after the session, the code and the first draw, one after another.
+ * of after the session, the code and the first draw, one after another. Resolves once the code
+ * and the data the page waits for are there, so that the first screen draws in one pass rather
+ * than the shell first and its page in a second render that holds a phone's main thread.
  */
 export async function preloadRoutesOf(pathname: string): Promise<void> {
   const matched = matchRoutes(routes, pathname) ?? [];
+  const data: Promise<unknown>[] = [];
   if (hasSessionCookie()) {
-    for (const { route, params } of matched) (route.handle as RouteHandle | undefined)?.prefetch?.(params);
+    for (const { route, params } of matched) {
+      const asked = (route.handle as RouteHandle | undefined)?.prefetch?.(params);
+      if (asked) data.push(asked);
+    }
   }
-  await Promise.all(matched.map(({ route }) => (route as Preloaded).preload?.()));
+  // A failed read is the page's to show, with its retry.
+  await Promise.all([...matched.map(({ route }) => (route as Preloaded).preload?.()), Promise.allSettled(data)]);
 }
 
 /** A page that throws while drawing shows the error screen; the next navigation tries again. */
@@ -183,7 +196,7 @@ function usePrefetchOnNavigation(pathname: string): void {
       return;
     }
     if (!hasSessionCookie()) return;
-    for (const { route, params } of matchRoutes(routes, pathname) ?? []) (route.handle as RouteHandle | undefined)?.prefetch?.(params);
+    for (const { route, params } of matchRoutes(routes, pathname) ?? []) void (route.handle as RouteHandle | undefined)?.prefetch?.(params);
   }, [pathname]);
 }
 

@@ -1,3 +1,5 @@
+import { useSyncExternalStore } from 'react';
+
 /** A page opened in a background tab records no paint: past this, it is taken as drawn. */
 const PAINT_WAIT_MS = 5000;
 
@@ -29,4 +31,27 @@ export function afterFirstPaint(run: () => void): () => void {
   observer.observe({ type: 'paint', buffered: true });
   const fallback = window.setTimeout(start, PAINT_WAIT_MS);
   return stop;
+}
+
+let painted = false;
+const waiting = new Set<() => void>();
+let cancelWait: (() => void) | undefined;
+
+function subscribeToPaint(changed: () => void): () => void {
+  if (painted) return () => undefined;
+  waiting.add(changed);
+  cancelWait ??= afterFirstPaint(() => {
+    painted = true;
+    for (const notify of waiting) notify();
+    waiting.clear();
+  });
+  return () => waiting.delete(changed);
+}
+
+/**
+ * Whether the page has drawn its first text: a read the first screen does not draw with waits for
+ * it, so that it does not lengthen the way to the first screen on a slow phone.
+ */
+export function usePainted(): boolean {
+  return useSyncExternalStore(subscribeToPaint, () => painted);
 }

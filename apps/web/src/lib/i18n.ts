@@ -1,7 +1,7 @@
 import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '@sutura/domain/i18n';
-import { STORAGE_KEYS } from '@sutura/domain/limits';
+import { LAYOUT, STORAGE_KEYS } from '@sutura/domain/limits';
 
 type Messages = Record<string, unknown>;
 
@@ -12,13 +12,18 @@ const files = import.meta.glob<Messages>('../locales/*/*.json', { import: 'defau
 
 /**
  * Loaded with the first screen, in parallel with its code: what every screen uses, the signed-in
- * shell's outside /auth, and the namespace named like the first segment of the path (auth,
- * dashboard, videos, settings…) when there is one. Others load when a component asks for them.
+ * shell's outside /auth (its tab bar's where it shows), and the namespace named like the first
+ * segment of the path (auth, dashboard, videos, settings…) when there is one. Others load when a
+ * component asks for them.
  */
 function startupNamespaces(): string[] {
   const segment = typeof location === 'undefined' ? '' : (location.pathname.split('/')[1] ?? '');
   const namespaces = ['common', 'errors'];
   if (segment !== 'auth') namespaces.push('shell', 'menu', 'notifications');
+  // The shell's tab bar, on a phone or a tablet: else the first screen would wait for its texts
+  // after its first draw, and draw again.
+  if (segment !== 'auth' && typeof matchMedia !== 'undefined' && matchMedia(`(max-width: ${LAYOUT.tabBarMaxWindowWidth}px)`).matches)
+    namespaces.push('tab-bar');
   if (Object.keys(files).some((file) => file.endsWith(`/${segment}.json`))) namespaces.push(segment);
   return namespaces;
 }

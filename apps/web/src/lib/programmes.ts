@@ -1,31 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Cohort, LearnerCurves, MyProgrammes, ProgrammeBody, ProgrammeDetail, ProgrammeSummary } from '@sutura/domain/programmes';
+import type { Cohort, LearnerCurves, ProgrammeBody, ProgrammeDetail, ProgrammeSummary } from '@sutura/domain/programmes';
 import { downloadFile } from '@/lib/download';
 import { api } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
-import { useSession } from '@/lib/session';
-
-export const programmeKeys = {
-  all: ['programmes'] as const,
-  mine: (lang: string) => ['programmes', 'mine', lang] as const,
-  cohort: (id: string, lang: string) => ['programmes', 'cohort', id, lang] as const,
-  learner: (id: string, learnerId: string, lang: string) => ['programmes', 'learner', id, learnerId, lang] as const,
-  own: (programmeId: string | null, lang: string) => ['programmes', 'own', programmeId, lang] as const,
-  adminList: (lang: string) => ['programmes', 'admin', lang] as const,
-  adminDetail: (id: string, lang: string) => ['programmes', 'admin', id, lang] as const,
-};
-
-/** The programmes the person directs and those they are a learner of (the menu's "Programmes" entry follows it). */
-export function useMyProgrammes(enabled = true) {
-  const { session } = useSession();
-  const lang = currentLanguage();
-  return useQuery({
-    queryKey: programmeKeys.mine(lang),
-    queryFn: () => api<MyProgrammes>('GET', '/programmes'),
-    enabled: enabled && Boolean(session),
-    staleTime: 60_000,
-  });
-}
+import { programmeKeys } from '@/lib/my-programmes';
 
 export function useCohort(id: string) {
   return useQuery({

@@ -1,10 +1,4 @@
-// The two weights the screens use, in the scripts of French and English (Latin; its extension for
-// names): the style sheet blocks the first draw, and the other subsets (Cyrillic, Greek,
-// Vietnamese, Hebrew…) would make it four times as long for text the app never shows.
-import '@fontsource/open-sans/latin-400.css';
-import '@fontsource/open-sans/latin-ext-400.css';
-import '@fontsource/open-sans/latin-700.css';
-import '@fontsource/open-sans/latin-ext-700.css';
+import '@/lib/fonts.css';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import CssBaseline from '@mui/material/CssBaseline';
 import useMediaQuery from '@mui/material/useMediaQuery';

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
@@ -13,7 +14,7 @@ import { TabBar } from '@/app/shell/tab-bar';
 import { UploadProgressBar } from '@/app/shell/upload-progress-bar';
 import { isActivePath } from '@/app/shell/use-menu-entries';
 import { NotAllowedPage } from '@/app/route-error';
-import { useMarkAllRead, useNotifications } from '@/features/notifications/api/notifications';
+import { notificationListOptions, useMarkAllRead, type NotificationList } from '@/features/notifications/api/notifications';
 import { AvailablePagesProvider } from '@/lib/available-pages';
 import { useSession } from '@/lib/session';
 import { AdminThemeScope } from '@/lib/theme';
@@ -39,10 +40,12 @@ function Shell() {
   const [notificationsOpen, setNotificationsOpen] = useState(false);
   // Mounted from the first opening on, so that it closes with its animation.
   const [notificationsOpened, setNotificationsOpened] = useState(false);
-  const { data: notifications } = useNotifications(true);
+  const queryClient = useQueryClient();
   const markAllRead = useMarkAllRead();
 
   const openNotifications = () => {
+    // The list the bell shows (and keeps fresh), read at the press: the shell does not draw again with it.
+    const notifications = queryClient.getQueryData<NotificationList>(notificationListOptions.queryKey);
     setNotificationsOpen(true);
     setNotificationsOpened(true);
     if (notifications?.data.some((n) => n.status === 'unread')) markAllRead.mutate(notifications.data);

@@ -1,7 +1,7 @@
 import { menuFor, type NavigationEntry } from '@sutura/domain/menu';
 import { useAvailablePages } from '@/lib/available-pages';
 import { useSession } from '@/lib/session';
-import { useMyProgrammes } from '@/lib/programmes';
+import { useMyProgrammes } from '@/lib/my-programmes';
 
 /** Menu entries for the person's roles whose page exists in this build. */
 export function useMenuEntries(where: 'drawer' | 'tabs'): NavigationEntry[] {

@@ -5,7 +5,7 @@ import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useSession } from '@/lib/session';
-import { useMyProgrammes } from '@/lib/programmes';
+import { useMyProgrammes } from '@/lib/my-programmes';
 import { ProgrammeFacts } from './programme-facts';
 
 /** Account: the programmes the person belongs to and who directs them, and those they direct. */

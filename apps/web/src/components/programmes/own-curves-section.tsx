@@ -7,7 +7,8 @@ import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { errorText } from '@/lib/http';
-import { useMyProgrammes, useOwnCurves } from '@/lib/programmes';
+import { useMyProgrammes } from '@/lib/my-programmes';
+import { useOwnCurves } from '@/lib/programmes';
 import { LearningCurves } from './learning-curves';
 
 /**

@@ -8,7 +8,7 @@ import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import ArrowForward from '@mui/icons-material/ArrowForward';
 import { isNavigationEntry, MENU } from '@sutura/domain/menu';
-import { useMyProgrammes } from '@/lib/programmes';
+import { useMyProgrammes } from '@/lib/my-programmes';
 import { hasAnyRole } from '@sutura/domain/roles';
 import { MENU_ICONS } from '@/components/menu-icons';
 import { useAvailablePages } from '@/lib/available-pages';

@@ -11,11 +11,7 @@ export const videoRoutes: RouteObject[] = [
     lazy: { Component: async () => (await import('@/features/videos/pages/video-detail-page')).VideoDetailPage },
     // The case and its result (with its expert), asked together with the page's code rather than
     // after it; from the app's first chunk, so that the requests leave before any page code loads.
-    handle: {
-      prefetch: ({ id }) => {
-        if (id) prefetchCasePage(id);
-      },
-    } satisfies RouteHandle,
+    handle: { prefetch: ({ id }) => (id ? prefetchCasePage(id) : undefined) } satisfies RouteHandle,
   },
   {
     path: '/videos/:id/shared',

@@ -42,9 +42,9 @@ export const demoStateOptions = () =>
  * The dashboard's data, asked as soon as its address is known (the first URL with the app's code,
  * or a navigation), beside the session and the page's code rather than after them. The session's
  * preferences are not known yet: the numbers are asked as most people see them (ratings shown);
- * for someone who hides them, the page asks for its own when it mounts.
+ * for someone who hides them, the page asks for its own when it mounts. Resolves once both have
+ * answered (the page draws nothing before), failed or not.
  */
-export function prefetchDashboard(): void {
-  void queryClient.prefetchQuery(dashboardOptions(currentLanguage(), true));
-  void queryClient.prefetchQuery(demoStateOptions());
+export function prefetchDashboard(): Promise<unknown> {
+  return Promise.all([queryClient.prefetchQuery(dashboardOptions(currentLanguage(), true)), queryClient.prefetchQuery(demoStateOptions())]);
 }

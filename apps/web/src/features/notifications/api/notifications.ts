@@ -42,22 +42,3 @@ export function useMarkAllRead() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: notificationKeys.list }),
   });
 }
-
-export function useDeleteNotification() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api<object>('DELETE', `/notification/${encodeURIComponent(id)}`),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: notificationKeys.list }),
-  });
-}
-
-/** The 'empty' action: deletes the listed notifications one by one. */
-export function useEmptyNotifications() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (notifications: readonly Notification[]) => {
-      for (const n of notifications) await api<object>('DELETE', `/notification/${encodeURIComponent(n.id)}`);
-    },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: notificationKeys.list }),
-  });
-}

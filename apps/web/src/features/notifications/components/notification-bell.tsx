@@ -6,10 +6,12 @@ import NotificationsOutlined from '@mui/icons-material/NotificationsOutlined';
 import { useNotifications } from '@/features/notifications/api/notifications';
 import { LazyTooltip } from '@/components/lazy-tooltip';
 import { LiveAnnouncement } from '@/components/live-announcement';
+import { usePainted } from '@/lib/first-paint';
 
 export function NotificationBell({ onOpen }: { onOpen(): void }) {
   const { t } = useTranslation('notifications');
-  const { data } = useNotifications(true);
+  // Asked once the screen has drawn: the bell's number is not what a first screen waits for.
+  const { data } = useNotifications(usePainted());
   const unread = data ? Math.max(data.unread, data.data.filter((n) => n.status === 'unread').length) : 0;
   const label = unread > 0 ? t('openUnread', { count: unread }) : t('open');
   // A screen reader hears of new notifications once, when their number grows (not on the first load).

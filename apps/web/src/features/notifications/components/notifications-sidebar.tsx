@@ -18,7 +18,8 @@ import NotificationsNoneOutlined from '@mui/icons-material/NotificationsNoneOutl
 import { LAYOUT } from '@sutura/domain/limits';
 import type { Notification } from '@sutura/domain/notifications';
 import { formatRelativeTime } from '@sutura/domain/relative-time';
-import { useDeleteNotification, useEmptyNotifications, useNotifications } from '@/features/notifications/api/notifications';
+import { useDeleteNotification, useEmptyNotifications } from '@/features/notifications/api/notification-actions';
+import { useNotifications } from '@/features/notifications/api/notifications';
 import { currentLanguage } from '@/lib/i18n';
 import { errorText } from '@/lib/http';
 import { useToast } from '@/lib/toast';

@@ -7,7 +7,7 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { errorText } from '@/lib/http';
-import { useMyProgrammes } from '@/lib/programmes';
+import { useMyProgrammes } from '@/lib/my-programmes';
 import { ProgrammeFacts } from '@/components/programmes/programme-facts';
 
 /** `/programmes`: the programmes the person directs (straight to the cohort when there is one). */

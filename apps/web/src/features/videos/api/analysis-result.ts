@@ -1,9 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { AnalysisResult } from '@sutura/domain/analysis';
-import { isErrorCode } from '@/lib/error-codes';
 import type { publicUserSchema } from '@sutura/domain/users';
-import { api, API_BASE, ApiRequestError, SESSION_HEADERS } from '@/lib/http';
+import { api } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
 import { queryClient } from '@/lib/query';
 
@@ -65,9 +64,9 @@ const earlyResultOptions = (videoId: string, lang: string) =>
     staleTime: 30_000,
   });
 
-/** Asks for the result with the case (see earlyResultOptions). */
-export function prefetchEarlyResult(videoId: string, lang: string): void {
-  void queryClient.prefetchQuery(earlyResultOptions(videoId, lang));
+/** Asks for the result with the case (see earlyResultOptions); resolves once it has answered. */
+export function prefetchEarlyResult(videoId: string, lang: string): Promise<void> {
+  return queryClient.prefetchQuery(earlyResultOptions(videoId, lang));
 }
 
 /**
@@ -95,26 +94,4 @@ export const analysisResultOptions = (videoId: string, lang: string) =>
 
 export function useAnalysisResult(videoId: string, enabled: boolean) {
   return useQuery({ ...analysisResultOptions(videoId, currentLanguage()), enabled });
-}
-
-/** The PDF report in the reader's language, saved under the name the server gives it. */
-export async function downloadAnalysisReport(videoId: string): Promise<void> {
-  const response = await fetch(`${API_BASE}/videos/${videoId}/analysis/report?langCode=${currentLanguage()}`, {
-    headers: SESSION_HEADERS,
-  });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
-    const code = isErrorCode(body?.error?.code) ? body.error.code : 'GENERIC';
-    throw new ApiRequestError(response.status, code, body?.error?.message ?? response.statusText);
-  }
-  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'analysis-report.pdf';
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The click has handed the blob to the download; the address can go.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

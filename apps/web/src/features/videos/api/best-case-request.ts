@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { BestCaseRequest } from '@sutura/domain/best-cases';
 import { api } from '@/lib/http';
 
@@ -15,13 +15,4 @@ export const bestCaseRequestOptions = (videoId: string) =>
 
 export function useBestCaseRequest(videoId: string, enabled: boolean) {
   return useQuery({ ...bestCaseRequestOptions(videoId), enabled });
-}
-
-export function useAnswerBestCase(videoId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (accept: boolean) =>
-      api<BestCaseRequest>('PUT', `/videos/${encodeURIComponent(videoId)}/best-case/consent`, { body: { accept } }),
-    onSuccess: (answer) => queryClient.setQueryData(key(videoId), answer),
-  });
 }

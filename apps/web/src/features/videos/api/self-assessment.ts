@@ -1,10 +1,10 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { SaveSelfAssessmentBody, SelfAssessment } from '@sutura/domain/self-assessment';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { SelfAssessment } from '@sutura/domain/self-assessment';
 import { api } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
 import { videoKeys } from '@/features/videos/api/video-keys';
 
-const path = (id: string) => `/videos/${encodeURIComponent(id)}/self-assessment`;
+export const selfAssessmentPath = (id: string) => `/videos/${encodeURIComponent(id)}/self-assessment`;
 
 /**
  * The author's self-assessment of a case (docs/self-assessment.md). Under the case's detail key
@@ -14,24 +14,10 @@ const path = (id: string) => `/videos/${encodeURIComponent(id)}/self-assessment`
 export const selfAssessmentOptions = (videoId: string, lang: string, status: string) =>
   queryOptions({
     queryKey: [...videoKeys.detail(videoId, lang), 'self-assessment', status] as const,
-    queryFn: () => api<SelfAssessment>('GET', path(videoId)),
+    queryFn: () => api<SelfAssessment>('GET', selfAssessmentPath(videoId)),
     staleTime: 30_000,
   });
 
 export function useSelfAssessment(videoId: string, status: string, enabled: boolean) {
   return useQuery({ ...selfAssessmentOptions(videoId, currentLanguage(), status), enabled });
-}
-
-/** Rate or skip: the answer replaces the cached self-assessment, then the case's parts are asked again. */
-export function useSelfAssessmentAction(videoId: string, status: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (action: { kind: 'save'; body: SaveSelfAssessmentBody } | { kind: 'skip' }) =>
-      action.kind === 'save'
-        ? api<SelfAssessment>('PUT', path(videoId), { body: action.body })
-        : api<SelfAssessment>('POST', `${path(videoId)}/skip`, { body: {} }),
-    onSuccess: (data) => {
-      queryClient.setQueryData(selfAssessmentOptions(videoId, currentLanguage(), status).queryKey, data);
-    },
-  });
 }

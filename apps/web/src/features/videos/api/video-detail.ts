@@ -72,13 +72,16 @@ function prefetchCaseParts(video: VideoDetail, lang: string): void {
 /**
  * A case page's data and texts, asked together as soon as its address is known (the first URL
  * with the app's code, or a navigation): the case and its result (with its expert's profile) side
- * by side, while the session and the page's code load, rather than one after another.
+ * by side, while the session and the page's code load, rather than one after another. Resolves
+ * once they are there: the first screen then draws the shell and the case in one pass.
  */
-export function prefetchCasePage(id: string): void {
+export function prefetchCasePage(id: string): Promise<unknown> {
   const lang = currentLanguage();
-  void i18n.loadNamespaces(['videos', 'analysis', 'best-cases', 'case-file']);
-  void queryClient.prefetchQuery(videoDetailOptions(id, lang));
-  prefetchEarlyResult(id, lang);
+  return Promise.all([
+    i18n.loadNamespaces(['videos', 'analysis', 'best-cases', 'case-file']),
+    queryClient.prefetchQuery(videoDetailOptions(id, lang)),
+    prefetchEarlyResult(id, lang),
+  ]);
 }
 
 export function useVideoDetail(id: string) {

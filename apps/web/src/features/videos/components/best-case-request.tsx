@@ -9,7 +9,8 @@ import { PendingButton } from '@/components/pending-button';
 import { errorText } from '@/lib/http';
 import { currentLanguage } from '@/lib/i18n';
 import { useToast } from '@/lib/toast';
-import { useAnswerBestCase, useBestCaseRequest } from '@/features/videos/api/best-case-request';
+import { useAnswerBestCase } from '@/features/videos/api/best-case-answer';
+import { useBestCaseRequest } from '@/features/videos/api/best-case-request';
 
 /**
  * The author's answer to an administrator who would like to publish their analysed case as a

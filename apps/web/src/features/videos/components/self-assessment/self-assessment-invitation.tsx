@@ -11,7 +11,7 @@ import { useSingleFlight } from '@/lib/single-flight';
 import { useToast } from '@/lib/toast';
 import { PendingButton } from '@/components/pending-button';
 import { RatingScale } from '@/components/case/rating-scale';
-import { useSelfAssessmentAction } from '@/features/videos/api/self-assessment';
+import { useSelfAssessmentAction } from '@/features/videos/api/self-assessment-action';
 
 /**
  * Before an unseen result: the learner rates the five KPIs on the expert's scale (the same
