@@ -213,6 +213,9 @@ async function axeFindings(page: Page, name: string): Promise<{ findings: string
 async function resize(page: Page, size: { width: number; height: number }): Promise<void> {
   if (page.viewportSize()?.width === size.width) return;
   await page.setViewportSize(size);
+  // The page's style sheets answer to the new width before anything is measured: on a busy
+  // machine Chromium has been seen laying out a screen with the previous width's media queries.
+  await page.waitForFunction((width) => window.innerWidth === width && matchMedia(`(width: ${width}px)`).matches, size.width);
   await settle(page);
 }
 

@@ -1,7 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
@@ -14,7 +13,6 @@ import { TabBar } from '@/app/shell/tab-bar';
 import { UploadProgressBar } from '@/app/shell/upload-progress-bar';
 import { isActivePath } from '@/app/shell/use-menu-entries';
 import { NotAllowedPage } from '@/app/route-error';
-import { notificationListOptions, useMarkAllRead, type NotificationList } from '@/features/notifications/api/notifications';
 import { AvailablePagesProvider } from '@/lib/available-pages';
 import { useSession } from '@/lib/session';
 import { AdminThemeScope } from '@/lib/theme';
@@ -40,15 +38,10 @@ function Shell() {
   const [notificationsOpen, setNotificationsOpen] = useState(false);
   // Mounted from the first opening on, so that it closes with its animation.
   const [notificationsOpened, setNotificationsOpened] = useState(false);
-  const queryClient = useQueryClient();
-  const markAllRead = useMarkAllRead();
-
+  // The panel marks what it shows as read when it opens (NotificationsSidebar).
   const openNotifications = () => {
-    // The list the bell shows (and keeps fresh), read at the press: the shell does not draw again with it.
-    const notifications = queryClient.getQueryData<NotificationList>(notificationListOptions.queryKey);
     setNotificationsOpen(true);
     setNotificationsOpened(true);
-    if (notifications?.data.some((n) => n.status === 'unread')) markAllRead.mutate(notifications.data);
   };
 
   // After a change of page the keyboard moves to the new page's title, unless the new page took it

@@ -16,7 +16,6 @@ import { useSession } from '@/lib/session';
 import { useDashboard } from '@/features/dashboard/api/dashboard';
 import { LearnerSection } from '@/features/dashboard/components/learner-section';
 import { useDemoState } from '@/features/dashboard/api/demo-state';
-import { LegalSettingsNotice } from '@/features/dashboard/components/legal-settings-notice';
 import { WorkerSection } from '@/features/dashboard/components/worker-section';
 import { RetryAlert } from '@/components/retry-alert';
 
@@ -39,6 +38,14 @@ function useSpaces() {
 
 /** Loaded only while a demo is being prepared, the first minute of a demo installation. */
 const DemoPreparingNotice = lazy(() => import('@/features/dashboard/components/demo-preparing-notice'));
+
+/**
+ * Administrators only, and it draws nothing before its own read has answered: its code comes
+ * with that read, after the page has drawn, rather than with every dashboard's first screen.
+ */
+const LegalSettingsNotice = lazy(async () => ({
+  default: (await import('@/features/dashboard/components/legal-settings-notice')).LegalSettingsNotice,
+}));
 
 const COUNTED_ROLES = ['learner', 'editor', 'expert'] as const;
 
@@ -79,7 +86,11 @@ export function DashboardPage() {
         {t('dashboard:greeting', { firstName: session.information.firstName })}
       </Typography>
       <Typography sx={{ color: 'text.secondary', mb: 3 }}>{t('dashboard:intro')}</Typography>
-      {session.roles.includes('administrator') && <LegalSettingsNotice />}
+      {session.roles.includes('administrator') && (
+        <Suspense fallback={null}>
+          <LegalSettingsNotice />
+        </Suspense>
+      )}
       {counted && demo.data?.preparing && (
         <Suspense fallback={null}>
           <DemoPreparingNotice progress={demo.data.progress} />

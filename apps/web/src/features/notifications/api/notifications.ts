@@ -1,5 +1,5 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { notificationListResponse, Notification } from '@sutura/domain/notifications';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { notificationListResponse } from '@sutura/domain/notifications';
 import { SOCKET_EVENTS } from '@sutura/domain/socket-events';
 import type { z } from 'zod';
 import { api } from '@/lib/http';
@@ -26,19 +26,4 @@ export function useNotifications(enabled: boolean) {
     void queryClient.invalidateQueries({ queryKey: notificationKeys.list });
   });
   return useQuery({ ...notificationListOptions, enabled });
-}
-
-/** One update per unread notification, then the list again. */
-export function useMarkAllRead() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (notifications: readonly Notification[]) => {
-      const unread = notifications.filter((n) => n.status === 'unread');
-      await Promise.allSettled(
-        unread.map((n) => api<Notification>('PUT', `/notification/${encodeURIComponent(n.id)}`, { body: { id: n.id, status: 'read' } })),
-      );
-      return unread.length;
-    },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: notificationKeys.list }),
-  });
 }

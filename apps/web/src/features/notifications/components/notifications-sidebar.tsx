@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import Alert from '@mui/material/Alert';
@@ -18,8 +18,9 @@ import NotificationsNoneOutlined from '@mui/icons-material/NotificationsNoneOutl
 import { LAYOUT } from '@sutura/domain/limits';
 import type { Notification } from '@sutura/domain/notifications';
 import { formatRelativeTime } from '@sutura/domain/relative-time';
-import { useDeleteNotification, useEmptyNotifications } from '@/features/notifications/api/notification-actions';
-import { useNotifications } from '@/features/notifications/api/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { useDeleteNotification, useEmptyNotifications, useMarkAllRead } from '@/features/notifications/api/notification-actions';
+import { notificationKeys, useNotifications, type NotificationList } from '@/features/notifications/api/notifications';
 import { currentLanguage } from '@/lib/i18n';
 import { errorText } from '@/lib/http';
 import { useToast } from '@/lib/toast';
@@ -103,6 +104,20 @@ export function NotificationsSidebar({ open, onClose }: { open: boolean; onClose
   const empty = useEmptyNotifications();
   const now = useNow(30_000);
   const notifications = data?.data ?? [];
+
+  // Each opening marks as read the notifications the bell counted at the press (the list it keeps
+  // fresh): once per opening, not again while the panel stays open.
+  const queryClient = useQueryClient();
+  const markAllRead = useMarkAllRead();
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (open && !wasOpen.current) {
+      const shown = queryClient.getQueryData<NotificationList>(notificationKeys.list);
+      if (shown?.data.some((n) => n.status === 'unread')) markAllRead.mutate(shown.data);
+    }
+    wasOpen.current = open;
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per opening, with the list of that moment
+  }, [open]);
 
   const openLink = (link: string) => {
     onClose();
