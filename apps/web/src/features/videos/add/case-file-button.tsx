@@ -11,7 +11,7 @@ import { errorText } from '@/lib/http';
 import { useToast } from '@/lib/toast';
 import { UploadRefusedError } from '@/lib/upload-manager';
 import { useUploads } from '@/lib/uploads';
-import { VIDEO_ACCEPT } from '@/features/videos/add/file-inputs';
+import { VIDEO_ACCEPT } from '@/features/videos/add/video-accept';
 
 /**
  * The file of a case whose upload stopped or whose file failed. `resume`: the person chooses the

@@ -16,9 +16,7 @@ import { PICTURE_MAX_BYTES } from '@sutura/domain/limits';
 import { currentLanguage } from '@/lib/i18n';
 import { checkVideoFile } from '@/lib/video-file-check';
 import type { AddVideoFormValues } from '@/features/videos/add/add-video-values';
-
-/** What the video input offers; the server decides from the content, whatever the extension. */
-export const VIDEO_ACCEPT = 'video/*,.mkv,.ts,.mts,.m2ts,.avi,.mov';
+import { VIDEO_ACCEPT } from '@/features/videos/add/video-accept';
 
 /** A field message: a catalogue code, a key of this feature, or a text ready to show. */
 export function useFileErrorText(): (message: string | undefined) => string | undefined {

@@ -78,7 +78,9 @@ function prefetchCaseParts(video: VideoDetail, lang: string): void {
 export function prefetchCasePage(id: string): Promise<unknown> {
   const lang = currentLanguage();
   return Promise.all([
-    i18n.loadNamespaces(['videos', 'analysis', 'best-cases', 'case-file']),
+    // Every namespace the page draws with (the case's data and NASA-TLX use the upload form's
+    // words, the result its drawings'): one the first draw found missing would hold it, then draw it again.
+    i18n.loadNamespaces(['videos', 'analysis', 'best-cases', 'case-file', 'upload', 'drawing']),
     queryClient.prefetchQuery(videoDetailOptions(id, lang)),
     prefetchEarlyResult(id, lang),
   ]);

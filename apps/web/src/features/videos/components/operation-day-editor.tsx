@@ -1,17 +1,19 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { DatePicker } from '@mui/x-date-pickers/DatePicker';
-import dayjs from 'dayjs';
 import type { VideoDetail } from '@sutura/domain/videos';
 import { PendingButton } from '@/components/pending-button';
-import { DateLocalization } from '@/lib/date-localization';
 import { errorText } from '@/lib/http';
 import { useToast } from '@/lib/toast';
 import { useSetOperationDay } from '@/features/videos/api/video-actions';
 
-const DAY = 'YYYY-MM-DD';
+// The date pickers (about 50 KiB of compressed code with their locales) load after the page has
+// drawn: the section shows at once, its field a moment later in the place kept for it.
+const OperationDayField = lazy(() => import('@/features/videos/components/operation-day-field'));
+
+/** The height of a small outlined field, kept while the date field loads. */
+const FIELD_HEIGHT = 40;
 
 /**
  * The day of the operation of a sent case, which its author may still give or correct: their
@@ -32,15 +34,9 @@ export function OperationDayEditor({ video }: { video: VideoDetail }) {
         {t('upload:fields.operatedOnHelp')}
       </Typography>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
-        <DateLocalization>
-          <DatePicker
-            label={t('upload:fields.operatedOn')}
-            value={day ? dayjs(day, DAY) : null}
-            disableFuture
-            onChange={(next) => setDay(next?.isValid() ? next.format(DAY) : '')}
-            slotProps={{ textField: { size: 'small', 'data-testid': 'operation-day' } as object, field: { clearable: true } }}
-          />
-        </DateLocalization>
+        <Suspense fallback={<Box sx={{ height: FIELD_HEIGHT, width: 220 }} />}>
+          <OperationDayField label={t('upload:fields.operatedOn')} day={day} onChange={setDay} />
+        </Suspense>
         <PendingButton
           variant="outlined"
           pending={save.isPending}

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
@@ -35,15 +35,12 @@ import { signedComments } from '@/features/videos/components/analysis/reviews';
 import { BestCaseRequestPanel } from '@/features/videos/components/best-case-request';
 import { OperationDayEditor } from '@/features/videos/components/operation-day-editor';
 import { CaseData } from '@/components/case/case-data';
-import { DeleteVideoDialog } from '@/features/videos/components/delete-video-dialog';
-import { EditVideoDialog } from '@/features/videos/components/edit-video-dialog';
 import { FavouriteToggle } from '@/features/videos/components/favourite-toggle';
 import { NasaTlxChart } from '@/components/case/nasa-tlx-chart';
 import { OrganLabel } from '@/components/video/organ-label';
 import { PictureGallery } from '@/components/case/picture-gallery';
 import { SecondReviewAction } from '@/features/videos/components/second-review-action';
-import { SendVideoDialog } from '@/features/videos/components/send-video-dialog';
-import { SharesList, ShareVideoDialog } from '@/features/videos/components/share-video-section';
+import { SharesList } from '@/features/videos/components/share-video-section';
 import { VideoMediaPanel } from '@/features/videos/components/video-media-panel';
 import { VideoStatusChip } from '@/components/case/video-status-chip';
 import { useResultDrawings } from '@/features/videos/components/analysis/result-drawings';
@@ -52,6 +49,28 @@ import { formatDateTime, formatDuration } from '@/components/video/format';
 type DetailTab = 'global' | 'nasaTlx' | 'kpi' | 'steps' | 'advice' | 'pictures';
 const RESULT_TABS: readonly DetailTab[] = ['kpi', 'steps', 'advice'];
 type OpenDialog = 'edit' | 'send' | 'share' | 'delete' | null;
+
+/**
+ * The dialogs of the author's actions come with their forms (the case's fields and date pickers,
+ * the form library, the schemas): their code loads when a person points at or focuses the button
+ * that opens one, or presses it, not with the page, whose first draw would wait for it.
+ */
+const DIALOGS = {
+  edit: () => import('@/features/videos/components/edit-video-dialog'),
+  send: () => import('@/features/videos/components/send-video-dialog'),
+  share: () => import('@/features/videos/components/share-video-dialog'),
+  delete: () => import('@/features/videos/components/delete-video-dialog'),
+};
+const EditVideoDialog = lazy(async () => ({ default: (await DIALOGS.edit()).EditVideoDialog }));
+const SendVideoDialog = lazy(async () => ({ default: (await DIALOGS.send()).SendVideoDialog }));
+const ShareVideoDialog = lazy(async () => ({ default: (await DIALOGS.share()).ShareVideoDialog }));
+const DeleteVideoDialog = lazy(async () => ({ default: (await DIALOGS.delete()).DeleteVideoDialog }));
+
+/** What the button that opens a dialog carries: its code asked for at the first sign of intent. */
+const opening = (name: Exclude<OpenDialog, null>) => {
+  const load = () => void DIALOGS[name]().catch((error: unknown) => console.error(error));
+  return { onPointerEnter: load, onFocus: load };
+};
 
 /**
  * A case's page, for its author (with the actions its state allows), an administrator (who may
@@ -64,6 +83,12 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
   // The pictures are what a pictures-only case shows first.
   const [tab, setTab] = useState<DetailTab>(video.kind === 'pictures' ? 'pictures' : 'global');
   const [dialog, setDialog] = useState<OpenDialog>(null);
+  // A dialog stays mounted from its first opening on, so that it closes with its animation.
+  const [opened, setOpened] = useState<ReadonlySet<OpenDialog>>(() => new Set());
+  const openDialog = (name: Exclude<OpenDialog, null>) => {
+    setOpened((current) => (current.has(name) ? current : new Set(current).add(name)));
+    setDialog(name);
+  };
   const author = !readOnly && video.access === 'author';
   const canDelete = !readOnly && (video.access === 'author' || video.access === 'admin');
   const { session } = useSession();
@@ -223,7 +248,8 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
                   <Button
                     variant="contained"
                     startIcon={<SendOutlined aria-hidden />}
-                    onClick={() => setDialog('send')}
+                    onClick={() => openDialog('send')}
+                    {...opening('send')}
                     disabled={video.mediaStatus !== 'ready'}
                     aria-describedby={video.mediaStatus !== 'ready' ? 'send-not-ready' : undefined}
                     data-testid="send-video"
@@ -238,7 +264,8 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
                   <Button
                     variant="outlined"
                     startIcon={<EditOutlined aria-hidden />}
-                    onClick={() => setDialog('edit')}
+                    onClick={() => openDialog('edit')}
+                    {...opening('edit')}
                     data-testid="edit-video"
                   >
                     {t('edit.open')}
@@ -249,7 +276,8 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
                 <Button
                   variant="outlined"
                   startIcon={<ShareOutlined aria-hidden />}
-                  onClick={() => setDialog('share')}
+                  onClick={() => openDialog('share')}
+                  {...opening('share')}
                   data-testid="share-video"
                 >
                   {t('share.open')}
@@ -272,7 +300,8 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
                   variant="outlined"
                   color="error"
                   startIcon={<DeleteOutlined aria-hidden />}
-                  onClick={() => setDialog('delete')}
+                  onClick={() => openDialog('delete')}
+                  {...opening('delete')}
                   data-testid="delete-video"
                   sx={(theme) => (theme.palette.mode === 'light' ? { color: '#C62828', borderColor: '#C62828' } : {})}
                 >
@@ -337,14 +366,27 @@ export function VideoDetailView({ video, readOnly, onUrlsExpired }: { video: Vid
         </Box>
       </Box>
 
-      {author && (
-        <>
-          {saved && <EditVideoDialog video={video} open={dialog === 'edit'} onClose={() => setDialog(null)} />}
-          {saved && <SendVideoDialog videoId={video.id} open={dialog === 'send'} onClose={() => setDialog(null)} />}
-          <ShareVideoDialog videoId={video.id} open={dialog === 'share'} onClose={() => setDialog(null)} />
-        </>
+      {/* Each in its own boundary: one whose code is loading hides no other. */}
+      {author && saved && opened.has('edit') && (
+        <Suspense fallback={null}>
+          <EditVideoDialog video={video} open={dialog === 'edit'} onClose={() => setDialog(null)} />
+        </Suspense>
       )}
-      {canDelete && <DeleteVideoDialog videoId={video.id} open={dialog === 'delete'} onClose={() => setDialog(null)} />}
+      {author && saved && opened.has('send') && (
+        <Suspense fallback={null}>
+          <SendVideoDialog videoId={video.id} open={dialog === 'send'} onClose={() => setDialog(null)} />
+        </Suspense>
+      )}
+      {author && opened.has('share') && (
+        <Suspense fallback={null}>
+          <ShareVideoDialog videoId={video.id} open={dialog === 'share'} onClose={() => setDialog(null)} />
+        </Suspense>
+      )}
+      {canDelete && opened.has('delete') && (
+        <Suspense fallback={null}>
+          <DeleteVideoDialog videoId={video.id} open={dialog === 'delete'} onClose={() => setDialog(null)} />
+        </Suspense>
+      )}
     </Box>
   );
 }
