@@ -1,14 +1,10 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { Profile, updateProfileBody } from '@sutura/domain/users';
 import { api } from '@/lib/http';
+import { profileQueryKey, profileQueryOptions } from '@/features/account/api/profile-query';
 
-/** Same key as the settings feature's e-mail settings, which read the same profile. */
-export const profileQueryKey = ['users', 'profile', 'me'] as const;
-
-export const getProfile = () => api<Profile>('GET', '/users/profile/me');
-
-export const profileQueryOptions = () => queryOptions({ queryKey: profileQueryKey, queryFn: getProfile });
+export { getProfile, profileQueryKey, profileQueryOptions } from '@/features/account/api/profile-query';
 
 export function useProfile() {
   return useQuery(profileQueryOptions());
