@@ -1,4 +1,4 @@
-import { i18nReady } from '@/lib/i18n';
+import '@/lib/i18n';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
@@ -21,9 +21,9 @@ const draw = () =>
       </StrictMode>,
     ),
   );
-// The first page's code, its data, its texts and the session first, so that it draws whole, in
-// one pass (the page stays index.html's skeleton meanwhile); a failed load draws the error screen.
-Promise.all([startSessionExchange(), preloadRoutesOf(location.pathname), i18nReady]).then(draw, (error: unknown) => {
+startSessionExchange();
+// The first page's code first, so that it draws whole; a failed load draws the error screen.
+preloadRoutesOf(location.pathname).then(draw, (error: unknown) => {
   console.error(error);
   draw();
 });

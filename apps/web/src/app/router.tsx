@@ -154,8 +154,8 @@ export interface RouteHandle {
  * Loads the code of the routes that draw `pathname` (the first URL), all at once, and asks for
  * their data meanwhile (when someone is signed in: the session cookie is sent with it), instead
  * of after the session, the code and the first draw, one after another. Resolves once the code
- * and the data the page waits for are there, so that the first screen draws in one pass rather
- * than the shell first and its page in a second render that holds a phone's main thread.
+ * and the data the page waits for are there, so that the page draws with its data rather than a
+ * skeleton first and the page in another render that holds a phone's main thread.
  */
 export async function preloadRoutesOf(pathname: string): Promise<void> {
   const matched = matchRoutes(routes, pathname) ?? [];

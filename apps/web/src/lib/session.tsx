@@ -23,12 +23,6 @@ export interface SessionContextValue {
 const SessionContext = createContext<SessionContextValue | null>(null);
 
 let firstExchange: Promise<Session> | undefined;
-/**
- * The first exchange's answer once it has come (null: signed out). The app first draws after it,
- * so the provider starts from it: the first screen is drawn whole in one pass, not a loader first
- * and the whole shell again in a second, unsliced render.
- */
-let firstAnswer: { session: Session | null } | undefined;
 
 /**
  * Whether the browser holds a session cookie, told by its readable companion (the session cookie
@@ -57,18 +51,11 @@ function exchangeSession(): Promise<Session> {
  * code: every first screen waits for its answer (the sign-in page too, to send a signed-in person
  * on), so it should not wait for the first draw to be asked.
  */
-export function startSessionExchange(): Promise<void> {
+export function startSessionExchange(): void {
   forgetStoredToken();
   firstExchange = exchangeSession();
   // Its failure (no session) is read by the provider, which may mount after it.
-  return firstExchange.then(
-    (session) => {
-      firstAnswer = { session };
-    },
-    () => {
-      firstAnswer = { session: null };
-    },
-  );
+  firstExchange.catch(() => undefined);
 }
 
 function applyLanguagePreference(preferences: Preferences): void {
@@ -78,8 +65,8 @@ function applyLanguagePreference(preferences: Preferences): void {
 export function SessionProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
   // The session cookie cannot be read from here: the server says whether there is one.
-  const [status, setStatus] = useState<SessionStatus>(() => (firstAnswer ? (firstAnswer.session ? 'signedIn' : 'signedOut') : 'loading'));
-  const [session, setSession] = useState<Session | null>(() => firstAnswer?.session ?? null);
+  const [status, setStatus] = useState<SessionStatus>('loading');
+  const [session, setSession] = useState<Session | null>(null);
   const [signingOut, setSigningOut] = useState(false);
   // Bumped by every sign-out, so a session fetch started before it cannot sign the person back in.
   const epoch = useRef(0);
@@ -107,7 +94,6 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     if (!bootstrap.current) {
       bootstrap.current = firstExchange ?? exchangeSession();
       firstExchange = undefined;
-      firstAnswer = undefined;
     }
     bootstrap.current
       .then((next) => {

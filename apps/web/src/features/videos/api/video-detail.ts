@@ -73,7 +73,7 @@ function prefetchCaseParts(video: VideoDetail, lang: string): void {
  * A case page's data and texts, asked together as soon as its address is known (the first URL
  * with the app's code, or a navigation): the case and its result (with its expert's profile) side
  * by side, while the session and the page's code load, rather than one after another. Resolves
- * once they are there: the first screen then draws the shell and the case in one pass.
+ * once they are there: the first screen then draws the case with them, not a skeleton first.
  */
 export function prefetchCasePage(id: string): Promise<unknown> {
   const lang = currentLanguage();
