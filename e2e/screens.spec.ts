@@ -213,42 +213,6 @@ async function axeFindings(page: Page, name: string): Promise<{ findings: string
 async function resize(page: Page, size: { width: number; height: number }): Promise<void> {
   if (page.viewportSize()?.width === size.width) return;
   await page.setViewportSize(size);
-  // The page's style sheets answer to the new width before anything is measured: on a busy
-  // machine Chromium has been seen laying out a screen with the previous width's media queries
-  // (a phone's column at 1440 px, a desktop's two columns at 390). A rule of a style sheet the
-  // page already holds, read through the computed style, tells which width the sheets apply.
-  const widths: number[] = A11Y_WIDTHS.map((w) => w.width);
-  if (!widths.includes(size.width)) throw new Error(`the walk's widths are ${widths.join(', ')}`);
-  await page.waitForFunction(
-    ({ width, widths }) => {
-      let probe = document.getElementById('a11y-walk-width-probe');
-      if (!probe) {
-        const sheet = document.createElement('style');
-        sheet.textContent =
-          '#a11y-walk-width-probe { position: absolute; width: 0; height: 0; overflow: hidden; --walk-width: other; }' +
-          widths.map((w) => `@media (width: ${w}px) { #a11y-walk-width-probe { --walk-width: ${w}; } }`).join('');
-        document.head.append(sheet);
-        probe = document.createElement('div');
-        probe.id = 'a11y-walk-width-probe';
-        probe.setAttribute('aria-hidden', 'true');
-        document.body.append(probe);
-        return false;
-      }
-      return window.innerWidth === width && getComputedStyle(probe).getPropertyValue('--walk-width').trim() === String(width);
-    },
-    { width: size.width, widths },
-  );
-  // The rules the app inserts while it runs (its components' styles) were seen applying the
-  // previous width where a style sheet of the page's own did not: every sheet is read again, at
-  // once, before the screen settles (nothing is drawn in between, the page sees no change).
-  await page.evaluate(() => {
-    for (const sheet of document.styleSheets) {
-      const was = sheet.disabled;
-      sheet.disabled = true;
-      sheet.disabled = was;
-    }
-    void document.documentElement.offsetWidth;
-  });
   await settle(page);
 }
 
