@@ -126,9 +126,21 @@ test('cards tell cases apart: date and time, key steps; the case form marks what
   await expect(from).toContainText('JJ/MM/AAAA');
   await from.click();
   await page.keyboard.type('10032026');
-  await page.getByTestId('filter-to').click();
+  // The year applies once whole: the field keeps the caret through 0202 on the way to 2026.
+  await expect(page).toHaveURL(/[?&]from=2026-03-10(&|$)/);
+  await expect(from).toContainText('2026');
+  const to = page.getByTestId('filter-to');
+  await to.click();
   await page.keyboard.type('01032026');
+  await expect(to).toContainText('2026');
   await expect(page.getByText('La date de fin doit être identique ou postérieure à la date de début')).toBeVisible();
+  await expect(page).not.toHaveURL(/[?&]to=/);
+  // Cleared, the range is gone from the fields and the address alike.
+  await page.getByRole('button', { name: 'Effacer les filtres' }).click();
+  await expect(page).not.toHaveURL(/[?&]from=/);
+  await expect(from).toContainText('JJ/MM/AAAA');
+  await expect(to).toContainText('JJ/MM/AAAA');
+  await expect(page.getByText('La date de fin doit être identique ou postérieure à la date de début')).toHaveCount(0);
 
   await page.goto('/videos/add');
   for (const group of ['Main dominante', 'Sexe du patient', 'IMC du patient', 'Complication', 'Antécédent de radiothérapie']) {

@@ -30,31 +30,59 @@ const ALL = '';
 
 const DAY = 'YYYY-MM-DD';
 
+/** The pickers' own first day: a year still being typed (0202 on the way to 2026) is not a day yet. */
+const FIRST_DAY = dayjs('1900-01-01', DAY);
+
+const INCOMPLETE = Symbol('incomplete');
+
+/** What a field holds: no day, a whole day, or a day still being typed. */
+function dayOf(value: Dayjs | null): string | undefined | typeof INCOMPLETE {
+  if (value === null) return undefined;
+  return value.isValid() && !value.isBefore(FIRST_DAY) ? value.format(DAY) : INCOMPLETE;
+}
+
+const parse = (day?: string) => (day ? dayjs(day, DAY) : null);
+
 /**
- * The "added from / until" days, entered and shown in the app's language. An end before the
- * start is said as such and not applied.
+ * The "added from / until" days, entered and shown in the app's language. A range applies once
+ * both of its days are whole, so the list does not move (nor the field lose the caret) while a
+ * year is typed; an end before the start is said as such and not applied.
  */
 function DateRange({ from, to, onChange }: { from?: string; to?: string; onChange(change: Partial<VideoListParams>): void }) {
   const { t } = useTranslation(['videos', 'errors']);
-  const [draft, setDraft] = useState({ from, to });
-  const inverted = Boolean(draft.from && draft.to && draft.from > draft.to);
-  const change = (next: { from: string | undefined; to: string | undefined }) => {
+  // What the fields hold, typed or not; the address holds what is applied.
+  const [draft, setDraft] = useState({ from: parse(from), to: parse(to) });
+  const [seen, setSeen] = useState({ from, to });
+  if (seen.from !== from || seen.to !== to) {
+    setSeen({ from, to });
+    // Changed elsewhere (filters cleared, the back button): the fields follow.
+    if (dayOf(draft.from) !== from || dayOf(draft.to) !== to) setDraft({ from: parse(from), to: parse(to) });
+  }
+  const start = dayOf(draft.from);
+  const end = dayOf(draft.to);
+  const inverted = typeof start === 'string' && typeof end === 'string' && start > end;
+  const change = (next: { from: Dayjs | null; to: Dayjs | null }) => {
     setDraft(next);
-    if (!(next.from && next.to && next.from > next.to)) onChange({ from: next.from, to: next.to });
+    const nextFrom = dayOf(next.from);
+    const nextTo = dayOf(next.to);
+    if (nextFrom === INCOMPLETE || nextTo === INCOMPLETE) return;
+    if (nextFrom && nextTo && nextFrom > nextTo) return;
+    if (nextFrom !== from || nextTo !== to) onChange({ from: nextFrom, to: nextTo });
   };
-  const day = (value: Dayjs | null) => (value?.isValid() ? value.format(DAY) : undefined);
   return (
     <>
       <DatePicker
         label={t('filters.from')}
-        value={draft.from ? dayjs(draft.from, DAY) : null}
-        onChange={(value) => change({ ...draft, from: day(value) })}
+        value={draft.from}
+        minDate={FIRST_DAY}
+        onChange={(value) => change({ ...draft, from: value })}
         slotProps={{ textField: { size: 'small', 'data-testid': 'filter-from' } as object, field: { clearable: true } }}
       />
       <DatePicker
         label={t('filters.to')}
-        value={draft.to ? dayjs(draft.to, DAY) : null}
-        onChange={(value) => change({ ...draft, to: day(value) })}
+        value={draft.to}
+        minDate={FIRST_DAY}
+        onChange={(value) => change({ ...draft, to: value })}
         slotProps={{
           textField: {
             size: 'small',
@@ -157,8 +185,7 @@ export function VideoFilters({ params, onChange, onClear }: VideoFiltersProps) {
         ))}
       </TextField>
       <DateLocalization>
-        {/* Remounted when the applied range changes elsewhere (filters cleared). */}
-        <DateRange key={`${params.from ?? ''}|${params.to ?? ''}`} from={params.from} to={params.to} onChange={onChange} />
+        <DateRange from={params.from} to={params.to} onChange={onChange} />
       </DateLocalization>
       {params.tab !== 'shared' && (
         <FormControlLabel
