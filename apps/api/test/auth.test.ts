@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '@sutura/domain/errors';
+import { users } from '../src/db/schema.ts';
 import { codeFromMail, createTestContext, SAMPLE_PEOPLE, type TestContext } from './harness.ts';
 
 let ctx: TestContext;
@@ -9,6 +11,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await ctx?.close();
 });
+
+/** Argon2id at the product's cost (the library's defaults: 64 MiB, three passes, four lanes), never the test people's. */
+const PRODUCT_HASH = /^\$argon2id\$v=19\$m=65536,p=4,t=3\$/;
+async function storedHash(email: string): Promise<string> {
+  const [row] = await ctx.database.db.select({ hash: users.passwordHash }).from(users).where(eq(users.email, email.toLowerCase()));
+  return row!.hash;
+}
 
 /** Sign-up as typed by a person: the last name in lower case, years as the form sends them. */
 function signUpBody(person: (typeof SAMPLE_PEOPLE)[number], email: string) {
@@ -25,6 +34,7 @@ describe('sign-up, email validation and sign-in', () => {
     const res = await ctx.inject({ method: 'POST', url: '/v1/users', body: await signUpBody(SAMPLE_PEOPLE[0], email) });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().data.email).toBe(email);
+    expect(await storedHash(email)).toMatch(PRODUCT_HASH);
 
     // Not validated yet: sign-in is refused with a clear message.
     const early = await ctx.inject({ method: 'POST', url: '/v1/auth', body: { email, password: 'robotic2026' } });
@@ -285,6 +295,7 @@ describe('password reset and change', () => {
       body: { currentPassword: user.password, password: 'brandnew12', confirmPassword: 'brandnew12' },
     });
     expect(good.statusCode).toBe(200);
+    expect(await storedHash(user.email)).toMatch(PRODUCT_HASH);
     expect((await ctx.inject({ method: 'GET', url: '/v1/auth', token: other.json().data.token })).statusCode).toBe(401);
     expect((await ctx.inject({ method: 'GET', url: '/v1/auth', token: good.json().data.token })).statusCode).toBe(200);
   });

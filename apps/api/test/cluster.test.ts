@@ -16,7 +16,7 @@ import { DEFAULT_NOTIFICATION_SETTINGS, DEFAULT_PREFERENCES } from '@sutura/doma
 import { SOCKET_EVENTS } from '@sutura/domain/socket-events';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { media, notifications, users, videos } from '../src/db/schema.ts';
-import { hashPassword } from '../src/modules/auth/auth.service.ts';
+import { testPeoplePasswordHash } from '../src/modules/auth/auth.service.ts';
 import {
   createClusterDatabase,
   freePort,
@@ -118,7 +118,7 @@ async function person(role: string): Promise<Person> {
     .insert(users)
     .values({
       email,
-      passwordHash: await hashPassword(PASSWORD),
+      passwordHash: await testPeoplePasswordHash(PASSWORD),
       roles: [role as 'learner'],
       firstName: 'Cluster',
       lastName: role,
@@ -657,7 +657,7 @@ describe.skipIf(!postgresBin || !serverUrl)('Sutura when its PostgreSQL server r
     const email = `restart-${Date.now()}@cluster.example.org`;
     await db.db.insert(users).values({
       email,
-      passwordHash: await hashPassword(PASSWORD),
+      passwordHash: await testPeoplePasswordHash(PASSWORD),
       roles: ['learner'],
       firstName: 'Restart',
       lastName: 'Learner',
@@ -668,7 +668,7 @@ describe.skipIf(!postgresBin || !serverUrl)('Sutura when its PostgreSQL server r
     const colleagueEmail = `colleague-${Date.now()}@cluster.example.org`;
     await db.db.insert(users).values({
       email: colleagueEmail,
-      passwordHash: await hashPassword(PASSWORD),
+      passwordHash: await testPeoplePasswordHash(PASSWORD),
       roles: ['learner'],
       firstName: 'Restart',
       lastName: 'Colleague',

@@ -19,7 +19,7 @@ import { createQueue, type Queue } from '../src/jobs/queue.ts';
 import type { DemoPreparation } from '../src/demo/preparation.ts';
 import { createJobHandlers } from '../src/jobs/workers.ts';
 import { createMailer } from '../src/modules/mail/mailer.ts';
-import { hashPassword } from '../src/modules/auth/auth.service.ts';
+import { testPeoplePasswordHash } from '../src/modules/auth/auth.service.ts';
 import { importRppsFile } from '../src/modules/rpps/rpps-extract.ts';
 import type { S3Storage } from '../src/storage/s3.ts';
 import { startS3Server } from './s3-server.ts';
@@ -36,10 +36,10 @@ export const SAMPLE_PEOPLE = [
   { rpps: '10999901035', lastName: 'DE LA VALLIÈRE', firstName: 'Éloïse' },
 ] as const;
 
-/** The people made by createUser all have the password `password123`: hashed once per test process (Argon2id takes a good part of a second on a busy machine). */
+/** The people made by createUser all have the password `password123`: hashed once per test process, at the test people's cost. */
 let passwordHash: Promise<string> | undefined;
 function testPasswordHash(): Promise<string> {
-  passwordHash ??= hashPassword('password123');
+  passwordHash ??= testPeoplePasswordHash('password123');
   return passwordHash;
 }
 

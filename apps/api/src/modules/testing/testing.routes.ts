@@ -8,7 +8,7 @@ import { ROLES } from '@sutura/domain/roles';
 import type { Db } from '../../db/client.ts';
 import { specialties, users } from '../../db/schema.ts';
 import { ok } from '../../http/envelope.ts';
-import { hashPassword } from '../auth/auth.service.ts';
+import { testPeoplePasswordHash } from '../auth/auth.service.ts';
 
 /** The password of every person made here. */
 export const TEST_PASSWORD = 'sutura2026';
@@ -42,7 +42,7 @@ export function testingRoutes(deps: { db: Db }): FastifyPluginAsyncZod {
   // Hidden from /v1/docs, which documents the product's API.
   return async (app) => {
     app.post('/testing/people', { config: { access: 'public' }, schema: { hide: true, body: peopleBody } }, async (request, reply) => {
-      const passwordHash = await hashPassword(TEST_PASSWORD);
+      const passwordHash = await testPeoplePasswordHash(TEST_PASSWORD);
       const [specialty] = await deps.db.select({ id: specialties.id }).from(specialties).where(eq(specialties.code, 'urology'));
       const made = [];
       for (const person of request.body.people) {
