@@ -242,20 +242,36 @@ async function scanWidths(walker: Walker, name: string, widths: readonly { width
   for (const size of widths) {
     await resize(walker.page, size);
     const label = `${walker.pass.locale} ${walker.pass.theme} ${name} ${size.width}px`;
-    const started = Date.now();
-    const { findings, lang } = await axeFindings(walker.page, label);
-    walker.scanning += Date.now() - started;
-    expect(lang, `${label}: the page's language`).toBe(walker.pass.lang);
-    for (const finding of findings) console.log(finding);
-    walker.found.push(...findings);
-    const problems = await layoutProblems(walker.page);
-    if (problems.length) {
+    let scan = await scanOnce(walker, label);
+    if (scan.problems.length) {
+      // Measured again after the window has been resized anew (a pixel wider, then back): a
+      // screen Chromium had laid out with the previous width's rules is laid out anew, and a
+      // layout fault of the app's is still there. What went away is said in the output.
+      await walker.page.setViewportSize({ ...size, width: size.width + 1 });
+      await resize(walker.page, size);
+      const again = await scanOnce(walker, label);
+      const gone = scan.problems.filter((p) => !again.problems.some((q) => q.kind === p.kind && q.what === p.what));
+      if (gone.length) console.log(`${label}: gone once the window was resized anew: ${gone.map((p) => `${p.kind} ${p.what}`).join('; ')}`);
+      scan = again;
+    }
+    expect(scan.lang, `${label}: the page's language`).toBe(walker.pass.lang);
+    for (const finding of scan.findings) console.log(finding);
+    walker.found.push(...scan.findings);
+    if (scan.problems.length) {
       mkdirSync(SCREENS_DIR, { recursive: true });
       await walker.page.screenshot({ path: nodePath.join(SCREENS_DIR, `${label.replace(/[^\w.-]+/g, '_')}.png`), fullPage: true });
-      walker.found.push(...problems.map((p) => `${label}: layout ${p.kind} ${p.what} — ${p.detail}`));
+      walker.found.push(...scan.problems.map((p) => `${label}: layout ${p.kind} ${p.what} — ${p.detail}`));
     }
     walker.scans += 1;
   }
+}
+
+/** axe-core, then the layout, on the screen as it is. */
+async function scanOnce(walker: Walker, label: string) {
+  const started = Date.now();
+  const { findings, lang } = await axeFindings(walker.page, label);
+  walker.scanning += Date.now() - started;
+  return { findings, lang, problems: await layoutProblems(walker.page) };
 }
 
 /** Scans the screen, then each of its other tabs (opened at 1440 px: a phone layout may cover them with a panel of its own). */
@@ -368,11 +384,19 @@ for (const part of WALK_PARTS) {
           await expect(page.getByText(/^(Page introuvable|Page not found)$/), `${role} opens ${path}`).toHaveCount(0);
           await scanScreen(walker, `${role} ${path}`);
         }
-        // The notifications panel, and on a phone the menu drawer: screens of their own.
-        await page.getByTestId('notification-bell').click();
-        await settle(page);
-        await scanWidths(walker, `${role} notifications`);
-        await page.keyboard.press('Escape');
+        // The notifications panel, and on a phone the menu drawer: screens of their own, each
+        // opened at the width it is scanned at (the window is never resized under an open panel:
+        // Chromium was seen laying out the page beneath at the previous width's rules then).
+        for (const size of A11Y_WIDTHS) {
+          await resize(page, size);
+          await page.getByTestId('notification-bell').click();
+          await expect(page.locator('#notifications-title')).toBeVisible();
+          await settle(page);
+          await scanWidths(walker, `${role} notifications`, [size]);
+          await page.keyboard.press('Escape');
+          await expect(page.locator('#notifications-title')).toBeHidden();
+          await settle(page);
+        }
         await resize(page, A11Y_WIDTHS[1]);
         await page.getByTestId('menu-toggle').click();
         await settle(page);
