@@ -1,4 +1,4 @@
-import { cloneElement, useEffect, useLayoutEffect, useRef, useState, type ReactElement, type Ref } from 'react';
+import { cloneElement, useEffect, useLayoutEffect, useState, type ReactElement, type Ref } from 'react';
 import type TooltipComponent from '@mui/material/Tooltip';
 import { afterFirstPaint } from '@/lib/first-paint';
 
@@ -33,9 +33,43 @@ function loadTooltip(): Promise<Tooltip> {
   return loading;
 }
 
-/** What the keyboard had on the button when the tooltip arrived: the focus, and whether it showed. */
-interface HeldFocus {
-  visible: boolean;
+/**
+ * Follows the button as React attaches and detaches it. React detaches a removed button's ref
+ * before it takes the button out of the page: the focus is still on it then, and is kept (with
+ * whether its ring showed) for the button that replaces it. The same button attached again has
+ * kept its focus.
+ */
+class FocusKeeper {
+  private drawn: HTMLElement | null = null;
+  /** The focus the previous button had when it was detached, and whether it showed. */
+  private held: { visible: boolean } | null = null;
+
+  private readonly drawNew: (element: HTMLElement) => void;
+
+  constructor(drawNew: (element: HTMLElement) => void) {
+    this.drawNew = drawNew;
+  }
+
+  readonly attach = (node: HTMLElement | null): void => {
+    const previous = this.drawn;
+    if (!node) {
+      this.held = previous?.contains(document.activeElement)
+        ? { visible: previous.matches(':focus-visible') || previous.querySelector(':focus-visible') !== null }
+        : null;
+      return;
+    }
+    if (node === previous) this.held = null;
+    this.drawn = node;
+    this.drawNew(node);
+  };
+
+  /** Gives the new button the focus its predecessor had, once. */
+  restore(element: HTMLElement): void {
+    const focus = this.held;
+    if (!focus) return;
+    this.held = null;
+    if (!element.contains(document.activeElement)) element.focus({ preventScroll: true, focusVisible: focus.visible } as FocusOptions);
+  }
 }
 
 /**
@@ -45,18 +79,17 @@ interface HeldFocus {
  * the background, a screen shown and left alone) nor during the first screen's own loading.
  *
  * Wrapping the button in the tooltip makes React draw it anew: a button that had the focus (the
- * very key press that fetched the tooltip may have brought it there) gets it back in the same
- * commit, with its focus ring, before the browser draws a frame where the focus is nowhere.
+ * very key press that fetched the tooltip may have brought it there, or a later one while the
+ * tooltip was on its way) gets it back in the same commit, with its focus ring, before the
+ * browser draws a frame where the focus is nowhere. Whether it had the focus is read as React
+ * detaches the old button, still in the page: a key press between the tooltip's arrival and
+ * React's drawing is seen too.
  */
 export function LazyTooltip({ title, children }: { title: string; children: ReactElement<{ ref?: Ref<HTMLElement> }> }) {
   const [Tooltip, setTooltip] = useState<Tooltip | null>(() => loaded);
   // The button as drawn now: a new one once the tooltip wraps it.
   const [element, setElement] = useState<HTMLElement | null>(null);
-  const held = useRef<HeldFocus | null>(null);
-  const drawn = useRef<HTMLElement | null>(null);
-  useLayoutEffect(() => {
-    drawn.current = element;
-  }, [element]);
+  const [keeper] = useState(() => new FocusKeeper(setElement));
   useEffect(() => {
     if (Tooltip) return;
     let active = true;
@@ -65,12 +98,7 @@ export function LazyTooltip({ title, children }: { title: string; children: Reac
       cancelPresence = atFirstPresence(() => {
         loadTooltip().then(
           (component) => {
-            if (!active) return;
-            const element = drawn.current;
-            held.current = element?.contains(document.activeElement)
-              ? { visible: element.matches(':focus-visible') || element.querySelector(':focus-visible') !== null }
-              : null;
-            setTooltip(() => component);
+            if (active) setTooltip(() => component);
           },
           (error: unknown) => console.error(error),
         );
@@ -83,12 +111,9 @@ export function LazyTooltip({ title, children }: { title: string; children: Reac
     };
   }, [Tooltip]);
   useLayoutEffect(() => {
-    const focus = held.current;
-    if (!focus || !element) return;
-    held.current = null;
-    if (!element.contains(document.activeElement)) element.focus({ preventScroll: true, focusVisible: focus.visible } as FocusOptions);
-  }, [element]);
-  const child = cloneElement(children, { ref: setElement });
+    if (element) keeper.restore(element);
+  }, [element, keeper]);
+  const child = cloneElement(children, { ref: keeper.attach });
   if (!Tooltip) return child;
   return <Tooltip title={title}>{child}</Tooltip>;
 }
