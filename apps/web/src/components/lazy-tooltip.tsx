@@ -34,28 +34,55 @@ function loadTooltip(): Promise<Tooltip> {
 }
 
 /**
+ * Where the focus is going while the element it leaves says so (a focusout): React may draw
+ * during that event, before the focus has arrived. Set for the event's length, in the capture
+ * phase at the document, before React's own listeners.
+ */
+let incoming: EventTarget | null = null;
+let following = false;
+function followIncomingFocus(): void {
+  if (following) return;
+  following = true;
+  document.addEventListener(
+    'focusout',
+    (event) => {
+      incoming = event.relatedTarget;
+      setTimeout(() => (incoming = null));
+    },
+    true,
+  );
+  document.addEventListener('focusin', () => (incoming = null), true);
+}
+
+/**
  * Follows the button as React attaches and detaches it. React detaches a removed button's ref
- * before it takes the button out of the page: the focus is still on it then, and is kept (with
- * whether its ring showed) for the button that replaces it. The same button attached again has
- * kept its focus.
+ * before it takes the button out of the page: the focus is still on it then, or on its way to it
+ * (a Tab's focusout, during which React may draw), and is kept (with whether its ring showed)
+ * for the button that replaces it. The same button attached again has kept its focus.
  */
 class FocusKeeper {
   private drawn: HTMLElement | null = null;
-  /** The focus the previous button had when it was detached, and whether it showed. */
-  private held: { visible: boolean } | null = null;
+  /**
+   * The focus the previous button had (or was receiving) when it was detached, and whether its
+   * ring showed; undefined: the browser decides, as for a focus that had not arrived yet.
+   */
+  private held: { visible: boolean | undefined } | null = null;
 
   private readonly drawNew: (element: HTMLElement) => void;
 
   constructor(drawNew: (element: HTMLElement) => void) {
     this.drawNew = drawNew;
+    followIncomingFocus();
   }
 
   readonly attach = (node: HTMLElement | null): void => {
     const previous = this.drawn;
     if (!node) {
-      this.held = previous?.contains(document.activeElement)
-        ? { visible: previous.matches(':focus-visible') || previous.querySelector(':focus-visible') !== null }
-        : null;
+      if (previous?.contains(document.activeElement)) {
+        this.held = { visible: previous.matches(':focus-visible') || previous.querySelector(':focus-visible') !== null };
+      } else {
+        this.held = incoming instanceof Node && previous?.contains(incoming) ? { visible: undefined } : null;
+      }
       return;
     }
     if (node === previous) this.held = null;
@@ -68,7 +95,10 @@ class FocusKeeper {
     const focus = this.held;
     if (!focus) return;
     this.held = null;
-    if (!element.contains(document.activeElement)) element.focus({ preventScroll: true, focusVisible: focus.visible } as FocusOptions);
+    if (element.contains(document.activeElement)) return;
+    element.focus(
+      focus.visible === undefined ? { preventScroll: true } : ({ preventScroll: true, focusVisible: focus.visible } as FocusOptions),
+    );
   }
 }
 
