@@ -1,4 +1,4 @@
-import { cloneElement, useEffect, useLayoutEffect, useState, type ReactElement, type Ref } from 'react';
+import { cloneElement, useEffect, useState, type ReactElement, type Ref } from 'react';
 import type TooltipComponent from '@mui/material/Tooltip';
 import { afterFirstPaint } from '@/lib/first-paint';
 
@@ -58,7 +58,8 @@ function followIncomingFocus(): void {
  * Follows the button as React attaches and detaches it. React detaches a removed button's ref
  * before it takes the button out of the page: the focus is still on it then, or on its way to it
  * (a Tab's focusout, during which React may draw), and is kept (with whether its ring showed)
- * for the button that replaces it. The same button attached again has kept its focus.
+ * for the button that replaces it, given to it as React attaches it, in the same commit. The
+ * same button attached again has kept its focus.
  */
 class FocusKeeper {
   private drawn: HTMLElement | null = null;
@@ -68,10 +69,7 @@ class FocusKeeper {
    */
   private held: { visible: boolean | undefined } | null = null;
 
-  private readonly drawNew: (element: HTMLElement) => void;
-
-  constructor(drawNew: (element: HTMLElement) => void) {
-    this.drawNew = drawNew;
+  constructor() {
     followIncomingFocus();
   }
 
@@ -85,21 +83,14 @@ class FocusKeeper {
       }
       return;
     }
-    if (node === previous) this.held = null;
-    this.drawn = node;
-    this.drawNew(node);
-  };
-
-  /** Gives the new button the focus its predecessor had, once. */
-  restore(element: HTMLElement): void {
     const focus = this.held;
-    if (!focus) return;
     this.held = null;
-    if (element.contains(document.activeElement)) return;
-    element.focus(
+    this.drawn = node;
+    if (!focus || node === previous || node.contains(document.activeElement)) return;
+    node.focus(
       focus.visible === undefined ? { preventScroll: true } : ({ preventScroll: true, focusVisible: focus.visible } as FocusOptions),
     );
-  }
+  };
 }
 
 /**
@@ -117,9 +108,7 @@ class FocusKeeper {
  */
 export function LazyTooltip({ title, children }: { title: string; children: ReactElement<{ ref?: Ref<HTMLElement> }> }) {
   const [Tooltip, setTooltip] = useState<Tooltip | null>(() => loaded);
-  // The button as drawn now: a new one once the tooltip wraps it.
-  const [element, setElement] = useState<HTMLElement | null>(null);
-  const [keeper] = useState(() => new FocusKeeper(setElement));
+  const [keeper] = useState(() => new FocusKeeper());
   useEffect(() => {
     if (Tooltip) return;
     let active = true;
@@ -140,9 +129,6 @@ export function LazyTooltip({ title, children }: { title: string; children: Reac
       cancelPresence?.();
     };
   }, [Tooltip]);
-  useLayoutEffect(() => {
-    if (element) keeper.restore(element);
-  }, [element, keeper]);
   const child = cloneElement(children, { ref: keeper.attach });
   if (!Tooltip) return child;
   return <Tooltip title={title}>{child}</Tooltip>;
